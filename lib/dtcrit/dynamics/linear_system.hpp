@@ -1,0 +1,34 @@
+#pragma once
+// The linear system  M a + C v + K x = 0  (plus an optional constant load), the test bed on which
+// every integrator's amplification matrix is measured.
+#include "dtcrit/dynamics/system.hpp"
+
+namespace dtcrit {
+
+class LinearSystem final : public MechanicalSystem {
+ public:
+  // mass: diagonal of M (all entries positive); K and C square of the same size.
+  LinearSystem(Vector mass, SparseMatrix K, SparseMatrix C);
+  LinearSystem(Vector mass, const Matrix& K, const Matrix& C);
+
+  Index dofs() const override { return mass_.size(); }
+  const Vector& mass() const override { return mass_; }
+  void force(double t, const Vector& x, const Vector& v, Vector& f) override;
+  void tangent(double t, const Vector& x, const Vector& v, SparseMatrix& K, SparseMatrix& C) override;
+  double energy(const Vector& x, const Vector& v) const override;
+
+  const SparseMatrix& stiffness() const { return K_; }
+  const SparseMatrix& damping() const { return C_; }
+  // A constant external load added to the force (gravity-like); zero by default.
+  void set_load(Vector load);
+
+ private:
+  Vector mass_;
+  SparseMatrix K_, C_;
+  Vector load_;
+};
+
+// The scalar oscillator m = 1, k = omega^2, c = 2 zeta omega.
+LinearSystem scalar_oscillator(double omega, double zeta);
+
+}  // namespace dtcrit

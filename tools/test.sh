@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# README command 2: install what is missing, build, and run the whole default test suite.
+# With an argument, use that preset instead ("full" adds the slow sweeps, "sanitize" runs under ASan/UBSan).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+preset="${1:-default}"
+tools/setup.sh "$preset"
+ctest --preset "$preset"
