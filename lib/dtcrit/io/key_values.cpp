@@ -1,0 +1,86 @@
+#include "dtcrit/io/key_values.hpp"
+
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "dtcrit/core/check.hpp"
+
+namespace dtcrit {
+
+double parse_number(std::string_view what, std::string_view text) {
+  double value = 0.0;
+  const auto* first = text.data();
+  const auto* last = text.data() + text.size();
+  auto [end, ec] = std::from_chars(first, last, value);
+  if (ec != std::errc() || end != last || text.empty())
+    fail(fmt::format("{} = '{}' is not a number", what, text));
+  if (std::isnan(value)) fail(fmt::format("{} = {} is not a number", what, text));
+  return value;
+}
+
+std::vector<std::string> split(std::string_view text, char separator) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto pos = text.find(separator, start);
+    const auto piece = text.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start);
+    if (!piece.empty()) out.emplace_back(piece);
+    if (pos == std::string_view::npos) break;
+    start = pos + 1;
+  }
+  return out;
+}
+
+KeyValues::KeyValues(std::string_view spec, std::string who) : who_(std::move(who)) {
+  for (const auto& item : split(spec, ',')) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      fail(fmt::format("{}: '{}' is not of the form key=value", who_, item));
+    const auto key = item.substr(0, eq);
+    if (values_.count(key)) fail(fmt::format("{}: key '{}' given twice", who_, key));
+    values_[key] = item.substr(eq + 1);
+  }
+}
+
+std::optional<std::string> KeyValues::text(const std::string& key) const {
+  used_.insert(key);
+  auto it = values_.find(key);
+  if (it == values_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<double> KeyValues::number(const std::string& key) const {
+  auto t = text(key);
+  if (!t) return std::nullopt;
+  return parse_number(fmt::format("{} {}", who_, key), *t);
+}
+
+double KeyValues::required_number(const std::string& key) const {
+  auto v = number(key);
+  if (!v) fail(fmt::format("{}: missing {}=", who_, key));
+  return *v;
+}
+
+std::string KeyValues::required_text(const std::string& key) const {
+  auto v = text(key);
+  if (!v) fail(fmt::format("{}: missing {}=", who_, key));
+  return *v;
+}
+
+void KeyValues::reject_unused(const std::vector<std::string>& accepted) const {
+  for (const auto& [key, value] : values_)
+    if (!used_.count(key))
+      fail(fmt::format("{}: key '{}' (= {}) is not used here; accepted keys: {}", who_, key, value,
+                       fmt::join(accepted, ", ")));
+}
+
+std::string KeyValues::to_string() const {
+  std::string out;
+  for (const auto& [key, value] : values_) out += (out.empty() ? "" : ",") + key + "=" + value;
+  return out;
+}
+
+}  // namespace dtcrit

@@ -1,0 +1,41 @@
+#pragma once
+// "key=value,key=value" specifications (bodies, integrator parameters, table axes). A key that
+// nothing reads is an error (cf. pbrt-v4's ReportUnused): call reject_unused() when done.
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtcrit {
+
+// Parses a number, naming `what` and the text in the error ("body1 m = 'abc' is not a number").
+double parse_number(std::string_view what, std::string_view text);
+// Splits on a separator, keeping empty pieces out.
+std::vector<std::string> split(std::string_view text, char separator);
+
+class KeyValues {
+ public:
+  KeyValues() = default;
+  // `who` names the specification in error messages ("--body1").
+  KeyValues(std::string_view spec, std::string who);
+
+  bool has(const std::string& key) const { return values_.count(key) > 0; }
+  std::optional<std::string> text(const std::string& key) const;
+  std::optional<double> number(const std::string& key) const;
+  double required_number(const std::string& key) const;
+  std::string required_text(const std::string& key) const;
+  void set(const std::string& key, const std::string& value) { values_[key] = value; }
+  const std::string& who() const { return who_; }
+  // Throws if a key was given that no text()/number() call read, listing the accepted ones.
+  void reject_unused(const std::vector<std::string>& accepted) const;
+  std::string to_string() const;
+
+ private:
+  std::string who_;
+  std::map<std::string, std::string> values_;
+  mutable std::set<std::string> used_;
+};
+
+}  // namespace dtcrit

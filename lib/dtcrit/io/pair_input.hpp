@@ -1,0 +1,27 @@
+#pragma once
+// What a user gives for one contact: two body specifications and the contact law, with the damping
+// and tangential stiffness in whichever form they have them.
+//
+// Law keys (SI): kn; kt or kt_ratio (kt/kn); cn or gamma_n (LAMMPS, 1/s: c = m_eff gamma) or
+// restitution (normal e, 0 < e <= 1); ct or gamma_t or ct_ratio (ct/cn).
+#include <map>
+#include <string>
+
+#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/model/contact_point_model.hpp"
+
+namespace dtcrit {
+
+struct PairInput {
+  std::string body1, body2;            // body specifications (io/body_spec.hpp)
+  std::map<std::string, double> law;   // law keys above
+
+  // Sets one input by name: a law key, or "body1.KEY" / "body2.KEY" for a body's key.
+  void set(const std::string& key, double value);
+};
+
+const std::vector<std::string>& pair_law_keys();
+
+ContactPointModel build_model(const PairInput& input);
+
+}  // namespace dtcrit
