@@ -1,0 +1,521 @@
+#include "dtcrit/stepper/particle_system.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "dtcrit/core/check.hpp"
+
+namespace dtcrit::stepper {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// What for_each_contact tells its visitor about one interaction.
+struct Geom {
+  ContactKey key;
+  Index i = 0, j = -1;  // j = -1: wall contact
+  bool bond = false;
+  Vec3 n = Vec3::UnitX();
+  double overlap = 0.0;
+  double ri = 0.0, rj = 0.0;
+  double dt = 0.0;  // traditional: time since the committed call (the increment's factor)
+};
+
+Eigen::Matrix3d cross_matrix(const Vec3& a) {  // cross_matrix(a) * b = a x b
+  Eigen::Matrix3d m;
+  m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
+  return m;
+}
+
+// Sorted-vector key of a bonded pair i < j.
+std::uint64_t bond_key(Index i, Index j) { return (static_cast<std::uint64_t>(i) << 32) | static_cast<std::uint64_t>(j); }
+
+Vec3 project_tangent(const Vec3& a, const Vec3& n) { return a - a.dot(n) * n; }
+
+}  // namespace
+
+TangentialHistory parse_tangential_history(std::string_view name) {
+  if (name == "traditional") return TangentialHistory::traditional;
+  if (name == "consistent") return TangentialHistory::consistent;
+  fail(fmt::format("tangential history '{}' is unknown; valid: traditional, consistent", name));
+}
+
+std::string_view to_string(TangentialHistory mode) {
+  return mode == TangentialHistory::traditional ? "traditional" : "consistent";
+}
+
+ParticleSystem::ParticleSystem(int dim, const HookeParams& law, TangentialHistory mode)
+    : dim_(dim), law_(validated(law)), mode_(mode) {
+  if (dim != 2 && dim != 3) fail(fmt::format("dimension dim = {} must be 2 or 3", dim));
+}
+
+Index ParticleSystem::add_particle(double radius, double mass, double inertia) {
+  require_positive("radius", radius);
+  require_positive("mass", mass);
+  require_positive("inertia I", inertia);
+  const Index i = particle_count();
+  radius_.push_back(radius);
+  pmass_.push_back(mass);
+  inertia_.push_back(inertia);
+  const Index b = mass_.size(), k = dofs_per_particle();
+  mass_.conservativeResize(b + k);
+  external_.conservativeResize(b + k);
+  external_.segment(b, k).setZero();
+  for (Index d = 0; d < k; ++d) mass_[b + d] = d < dim_ ? mass : inertia;
+  nlist_.invalidate();
+  return i;
+}
+
+Index ParticleSystem::add_wall(const Vec3& point, const Vec3& normal, const HookeParams& law) {
+  if (!point.allFinite()) fail("wall point must be finite");
+  const double len = normal.norm();
+  if (!(len > 0.0) || !std::isfinite(len)) fail(fmt::format("wall normal has length {}, must be positive", len));
+  if (dim_ == 2 && (point.z() != 0.0 || normal.z() != 0.0))
+    fail(fmt::format("2D wall: point.z = {} and normal.z = {} must be 0", point.z(), normal.z()));
+  walls_.push_back(Wall{point, normal / len, validated(law)});
+  return static_cast<Index>(walls_.size()) - 1;
+}
+
+void ParticleSystem::add_bond(Index i, Index j, double k_bond, double rest_length) {
+  const Index n = particle_count();
+  if (i < 0 || i >= n || j < 0 || j >= n || i == j)
+    fail(fmt::format("bond ({}, {}) must join two distinct particles among {}", i, j, n));
+  require_positive("bond stiffness k_bond", k_bond);
+  if (i > j) std::swap(i, j);
+  const double L0 = rest_length < 0.0 ? radius_[i] + radius_[j] : rest_length;
+  require_non_negative("bond rest_length", L0);
+  const std::uint64_t key = bond_key(i, j);
+  if (std::binary_search(bond_keys_.begin(), bond_keys_.end(), key))
+    fail(fmt::format("bond ({}, {}) is already defined", i, j));
+  bonds_.push_back(Bond{i, j, k_bond, L0});
+  bond_keys_.insert(std::upper_bound(bond_keys_.begin(), bond_keys_.end(), key), key);
+}
+
+void ParticleSystem::set_gravity(const Vec3& g) {
+  if (!g.allFinite()) fail("gravity must be finite");
+  if (dim_ == 2 && g.z() != 0.0) fail(fmt::format("2D gravity: g.z = {} must be 0", g.z()));
+  gravity_ = g;
+}
+
+void ParticleSystem::set_external_force(Index i, const Vector& f) {
+  if (i < 0 || i >= particle_count()) fail(fmt::format("external force: particle {} out of range", i));
+  if (f.size() != dofs_per_particle())
+    fail(fmt::format("external force on particle {} has {} entries, expected {}", i, f.size(), dofs_per_particle()));
+  if (!f.allFinite()) fail(fmt::format("external force on particle {} must be finite", i));
+  external_.segment(i * dofs_per_particle(), dofs_per_particle()) = f;
+}
+
+void ParticleSystem::set_skin(double skin) {
+  skin_ = require_non_negative("skin", skin);
+  nlist_.invalidate();
+}
+
+double ParticleSystem::skin() const {
+  if (skin_ >= 0.0) return skin_;
+  double rmax = 0.0;
+  for (double r : radius_) rmax = std::max(rmax, r);
+  return 0.2 * rmax;
+}
+
+Vec3 ParticleSystem::centre(const Vector& x, Index i) const {
+  const Index b = i * dofs_per_particle();
+  return dim_ == 2 ? Vec3(x[b], x[b + 1], 0.0) : Vec3(x[b], x[b + 1], x[b + 2]);
+}
+
+Vec3 ParticleSystem::spin(const Vector& v, Index i) const {
+  const Index b = i * dofs_per_particle();
+  return dim_ == 2 ? Vec3(0.0, 0.0, v[b + 2]) : Vec3(v[b + 3], v[b + 4], v[b + 5]);
+}
+
+void ParticleSystem::set_centre(Vector& x, Index i, const Vec3& c) const {
+  const Index b = i * dofs_per_particle();
+  for (int d = 0; d < dim_; ++d) x[b + d] = c[d];
+}
+
+void ParticleSystem::set_spin(Vector& v, Index i, const Vec3& w) const {
+  const Index b = i * dofs_per_particle();
+  if (dim_ == 2) v[b + 2] = w.z();
+  else v.segment<3>(b + 3) = w;
+}
+
+void ParticleSystem::add_generalised(Vector& f, Index i, const Vec3& force, const Vec3& torque) const {
+  const Index b = i * dofs_per_particle();
+  if (dim_ == 2) {
+    f[b] += force.x();
+    f[b + 1] += force.y();
+    f[b + 2] += torque.z();
+  } else {
+    f.segment<3>(b) += force;
+    f.segment<3>(b + 3) += torque;
+  }
+}
+
+void ParticleSystem::refresh_neighbours(const Vector& x) const {
+  const Index n = particle_count();
+  centres_.resize(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) centres_[i] = centre(x, i);
+  nlist_.update(centres_, radius_, skin());
+}
+
+// The one place where contact geometry, history and the law meet. Visits every ordinary contact in
+// ascending key order (pairs (i, j) then walls of i, for each i), then every bond.
+template <class Visit>
+void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v, bool for_energy,
+                                      Visit&& visit) const {
+  refresh_neighbours(x);
+  const Index n = particle_count();
+  const Index dpp = dofs_per_particle();
+  const bool consistent = mode_ == TangentialHistory::consistent;
+  const double dt = (for_energy || std::isnan(t_ref_)) ? 0.0 : t - t_ref_;
+  const bool have_prev = x_committed_.size() == x.size();
+  auto phi = [&](const Vector& q, Index i) {
+    const Index b = i * dpp;
+    return dim_ == 2 ? Vec3(0.0, 0.0, q[b + 2]) : Vec3(q[b + 3], q[b + 4], q[b + 5]);
+  };
+  auto vel = [&](Index i) { return centre(v, i); };  // translational part of v, same layout as x
+
+  const auto& rows = nlist_.cells().row_start();
+  const auto& cols = nlist_.cells().neighbours();
+  std::size_t ci = 0;  // merge pointer into committed_
+  Record rec;
+  Geom g;
+
+  auto finish = [&](const Vec3& v_rel, double m_eff, const HookeParams& law, const Vec3& s_now,
+                    const Vec3& s_prev, double overlap_prev, const Vec3& phi_i, const Vec3& phi_i_prev,
+                    const Vec3& phi_j, const Vec3& phi_j_prev) {
+    while (ci < committed_.size() && committed_[ci].key < g.key) ++ci;
+    const Record* old = (ci < committed_.size() && committed_[ci].key == g.key) ? &committed_[ci] : nullptr;
+    rec = Record{};
+    rec.key = g.key;
+    ContactInput in;
+    in.overlap = g.overlap;
+    in.normal = g.n;
+    in.v_rel = for_energy ? Vec3::Zero() : v_rel;
+    in.m_eff = m_eff;
+    Vec3 xi_raw;
+    if (!consistent) {
+      const Vec3 xi0 = old ? old->xi : Vec3::Zero();
+      xi_raw = project_tangent(xi0 + dt * v_rel, g.n);
+    } else {
+      if (old) {
+        rec.anchor_x = old->anchor_x;
+        rec.anchor_phi_i = old->anchor_phi_i;
+        rec.anchor_phi_j = old->anchor_phi_j;
+      } else {
+        // Onset: interpolate the configuration where the overlap crossed zero between the committed
+        // call and this one (lambda = 1: now; lambda = 0: already touching at the committed call).
+        double lambda = 1.0;
+        if (have_prev) lambda = overlap_prev < 0.0 ? overlap_prev / (overlap_prev - g.overlap) : 0.0;
+        rec.anchor_x = s_prev + lambda * (s_now - s_prev);
+        rec.anchor_phi_i = phi_i_prev + lambda * (phi_i - phi_i_prev);
+        rec.anchor_phi_j = phi_j_prev + lambda * (phi_j - phi_j_prev);
+      }
+      const Vec3 rot = (g.ri * (phi_i - rec.anchor_phi_i) + g.rj * (phi_j - rec.anchor_phi_j)).cross(g.n);
+      xi_raw = project_tangent(s_now - rec.anchor_x - rot, g.n);
+    }
+    in.xi = xi_raw;
+    const ContactOutput out = hooke_history_force(law, in);
+    rec.xi = out.xi;
+    if (consistent) rec.slip = xi_raw - out.xi;
+    visit(g, out, rec);
+  };
+
+  for (Index i = 0; i < n; ++i) {
+    const Vec3 ci_pos = centres_[i];
+    const Vec3 wi = spin(v, i);
+    const Vec3 phi_i = consistent ? phi(x, i) : Vec3::Zero();
+    const Vec3 phi_i_prev = (consistent && have_prev) ? phi(x_committed_, i) : phi_i;
+    const Vec3 ci_prev = (consistent && have_prev) ? centre(x_committed_, i) : ci_pos;
+    for (Index k = rows[i]; k < rows[i + 1]; ++k) {
+      const Index j = cols[k];
+      const Vec3 d = ci_pos - centres_[j];
+      const double R = radius_[i] + radius_[j];
+      const double r2 = d.squaredNorm();
+      if (r2 >= R * R) continue;  // LAMMPS: touching iff rsq < radsum^2
+      if (!bond_keys_.empty() &&
+          std::binary_search(bond_keys_.begin(), bond_keys_.end(), bond_key(i, j)))
+        continue;
+      const double r = std::sqrt(r2);
+      if (!(r > 0.0)) continue;  // coincident centres: no normal defined
+      g.key = ContactKey{i, j};
+      g.i = i;
+      g.j = j;
+      g.bond = false;
+      g.n = d / r;
+      g.overlap = R - r;
+      g.ri = radius_[i];
+      g.rj = radius_[j];
+      g.dt = dt;
+      const Vec3 wj = spin(v, j);
+      const Vec3 v_rel = vel(i) - vel(j) - (g.ri * wi + g.rj * wj).cross(g.n);
+      const double m_eff = pmass_[i] * pmass_[j] / (pmass_[i] + pmass_[j]);
+      if (consistent) {
+        const Vec3 d_prev = have_prev ? Vec3(ci_prev - centre(x_committed_, j)) : d;
+        const Vec3 phi_j = phi(x, j);
+        const Vec3 phi_j_prev = have_prev ? phi(x_committed_, j) : phi_j;
+        finish(v_rel, m_eff, law_, d, d_prev, R - d_prev.norm(), phi_i, phi_i_prev, phi_j, phi_j_prev);
+      } else {
+        finish(v_rel, m_eff, law_, d, d, 0.0, phi_i, phi_i, Vec3::Zero(), Vec3::Zero());
+      }
+    }
+    for (std::size_t w = 0; w < walls_.size(); ++w) {
+      const Wall& wall = walls_[w];
+      const double overlap = radius_[i] - (ci_pos - wall.point).dot(wall.normal);
+      if (!(overlap > 0.0)) continue;
+      g.key = ContactKey{i, n + static_cast<Index>(w)};
+      g.i = i;
+      g.j = -1;
+      g.bond = false;
+      g.n = wall.normal;
+      g.overlap = overlap;
+      g.ri = radius_[i];
+      g.rj = 0.0;
+      g.dt = dt;
+      const Vec3 v_rel = vel(i) - g.ri * wi.cross(g.n);
+      const double overlap_prev = radius_[i] - (ci_prev - wall.point).dot(wall.normal);
+      finish(v_rel, pmass_[i], wall.law, ci_pos, ci_prev, overlap_prev, phi_i, phi_i_prev, Vec3::Zero(),
+             Vec3::Zero());
+    }
+  }
+
+  const HookeParams none{};
+  for (const Bond& bd : bonds_) {
+    const Vec3 d = centres_[bd.i] - centres_[bd.j];
+    const double r = d.norm();
+    if (!(r > 0.0)) continue;
+    g.key = ContactKey{bd.i, bd.j};
+    g.i = bd.i;
+    g.j = bd.j;
+    g.bond = true;
+    g.n = d / r;
+    g.overlap = bd.rest_length - r;
+    g.ri = radius_[bd.i];
+    g.rj = radius_[bd.j];
+    g.dt = dt;
+    ContactInput in;
+    in.overlap = g.overlap;
+    in.normal = g.n;
+    in.v_rel = for_energy ? Vec3::Zero()
+                          : Vec3(vel(bd.i) - vel(bd.j) - (g.ri * spin(v, bd.i) + g.rj * spin(v, bd.j)).cross(g.n));
+    in.m_eff = pmass_[bd.i] * pmass_[bd.j] / (pmass_[bd.i] + pmass_[bd.j]);
+    HookeParams law = none;
+    law.kn = bd.k_bond;
+    law.gamma_n = law_.gamma_n;
+    rec = Record{};
+    rec.key = g.key;
+    visit(g, hooke_history_force(law, in), rec);
+  }
+}
+
+void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f) {
+  const Index n = dofs();
+  if (x.size() != n || v.size() != n)
+    fail(fmt::format("force: x has {} and v has {} entries, expected {}", x.size(), v.size(), n));
+  f.resize(n);
+  if (!x.allFinite() || !v.allFinite() || !std::isfinite(t)) {
+    f.setConstant(kNaN);
+    return;
+  }
+  if (std::isnan(t_ref_)) t_ref_ = t;
+  const bool consistent = mode_ == TangentialHistory::consistent;
+  if (consistent && x_committed_.size() != n) x_committed_ = x;
+
+  // Body forces: gravity on the translational dofs, then the constant external loads.
+  f = external_;
+  const Index dpp = dofs_per_particle();
+  for (Index i = 0; i < particle_count(); ++i)
+    for (int d = 0; d < dim_; ++d) f[i * dpp + d] += pmass_[i] * gravity_[d];
+
+  trial_.clear();
+  reports_.clear();
+  for_each_contact(t, x, v, false, [&](const Geom& g, const ContactOutput& out, const Record& rec) {
+    // Torques: arm -r_i n for i, +r_j n for j (LAMMPS: torque -= r (n x F_t) on both).
+    const Vec3 nxft = g.n.cross(out.tangential_force);
+    add_generalised(f, g.i, out.force, -g.ri * nxft);
+    if (g.j >= 0) add_generalised(f, g.j, -out.force, -g.rj * nxft);
+    if (g.bond) return;
+    trial_.push_back(rec);
+    reports_.push_back(ContactReport{g.key, g.overlap, g.n, out.normal_force, out.tangential_force, out.xi,
+                                     out.sliding});
+  });
+  t_trial_ = t;
+  if (consistent) x_trial_ = x;
+  have_trial_ = true;
+}
+
+void ParticleSystem::accept_step() {
+  if (!have_trial_) return;
+  if (mode_ == TangentialHistory::consistent) {
+    for (Record& r : trial_) {
+      r.anchor_x += r.slip;
+      r.slip.setZero();
+    }
+    x_committed_.swap(x_trial_);
+  }
+  committed_.swap(trial_);
+  t_ref_ = t_trial_;
+  have_trial_ = false;
+}
+
+void ParticleSystem::tangent(double t, const Vector& x, const Vector& v, SparseMatrix& K, SparseMatrix& C) {
+  const Index n = dofs();
+  if (x.size() != n || v.size() != n)
+    fail(fmt::format("tangent: x has {} and v has {} entries, expected {}", x.size(), v.size(), n));
+  const Index dpp = dofs_per_particle();
+  const bool traditional = mode_ == TangentialHistory::traditional;
+  std::vector<Eigen::Triplet<double>> tk, tc;
+
+  // Contact-point Jacobian block of one body: 3 x dpp, rows in world axes.
+  using JBlock = Eigen::Matrix<double, 3, Eigen::Dynamic>;
+  auto jblock = [&](double sign, double arm, const Vec3& nrm) {
+    JBlock J = JBlock::Zero(3, dpp);
+    for (int d = 0; d < dim_; ++d) J(d, d) = sign;
+    const Eigen::Matrix3d R = arm * cross_matrix(nrm);  // omega -> -(arm omega) x n = arm n x omega
+    if (dim_ == 2) J.col(2) = R.col(2);
+    else J.rightCols<3>() = R;
+    return J;
+  };
+  auto scatter = [&](std::vector<Eigen::Triplet<double>>& tr, Index bi, Index bj, const Matrix& blk) {
+    for (Index a = 0; a < blk.rows(); ++a)
+      for (Index b = 0; b < blk.cols(); ++b)
+        if (blk(a, b) != 0.0) tr.emplace_back(bi + a, bj + b, blk(a, b));
+  };
+
+  for_each_contact(t, x, v, false, [&](const Geom& g, const ContactOutput& out, const Record&) {
+    const Eigen::Matrix3d nn = g.n * g.n.transpose();
+    const Eigen::Matrix3d P = Eigen::Matrix3d::Identity() - nn;
+    // traditional: xi depends on v through the increment (t - t_ref) v_t, not on x.
+    const double kt = traditional ? 0.0 : out.kt_lin;
+    const double ct = out.ct_lin + (traditional ? out.kt_lin * g.dt : 0.0);
+    const Eigen::Matrix3d Kc = out.kn_lin * nn + kt * P;
+    const Eigen::Matrix3d Cc = out.cn_lin * nn + ct * P;
+    const JBlock Ji = jblock(1.0, g.ri, g.n);
+    const Index bi = g.i * dpp;
+    scatter(tk, bi, bi, Ji.transpose() * Kc * Ji);
+    scatter(tc, bi, bi, Ji.transpose() * Cc * Ji);
+    if (g.j >= 0) {
+      const JBlock Jj = jblock(-1.0, g.rj, g.n);
+      const Index bj = g.j * dpp;
+      const Matrix Kij = Ji.transpose() * Kc * Jj, Cij = Ji.transpose() * Cc * Jj;
+      scatter(tk, bi, bj, Kij);
+      scatter(tk, bj, bi, Kij.transpose());
+      scatter(tk, bj, bj, Jj.transpose() * Kc * Jj);
+      scatter(tc, bi, bj, Cij);
+      scatter(tc, bj, bi, Cij.transpose());
+      scatter(tc, bj, bj, Jj.transpose() * Cc * Jj);
+    }
+  });
+  K.resize(n, n);
+  C.resize(n, n);
+  K.setFromTriplets(tk.begin(), tk.end());
+  C.setFromTriplets(tc.begin(), tc.end());
+}
+
+Vector ParticleSystem::history() const {
+  if (mode_ == TangentialHistory::consistent) return {};
+  Vector h(static_cast<Index>(committed_.size()) * dim_);
+  for (std::size_t k = 0; k < committed_.size(); ++k)
+    h.segment(static_cast<Index>(k) * dim_, dim_) = committed_[k].xi.head(dim_);
+  return h;
+}
+
+void ParticleSystem::set_history(const Vector& h) {
+  if (mode_ == TangentialHistory::consistent) {
+    if (h.size() != 0) fail(fmt::format("consistent tangential history carries no state; got {} entries", h.size()));
+    return;
+  }
+  const Index expected = static_cast<Index>(committed_.size()) * dim_;
+  if (h.size() != expected)
+    fail(fmt::format("history has {} entries, expected {} ({} committed contacts x {})", h.size(), expected,
+                     committed_.size(), dim_));
+  for (std::size_t k = 0; k < committed_.size(); ++k) {
+    committed_[k].xi.setZero();
+    committed_[k].xi.head(dim_) = h.segment(static_cast<Index>(k) * dim_, dim_);
+  }
+}
+
+std::vector<ContactKey> ParticleSystem::history_keys() const {
+  std::vector<ContactKey> keys;
+  keys.reserve(committed_.size());
+  for (const Record& r : committed_) keys.push_back(r.key);
+  return keys;
+}
+
+ParticleSystem::ContactState ParticleSystem::contact_state() const {
+  return ContactState{committed_, x_committed_, t_ref_};
+}
+
+void ParticleSystem::set_contact_state(const ContactState& s) {
+  committed_ = s.committed;
+  x_committed_ = s.x_committed;
+  t_ref_ = s.t_ref;
+  trial_.clear();
+  have_trial_ = false;
+}
+
+void ParticleSystem::reset_history(double t0) {
+  require_finite("t0", t0);
+  committed_.clear();
+  trial_.clear();
+  have_trial_ = false;
+  x_committed_.resize(0);
+  t_ref_ = t0;
+}
+
+double ParticleSystem::energy(const Vector& x, const Vector& v) const {
+  if (x.size() != dofs() || v.size() != dofs())
+    fail(fmt::format("energy: x has {} and v has {} entries, expected {}", x.size(), v.size(), dofs()));
+  double e = 0.5 * v.dot(mass_.cwiseProduct(v)) - external_.dot(x);
+  for (Index i = 0; i < particle_count(); ++i) e -= pmass_[i] * gravity_.dot(centre(x, i));
+  for_each_contact(t_ref_, x, v, true, [&](const Geom& g, const ContactOutput& out, const Record&) {
+    e += 0.5 * out.kn_lin * g.overlap * g.overlap;  // kn_lin is k_B for a bond
+    if (g.bond) return;
+    const HookeParams& law = g.j >= 0 ? law_ : walls_[g.key.j - particle_count()].law;
+    e += 0.5 * law.kt * out.xi.squaredNorm();
+  });
+  return e;
+}
+
+std::vector<ContactKey> ParticleSystem::find_contacts(const Vector& x) const {
+  if (x.size() != dofs()) fail(fmt::format("find_contacts: x has {} entries, expected {}", x.size(), dofs()));
+  refresh_neighbours(x);
+  std::vector<ContactKey> out;
+  const auto& rows = nlist_.cells().row_start();
+  const auto& cols = nlist_.cells().neighbours();
+  const Index n = particle_count();
+  for (Index i = 0; i < n; ++i) {
+    for (Index k = rows[i]; k < rows[i + 1]; ++k) {
+      const Index j = cols[k];
+      const double R = radius_[i] + radius_[j];
+      if ((centres_[i] - centres_[j]).squaredNorm() < R * R &&
+          !std::binary_search(bond_keys_.begin(), bond_keys_.end(), bond_key(i, j)))
+        out.push_back(ContactKey{i, j});
+    }
+    for (std::size_t w = 0; w < walls_.size(); ++w)
+      if (radius_[i] - (centres_[i] - walls_[w].point).dot(walls_[w].normal) > 0.0)
+        out.push_back(ContactKey{i, n + static_cast<Index>(w)});
+  }
+  return out;
+}
+
+std::vector<ContactKey> ParticleSystem::find_contacts_brute_force(const Vector& x) const {
+  if (x.size() != dofs()) fail(fmt::format("find_contacts: x has {} entries, expected {}", x.size(), dofs()));
+  std::vector<ContactKey> out;
+  const Index n = particle_count();
+  for (Index i = 0; i < n; ++i) {
+    const Vec3 ci = centre(x, i);
+    for (Index j = i + 1; j < n; ++j) {
+      const double R = radius_[i] + radius_[j];
+      if ((ci - centre(x, j)).squaredNorm() < R * R &&
+          !std::binary_search(bond_keys_.begin(), bond_keys_.end(), bond_key(i, j)))
+        out.push_back(ContactKey{i, j});
+    }
+    for (std::size_t w = 0; w < walls_.size(); ++w)
+      if (radius_[i] - (ci - walls_[w].point).dot(walls_[w].normal) > 0.0)
+        out.push_back(ContactKey{i, n + static_cast<Index>(w)});
+  }
+  return out;
+}
+
+}  // namespace dtcrit::stepper

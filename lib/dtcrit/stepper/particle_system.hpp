@@ -1,0 +1,198 @@
+#pragma once
+// The reference DEM stepper's physics: discs (2D) or spheres (3D) with LAMMPS gran/hooke/history
+// contacts, plane walls, De Klerk's bonded contacts, gravity and constant external loads, as a
+// MechanicalSystem that any integrator of the registry can advance. See stepper/README.md.
+//
+// State layout (generalised coordinates, one block per particle, particle-major):
+//   2D: (x, y, theta)                       mass() block (m, m, I)
+//   3D: (x, y, z, phi_x, phi_y, phi_z)      mass() block (m, m, m, I, I, I)
+// phi is the time integral of the angular velocity (v holds omega). It is NOT an orientation: it
+// exists so that the consistent tangential update can read the rotation of a particle since contact
+// onset from positions, at the same time level as the normal overlap.
+#include <compare>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+#include <vector>
+
+#include "dtcrit/dynamics/system.hpp"
+#include "dtcrit/stepper/cell_list.hpp"
+#include "dtcrit/stepper/contact_law.hpp"
+
+namespace dtcrit::stepper {
+
+// How the tangential spring displacement xi of a contact evolves (Xue et al. 2023).
+enum class TangentialHistory {
+  // LAMMPS: xi <- P_t(x)[xi_committed + (t - t_committed) v_t,rel(x, v)], with v the velocities
+  // handed to force(); accept_step() commits the xi of the most recent force() call.
+  traditional,
+  // xi = P_t(x)[ s(x, phi) - anchor ]: read from the generalised positions, at the same level as the
+  // overlap. The anchor is set at contact onset and shifted at accept_step() when the cap slips.
+  consistent,
+};
+// "traditional" or "consistent"; anything else throws, naming the valid values.
+TangentialHistory parse_tangential_history(std::string_view name);
+std::string_view to_string(TangentialHistory mode);
+
+// Moments of inertia of homogeneous bodies.
+inline double disc_inertia(double m, double r) { return 0.5 * m * r * r; }
+inline double sphere_inertia(double m, double r) { return 0.4 * m * r * r; }
+
+// A plane wall: the half-space the particles live in is (x - point) . normal > 0; a particle of
+// radius r touches the wall when its overlap r - (x - point) . normal is positive. The wall is
+// immovable; its contacts use their own law, with m_eff = m_i.
+struct Wall {
+  Vec3 point = Vec3::Zero();
+  Vec3 normal = Vec3::UnitZ();  // unit, pointing into the particles' side
+  HookeParams law;
+};
+
+// A bond (De Klerk et al.): the pair keeps a normal spring k_B at any separation,
+//   F = (k_B (L0 - |x_i - x_j|) - m_eff gamma_n v_n) n    on i,
+// attractive when stretched. L0 defaults to r_i + r_j (De Klerk's choice). A bonded pair has no
+// ordinary contact and no tangential spring; its damping rate gamma_n is the particle law's.
+struct Bond {
+  Index i = 0, j = 0;
+  double k_bond = 0.0;
+  double rest_length = 0.0;
+};
+
+// Identifies a contact: a pair (i, j) with i < j < N, or a wall contact (i, N + w) for wall w.
+// Contacts are always kept and reported in ascending (i, j) order.
+struct ContactKey {
+  Index i = 0, j = 0;
+  friend bool operator==(const ContactKey&, const ContactKey&) = default;
+  friend auto operator<=>(const ContactKey&, const ContactKey&) = default;
+};
+
+// One contact as seen by the most recent force() call (diagnostics, tests, energy bookkeeping).
+struct ContactReport {
+  ContactKey key;
+  double overlap = 0.0;
+  Vec3 normal = Vec3::Zero();
+  double normal_force = 0.0;            // signed, > 0 repulsive
+  Vec3 tangential_force = Vec3::Zero(); // on i
+  Vec3 xi = Vec3::Zero();               // after the Coulomb rule
+  bool sliding = false;
+};
+
+class ParticleSystem final : public MechanicalSystem {
+ public:
+  // What one contact remembers between steps.
+  struct Record {
+    ContactKey key;
+    Vec3 xi = Vec3::Zero();          // traditional: the spring; consistent: last value (diagnostic)
+    Vec3 anchor_x = Vec3::Zero();    // consistent: relative centre position at onset (+ slips)
+    Vec3 anchor_phi_i = Vec3::Zero(), anchor_phi_j = Vec3::Zero();  // consistent: phi at onset
+    Vec3 slip = Vec3::Zero();        // consistent: anchor shift to apply at accept_step()
+  };
+  // Everything the contacts remember (see contact_state()).
+  struct ContactState {
+    std::vector<Record> committed;
+    Vector x_committed;
+    double t_ref = std::numeric_limits<double>::quiet_NaN();
+  };
+
+  // dim = 2 (discs) or 3 (spheres); law: the particle-particle interaction.
+  ParticleSystem(int dim, const HookeParams& law, TangentialHistory mode = TangentialHistory::traditional);
+
+  // --- building the system (before the first force() call) ---
+  // Returns the particle index. inertia > 0 (use disc_inertia / sphere_inertia).
+  Index add_particle(double radius, double mass, double inertia);
+  // normal is normalised here; in 2D point and normal must have z = 0.
+  Index add_wall(const Vec3& point, const Vec3& normal, const HookeParams& law);
+  // rest_length < 0 (the default) means r_i + r_j.
+  void add_bond(Index i, Index j, double k_bond, double rest_length = -1.0);
+  void set_gravity(const Vec3& g);  // in 2D, g.z must be 0
+  // A constant generalised force on particle i (size dofs_per_particle(): force then torque).
+  void set_external_force(Index i, const Vector& f);
+  // Verlet skin of the neighbour list [m]; default 0.2 x the largest radius.
+  void set_skin(double skin);
+
+  // --- queries ---
+  int dim() const { return dim_; }
+  Index particle_count() const { return static_cast<Index>(radius_.size()); }
+  Index dofs_per_particle() const { return dim_ == 2 ? 3 : 6; }
+  TangentialHistory history_mode() const { return mode_; }
+  const HookeParams& law() const { return law_; }
+  double radius(Index i) const { return radius_[i]; }
+  const std::vector<Wall>& walls() const { return walls_; }
+  const std::vector<Bond>& bonds() const { return bonds_; }
+  double skin() const;
+  // Centre of particle i in x (z = 0 in 2D), and its angular velocity (3D vector) in v.
+  Vec3 centre(const Vector& x, Index i) const;
+  Vec3 spin(const Vector& v, Index i) const;
+  // Packs centres (and optionally velocities / angular velocities) into a generalised vector.
+  void set_centre(Vector& x, Index i, const Vec3& c) const;
+  void set_spin(Vector& v, Index i, const Vec3& w) const;
+
+  // --- MechanicalSystem ---
+  Index dofs() const override { return static_cast<Index>(mass_.size()); }
+  const Vector& mass() const override { return mass_; }
+  // Non-finite x or v gives an all-NaN force (so that a blowing-up run is detected, not thrown).
+  void force(double t, const Vector& x, const Vector& v, Vector& f) override;
+  // K = -df/dx, C = -df/dv (symmetric approximation, see README): per contact J^T K_c J and
+  // J^T C_c J with the contact Jacobian J (translation and rotation through the arms).
+  void tangent(double t, const Vector& x, const Vector& v, SparseMatrix& K, SparseMatrix& C) override;
+  void accept_step() override;
+  // traditional: the committed xi of every committed contact, dim() entries each, in ascending
+  //   ContactKey order (history_keys()); consistent: empty (xi is a function of the positions; the
+  //   anchors are configuration, saved with contact_state()).
+  Vector history() const override;
+  // traditional: overwrites the committed xi of the committed contacts, same order and size as
+  //   history() (throws on a size mismatch). It cannot add or remove contacts: if the contact set
+  //   has changed, use history_keys() to know what the entries mean. consistent: h must be empty.
+  void set_history(const Vector& h) override;
+  // Kinetic + elastic (normal, tangential, bond, wall) + potential of gravity and of the constant
+  // external loads. The tangential spring energy uses xi as it would be at (x) with no time elapsed
+  // since the last commit (traditional: the committed xi projected; consistent: from the anchors).
+  double energy(const Vector& x, const Vector& v) const override;
+
+  // --- history bookkeeping ---
+  std::vector<ContactKey> history_keys() const;
+  // Everything the contacts remember: restoring it makes force() behave exactly as when it was
+  // saved (use it to measure a step's amplification matrix column by column).
+  ContactState contact_state() const;
+  void set_contact_state(const ContactState& s);
+  // Forget every contact; the next force() call at time t0 adds no tangential increment.
+  void reset_history(double t0);
+  // Time of the force() call whose history was committed last (NaN before the first call).
+  double committed_time() const { return t_ref_; }
+
+  // --- diagnostics ---
+  // Contacts of the most recent force() call (bonds not included), ascending key order.
+  const std::vector<ContactReport>& last_contacts() const { return reports_; }
+  // Touching pairs and wall contacts (overlap > 0, bonds excluded) at x: through the cell list,
+  // and by an O(N^2) scan (the test oracle).
+  std::vector<ContactKey> find_contacts(const Vector& x) const;
+  std::vector<ContactKey> find_contacts_brute_force(const Vector& x) const;
+  std::size_t neighbour_builds() const { return nlist_.builds(); }
+
+ private:
+  template <class Visit>
+  void for_each_contact(double t, const Vector& x, const Vector& v, bool for_energy, Visit&& visit) const;
+  void refresh_neighbours(const Vector& x) const;
+  void add_generalised(Vector& f, Index i, const Vec3& force, const Vec3& torque) const;
+
+  int dim_;
+  HookeParams law_;
+  TangentialHistory mode_;
+  std::vector<double> radius_, pmass_, inertia_;
+  Vector mass_;
+  std::vector<Wall> walls_;
+  std::vector<Bond> bonds_;
+  std::vector<std::uint64_t> bond_keys_;  // sorted i * N' + j, for exclusion from ordinary contacts
+  Vec3 gravity_ = Vec3::Zero();
+  Vector external_;
+  double skin_ = -1.0;
+
+  mutable NeighbourList nlist_;
+  mutable std::vector<Vec3> centres_;
+  std::vector<Record> committed_, trial_;
+  std::vector<ContactReport> reports_;
+  Vector x_committed_, x_trial_;  // positions of the committed / most recent force() call
+  double t_ref_ = std::numeric_limits<double>::quiet_NaN(), t_trial_ = 0.0;
+  bool have_trial_ = false;
+};
+
+}  // namespace dtcrit::stepper
