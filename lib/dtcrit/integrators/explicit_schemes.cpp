@@ -1,0 +1,117 @@
+#include "dtcrit/integrators/explicit_schemes.hpp"
+
+#include <fmt/format.h>
+
+namespace dtcrit {
+
+// ---- explicit Euler ------------------------------------------------------------------------
+void ExplicitEuler::start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) {
+  begin(sys, t0, x0, v0, h);
+}
+
+void ExplicitEuler::step(MechanicalSystem& sys) {
+  const double h = step_size();
+  sys.force(time(), x_, v_, f_);
+  x_ += h * v_;
+  v_ += h * accel(f_);
+  tick();
+  sys.accept_step();
+}
+
+// ---- symplectic Euler ----------------------------------------------------------------------
+void SymplecticEuler::start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) {
+  begin(sys, t0, x0, v0, h);
+}
+
+void SymplecticEuler::step(MechanicalSystem& sys) {
+  const double h = step_size();
+  sys.force(time(), x_, v_, f_);
+  v_ += h * accel(f_);
+  x_ += h * v_;
+  tick();
+  sys.accept_step();
+}
+
+// ---- velocity Verlet -----------------------------------------------------------------------
+VelocityVerlet::VelocityVerlet(DampingVelocity level)
+    : BlockStateIntegrator(level == DampingVelocity::half_step ? "velocity_verlet" : "velocity_verlet_implicit_damping",
+                           {&x_, &v_, &a_}),
+      level_(level) {}
+
+void VelocityVerlet::start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) {
+  begin(sys, t0, x0, v0, h);
+  sys.force(t0, x_, v_, f_);
+  a_ = accel(f_);
+}
+
+void VelocityVerlet::step(MechanicalSystem& sys) {
+  const double h = step_size();
+  const double t1 = time() + h;  // = t0 + (n+1) h up to one rounding; the clock itself is never accumulated
+  v_ += 0.5 * h * a_;
+  x_ += h * v_;
+  if (level_ == DampingVelocity::half_step) {
+    sys.force(t1, x_, v_, f_);
+    a_ = accel(f_);
+    v_ += 0.5 * h * a_;
+  } else {
+    // Solve M (w - v½) = (h/2) f(t1, x+, w) for w = v+; initial guess: the explicit update with the old a.
+    vhalf_ = v_;
+    w_ = vhalf_ + 0.5 * h * a_;
+    detail::NewtonControl newton(50);
+    while (true) {
+      sys.force(t1, x_, w_, f_);
+      r_ = mass_.cwiseProduct(w_ - vhalf_) - 0.5 * h * f_;
+      const double scale = mass_.cwiseProduct(w_).norm() + mass_.cwiseProduct(vhalf_).norm() + 0.5 * h * f_.norm();
+      if (newton.converged(r_.norm(), scale)) break;
+      if (newton.exhausted()) {
+        detail::warn_once("velocity_verlet_implicit_damping",
+                          fmt::format("velocity_verlet_implicit_damping: Newton did not converge in {} iterations "
+                                      "(residual {:.3g})",
+                                      newton.iterations(), r_.norm()));
+        break;
+      }
+      sys.tangent(t1, x_, w_, K_, C_);
+      solver_.factor(mass_, 1.0, C_, 0.5 * h, K_, 0.0);
+      solver_.solve(r_, d_);
+      w_ -= d_;
+      newton.record_update(d_.norm(), w_.norm());
+    }
+    v_ = w_;
+    a_ = accel(f_);
+  }
+  tick();
+  sys.accept_step();
+}
+
+// ---- leapfrog ------------------------------------------------------------------------------
+void Leapfrog::start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) {
+  begin(sys, t0, x0, v0, h);
+  sys.force(t0, x_, v_, f_);
+  v_ -= 0.5 * h * accel(f_);
+}
+
+void Leapfrog::step(MechanicalSystem& sys) {
+  const double h = step_size();
+  sys.force(time(), x_, v_, f_);
+  v_ += h * accel(f_);
+  x_ += h * v_;
+  tick();
+  sys.accept_step();
+}
+
+// ---- position Verlet -----------------------------------------------------------------------
+void PositionVerlet::start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) {
+  begin(sys, t0, x0, v0, h);
+}
+
+void PositionVerlet::step(MechanicalSystem& sys) {
+  const double h = step_size();
+  xh_ = x_ + 0.5 * h * v_;
+  sys.force(time() + 0.5 * h, xh_, v_, f_);
+  v_ += h * accel(f_);
+  x_ = xh_ + 0.5 * h * v_;
+  tick();
+  sys.accept_step();
+}
+
+}  // namespace dtcrit

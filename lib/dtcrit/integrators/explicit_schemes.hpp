@@ -1,0 +1,73 @@
+#pragma once
+// Explicit one-force-evaluation schemes. Equations: /work/shared/INTEGRATORS.md ("Explicit, one
+// force evaluation per step"); a(x, v*) = M^{-1} f(t, x, v*), and v* (the velocity the dashpots
+// see) is stated for each scheme because it sets both the order and the damped stability limit.
+#include "dtcrit/integrators/block_state.hpp"
+#include "dtcrit/integrators/detail/solve.hpp"
+
+namespace dtcrit {
+
+// x+ = x + h v;  v+ = v + h a(x, v).  State (x, v).
+class ExplicitEuler final : public BlockStateIntegrator {
+ public:
+  ExplicitEuler() : BlockStateIntegrator("explicit_euler", {&x_, &v_}) {}
+  void start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) override;
+  void step(MechanicalSystem& sys) override;
+};
+
+// Kick-drift: v+ = v + h a(x, v);  x+ = x + h v+.  State (x, v).
+class SymplecticEuler final : public BlockStateIntegrator {
+ public:
+  SymplecticEuler() : BlockStateIntegrator("symplectic_euler", {&x_, &v_}) {}
+  void start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) override;
+  void step(MechanicalSystem& sys) override;
+};
+
+// Velocity Verlet. v½ = v + (h/2) a;  x+ = x + h v½;  a+ = a(x+, v*);  v+ = v½ + (h/2) a+.
+//  - DampingVelocity::half_step: v* = v½, as LAMMPS fix nve/sphere (the force routine runs while
+//    the velocity arrays hold v½). Explicit; first order as soon as forces depend on v.
+//  - DampingVelocity::end_of_step: v* = v+, solved by Newton with J = M + (h/2) C (one iteration
+//    for forces linear in v). Second order.
+// State (x, v, a): a is the acceleration of the last force evaluation, a(x_n, v*_n), which for
+// half_step is not a function of (x_n, v_n). start() sets a0 = a(x0, v0).
+class VelocityVerlet final : public BlockStateIntegrator {
+ public:
+  enum class DampingVelocity { half_step, end_of_step };
+  explicit VelocityVerlet(DampingVelocity level);
+  void start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) override;
+  void step(MechanicalSystem& sys) override;
+
+ private:
+  DampingVelocity level_;
+  Vector a_, vhalf_, w_, r_, d_;
+  SparseMatrix K_, C_;
+  detail::TangentSolver solver_;
+};
+
+// Leapfrog, Cundall form: v_{n+½} = v_{n-½} + h a(x_n, v_{n-½});  x_{n+1} = x_n + h v_{n+½}.
+// Dashpots see the lagged half-step velocity (Cundall-Strack's incremental contact dashpot).
+// Convention: after step n (time() = t_n) position() = x_n and velocity() = v_{n-½}, i.e.
+// velocity_offset() = -h/2. start() builds v_{-½} = v0 - (h/2) a(x0, v0) (second-order start).
+// State (x_n, v_{n-½}).
+class Leapfrog final : public BlockStateIntegrator {
+ public:
+  Leapfrog() : BlockStateIntegrator("leapfrog", {&x_, &v_}) {}
+  void start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) override;
+  void step(MechanicalSystem& sys) override;
+  double velocity_offset() const override { return -0.5 * step_size(); }
+};
+
+// Position Verlet (drift-kick-drift): x½ = x + (h/2) v;  v+ = v + h a(x½, v);  x+ = x½ + (h/2) v+.
+// Dashpots see the start-of-step velocity v_n (explicit; first order when damped). Force at t + h/2.
+// State (x, v).
+class PositionVerlet final : public BlockStateIntegrator {
+ public:
+  PositionVerlet() : BlockStateIntegrator("position_verlet", {&x_, &v_}) {}
+  void start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) override;
+  void step(MechanicalSystem& sys) override;
+
+ private:
+  Vector xh_;
+};
+
+}  // namespace dtcrit

@@ -1,0 +1,286 @@
+// The one table of integrators (cf. LAMMPS src/GRANULAR/gran_sub_mod_register.cpp): name,
+// parameters with defaults and ranges, description, declared orders, explicit or implicit, and
+// the factory. Declared orders are what tests/test_integrators.cpp measures from h sweeps on
+// the scalar oscillator, undamped and damped; change a row only together with that evidence.
+#include "dtcrit/integrators/registry.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <mutex>
+
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/integrators/explicit_schemes.hpp"
+#include "dtcrit/integrators/gear.hpp"
+#include "dtcrit/integrators/gs4.hpp"
+#include "dtcrit/integrators/runge_kutta.hpp"
+#include "dtcrit/integrators/variational.hpp"
+
+namespace dtcrit {
+
+namespace {
+
+using Values = std::vector<double>;
+using Factory = std::function<std::unique_ptr<Integrator>(const Values&)>;
+// Adjusts the declared orders / explicitness of a row for non-default parameter values.
+using Adjust = std::function<void(const Values&, IntegratorInfo&)>;
+
+struct Row {
+  IntegratorInfo info;
+  Factory make;              // empty for aliases
+  Adjust adjust;             // optional
+  std::string alias_of;      // base row of an alias
+  Values alias_values;       // the base row's parameter values the alias stands for
+};
+
+template <class T, class... Args>
+Factory fixed(Args... args) {
+  return [=](const Values&) -> std::unique_ptr<Integrator> { return std::make_unique<T>(args...); };
+}
+
+Factory gs4_factory(GS4Coefficients (*coefficients)(double, double, double)) {
+  return [coefficients](const Values& p) -> std::unique_ptr<Integrator> {
+    return std::make_unique<GS4Integrator>(coefficients(p[0], p[1], p[2]));
+  };
+}
+
+const std::vector<IntegratorParameter> gs4_parameters = {
+    {"rho", 0.5, 0.0, 1.0, "spectral radius rho_inf of the principal roots as h -> infinity"},
+    {"rho_s", 0.5, 0.0, 1.0, "rho_inf_s, first spurious root as h -> infinity"},
+    {"rho_ss", 0.0, 0.0, 1.0, "rho_inf_ss, second spurious root as h -> infinity"},
+};
+
+const std::vector<Row>& rows() {
+  static const std::vector<Row> table = [] {
+    using VV = VelocityVerlet::DampingVelocity;
+    std::vector<Row> t;
+    t.push_back({{"explicit_euler", "x+ = x + h v, v+ = v + h a(x, v)", {}, 1, 1, true}, fixed<ExplicitEuler>(), {}, {}, {}});
+    t.push_back({{"symplectic_euler", "kick-drift: v+ = v + h a(x, v), x+ = x + h v+", {}, 1, 1, true},
+                 fixed<SymplecticEuler>(), {}, {}, {}});
+    t.push_back({{"velocity_verlet",
+                  "velocity Verlet as LAMMPS fix nve/sphere: dashpots see the half-step velocity v_{n+1/2}", {}, 2, 1, true},
+                 fixed<VelocityVerlet>(VV::half_step), {}, {}, {}});
+    t.push_back({{"velocity_verlet_implicit_damping",
+                  "velocity Verlet with dashpots at v_{n+1} (solved with J = M + h/2 C)", {}, 2, 2, true},
+                 fixed<VelocityVerlet>(VV::end_of_step), {}, {}, {}});
+    t.push_back({{"leapfrog",
+                  "Cundall leapfrog: v_{n+1/2} = v_{n-1/2} + h a(x_n, v_{n-1/2}); velocity() is v_{n-1/2} (offset -h/2)",
+                  {}, 2, 1, true},
+                 fixed<Leapfrog>(), {}, {}, {}});
+    t.push_back({{"central_difference",
+                  "Newmark beta=0, gamma=1/2 (GS4 engine); dashpots at v_{n+1}, solved with J = M + h/2 C", {}, 2, 2, true},
+                 [](const Values&) -> std::unique_ptr<Integrator> {
+                   return std::make_unique<GS4Integrator>(central_difference_coefficients());
+                 },
+                 {}, {}, {}});
+    t.push_back({{"position_verlet", "drift-kick-drift; dashpots see the start-of-step velocity v_n", {}, 2, 1, true},
+                 fixed<PositionVerlet>(), {}, {}, {}});
+    t.push_back({{"rk4", "classical Runge-Kutta from its Butcher tableau (generic explicit RK stepper)", {}, 4, 4, true},
+                 [](const Values&) -> std::unique_ptr<Integrator> {
+                   return std::make_unique<ExplicitRungeKutta>(classical_rk4_tableau());
+                 },
+                 {}, {}, {}});
+    t.push_back({{"gear4",
+                  "Gear predictor-corrector, 4-value Nordsieck, c = (1/6, 5/6, 1, 1/3), exact start-up derivatives",
+                  {}, 3, 3, true},
+                 [](const Values&) -> std::unique_ptr<Integrator> { return std::make_unique<GearIntegrator>(gear4_corrector()); },
+                 {}, {}, {}});
+    t.push_back({{"gear5",
+                  "Gear predictor-corrector, 5-value Nordsieck, c = (19/120, 3/4, 1, 1/2, 1/12), exact start-up derivatives",
+                  {}, 4, 2, true},
+                 [](const Values&) -> std::unique_ptr<Integrator> { return std::make_unique<GearIntegrator>(gear5_corrector()); },
+                 {}, {}, {}});
+    t.push_back({{"newmark",
+                  "Newmark-beta (GS4 engine): equilibrium at t_{n+1}; second order iff gamma = 1/2",
+                  {{"beta", 0.25, 0.0, 0.5, "weight of a_{n+1} in the displacement update"},
+                   {"gamma", 0.5, 0.5, 1.0, "weight of a_{n+1} in the velocity update"}},
+                  2, 2, false},
+                 [](const Values& p) -> std::unique_ptr<Integrator> {
+                   return std::make_unique<GS4Integrator>(newmark_coefficients(p[0], p[1]));
+                 },
+                 [](const Values& p, IntegratorInfo& info) {
+                   info.order = info.order_damped = p[1] == 0.5 ? 2 : 1;
+                   info.is_explicit = p[0] == 0.0;
+                 },
+                 {}, {}});
+    t.push_back({{"newmark_average", "alias of newmark:beta=0.25,gamma=0.5 (average acceleration, trapezoidal rule)", {}, 2, 2, false},
+                 {}, {}, "newmark", {0.25, 0.5}});
+    t.push_back({{"newmark_linear", "alias of newmark:beta=1/6,gamma=0.5 (linear acceleration)", {}, 2, 2, false},
+                 {}, {}, "newmark", {1.0 / 6.0, 0.5}});
+    t.push_back({{"hht", "Hilber-Hughes-Taylor alpha (GS4 engine), gamma = (1-2 alpha)/2, beta = (1-alpha)^2/4",
+                  {{"alpha", -0.1, -1.0 / 3.0, 0.0, "HHT alpha; rho_inf = (1+alpha)/(1-alpha)"}}, 2, 2, false},
+                 [](const Values& p) -> std::unique_ptr<Integrator> {
+                   return std::make_unique<GS4Integrator>(hht_coefficients(p[0]));
+                 },
+                 {}, {}, {}});
+    t.push_back({{"generalized_alpha", "Chung-Hulbert generalised-alpha (GS4 engine)",
+                  {{"rho_inf", 0.8, 0.0, 1.0, "spectral radius as h -> infinity"}}, 2, 2, false},
+                 [](const Values& p) -> std::unique_ptr<Integrator> {
+                   return std::make_unique<GS4Integrator>(generalized_alpha_coefficients(p[0]));
+                 },
+                 {}, {}, {}});
+    t.push_back({{"gs4_u0", "GS4 (GSSSS) U0 family, single solve; U0(rho,rho,rho) is generalised-alpha",
+                  gs4_parameters, 2, 2, false},
+                 gs4_factory(&gs4_u0_coefficients), {}, {}, {}});
+    t.push_back({{"gs4_v0", "GS4 (GSSSS) V0 family, single solve", gs4_parameters, 2, 2, false},
+                 gs4_factory(&gs4_v0_coefficients), {}, {}, {}});
+    t.push_back({{"variational",
+                  "De Klerk et al. variational integrator, Newton + conjugate gradient; dashpots at the start-of-step velocity",
+                  {{"alpha", 0.0, 0.0, 1.0, "quadrature point of the potential, q_alpha = (1-alpha) q + alpha q+"}}, 1, 1, false},
+                 [](const Values& p) -> std::unique_ptr<Integrator> { return std::make_unique<VariationalIntegrator>(p[0]); },
+                 [](const Values& p, IntegratorInfo& info) {
+                   info.order = p[0] == 0.5 ? 2 : 1;
+                   info.order_damped = 1;
+                   info.is_explicit = p[0] * (1.0 - p[0]) == 0.0;
+                 },
+                 {}, {}});
+    t.push_back({{"variational_1", "alias of variational:alpha=0 (explicit in disguise; first order)", {}, 1, 1, true},
+                 {}, {}, "variational", {0.0}});
+    t.push_back({{"variational_2", "alias of variational:alpha=0.5 (midpoint; implicit)", {}, 2, 1, false},
+                 {}, {}, "variational", {0.5}});
+    return t;
+  }();
+  return table;
+}
+
+const Row* find_row(std::string_view name) {
+  for (const Row& r : rows())
+    if (r.info.name == name) return &r;
+  return nullptr;
+}
+
+std::string valid_names() {
+  std::string s;
+  for (const Row& r : rows()) s += (s.empty() ? "" : ", ") + r.info.name;
+  return s;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+std::string canonical(const Row& base, const Values& values) {
+  if (base.info.parameters.empty()) return base.info.name;
+  std::string s = base.info.name + ":";
+  for (std::size_t k = 0; k < values.size(); ++k)
+    s += fmt::format("{}{}={}", k ? "," : "", base.info.parameters[k].name, values[k]);
+  return s;
+}
+
+struct Parsed {
+  const Row* named;  // the row the spec's name refers to (maybe an alias)
+  const Row* base;   // the row that builds it
+  Values values;     // the base row's parameter values
+};
+
+Parsed parse(std::string_view spec) {
+  spec = trim(spec);
+  const auto colon = spec.find(':');
+  const std::string_view name = trim(spec.substr(0, colon));
+  const std::string_view args = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
+  const Row* row = find_row(name);
+  if (!row) fail(fmt::format("unknown integrator '{}'; valid integrators: {}", name, valid_names()));
+  if (!row->alias_of.empty()) {
+    if (!trim(args).empty())
+      fail(fmt::format("integrator '{}' takes no parameters (it is an alias of {})", name,
+                       canonical(*find_row(row->alias_of), row->alias_values)));
+    return {row, find_row(row->alias_of), row->alias_values};
+  }
+  const auto& params = row->info.parameters;
+  Values values;
+  for (const auto& p : params) values.push_back(p.default_value);
+  if (colon == std::string_view::npos) return {row, row, values};
+  if (params.empty()) fail(fmt::format("integrator '{}' takes no parameters, got '{}'", name, args));
+  std::string valid;
+  for (const auto& p : params) valid += (valid.empty() ? "" : ", ") + p.name;
+  std::vector<bool> seen(params.size(), false);
+  std::size_t pos = 0;
+  while (pos <= args.size()) {
+    auto comma = args.find(',', pos);
+    if (comma == std::string_view::npos) comma = args.size();
+    const std::string_view item = trim(args.substr(pos, comma - pos));
+    pos = comma + 1;
+    const auto eq = item.find('=');
+    if (eq == std::string_view::npos)
+      fail(fmt::format("integrator '{}': expected key=value, got '{}'; valid parameters: {}", name, item, valid));
+    const std::string_view key = trim(item.substr(0, eq)), text = trim(item.substr(eq + 1));
+    std::size_t k = 0;
+    while (k < params.size() && params[k].name != key) ++k;
+    if (k == params.size())
+      fail(fmt::format("unknown parameter '{}' for integrator '{}'; valid parameters: {}", key, name, valid));
+    if (seen[k]) fail(fmt::format("integrator '{}': parameter {} given twice", name, key));
+    seen[k] = true;
+    const std::string buffer(text);
+    char* end = nullptr;
+    errno = 0;
+    const double value = std::strtod(buffer.c_str(), &end);
+    if (buffer.empty() || end != buffer.c_str() + buffer.size() || errno == ERANGE || !std::isfinite(value))
+      fail(fmt::format("integrator '{}': parameter {} = '{}' is not a finite number", name, key, text));
+    require_in_range(fmt::format("{} parameter {}", name, key), value, params[k].min, params[k].max);
+    values[k] = value;
+  }
+  return {row, row, values};
+}
+
+}  // namespace
+
+const std::vector<IntegratorInfo>& integrator_registry() {
+  static const std::vector<IntegratorInfo> infos = [] {
+    std::vector<IntegratorInfo> v;
+    for (const Row& r : rows()) v.push_back(r.info);
+    return v;
+  }();
+  return infos;
+}
+
+std::unique_ptr<Integrator> make_integrator(std::string_view spec) {
+  const Parsed p = parse(spec);
+  return p.base->make(p.values);
+}
+
+const IntegratorInfo& integrator_info(std::string_view spec) {
+  const Parsed p = parse(spec);
+  if (p.named != p.base) return p.named->info;  // an alias by name
+  for (const Row& r : rows())
+    if (r.alias_of == p.base->info.name && r.alias_values == p.values) return r.info;  // an alias by value
+  Values defaults;
+  for (const auto& q : p.base->info.parameters) defaults.push_back(q.default_value);
+  if (p.values == defaults) return p.base->info;
+  static std::mutex mutex;
+  static std::map<std::string, IntegratorInfo> cache;  // node-based: references stay valid
+  const std::string key = canonical(*p.base, p.values);
+  std::lock_guard lock(mutex);
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    IntegratorInfo info = p.base->info;
+    if (p.base->adjust) p.base->adjust(p.values, info);
+    it = cache.emplace(key, std::move(info)).first;
+  }
+  return it->second;
+}
+
+std::vector<std::string> default_integrator_specs() {
+  std::vector<std::string> specs;
+  for (const Row& r : rows()) {
+    if (r.alias_of.empty() && !r.info.parameters.empty()) {
+      Values defaults;
+      for (const auto& q : r.info.parameters) defaults.push_back(q.default_value);
+      bool covered = false;
+      for (const Row& a : rows()) covered = covered || (a.alias_of == r.info.name && a.alias_values == defaults);
+      if (covered) continue;
+    }
+    specs.push_back(r.info.name);
+  }
+  return specs;
+}
+
+std::string canonical_integrator_spec(std::string_view spec) {
+  const Parsed p = parse(spec);
+  return canonical(*p.base, p.values);
+}
+
+}  // namespace dtcrit

@@ -1,0 +1,53 @@
+#pragma once
+// The integrator registry: one checked-in table (registry.cpp), one row per scheme, chosen at run
+// time by a spec "name" or "name:key=value,key=value" (e.g. "gs4_u0:rho=0.5,rho_s=0.5,rho_ss=0").
+// Unknown names or keys throw std::invalid_argument listing the valid ones; a bad value names
+// the parameter and the value.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dtcrit/integrators/integrator.hpp"
+
+namespace dtcrit {
+
+struct IntegratorParameter {
+  std::string name;
+  double default_value;
+  double min, max;  // allowed range, inclusive
+  std::string meaning;
+};
+
+struct IntegratorInfo {
+  std::string name;
+  std::string description;
+  std::vector<IntegratorParameter> parameters;
+  int order;          // declared global order, forces independent of velocity
+  int order_damped;   // declared global order with velocity-dependent (dashpot) forces
+  bool is_explicit;   // no solve with the stiffness (a diagonal dashpot solve may remain)
+};
+
+// Every row, in table order (aliases such as newmark_average are rows of their own).
+const std::vector<IntegratorInfo>& integrator_registry();
+
+// Build the integrator a spec names. Throws std::invalid_argument on an unknown name, an unknown
+// or repeated key, an unparsable value or a value outside the row's range.
+std::unique_ptr<Integrator> make_integrator(std::string_view spec);
+
+// The row for a spec. Aliases resolve both ways: "newmark_average" is its own row, and
+// "newmark:beta=0.25,gamma=0.5" or "variational:alpha=0.5" return the alias row they equal.
+// A spec with other non-default parameters returns a row whose orders and explicitness are
+// those of these parameter values (e.g. newmark with gamma != 1/2 is first order); such rows
+// are created once and live for the rest of the program.
+const IntegratorInfo& integrator_info(std::string_view spec);
+
+// What "--integrator all" means: every row with its default parameters, each scheme once (a
+// parametrised row whose defaults equal an alias is listed under the alias only).
+std::vector<std::string> default_integrator_specs();
+
+// The spec with the name resolved and every parameter written out in table order, e.g.
+// "newmark_average" -> "newmark:beta=0.25,gamma=0.5", "hht" -> "hht:alpha=-0.1".
+std::string canonical_integrator_spec(std::string_view spec);
+
+}  // namespace dtcrit

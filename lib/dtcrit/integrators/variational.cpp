@@ -1,0 +1,67 @@
+#include "dtcrit/integrators/variational.hpp"
+
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/integrators/detail/solve.hpp"
+
+namespace dtcrit {
+
+VariationalIntegrator::VariationalIntegrator(double alpha)
+    : BlockStateIntegrator(fmt::format("variational(alpha={})", alpha), {&x_, &p_}), alpha_(alpha) {
+  require_in_range("variational alpha", alpha, 0.0, 1.0);
+}
+
+void VariationalIntegrator::start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) {
+  begin(sys, t0, x0, v0, h);
+  p_ = mass_.cwiseProduct(v0);
+}
+
+void VariationalIntegrator::step(MechanicalSystem& sys) {
+  const double h = step_size(), ta = time() + alpha_ * h, a = alpha_;
+  vs_ = minv_.cwiseProduct(p_);  // the dashpots' velocity, p/M
+  last_iterations_ = 0;
+  if (a * (1.0 - a) == 0.0) {
+    // explicit: R does not depend on f(q+) (α = 0) or f(q+) does not enter R (α = 1)
+    if (a == 0.0) {
+      sys.force(ta, x_, vs_, f_);
+      q1_ = x_ + h * minv_.cwiseProduct(p_ + h * f_);
+    } else {
+      q1_ = x_ + h * vs_;
+      sys.force(ta, q1_, vs_, f_);
+    }
+  } else {
+    q1_ = x_ + h * vs_;
+    detail::NewtonControl newton(max_iterations, tolerance);
+    while (true) {
+      qa_ = (1.0 - a) * x_ + a * q1_;
+      sys.force(ta, qa_, vs_, f_);
+      const Vector inertia = mass_.cwiseProduct(q1_ - x_) / h;
+      r_ = p_ - inertia + h * (1.0 - a) * f_;
+      const double scale = p_.norm() + mass_.cwiseProduct(q1_.cwiseAbs() + x_.cwiseAbs()).norm() / h +
+                           h * (1.0 - a) * f_.norm();
+      if (newton.converged(r_.norm(), scale)) break;
+      if (newton.exhausted()) {
+        detail::warn_once("variational", fmt::format("{}: Newton did not converge in {} iterations (residual {:.3g}); "
+                                                     "keeping the last iterate",
+                                                     scheme_, newton.iterations(), r_.norm()));
+        break;
+      }
+      sys.tangent(ta, qa_, vs_, K_, C_);
+      // (M + h² α(1-α) K_sym) Δq = h R
+      J_ = (0.5 * h * h * a * (1.0 - a)) * (K_ + SparseMatrix(K_.transpose()));
+      J_ += SparseMatrix(mass_.asDiagonal());
+      cg_.setTolerance(1e-15);
+      cg_.compute(J_);
+      rhs_ = h * r_;
+      d_ = cg_.solve(rhs_);
+      q1_ += d_;
+      newton.record_update(d_.norm(), q1_.norm());
+    }
+    last_iterations_ = newton.iterations();
+  }
+  p_ = mass_.cwiseProduct(q1_ - x_) / h + h * a * f_;
+  x_ = q1_;
+  tick();
+  sys.accept_step();
+}
+
+}  // namespace dtcrit
