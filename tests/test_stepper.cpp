@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -43,6 +44,27 @@ void run_verlet(MechanicalSystem& sys, double t0, Vector& x, Vector& v, double h
 }
 void run_verlet(MechanicalSystem& sys, double t0, Vector& x, Vector& v, double h, long steps) {
   run_verlet(sys, t0, x, v, h, steps, [](double, const Vector&, const Vector&) {});
+}
+
+// Classical RK4 on (x, v); four force calls per step, one accept_step() at the end (the traditional
+// history then commits xi + h v_stage4).
+void run_rk4(MechanicalSystem& sys, double t0, Vector& x, Vector& v, double h, long steps) {
+  const Vector& m = sys.mass();
+  Vector f;
+  auto acc = [&](double t, const Vector& xx, const Vector& vv) {
+    sys.force(t, xx, vv, f);
+    return Vector(f.cwiseQuotient(m));
+  };
+  for (long n = 0; n < steps; ++n) {
+    const double t = t0 + static_cast<double>(n) * h;
+    const Vector k1x = v, k1v = acc(t, x, v);
+    const Vector k2x = v + 0.5 * h * k1v, k2v = acc(t + 0.5 * h, x + 0.5 * h * k1x, v + 0.5 * h * k1v);
+    const Vector k3x = v + 0.5 * h * k2v, k3v = acc(t + 0.5 * h, x + 0.5 * h * k2x, v + 0.5 * h * k2v);
+    const Vector k4x = v + h * k3v, k4v = acc(t + h, x + h * k3x, v + h * k3v);
+    x += (h / 6.0) * (k1x + 2.0 * k2x + 2.0 * k3x + k4x);
+    v += (h / 6.0) * (k1v + 2.0 * k2v + 2.0 * k3v + k4v);
+    sys.accept_step();
+  }
 }
 
 // Two spheres (3D) or discs (2D) of radius R, masses m1, m2, approaching head-on along x.
@@ -217,4 +239,487 @@ TEST_CASE("restitution <-> gamma_n conversion matches an independent root find",
   CHECK(gamma_n_from_restitution(1.0, kn, m_eff) == 0.0);
   CHECK_THROWS_AS(gamma_n_from_restitution(0.0, kn, m_eff), std::invalid_argument);
   CHECK_THROWS_AS(gamma_n_from_restitution(1.5, kn, m_eff), std::invalid_argument);
+}
+
+namespace {
+
+// Head-on collision of spheres R = 1, m1 = 1, m2 = 3 (m_eff = 0.75), speeds +-1, kn = 1e5, onset at
+// t_A = 5 h0 for every h = h0 / 2^k (so the onset lies on the grid). Returns e = -(dv after)/(dv before)
+// and the largest relative energy error seen.
+struct CollisionResult {
+  double e = 0.0;
+  double max_energy_error = 0.0;
+};
+CollisionResult head_on(double gamma_n, double h0, int level) {
+  const double kn = 1.0e5, speed = 1.0, R = 1.0;
+  const double m_eff = 0.75;
+  const double h = h0 / std::pow(2.0, level);
+  const double tA = 5.0 * h0;
+  HeadOn c(3, HookeParams{kn, 0.0, gamma_n, 0.0, 0.0}, R, 1.0, 3.0, 2.0 * speed * tA, speed);
+  const double E0 = c.sys.energy(c.x, c.v);
+  const double tc = std::numbers::pi / std::sqrt(kn / m_eff);  // upper bound of the damped duration is handled below
+  const long steps = static_cast<long>(std::ceil((tA + 2.0 * tc) / h));
+  CollisionResult r;
+  run_verlet(c.sys, 0.0, c.x, c.v, h, steps, [&](double, const Vector& x, const Vector& v) {
+    r.max_energy_error = std::max(r.max_energy_error, std::abs(c.sys.energy(x, v) - E0) / E0);
+  });
+  REQUIRE(c.sys.last_contacts().empty());  // separated again
+  r.e = -(c.v[0] - c.v[6]) / (2.0 * speed);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("undamped head-on collision conserves energy with an error falling like h^2", "[stepper]") {
+  const double tc = std::numbers::pi / std::sqrt(1.0e5 / 0.75);
+  const double h0 = tc / 20.0;
+  std::vector<double> err;
+  for (int k = 0; k < 4; ++k) {
+    const CollisionResult r = head_on(0.0, h0, k);
+    err.push_back(r.max_energy_error);
+    // The exit velocity is exactly restored only as h -> 0; at h = tc/20 already within 1 %.
+    CHECK_THAT(r.e, WithinAbs(1.0, 0.01));
+  }
+  for (std::size_t k = 0; k + 1 < err.size(); ++k) {
+    const double order = std::log2(err[k] / err[k + 1]);
+    INFO("h = tc/" << 20 * (1 << k) << ": max |dE|/E = " << err[k] << ", observed order " << order);
+    CHECK(order > 1.8);
+    CHECK(order < 2.2);
+  }
+  CHECK(err.back() < 1e-3);
+}
+
+TEST_CASE("damped head-on collision reproduces the analytic restitution coefficient", "[stepper]") {
+  // Velocity Verlet with the dashpot at v_{n+1/2} is first order in h: require |e_h - e| <= h/tc and
+  // the error to halve (order within [0.8, 1.3]) with h.
+  const double kn = 1.0e5, m_eff = 0.75, e_target = 0.5;
+  const double gamma_n = gamma_n_from_restitution(e_target, kn, m_eff);
+  const double tc = collision_time(gamma_n, kn, m_eff);
+  // Independent check of the duration: t_c = pi / sqrt(k/m - (gamma/2)^2).
+  CHECK_THAT(tc, WithinRel(std::numbers::pi / std::sqrt(kn / m_eff - 0.25 * gamma_n * gamma_n), 1e-12));
+  const double h0 = tc / 20.0;
+  std::vector<double> err;
+  for (int k = 0; k < 5; ++k) {
+    const CollisionResult r = head_on(gamma_n, h0, k);
+    const double h = h0 / std::pow(2.0, k);
+    err.push_back(std::abs(r.e - e_target));
+    INFO("h = tc/" << tc / h << ": e = " << r.e);
+    CHECK(err.back() <= h / tc);
+  }
+  for (std::size_t k = 0; k + 1 < err.size(); ++k) {
+    const double order = std::log2(err[k] / err[k + 1]);
+    INFO("level " << k << ": observed order " << order);
+    CHECK(order > 0.8);
+    CHECK(order < 1.3);
+  }
+  CHECK(err.back() < 2e-3);
+}
+
+TEST_CASE("oblique frictional collision conserves linear momentum, angular momentum up to LAMMPS' arm defect",
+          "[stepper]") {
+  // 2D discs of different radii with spin, friction and damping, the contact far from the origin.
+  // Forces are pairwise opposite, so linear momentum is exact. gran/hooke/history puts the
+  // tangential force at arms r_i, r_j whose sum exceeds |x_i - x_j| by the overlap, so the total
+  // torque about the origin is -delta n x F_t: |dL| <= delta_max mu integral |F_n| dt, and
+  // integral |F_n| <= integral k_n delta + integral |c v_n| = J_n + 2 c delta_max
+  //                 <= 2 m_eff |v_rel| + 2 c delta_max,   delta_max <= |v_rel| / omega_0.
+  // Using r_i for both arms would break this bound by ~ (r_i - r_j) mu J_n, a sign error by far more.
+  const double R1 = 0.5, R2 = 0.3, m1 = 1.0, m2 = 2.0, kn = 1.0e5, mu = 0.3, gamma_n = 40.0;
+  const HookeParams law{kn, 2.0 / 7.0 * kn, gamma_n, 0.5 * gamma_n, mu};
+  ParticleSystem sys(2, law, TangentialHistory::traditional);
+  sys.add_particle(R1, m1, disc_inertia(m1, R1));
+  sys.add_particle(R2, m2, disc_inertia(m2, R2));
+  const Vec3 origin_offset(3.0, -2.0, 0.0);
+  Vector x = Vector::Zero(6), v = Vector::Zero(6);
+  sys.set_centre(x, 0, origin_offset + Vec3(-R1 - 0.005, -0.15, 0));
+  sys.set_centre(x, 1, origin_offset + Vec3(R2 + 0.005, 0.1, 0));
+  sys.set_centre(v, 0, Vec3(1.0, 0.2, 0));
+  sys.set_centre(v, 1, Vec3(-1.0, 0.0, 0));
+  sys.set_spin(v, 0, Vec3(0, 0, 10.0));
+  sys.set_spin(v, 1, Vec3(0, 0, -6.0));
+  const Vector& M = sys.mass();
+  auto momentum = [&](const Vector& vv) { return Vec3(M[0] * vv[0] + M[3] * vv[3], M[1] * vv[1] + M[4] * vv[4], 0); };
+  auto L_of = [&](const Vector& xx, const Vector& vv, int i) {
+    const int b = 3 * i;
+    return M[b] * (xx[b] * vv[b + 1] - xx[b + 1] * vv[b]) + M[b + 2] * vv[b + 2];
+  };
+  const Vec3 P0 = momentum(v);
+  const double L0 = L_of(x, v, 0) + L_of(x, v, 1), L1_0 = L_of(x, v, 0);
+  const double m_eff = m1 * m2 / (m1 + m2), w0 = std::sqrt(kn / m_eff);
+  const double tc = std::numbers::pi / std::sqrt(w0 * w0 - 0.25 * gamma_n * gamma_n);
+  const double h = tc / 100.0;
+  bool touched = false, slid = false;
+  double last_touch = 0.0;
+  run_verlet(sys, 0.0, x, v, h, static_cast<long>(0.1 / h), [&](double t, const Vector&, const Vector&) {
+    if (!sys.last_contacts().empty()) last_touch = t;
+    touched = touched || !sys.last_contacts().empty();
+    for (const ContactReport& c : sys.last_contacts()) slid = slid || c.sliding;
+  });
+  REQUIRE(touched);
+  CHECK(slid);  // the collision exercises the Coulomb cap
+  REQUIRE(sys.last_contacts().empty());
+  const Vec3 P1 = momentum(v);
+  CHECK_THAT((P1 - P0).norm(), WithinAbs(0.0, 1e-13));
+  const double vrel = std::hypot(2.0, 0.2);
+  const double delta_max = vrel / w0;
+  const double c = m_eff * gamma_n;
+  const double bound = 1.2 * delta_max * mu * (2.0 * m_eff * vrel + 2.0 * c * delta_max);
+  const double dL = L_of(x, v, 0) + L_of(x, v, 1) - L0;
+  const double dL1 = L_of(x, v, 0) - L1_0;
+  INFO("dL = " << dL << ", bound = " << bound << ", dL of disc 1 = " << dL1 << ", last touch " << last_touch);
+  CHECK(std::abs(dL) <= bound);
+  CHECK(std::abs(dL1) > 50.0 * bound);  // the check above could fail
+}
+
+TEST_CASE("a bonded pair pulled apart oscillates at sqrt(k_B / m_eff), damped by gamma_n", "[stepper]") {
+  const double R = 0.5, m1 = 1.0, m2 = 2.0, kB = 1.0e3, a = 0.01;
+  const double m_eff = m1 * m2 / (m1 + m2), omega = std::sqrt(kB / m_eff), T = 2.0 * std::numbers::pi / omega;
+  for (double gamma_n : {0.0, 2.0}) {
+    // The ordinary contact is ten times stiffer: had it acted in compression, the motion would be
+    // asymmetric and faster.
+    ParticleSystem sys(3, HookeParams{10.0 * kB, 0.0, gamma_n, 0.0, 0.0});
+    sys.add_particle(R, m1, sphere_inertia(m1, R));
+    sys.add_particle(R, m2, sphere_inertia(m2, R));
+    sys.add_bond(0, 1, kB);
+    Vector x = Vector::Zero(12), v = Vector::Zero(12);
+    sys.set_centre(x, 1, Vec3(2 * R + a, 0, 0));
+    const double h = T / 2000.0;
+    std::vector<double> up_crossings, maxima;
+    double s_prev = a, s_prev2 = a, t_prev = 0.0, s_min = a;
+    run_verlet(sys, 0.0, x, v, h, 2000 * 5, [&](double t, const Vector& xx, const Vector&) {
+      const double s = (sys.centre(xx, 1) - sys.centre(xx, 0)).norm() - 2 * R;
+      if (s_prev < 0.0 && s >= 0.0) up_crossings.push_back(t_prev + h * (-s_prev) / (s - s_prev));
+      if (s_prev > s_prev2 && s_prev >= s) maxima.push_back(s_prev);
+      s_min = std::min(s_min, s);
+      s_prev2 = s_prev;
+      s_prev = s;
+      t_prev = t;
+    });
+    REQUIRE(up_crossings.size() >= 4);
+    const double period = (up_crossings.back() - up_crossings.front()) / static_cast<double>(up_crossings.size() - 1);
+    const double zeta = gamma_n / (2.0 * omega);
+    const double omega_d = omega * std::sqrt(1.0 - zeta * zeta);
+    CHECK_THAT(2.0 * std::numbers::pi / period, WithinRel(omega_d, 1e-4));
+    if (gamma_n == 0.0) {
+      CHECK_THAT(s_min, WithinRel(-a, 1e-4));  // symmetric: the bond, not the contact, acts in compression
+    } else {
+      REQUIRE(maxima.size() >= 3);
+      // Amplitude decays by exp(-gamma_n/2 * T_d) per period (m_eff gamma_n is the dashpot).
+      const double expected = std::exp(-0.5 * gamma_n * 2.0 * std::numbers::pi / omega_d);
+      CHECK_THAT(maxima[2] / maxima[1], WithinRel(expected, 2e-3));
+    }
+  }
+}
+
+TEST_CASE("planar contact pair: M, K, C equal the Burns-Hanley assembly", "[stepper]") {
+  const ArmBody a{2.0, 0.1, 0.3, -0.5}, b{3.0, 0.2, -0.2, 0.4};
+  const SpringDashpot s{1000.0, 400.0, 3.0, 1.5};
+  // Independent construction: J = [[1, 0, -r_n], [0, 1, r_t]], G = [-J, J'].
+  auto J = [](const ArmBody& body) {
+    Eigen::Matrix<double, 2, 3> j;
+    j << 1, 0, -body.r_n, 0, 1, body.r_t;
+    return j;
+  };
+  Eigen::Matrix<double, 2, 6> G;
+  G << -J(a), J(b);
+  const Matrix Kx = G.transpose() * Eigen::Vector2d(s.kt, s.kn).asDiagonal() * G;
+  const Matrix Cx = G.transpose() * Eigen::Vector2d(s.ct, s.cn).asDiagonal() * G;
+  Vector Mx(6);
+  Mx << 2, 2, 0.1, 3, 3, 0.2;
+
+  PlanarContactPair pair(a, b, s, TangentialHistory::consistent);
+  CHECK((pair.mass() - Mx).norm() == 0.0);
+  SparseMatrix K, C;
+  const Vector zero = Vector::Zero(6);
+  pair.tangent(0.0, zero, zero, K, C);
+  CHECK((Matrix(K) - Kx).norm() < 1e-12 * Kx.norm());
+  CHECK((Matrix(C) - Cx).norm() < 1e-12 * Cx.norm());
+  // The force is exactly -K x - C v.
+  Vector f;
+  for (Index k = 0; k < 6; ++k) {
+    const Vector e = Vector::Unit(6, k);
+    pair.force(0.0, e, zero, f);
+    CHECK((f + Kx.col(k)).norm() < 1e-12 * Kx.norm());
+    pair.force(0.0, zero, e, f);
+    CHECK((f + Cx.col(k)).norm() < 1e-12 * Cx.norm());
+  }
+  CHECK(pair.history().size() == 0);
+  // Non-zero squared frequencies are the eigenvalues of zhat K_c, zhat = z^-1 + z'^-1 with
+  // A = 1/m + r_n^2/I, B = -r_t r_n/I, D = 1/m + r_t^2/I (DESIGN.md §2).
+  auto zinv = [](const ArmBody& body) {
+    Eigen::Matrix2d z;
+    const double A = 1 / body.m + body.r_n * body.r_n / body.I, B = -body.r_t * body.r_n / body.I,
+                 D = 1 / body.m + body.r_t * body.r_t / body.I;
+    z << A, B, B, D;
+    return z;
+  };
+  const Eigen::Matrix2d Q = (zinv(a) + zinv(b)) * Eigen::Vector2d(s.kt, s.kn).asDiagonal();
+  Eigen::Vector2d w2 = Q.eigenvalues().real();
+  std::sort(w2.data(), w2.data() + 2);
+  const Vector Mih = Mx.cwiseSqrt().cwiseInverse();
+  Eigen::SelfAdjointEigenSolver<Matrix> es(Mih.asDiagonal() * Matrix(K) * Mih.asDiagonal());
+  const Vector ev = es.eigenvalues();  // ascending: four rigid-body zeros, then the two modes
+  for (Index k = 0; k < 4; ++k) CHECK(std::abs(ev[k]) < 1e-9 * ev[5]);
+  CHECK_THAT(ev[4], WithinRel(w2[0], 1e-10));
+  CHECK_THAT(ev[5], WithinRel(w2[1], 1e-10));
+
+  // Traditional mode: the tangential spring is history; K loses k_t, C gains k_t (t - t_ref).
+  PlanarContactPair trad(a, b, s, TangentialHistory::traditional);
+  Vector x0 = Vector::Zero(6);
+  x0[0] = 0.01;
+  trad.force(1.0, x0, zero, f);
+  CHECK_THAT(trad.history()[0], WithinAbs((G * x0)[0], 1e-15));  // starts at u_t(q0)
+  trad.accept_step();
+  trad.tangent(1.01, x0, zero, K, C);
+  const Matrix Kt = G.transpose() * Eigen::Vector2d(0.0, s.kn).asDiagonal() * G;
+  const Matrix Ct = G.transpose() * Eigen::Vector2d(s.ct + s.kt * 0.01, s.cn).asDiagonal() * G;
+  CHECK((Matrix(K) - Kt).norm() < 1e-12 * Kt.norm());
+  CHECK((Matrix(C) - Ct).norm() < 1e-10 * Ct.norm());
+}
+
+TEST_CASE("planar pair: under velocity Verlet the traditional increment equals the position increment",
+          "[stepper]") {
+  // h v_{n+1/2} = x_{n+1} - x_n exactly, and the normal is fixed: both modes give the same motion.
+  const ArmBody a{2.0, 0.1, 0.3, -0.5}, b{3.0, 0.2, -0.2, 0.4};
+  const SpringDashpot s{1000.0, 400.0, 3.0, 1.5};
+  Vector x0(6), v0(6);
+  x0 << 0.01, -0.02, 0.03, 0.0, 0.01, -0.01;
+  v0 << 0.1, 0.2, -0.5, -0.1, 0.0, 0.3;
+  Vector xc = x0, vc = v0, xt = x0, vt = v0;
+  PlanarContactPair cons(a, b, s, TangentialHistory::consistent), trad(a, b, s, TangentialHistory::traditional);
+  run_verlet(cons, 0.0, xc, vc, 0.005, 100);
+  run_verlet(trad, 0.0, xt, vt, 0.005, 100);
+  CHECK((xc - xt).norm() < 1e-12 * x0.norm());
+  CHECK((vc - vt).norm() < 1e-12 * v0.norm());
+  CHECK((xc - x0).norm() > 0.1 * x0.norm());
+}
+
+TEST_CASE("planar pair: traditional and consistent tangential updates agree as h -> 0 under RK4", "[stepper]") {
+  const ArmBody a{2.0, 0.1, 0.3, -0.5}, b{3.0, 0.2, -0.2, 0.4};
+  const SpringDashpot s{1000.0, 400.0, 3.0, 1.5};
+  Vector x0(6), v0(6);
+  x0 << 0.01, -0.02, 0.03, 0.0, 0.01, -0.01;
+  v0 << 0.1, 0.2, -0.5, -0.1, 0.0, 0.3;
+  const double T = 0.5, h0 = 0.01;  // omega_max ~ 1.7e2: h0 omega ~ 1.7, inside RK4's 2.8
+  std::vector<double> diff;
+  for (int k = 0; k < 5; ++k) {
+    const double h = h0 / std::pow(2.0, k);
+    const long steps = std::lround(T / h);
+    Vector xc = x0, vc = v0, xt = x0, vt = v0;
+    PlanarContactPair cons(a, b, s, TangentialHistory::consistent), trad(a, b, s, TangentialHistory::traditional);
+    run_rk4(cons, 0.0, xc, vc, h, steps);
+    run_rk4(trad, 0.0, xt, vt, h, steps);
+    diff.push_back((xc - xt).norm() / x0.norm());
+  }
+  for (std::size_t k = 0; k + 1 < diff.size(); ++k) {
+    const double order = std::log2(diff[k] / diff[k + 1]);
+    INFO("level " << k << ": |x_cons - x_trad| / |x0| = " << diff[k] << " -> " << diff[k + 1] << ", order " << order);
+    CHECK(order > 0.75);  // the traditional update is first order (Xue et al.)
+  }
+  CHECK(diff.back() < diff.front() / 10.0);
+}
+
+namespace {
+
+// A sphere (3D) or disc (2D) of radius 0.5 hitting the wall z = 0 (2D: y = 0) obliquely with spin,
+// friction and damping. Returns (v, omega) after it has left the wall.
+Vector oblique_wall_impact(int dim, TangentialHistory mode, double h, bool rk4, double gap, bool* slid = nullptr) {
+  const double R = 0.5, m = 1.0, kn = 1.0e5;
+  const double gamma_n = gamma_n_from_restitution(0.7, kn, m);
+  const HookeParams law{kn, 2.0 / 7.0 * kn, gamma_n, 0.5 * gamma_n, 0.4};
+  ParticleSystem sys(dim, law, mode);
+  sys.add_particle(R, m, dim == 2 ? disc_inertia(m, R) : sphere_inertia(m, R));
+  const Vec3 up = dim == 2 ? Vec3(0, 1, 0) : Vec3(0, 0, 1);
+  sys.add_wall(Vec3::Zero(), up, law);
+  Vector x = Vector::Zero(sys.dofs()), v = Vector::Zero(sys.dofs());
+  sys.set_centre(x, 0, (R + gap) * up);
+  sys.set_centre(v, 0, dim == 2 ? Vec3(0.6, -1.0, 0) : Vec3(0.6, 0.3, -1.0));
+  // Contact-point slip speed 0.1 (2D) / 0.14 (3D): the contact slides briefly, then sticks.
+  sys.set_spin(v, 0, dim == 2 ? Vec3(0, 0, -1.0) : Vec3(-0.4, 1.0, 3.0));
+  const long steps = std::lround(0.03 / h);
+  bool any_slip = false;
+  if (rk4) {
+    run_rk4(sys, 0.0, x, v, h, steps);
+  } else {
+    run_verlet(sys, 0.0, x, v, h, steps, [&](double, const Vector&, const Vector&) {
+      for (const ContactReport& c : sys.last_contacts()) any_slip = any_slip || c.sliding;
+    });
+  }
+  if (slid) *slid = any_slip;
+  REQUIRE(sys.centre(x, 0).dot(up) > R);  // left the wall
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("particle-wall impact: traditional and consistent tangential updates agree as h -> 0", "[stepper]") {
+  // The wall's normal is fixed, so both modes describe the same continuous motion. Under velocity
+  // Verlet they differ only at onset (traditional: xi = h v_t; consistent: the slip since the
+  // interpolated onset), an O(h) offset whose size depends on the onset phase: average over eight
+  // phases (DESIGN.md §6) and fit the slope. Under RK4 the traditional update is first order.
+  const int dim = GENERATE(2, 3);
+  const bool rk4 = GENERATE(false, true);
+  const double tc = collision_time(gamma_n_from_restitution(0.7, 1.0e5, 1.0), 1.0e5, 1.0);
+  const int levels = 6, phases = 8;
+  std::vector<double> diff, logh;
+  double vscale = 0.0;
+  bool slid = false;
+  for (int k = 0; k < levels; ++k) {
+    const double h = tc / (25.0 * std::pow(2.0, k));
+    double sum = 0.0;
+    for (int phase = 0; phase < phases; ++phase) {
+      const double gap = 0.01 + phase * h / phases;  // normal approach speed 1
+      bool s = false;
+      const Vector vt = oblique_wall_impact(dim, TangentialHistory::traditional, h, rk4, gap, &s);
+      const Vector vc = oblique_wall_impact(dim, TangentialHistory::consistent, h, rk4, gap);
+      sum += (vt - vc).norm();
+      vscale = vt.norm();
+      slid = slid || s;
+    }
+    diff.push_back(sum / phases);
+    logh.push_back(std::log(h));
+  }
+  if (!rk4) CHECK(slid);  // the case exercises the Coulomb cap as well as sticking
+  // Least-squares slope of log(diff) against log(h) over levels 1..5.
+  double mx = 0.0, my = 0.0, sxy = 0.0, sxx = 0.0;
+  for (int k = 1; k < levels; ++k) {
+    mx += logh[k] / (levels - 1);
+    my += std::log(diff[k]) / (levels - 1);
+  }
+  for (int k = 1; k < levels; ++k) {
+    sxy += (logh[k] - mx) * (std::log(diff[k]) - my);
+    sxx += (logh[k] - mx) * (logh[k] - mx);
+  }
+  const double slope = sxy / sxx;
+  std::ostringstream msg;
+  msg << "dim " << dim << (rk4 ? " RK4" : " velocity Verlet") << ", fitted slope " << slope << "; mean differences:";
+  for (int k = 0; k < levels; ++k) msg << " " << diff[k];
+  INFO(msg.str());
+  CHECK(slope > 0.7);
+  CHECK(diff.back() < 1e-3 * vscale);
+}
+
+TEST_CASE("consistent history: a sliding contact shifts its anchor, keeping xi on the Coulomb cap", "[stepper]") {
+  // A sphere resting on the floor under gravity, pushed at its centre by F = 5 mu m g (rolling
+  // without slip would need friction 2F/7 > mu m g): it slides, accelerating at (F - mu m g)/m,
+  // with |F_t| = mu |F_n| and |xi| bounded.
+  const double R = 0.5, m = 2.0, kn = 1.0e5, g = 9.81, mu = 0.3, F = 5.0 * mu * m * g;
+  for (TangentialHistory mode : {TangentialHistory::consistent, TangentialHistory::traditional}) {
+    const HookeParams law{kn, 2.0 / 7.0 * kn, 50.0, 25.0, mu};
+    ParticleSystem sys(3, law, mode);
+    sys.add_particle(R, m, sphere_inertia(m, R));
+    sys.add_wall(Vec3::Zero(), Vec3::UnitZ(), law);
+    sys.set_gravity(Vec3(0, 0, -g));
+    Vector fe = Vector::Zero(6);
+    fe[0] = F;
+    sys.set_external_force(0, fe);
+    Vector x = Vector::Zero(6), v = Vector::Zero(6);
+    sys.set_centre(x, 0, Vec3(0, 0, R - m * g / kn));  // static equilibrium overlap
+    const double h = 1e-4, T = 0.2;
+    double max_xi = 0.0, v_mid = 0.0;
+    const double t_mid = 0.05;
+    bool always_sliding = true;
+    run_verlet(sys, 0.0, x, v, h, std::lround(T / h), [&](double t, const Vector&, const Vector& vv) {
+      if (std::abs(t - t_mid) < 0.5 * h) v_mid = vv[0];
+      REQUIRE(sys.last_contacts().size() == 1);
+      const ContactReport& c = sys.last_contacts()[0];
+      max_xi = std::max(max_xi, c.xi.norm());
+      if (t > 0.01) {
+        always_sliding = always_sliding && c.sliding;
+        CHECK_THAT(c.tangential_force.norm(), WithinRel(mu * std::abs(c.normal_force), 1e-12));
+      }
+    });
+    INFO(to_string(mode));
+    CHECK(always_sliding);
+    // Once sliding (the first ms builds xi up to the cap), the acceleration is exactly (F - mu m g)/m.
+    CHECK_THAT((v[0] - v_mid) / (T - t_mid), WithinRel((F - mu * m * g) / m, 1e-6));
+    // Without the anchor shift xi would follow the slip, 0.75 mu g T^2 ~ 0.09 m at T; with it,
+    // k_t |xi| <= mu |F_n| + c_t |v_slip|, the slip speed growing as 1.5 mu g t.
+    CHECK(max_xi < 1.1 * (mu * m * g + m * 25.0 * 1.5 * mu * g * T) / law.kt);
+    CHECK(max_xi < 5e-3);
+  }
+}
+
+TEST_CASE("cell list finds exactly the contacts of an O(N^2) search", "[stepper]") {
+  const int dim = GENERATE(2, 3);
+  std::mt19937_64 rng(12345 + dim);
+  std::uniform_real_distribution<double> U(0.0, 1.0);
+  const HookeParams law{1.0e5, 0.0, 0.0, 0.0, 0.0};
+  ParticleSystem sys(dim, law);
+  const Index N = dim == 2 ? 1500 : 3000;
+  const double L = dim == 2 ? 40.0 : 14.0;  // dense enough for many overlaps
+  for (Index i = 0; i < N; ++i) sys.add_particle(0.4 + 0.3 * U(rng), 1.0, 1.0);
+  sys.add_wall(Vec3::Zero(), Vec3::UnitX(), law);
+  sys.add_wall(Vec3(L, 0, 0), -Vec3::UnitX(), law);
+  sys.add_bond(0, 1, 1.0e4);  // bonded pairs are never ordinary contacts
+  Vector x = Vector::Zero(sys.dofs());
+  for (Index i = 0; i < N; ++i) sys.set_centre(x, i, Vec3(L * U(rng), L * U(rng), dim == 3 ? L * U(rng) : 0.0));
+  sys.set_centre(x, 1, sys.centre(x, 0) + Vec3(0.3, 0, 0));
+  sys.set_skin(0.2);
+  auto same = [&](const Vector& xx) {
+    const auto a = sys.find_contacts(xx), b = sys.find_contacts_brute_force(xx);
+    CHECK(a.size() > static_cast<std::size_t>(N) / 4);
+    CHECK(a == b);
+  };
+  same(x);
+  const std::size_t builds = sys.neighbour_builds();
+  // Small moves (< skin/2): the list is reused and must still be complete.
+  std::normal_distribution<double> G(0.0, 1.0);
+  Vector dx = Vector::Zero(sys.dofs());
+  for (Index i = 0; i < N; ++i) {
+    Vec3 d(G(rng), G(rng), dim == 3 ? G(rng) : 0.0);
+    sys.set_centre(dx, i, 0.099 * d / d.norm());
+  }
+  same(x + dx);
+  CHECK(sys.neighbour_builds() == builds);
+  // One particle moving further than skin/2 forces a rebuild.
+  sys.set_centre(dx, 7, Vec3(0.5, 0, 0));
+  same(x + dx);
+  CHECK(sys.neighbour_builds() == builds + 1);
+}
+
+TEST_CASE("tangent K, C match finite differences of the force", "[stepper]") {
+  // Stick contacts with small overlaps (delta/r ~ 1e-4): the dropped geometric terms are of order
+  // F_n / r ~ k_n delta / r, so K agrees to ~1e-4 k_n; C is exact.
+  const int dim = GENERATE(2, 3);
+  const TangentialHistory mode = GENERATE(TangentialHistory::consistent, TangentialHistory::traditional);
+  const double kn = 1.0e5, kt = 3.0e4;
+  const HookeParams law{kn, kt, 30.0, 12.0, 10.0};
+  ParticleSystem sys(dim, law, mode);
+  for (double r : {0.5, 0.4, 0.6}) sys.add_particle(r, 1.0 + r, 0.1 + r);
+  const Vec3 up = dim == 2 ? Vec3(0, 1, 0) : Vec3(0, 0, 1);
+  sys.add_wall(Vec3::Zero(), up, HookeParams{2.0 * kn, 0.5 * kt, 10.0, 5.0, 10.0});
+  Vector x = Vector::Zero(sys.dofs());
+  const Vec3 side = dim == 2 ? Vec3(1, 0, 0) : Vec3(0.8, 0.6, 0);
+  sys.set_centre(x, 0, (0.5 - 5e-5) * up);
+  sys.set_centre(x, 1, sys.centre(x, 0) + (0.9 - 5e-5) * (0.9 * side + std::sqrt(1 - 0.81) * up));
+  sys.set_centre(x, 2, sys.centre(x, 0) - (1.1 - 5e-5) * side);
+  const Vector v = Vector::Zero(sys.dofs());
+  Vector f;
+  sys.force(0.0, x, v, f);  // onset: anchors (consistent) at this configuration
+  sys.accept_step();
+  REQUIRE(sys.last_contacts().size() == 4);  // pairs 0-1, 0-2, walls of 0 and 2
+  const double t = 0.01;
+  SparseMatrix K, C;
+  sys.tangent(t, x, v, K, C);
+  const Index n = sys.dofs();
+  Matrix Kfd(n, n), Cfd(n, n);
+  Vector fp, fm;
+  const double eps = 1e-7;
+  for (Index k = 0; k < n; ++k) {
+    const Vector e = eps * Vector::Unit(n, k);
+    sys.force(t, x + e, v, fp);
+    sys.force(t, x - e, v, fm);
+    Kfd.col(k) = -(fp - fm) / (2 * eps);
+    sys.force(t, x, v + e, fp);
+    sys.force(t, x, v - e, fm);
+    Cfd.col(k) = -(fp - fm) / (2 * eps);
+  }
+  INFO(to_string(mode) << " dim " << dim);
+  CHECK((Matrix(K) - Kfd).cwiseAbs().maxCoeff() < 1e-3 * kn);
+  CHECK((Matrix(C) - Cfd).cwiseAbs().maxCoeff() < 1e-6 * (kt * t));
+  CHECK((Matrix(K) - Matrix(K).transpose()).norm() < 1e-12 * kn);
+  // Sanity: both pieces are non-trivial (tangential spring in K or C by mode).
+  if (mode == TangentialHistory::consistent) CHECK(Kfd.cwiseAbs().maxCoeff() > kn);
+  else CHECK(Cfd.cwiseAbs().maxCoeff() > kt * t);
 }
