@@ -4,15 +4,19 @@
 // constructions in this file, never from the code under test.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numbers>
 #include <random>
 #include <sstream>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
 #include <Eigen/Eigenvalues>
 
+#include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/stepper/contact_law.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 #include "dtcrit/stepper/planar_pair.hpp"
@@ -24,47 +28,32 @@ using Catch::Matchers::WithinRel;
 
 namespace {
 
-// LAMMPS-style velocity Verlet (fix nve/sphere): the force call at x_{n+1} sees v_{n+1/2}; one
-// accept_step() per step. Time is t0 + n h.
+// Runs an integrator of the registry for `steps` steps, calling obs(t, x, v) after each; x and v
+// are overwritten with the final state.
+template <class Observer>
+void run(std::string_view spec, MechanicalSystem& sys, double t0, Vector& x, Vector& v, double h, long steps,
+         Observer&& obs) {
+  const std::unique_ptr<Integrator> integ = make_integrator(spec);
+  integ->start(sys, t0, x, v, h);
+  for (long n = 0; n < steps; ++n) {
+    integ->step(sys);
+    obs(integ->time(), integ->position(), integ->velocity());
+  }
+  x = integ->position();
+  v = integ->velocity();
+}
+
+// LAMMPS' velocity Verlet (fix nve/sphere): the force call at x_{n+1} sees v_{n+1/2}.
 template <class Observer>
 void run_verlet(MechanicalSystem& sys, double t0, Vector& x, Vector& v, double h, long steps, Observer&& obs) {
-  const Vector& m = sys.mass();
-  Vector f(sys.dofs());
-  sys.force(t0, x, v, f);
-  sys.accept_step();
-  for (long n = 0; n < steps; ++n) {
-    v += 0.5 * h * f.cwiseQuotient(m);
-    x += h * v;
-    const double t = t0 + static_cast<double>(n + 1) * h;
-    sys.force(t, x, v, f);
-    v += 0.5 * h * f.cwiseQuotient(m);
-    sys.accept_step();
-    obs(t, x, v);
-  }
+  run("velocity_verlet", sys, t0, x, v, h, steps, std::forward<Observer>(obs));
 }
 void run_verlet(MechanicalSystem& sys, double t0, Vector& x, Vector& v, double h, long steps) {
   run_verlet(sys, t0, x, v, h, steps, [](double, const Vector&, const Vector&) {});
 }
-
-// Classical RK4 on (x, v); four force calls per step, one accept_step() at the end (the traditional
-// history then commits xi + h v_stage4).
+// Classical RK4; several force calls per step, one accept_step().
 void run_rk4(MechanicalSystem& sys, double t0, Vector& x, Vector& v, double h, long steps) {
-  const Vector& m = sys.mass();
-  Vector f;
-  auto acc = [&](double t, const Vector& xx, const Vector& vv) {
-    sys.force(t, xx, vv, f);
-    return Vector(f.cwiseQuotient(m));
-  };
-  for (long n = 0; n < steps; ++n) {
-    const double t = t0 + static_cast<double>(n) * h;
-    const Vector k1x = v, k1v = acc(t, x, v);
-    const Vector k2x = v + 0.5 * h * k1v, k2v = acc(t + 0.5 * h, x + 0.5 * h * k1x, v + 0.5 * h * k1v);
-    const Vector k3x = v + 0.5 * h * k2v, k3v = acc(t + 0.5 * h, x + 0.5 * h * k2x, v + 0.5 * h * k2v);
-    const Vector k4x = v + h * k3v, k4v = acc(t + h, x + h * k3x, v + h * k3v);
-    x += (h / 6.0) * (k1x + 2.0 * k2x + 2.0 * k3x + k4x);
-    v += (h / 6.0) * (k1v + 2.0 * k2v + 2.0 * k3v + k4v);
-    sys.accept_step();
-  }
+  run("rk4", sys, t0, x, v, h, steps, [](double, const Vector&, const Vector&) {});
 }
 
 // Two spheres (3D) or discs (2D) of radius R, masses m1, m2, approaching head-on along x.
