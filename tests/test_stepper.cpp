@@ -712,3 +712,25 @@ TEST_CASE("tangent K, C match finite differences of the force", "[stepper]") {
   if (mode == TangentialHistory::consistent) CHECK(Kfd.cwiseAbs().maxCoeff() > kn);
   else CHECK(Cfd.cwiseAbs().maxCoeff() > kt * t);
 }
+
+TEST_CASE("stepper inputs are validated with messages naming the parameter", "[stepper]") {
+  CHECK(parse_tangential_history("consistent") == TangentialHistory::consistent);
+  CHECK(parse_tangential_history("traditional") == TangentialHistory::traditional);
+  CHECK_THROWS_WITH(parse_tangential_history("lammps"), Catch::Contains("traditional, consistent"));
+  CHECK_THROWS_WITH(ParticleSystem(4, HookeParams{1.0, 0, 0, 0, 0}), Catch::Contains("dim = 4"));
+  CHECK_THROWS_WITH(ParticleSystem(3, HookeParams{-1.0, 0, 0, 0, 0}), Catch::Contains("kn = -1"));
+  ParticleSystem sys(2, HookeParams{1.0e4, 0, 0, 0, 0});
+  CHECK_THROWS_WITH(sys.add_particle(0.5, 1.0, -2e-8), Catch::Contains("inertia I = -2e-08"));
+  sys.add_particle(0.5, 1.0, 0.1);
+  CHECK_THROWS_WITH(sys.add_bond(0, 0, 1.0), Catch::Contains("bond (0, 0)"));
+  CHECK_THROWS_WITH(sys.add_wall(Vec3::Zero(), Vec3(0, 0, 1), HookeParams{1.0, 0, 0, 0, 0}),
+                    Catch::Contains("normal.z = 1"));
+  CHECK_THROWS_WITH(sys.set_external_force(0, Vector::Zero(6)), Catch::Contains("expected 3"));
+  Vector f;
+  CHECK_THROWS_AS(sys.force(0.0, Vector::Zero(6), Vector::Zero(6), f), std::invalid_argument);
+  Vector x = Vector::Zero(3), v = Vector::Zero(3);
+  x[0] = std::numeric_limits<double>::quiet_NaN();
+  sys.force(0.0, x, v, f);
+  CHECK(std::isnan(f[0]));  // a blown-up state gives NaN forces, not an exception
+  CHECK_THROWS_WITH(PlanarContactPair(ArmBody{1, 0, 0, 0}, ArmBody{}, SpringDashpot{}), Catch::Contains("inertia I = 0"));
+}
