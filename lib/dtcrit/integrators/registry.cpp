@@ -89,7 +89,7 @@ const std::vector<Row>& rows() {
                  {}, {}, {}});
     t.push_back({{"gear5",
                   "Gear predictor-corrector, 5-value Nordsieck, c = (19/120, 3/4, 1, 1/2, 1/12), exact start-up derivatives",
-                  {}, 4, 2, true},
+                  {}, 4, 4, true},
                  [](const Values&) -> std::unique_ptr<Integrator> { return std::make_unique<GearIntegrator>(gear5_corrector()); },
                  {}, {}, {}});
     t.push_back({{"newmark",
@@ -128,7 +128,7 @@ const std::vector<Row>& rows() {
                  gs4_factory(&gs4_v0_coefficients), {}, {}, {}});
     t.push_back({{"variational",
                   "De Klerk et al. variational integrator, Newton + conjugate gradient; dashpots at the start-of-step velocity",
-                  {{"alpha", 0.0, 0.0, 1.0, "quadrature point of the potential, q_alpha = (1-alpha) q + alpha q+"}}, 1, 1, false},
+                  {{"alpha", 0.0, 0.0, 1.0, "quadrature point of the potential, q_alpha = (1-alpha) q + alpha q+"}}, 1, 1, true},
                  [](const Values& p) -> std::unique_ptr<Integrator> { return std::make_unique<VariationalIntegrator>(p[0]); },
                  [](const Values& p, IntegratorInfo& info) {
                    info.order = p[0] == 0.5 ? 2 : 1;
@@ -245,6 +245,7 @@ std::unique_ptr<Integrator> make_integrator(std::string_view spec) {
 const IntegratorInfo& integrator_info(std::string_view spec) {
   const Parsed p = parse(spec);
   if (p.named != p.base) return p.named->info;  // an alias by name
+  if (spec.find(':') == std::string_view::npos) return p.base->info;  // a plain name is its own row
   for (const Row& r : rows())
     if (r.alias_of == p.base->info.name && r.alias_values == p.values) return r.info;  // an alias by value
   Values defaults;

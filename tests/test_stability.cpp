@@ -1,0 +1,474 @@
+// Stability limits measured on the integrators' own step (amplification matrices) against closed
+// forms from the literature and independent derivations, the GS4 family identities, and runs just
+// below and just above every predicted limit.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <complex>
+#include <functional>
+#include <map>
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+#include <fmt/format.h>
+
+#include "dtcrit/integrators/gs4.hpp"
+#include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/stability/amplification.hpp"
+#include "integrator_test_support.hpp"
+
+using namespace dtcrit;
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+const double sqrt2 = std::sqrt(2.0), sqrt3 = std::sqrt(3.0);
+
+// Omega_crit = h_crit omega; NaN for "not conditional" (the Stability says which).
+struct Oracle {
+  Stability stability;
+  std::function<double(double zeta)> omega;  // used when conditional
+};
+
+Oracle conditional(std::function<double(double)> f) { return {Stability::conditional, std::move(f)}; }
+const Oracle unconditional{Stability::unconditional, {}};
+const Oracle unstable{Stability::unstable, {}};
+
+// Belytschko: central difference with the dashpot lagged (or at the half step):
+// Omega = 2 (sqrt(1 + zeta²) - zeta). For a 2x2 amplification matrix with trace T and determinant D
+// the boundary through -1 is 1 + T + D = 0; for symplectic Euler, leapfrog, velocity Verlet with
+// v½ dashpots and position Verlet with v_n dashpots this is 4 - 4 zeta Omega - Omega² = 0.
+double belytschko(double zeta) { return 2.0 * (std::sqrt(1.0 + zeta * zeta) - zeta); }
+
+// Newmark (Hughes, The Finite Element Method, 1987, eq. 9.1.30), dashpot at v_{n+1}:
+// Omega = [zeta (gamma - ½) + sqrt(gamma/2 - beta + zeta² (gamma - ½)²)] / (gamma/2 - beta).
+double newmark_limit(double beta, double gamma, double zeta) {
+  const double g = gamma - 0.5, d = 0.5 * gamma - beta;
+  return (zeta * g + std::sqrt(d + zeta * zeta * g * g)) / d;
+}
+
+// Classical RK4 on x'' + 2 zeta x' + x = 0: eigenvalues mu = -zeta ± i sqrt(1 - zeta²); the limit is
+// the first Omega with |R(Omega mu)| = 1, R(z) = 1 + z + z²/2 + z³/6 + z⁴/24. Found here by an
+// independent scan and bisection on |R| (no integrator code involved).
+double rk4_limit(double zeta) {
+  const std::complex<double> mu(-zeta, std::sqrt(1.0 - zeta * zeta));
+  auto g = [&](double W) {
+    const std::complex<double> z = W * mu;
+    return std::abs(1.0 + z + z * z / 2.0 + z * z * z / 6.0 + z * z * z * z / 24.0) - 1.0;
+  };
+  double lo = 0.5, hi = 0.5;
+  while (g(hi) <= 0.0) {
+    lo = hi;
+    hi += 0.01;
+  }
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (g(mid) > 0.0 ? hi : lo) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+// Gear on x'' + 2 zeta x' + x = 0 from the textbook formulas (Allen & Tildesley App. E): with the
+// scaled Nordsieck vector r, predict r <- P r (Pascal matrix), then
+// Delta = (h²/2) a - r_2 = -(Omega²/2) r_0 - zeta Omega r_1 - r_2, and r <- r + c Delta. So
+// A = (I + c gᵀ) P with g = (-Omega²/2, -zeta Omega, -1, 0, ...).
+Matrix gear_textbook_matrix(const std::vector<double>& c, double Omega, double zeta) {
+  const Index q = static_cast<Index>(c.size());
+  Matrix P = Matrix::Zero(q, q);
+  for (Index j = 0; j < q; ++j) {
+    double b = 1.0;  // C(j, i), i = 0..j
+    for (Index i = 0; i <= j; ++i) {
+      P(i, j) = b;
+      b = b * static_cast<double>(j - i) / static_cast<double>(i + 1);
+    }
+  }
+  Vector g = Vector::Zero(q), cv(q);
+  g[0] = -0.5 * Omega * Omega;
+  g[1] = -zeta * Omega;
+  g[2] = -1.0;
+  for (Index i = 0; i < q; ++i) cv[i] = c[static_cast<std::size_t>(i)];
+  return (Matrix::Identity(q, q) + cv * g.transpose()) * P;
+}
+
+double textbook_gear_limit(const std::vector<double>& c, double zeta) {
+  auto rho = [&](double W) { return spectral_radius(gear_textbook_matrix(c, W, zeta)); };
+  double lo = 0.05, hi = 0.05;
+  while (rho(hi) <= 1.0 + 1e-12) {
+    lo = hi;
+    hi += 0.01;
+  }
+  for (int i = 0; i < 100; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (rho(mid) > 1.0 + 1e-12 ? hi : lo) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+const std::vector<double> gear4_c = {1.0 / 6.0, 5.0 / 6.0, 1.0, 1.0 / 3.0};
+const std::vector<double> gear5_c = {19.0 / 120.0, 0.75, 1.0, 0.5, 1.0 / 12.0};
+
+// The oracle for every registry row on the scalar oscillator, zeta = 0 and zeta > 0.
+struct RowOracle {
+  Oracle undamped, damped;
+};
+
+const std::map<std::string, RowOracle>& oracles() {
+  static const std::map<std::string, RowOracle> table = {
+      // x+ = x + h v, v+ = v + h a: rho² = 1 - 2 zeta Omega + Omega²: unstable undamped, Omega = 2 zeta damped
+      {"explicit_euler", {unstable, conditional([](double z) { return 2.0 * z; })}},
+      {"symplectic_euler", {conditional([](double) { return 2.0; }), conditional(belytschko)}},
+      {"velocity_verlet", {conditional([](double) { return 2.0; }), conditional(belytschko)}},
+      {"leapfrog", {conditional([](double) { return 2.0; }), conditional(belytschko)}},
+      {"position_verlet", {conditional([](double) { return 2.0; }), conditional(belytschko)}},
+      {"variational_1", {conditional([](double) { return 2.0; }), conditional(belytschko)}},
+      {"variational", {conditional([](double) { return 2.0; }), conditional(belytschko)}},
+      // dashpot at v_{n+1}: the limit stays 2 (Newmark beta = 0, gamma = ½ in Hughes' formula)
+      {"velocity_verlet_implicit_damping", {conditional([](double) { return 2.0; }), conditional([](double) { return 2.0; })}},
+      {"central_difference", {conditional([](double) { return 2.0; }), conditional([](double z) { return newmark_limit(0, 0.5, z); })}},
+      {"rk4", {conditional([](double) { return 2.0 * sqrt2; }), conditional(rk4_limit)}},
+      // gear4 undamped: det(-I - A) = 0 at Omega² = 2 (characteristic polynomial
+      // 12 l⁴ - 24 l³ + 12 l² + Omega² (14 l³ - 5 l² + 4 l - 1) at l = -1 is 48 - 24 Omega²)
+      {"gear4", {conditional([](double) { return sqrt2; }), conditional([](double z) { return textbook_gear_limit(gear4_c, z); })}},
+      // gear5 undamped: rho - 1 = Omega⁶/27 + ... > 0 at every Omega (weakly unstable)
+      {"gear5", {unstable, conditional([](double z) { return textbook_gear_limit(gear5_c, z); })}},
+      {"newmark", {unconditional, unconditional}},
+      {"newmark_average", {unconditional, unconditional}},
+      {"newmark_linear", {conditional([](double) { return 2.0 * sqrt3; }), conditional([](double z) { return newmark_limit(1.0 / 6.0, 0.5, z); })}},
+      {"hht", {unconditional, unconditional}},
+      {"generalized_alpha", {unconditional, unconditional}},
+      {"gs4_u0", {unconditional, unconditional}},
+      {"gs4_v0", {unconditional, unconditional}},
+      // midpoint (alpha = ½) with dashpots at p_n/M: T = -2(Omega² + 4 zeta Omega - 4)/(Omega² + 4),
+      // D = (Omega² - 8 zeta Omega + 4)/(Omega² + 4), 1 + T + D = 16 (1 - zeta Omega)/(Omega² + 4):
+      // unconditionally stable undamped, Omega = 1/zeta damped.
+      {"variational_2", {unconditional, conditional([](double z) { return 1.0 / z; })}},
+  };
+  return table;
+}
+
+void check_against(const std::string& spec, const Oracle& oracle, double zeta, double tol) {
+  auto sys = scalar_oscillator(1.0, zeta);
+  const CriticalStep c = critical_step(spec, sys, 1.0);
+  INFO(spec << " zeta = " << zeta << ": " << to_string(c.stability) << " h_crit omega = " << c.h_crit);
+  REQUIRE(c.stability == oracle.stability);
+  if (oracle.stability == Stability::conditional) CHECK_THAT(c.h_crit, WithinRel(oracle.omega(zeta), tol));
+  else CHECK(std::isnan(c.h_crit));
+}
+
+}  // namespace
+
+TEST_CASE("amplification matrix of explicit Euler is the textbook matrix, load or not", "[stability]") {
+  const double zeta = 0.2, h = 0.3;
+  auto sys = scalar_oscillator(1.0, zeta);
+  auto euler = make_integrator("explicit_euler");
+  Matrix expected(2, 2);
+  expected << 1.0, h, -h, 1.0 - 2.0 * zeta * h;
+  CHECK((amplification_matrix(*euler, sys, h) - expected).norm() < 1e-15);
+  sys.set_load(Vector::Constant(1, 3.0));  // affine: the load response is subtracted
+  CHECK((amplification_matrix(*euler, sys, h) - expected).norm() < 1e-15);
+  CHECK_THAT(spectral_radius(expected), WithinRel(std::sqrt(1.0 - 2.0 * zeta * h + h * h), 1e-14));
+}
+
+namespace {
+// A spring with a "traditional" history spring: xi_trial = xi + dt v, f = -k x - c v - kt xi_trial.
+class HistorySpring final : public MechanicalSystem {
+ public:
+  HistorySpring(double k, double c, double kt, double dt) : k_(k), c_(c), kt_(kt), dt_(dt) {}
+  Index dofs() const override { return 1; }
+  const Vector& mass() const override { return mass_; }
+  void force(double, const Vector& x, const Vector& v, Vector& f) override {
+    trial_ = xi_ + dt_ * v[0];
+    f = Vector::Constant(1, -k_ * x[0] - c_ * v[0] - kt_ * trial_);
+  }
+  void tangent(double, const Vector&, const Vector&, SparseMatrix& K, SparseMatrix& C) override {
+    K = Matrix::Constant(1, 1, k_).sparseView();
+    C = Matrix::Constant(1, 1, c_ + kt_ * dt_).sparseView();
+  }
+  void accept_step() override { xi_ = trial_; }
+  Vector history() const override { return Vector::Constant(1, xi_); }
+  void set_history(const Vector& h) override { xi_ = h[0]; }
+
+ private:
+  double k_, c_, kt_, dt_, xi_ = 0.0, trial_ = 0.0;
+  Vector mass_ = Vector::Ones(1);
+};
+}  // namespace
+
+TEST_CASE("amplification matrix includes the system's history", "[stability]") {
+  // velocity Verlet (LAMMPS): the force at x+ sees v½ = v + (h/2) a, so xi+ = xi + dt (v + (h/2) a),
+  // a+ = -k x+ - c v½ - kt xi+, v+ = v½ + (h/2) a+.
+  const double k = 2.0, c = 0.1, kt = 0.5, h = 0.2;
+  HistorySpring sys(k, c, kt, h);
+  auto vv = make_integrator("velocity_verlet");
+  const Matrix A = amplification_matrix(*vv, sys, h);
+  REQUIRE(A.rows() == 4);  // x, v, a, xi
+  CHECK_THAT(A(3, 0), WithinAbs(0.0, 1e-15));
+  CHECK_THAT(A(3, 1), WithinRel(h, 1e-14));
+  CHECK_THAT(A(3, 2), WithinRel(h * h / 2, 1e-14));
+  CHECK_THAT(A(3, 3), WithinRel(1.0, 1e-15));
+  CHECK_THAT(A(2, 3), WithinRel(-kt, 1e-14));          // d a+ / d xi
+  CHECK_THAT(A(1, 3), WithinRel(-0.5 * h * kt, 1e-14)); // d v+ / d xi
+  CHECK_THAT(A(0, 3), WithinAbs(0.0, 1e-15));
+}
+
+TEST_CASE("predicted limits reproduce the closed forms for every registry row", "[stability]") {
+  const auto& table = oracles();
+  for (const auto& row : integrator_registry()) {
+    INFO(row.name);
+    REQUIRE(table.count(row.name) == 1);  // a new row needs its oracle here
+    const RowOracle& o = table.at(row.name);
+    check_against(row.name, o.undamped, 0.0, 1e-12);
+    for (double zeta : {0.05, 0.1, 0.3}) check_against(row.name, o.damped, zeta, 1e-11);
+  }
+}
+
+TEST_CASE("Newmark family limits follow Hughes' formula", "[stability]") {
+  for (auto [beta, gamma] : {std::pair{0.0, 0.5}, {0.1, 0.6}, {0.05, 0.7}, {1.0 / 12.0, 0.5}}) {
+    const std::string spec = fmt::format("newmark:beta={},gamma={}", beta, gamma);
+    for (double zeta : {0.0, 0.1, 0.4}) {
+      auto sys = scalar_oscillator(1.0, zeta);
+      const CriticalStep c = critical_step(spec, sys, 1.0);
+      INFO(spec << " zeta = " << zeta);
+      REQUIRE(c.stability == Stability::conditional);
+      CHECK_THAT(c.h_crit, WithinRel(newmark_limit(beta, gamma, zeta), 1e-11));
+    }
+  }
+  // 2 beta >= gamma >= ½: unconditionally stable
+  auto sys = scalar_oscillator(1.0, 0.1);
+  CHECK(critical_step("newmark:beta=0.3025,gamma=0.6", sys, 1.0).stability == Stability::unconditional);
+}
+
+TEST_CASE("Gear amplification matrices are the textbook ones", "[stability]") {
+  for (double zeta : {0.0, 0.2})
+    for (double Omega : {0.01, 0.3, 1.1}) {
+      auto sys = scalar_oscillator(1.0, zeta);
+      for (auto [spec, c] : {std::pair{"gear4", gear4_c}, {"gear5", gear5_c}}) {
+        auto gear = make_integrator(spec);
+        const Matrix A = amplification_matrix(*gear, sys, Omega);
+        INFO(spec << " Omega = " << Omega << " zeta = " << zeta);
+        CHECK((A - gear_textbook_matrix(c, Omega, zeta)).norm() < 1e-13 * (1.0 + A.norm()));
+      }
+    }
+  // gear5, undamped: weak instability rho - 1 ~ Omega⁶/27 (textbook matrix)
+  for (double Omega : {0.05, 0.1}) {
+    const double excess = spectral_radius(gear_textbook_matrix(gear5_c, Omega, 0.0)) - 1.0;
+    CHECK_THAT(excess, WithinRel(std::pow(Omega, 6) / 27.0, 0.02));
+  }
+}
+
+TEST_CASE("limits scale with omega_max and ignore rigid-body modes", "[stability]") {
+  // physical units: m = 2 g, k = 5e6 N/m, omega = 5e4 1/s
+  const double m = 2e-3, k = 5e6, omega = std::sqrt(k / m);
+  LinearSystem stiff(Vector::Constant(1, m), Matrix::Constant(1, 1, k), Matrix::Zero(1, 1));
+  for (const char* spec : {"velocity_verlet", "central_difference", "rk4", "gear4"}) {
+    const CriticalStep c = critical_step(spec, stiff, omega);
+    INFO(spec);
+    const double expected = std::string(spec) == "rk4" ? 2 * sqrt2 : std::string(spec) == "gear4" ? sqrt2 : 2.0;
+    CHECK_THAT(c.h_crit * omega, WithinRel(expected, 1e-12));
+  }
+  // two free masses joined by a spring: a rigid-body mode (Jordan block at +1) and omega² = k (1/m1 + 1/m2)
+  const double m1 = 1.0, m2 = 3.0, kk = 4.0;
+  Matrix K(2, 2);
+  K << kk, -kk, -kk, kk;
+  LinearSystem free_pair((Vector(2) << m1, m2).finished(), K, Matrix::Zero(2, 2));
+  const double w = std::sqrt(kk * (1 / m1 + 1 / m2));
+  CHECK_THAT(test::omega_max_of(free_pair), WithinRel(w, 1e-14));
+  for (const char* spec : {"velocity_verlet", "leapfrog", "central_difference", "gear4"}) {
+    const CriticalStep c = critical_step(spec, free_pair, w);
+    INFO(spec);
+    REQUIRE(c.stability == Stability::conditional);
+    CHECK_THAT(c.h_crit * w, WithinRel(std::string(spec) == "gear4" ? sqrt2 : 2.0, 1e-12));
+  }
+  CHECK(critical_step("newmark_average", free_pair, w).stability == Stability::unconditional);
+}
+
+TEST_CASE("GS4 U0(1,1,0) is Newmark average acceleration, U0(rho,rho,rho) generalised-alpha", "[stability]") {
+  auto sys = test::coupled_two_dof(2.0);
+  for (double h : {0.01, 0.7, 5.0, 300.0}) {
+    auto u0 = make_integrator("gs4_u0:rho=1,rho_s=1,rho_ss=0"), nm = make_integrator("newmark_average");
+    const Matrix A = amplification_matrix(*u0, sys, h), B = amplification_matrix(*nm, sys, h);
+    CHECK((A - B).norm() <= 1e-14 * B.norm());
+    for (double rho : {0.0, 0.3, 0.8, 1.0}) {
+      auto g = make_integrator(fmt::format("gs4_u0:rho={0},rho_s={0},rho_ss={0}", rho));
+      auto ga = make_integrator(fmt::format("generalized_alpha:rho_inf={}", rho));
+      const Matrix G = amplification_matrix(*g, sys, h), H = amplification_matrix(*ga, sys, h);
+      INFO("h = " << h << " rho = " << rho << ": |G - H| = " << (G - H).norm() << ", |H| = " << H.norm());
+      // the coefficient formulas are algebraically equal; their rounding is amplified at large h
+      CHECK((G - H).norm() <= 1e-12 * H.norm());
+      // ... and at the coefficient level they agree to round-off
+      const GS4Coefficients cu = gs4_u0_coefficients(rho, rho, rho), cg = generalized_alpha_coefficients(rho);
+      for (auto [a, b] : {std::pair{cu.L1W1, cg.L1W1}, {cu.L2W2, cg.L2W2}, {cu.L3W3, cg.L3W3}, {cu.L4W1, cg.L4W1},
+                          {cu.L5W2, cg.L5W2}, {cu.L6W1, cg.L6W1}, {cu.W1, cg.W1}, {cu.l1, cg.l1}, {cu.l2, cg.l2},
+                          {cu.l3, cg.l3}, {cu.l4, cg.l4}, {cu.l5, cg.l5}})
+        CHECK_THAT(a, WithinAbs(b, 1e-15));
+    }
+  }
+  // Newmark average acceleration, undamped: lambda = (1 - Omega²/4 ± i Omega)/(1 + Omega²/4), and 0
+  auto osc = scalar_oscillator(1.0, 0.0);
+  for (double Omega : {0.3, 2.0, 40.0}) {
+    auto u0 = make_integrator("gs4_u0:rho=1,rho_s=1,rho_ss=0");
+    Eigen::EigenSolver<Matrix> es(amplification_matrix(*u0, osc, Omega));
+    const std::complex<double> expected((1 - Omega * Omega / 4) / (1 + Omega * Omega / 4), Omega / (1 + Omega * Omega / 4));
+    double best = 1.0, smallest = 1.0;
+    for (Index i = 0; i < 3; ++i) {
+      const auto l = es.eigenvalues()[i];
+      best = std::min({best, std::abs(l - expected), std::abs(l - std::conj(expected))});
+      smallest = std::min(smallest, std::abs(l));
+    }
+    CHECK(best < 1e-13);
+    CHECK(smallest < 1e-13);
+  }
+}
+
+TEST_CASE("GS4 roots at h -> infinity are -rho, -rho_s, -rho_ss", "[stability]") {
+  // Compared through the characteristic polynomial (lambda + rho)(lambda + rho_s)(lambda + rho_ss),
+  // i.e. trace, sum of principal 2x2 minors and determinant, which stay well conditioned at
+  // multiple roots. A(h) -> A_inf with an O(1/Omega²) error.
+  auto osc = scalar_oscillator(1.0, 0.0);
+  for (const char* family : {"gs4_u0", "gs4_v0"})
+    for (auto [r, rs, rss] : {std::tuple{0.0, 0.0, 0.0}, {0.5, 0.5, 0.0}, {0.9, 0.4, 0.2}, {1.0, 1.0, 1.0},
+                              {0.2, 0.6, 0.9}, {1.0, 0.0, 0.5}}) {
+      const std::string spec = fmt::format("{}:rho={},rho_s={},rho_ss={}", family, r, rs, rss);
+      auto integrator = make_integrator(spec);
+      const Matrix A = amplification_matrix(*integrator, osc, 1e6);
+      const double minors = A(0, 0) * A(1, 1) - A(0, 1) * A(1, 0) + A(0, 0) * A(2, 2) - A(0, 2) * A(2, 0) +
+                            A(1, 1) * A(2, 2) - A(1, 2) * A(2, 1);
+      INFO(spec);
+      CHECK_THAT(A.trace(), WithinAbs(-(r + rs + rss), 1e-9));
+      CHECK_THAT(minors, WithinAbs(r * rs + r * rss + rs * rss, 1e-9));
+      CHECK_THAT(A.determinant(), WithinAbs(-r * rs * rss, 1e-9));
+    }
+  // The design property of HHT and generalised-alpha: spectral radius rho_inf at h -> infinity,
+  // reached by a double (HHT) or triple (generalised-alpha) root. Checked on the characteristic
+  // polynomial p(l) = l³ - t l² + m l - d: p(-rho_inf) = p'(-rho_inf) = 0, and the remaining root
+  // d / rho_inf² no larger in modulus.
+  auto check_double_root = [&](const std::string& spec, double rho_inf) {
+    auto integrator = make_integrator(spec);
+    const Matrix A = amplification_matrix(*integrator, osc, 1e6);
+    const double t = A.trace(), d = A.determinant();
+    const double m = A(0, 0) * A(1, 1) - A(0, 1) * A(1, 0) + A(0, 0) * A(2, 2) - A(0, 2) * A(2, 0) +
+                     A(1, 1) * A(2, 2) - A(1, 2) * A(2, 1);
+    const double l = -rho_inf;
+    INFO(spec);
+    CHECK_THAT(l * l * l - t * l * l + m * l - d, WithinAbs(0.0, 1e-9));
+    CHECK_THAT(3 * l * l - 2 * t * l + m, WithinAbs(0.0, 1e-9));
+    if (rho_inf > 0) CHECK(std::abs(d) / (rho_inf * rho_inf) <= rho_inf + 1e-9);
+  };
+  for (double alpha : {-1.0 / 3.0, -0.2, -0.1, 0.0}) check_double_root(fmt::format("hht:alpha={}", alpha), (1 + alpha) / (1 - alpha));
+  for (double rho : {0.0, 0.5, 0.8, 1.0}) check_double_root(fmt::format("generalized_alpha:rho_inf={}", rho), rho);
+}
+
+TEST_CASE("GS4 families are unconditionally stable over their parameter cube", "[stability]") {
+  for (const char* family : {"gs4_u0", "gs4_v0"})
+    for (double r : {0.0, 0.5, 1.0})
+      for (double rs : {0.0, 0.5, 1.0})
+        for (double rss : {0.0, 0.5, 1.0})
+          for (double zeta : {0.0, 0.2}) {
+            const std::string spec = fmt::format("{}:rho={},rho_s={},rho_ss={}", family, r, rs, rss);
+            auto sys = scalar_oscillator(1.0, zeta);
+            INFO(spec << " zeta = " << zeta);
+            CHECK(critical_step(spec, sys, 1.0).stability == Stability::unconditional);
+          }
+}
+
+TEST_CASE("central difference and LAMMPS velocity Verlet are members of the GS4 form", "[stability]") {
+  // INTEGRATORS.md: central difference Lambda = (1, ½, 0, 1, ½, 1), lambda = (1, ½, 0, 1, ½), W1 = 1;
+  // velocity Verlet Lambda = (1, ½, 0, ½, 0, 1), lambda = (1, ½, 0, 1, ½) (dashpots on v + ½ h a).
+  const GS4Coefficients cd{"cd by hand", 1.0, 0.5, 0.0, 1.0, 0.5, 1.0, 1.0, 1.0, 0.5, 0.0, 1.0, 0.5};
+  const GS4Coefficients vv{"vv by hand", 1.0, 0.5, 0.0, 0.5, 0.0, 1.0, 1.0, 1.0, 0.5, 0.0, 1.0, 0.5};
+  auto sys = test::coupled_two_dof(3.0);
+  for (double h : {0.05, 0.5, 1.2}) {
+    GS4Integrator cd_family(cd), vv_family(vv);
+    auto cd_row = make_integrator("central_difference"), vv_row = make_integrator("velocity_verlet");
+    const Matrix A = amplification_matrix(cd_family, sys, h), B = amplification_matrix(*cd_row, sys, h);
+    const Matrix C = amplification_matrix(vv_family, sys, h), D = amplification_matrix(*vv_row, sys, h);
+    INFO("h = " << h);
+    CHECK((A - B).norm() <= 1e-14 * (1 + B.norm()));
+    CHECK((C - D).norm() <= 1e-14 * (1 + D.norm()));
+  }
+}
+
+TEST_CASE("GS4 V0 coefficients agree with Zhou & Tamma's single-parameter V0 and load weight", "[stability]") {
+  for (double r : {0.0, 0.25, 0.5, 0.8, 1.0}) {
+    // U1-V0 "optimal" member (all three rho equal), Zhou & Tamma (2004), as transcribed in the
+    // GSSSS implementation of Papazafeiropoulos (MATLAB File Exchange 44649):
+    const GS4Coefficients c = gs4_v0_coefficients(r, r, r);
+    CHECK_THAT(c.L1W1, WithinRel((3 - r) / (2 * (1 + r)), 1e-15));
+    CHECK_THAT(c.L4W1, WithinRel((3 - r) / (2 * (1 + r)), 1e-15));
+    CHECK_THAT(c.L2W2, WithinRel(1 / ((1 + r) * (1 + r)), 1e-15));
+    CHECK_THAT(c.L3W3, WithinRel(1 / std::pow(1 + r, 3), 1e-15));
+    CHECK_THAT(c.L5W2, WithinRel(2 / std::pow(1 + r, 3), 1e-15));
+    CHECK_THAT(c.L6W1, WithinRel((2 - r) / (1 + r), 1e-14));
+    CHECK_THAT(c.l3, WithinRel(1 / (2 * (1 + r)), 1e-15));
+    CHECK_THAT(c.l5, WithinRel(1 / (1 + r), 1e-15));
+    // U0-V1 "optimal" member = generalised-alpha (same source)
+    const GS4Coefficients u = gs4_u0_coefficients(r, r, r);
+    CHECK_THAT(u.L3W3, WithinRel(1 / std::pow(1 + r, 3), 1e-15));
+    CHECK_THAT(u.L5W2, WithinRel((3 - r) / (2 * (1 + r) * (1 + r)), 1e-15));
+    CHECK_THAT(u.L6W1, WithinRel((2 - r) / (1 + r), 1e-14));
+  }
+  // The V0 load weight W1 from the weighting-function moments (Zhou & Tamma; the same expression
+  // in Papazafeiropoulos' GSSSS and in Chang's suanPan GSSSSV0, rho and rho_s the two larger roots)
+  // equals Lambda1W1, as INTEGRATORS.md states.
+  for (double r1 : {0.0, 0.3, 0.7, 1.0})
+    for (double r2 : {0.0, 0.5, 1.0}) {
+      const double s = r1 + r2, p = r1 * r2;
+      const double T0 = 9 - 11 * s + 19 * p, T1 = -30 * (3 - 4 * s + 6 * p), T2 = 7.5 * (25 - 37 * s + 53 * p),
+                   T3 = -35 * (3 - 5 * s + 7 * p);
+      const double W1 = (T0 / 2 + T1 / 3 + T2 / 4 + T3 / 5) / (T0 + T1 / 2 + T2 / 3 + T3 / 4);
+      const GS4Coefficients c = gs4_v0_coefficients(r1, r2, 0.1);
+      INFO("rho = " << r1 << " rho_s = " << r2);
+      CHECK_THAT(c.W1, WithinRel(W1, 1e-12));
+    }
+}
+
+TEST_CASE("runs just below the predicted limit stay bounded, just above they grow", "[stability]") {
+  struct Case {
+    std::string name;
+    std::function<LinearSystem()> make;
+  };
+  const std::vector<Case> cases = {
+      {"undamped oscillator", [] { return scalar_oscillator(1.0, 0.0); }},
+      {"damped oscillator", [] { return scalar_oscillator(1.0, 0.1); }},
+      {"coupled damped 2-DOF", [] { return test::coupled_two_dof(2.0); }},
+  };
+  for (const auto& row : integrator_registry()) {
+    for (const auto& cs : cases) {
+      LinearSystem sys = cs.make();
+      const double w = test::omega_max_of(sys);
+      const CriticalStep c = critical_step(row.name, sys, w);
+      if (c.stability != Stability::conditional) continue;
+      INFO(row.name << ", " << cs.name << ": h_crit omega = " << c.h_crit * w);
+      auto run = [&](double h, int max_steps, double stop_above) {
+        auto integrator = make_integrator(row.name);
+        const Vector x0 = Vector::Ones(sys.dofs()), v0 = Vector::Constant(sys.dofs(), 0.5);
+        integrator->start(sys, 0.0, x0, v0, h);
+        const double n0 = integrator->state().norm();
+        double peak = 1.0;
+        for (int n = 0; n < max_steps; ++n) {
+          integrator->step(sys);
+          const double r = integrator->state().norm() / n0;
+          if (!(r < stop_above)) return r;
+          peak = std::max(peak, r);
+        }
+        return peak;
+      };
+      CHECK(run(0.99 * c.h_crit, 20000, 1e12) < 1e3);
+      CHECK(run(1.01 * c.h_crit, 400000, 1e6) >= 1e6);
+    }
+  }
+}
+
+TEST_CASE("critical_step validates its input and names the outcome", "[stability]") {
+  auto sys = scalar_oscillator(1.0, 0.0);
+  CHECK_THROWS_AS(critical_step("velocity_verlet", sys, 0.0), std::invalid_argument);
+  CHECK_THROWS_AS(critical_step("velocity_verlet", sys, -1.0), std::invalid_argument);
+  CHECK_THROWS_AS(critical_step("no_such_scheme", sys, 1.0), std::invalid_argument);
+  CHECK(to_string(Stability::conditional) == "conditionally stable");
+  CHECK(to_string(Stability::unconditional) == "unconditionally stable");
+  CHECK(to_string(Stability::unstable) == "unstable");
+  auto vv = make_integrator("velocity_verlet");
+  CHECK_THROWS_AS(amplification_matrix(*vv, sys, 0.0), std::invalid_argument);
+  CHECK_THROWS_AS(spectral_radius(Matrix::Zero(2, 3)), std::invalid_argument);
+}
