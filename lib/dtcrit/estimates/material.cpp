@@ -35,12 +35,14 @@ std::vector<Estimate> material_estimates(const Material& material) {
   const Material m = validated(material);
   std::vector<Estimate> out;
   const double tr = rayleigh_time(m);
-  out.push_back({"rayleigh", tr, "Rayleigh-wave time pi R sqrt(rho/G) / (0.1631 nu + 0.8766) (EDEM, LIGGGHTS)"});
-  out.push_back({"rayleigh_20_percent", 0.2 * tr, "20 % of the Rayleigh time, a common choice (codes advise 10-40 %)"});
+  out.push_back({"rayleigh", tr,
+                 "Rayleigh-wave time pi R sqrt(rho/G) / (0.1631 nu + 0.8766) (LIGGGHTS, Yade, EDEM); codes take a "
+                 "user-chosen fraction of it (LIGGGHTS' example warns above 10 %)"});
   out.push_back({"p_wave", p_wave_time(m), "P-wave time R sqrt(rho/E) (Yade PWaveTimeStep)"});
   if (m.impact_velocity > 0.0)
     out.push_back({"hertz_collision_time", hertz_collision_time(m),
-                   "Hertz contact duration of two equal spheres at the impact velocity (LIGGGHTS check/timestep/gran)"});
+                   "Hertz contact duration of two equal spheres at the impact velocity, m_eff = m/2 (LIGGGHTS' "
+                   "check/timestep/gran uses the whole particle mass and twice the largest particle speed)"});
   return out;
 }
 

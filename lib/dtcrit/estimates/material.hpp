@@ -25,7 +25,7 @@ double p_wave_time(const Material& m);
 // 2.87 (m_eff^2 / (R_eff E_eff^2 v))^(1/5), m_eff = m/2, R_eff = R/2, E_eff = E / (2 (1 - nu^2)).
 double hertz_collision_time(const Material& m);
 
-// The heuristics above as named estimates (rayleigh, rayleigh_20_percent, p_wave, hertz_collision_time).
+// The heuristics above as named estimates (rayleigh, p_wave, hertz_collision_time).
 std::vector<Estimate> material_estimates(const Material& m);
 
 }  // namespace dtcrit

@@ -79,7 +79,10 @@ void KeyValues::reject_unused(const std::vector<std::string>& accepted) const {
 
 std::string KeyValues::to_string() const {
   std::string out;
-  for (const auto& [key, value] : values_) out += (out.empty() ? "" : ",") + key + "=" + value;
+  for (const auto& [key, value] : values_) {
+    if (!out.empty()) out += ',';
+    out += key + "=" + value;
+  }
   return out;
 }
 

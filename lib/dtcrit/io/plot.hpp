@@ -1,0 +1,23 @@
+#pragma once
+// Line plots drawn by gnuplot (through gnuplot-iostream) to PNG or SVG, chosen by the file name.
+#include <string>
+#include <vector>
+
+namespace dtcrit {
+
+struct PlotSeries {
+  std::string label;
+  std::vector<double> x, y;
+  bool points = false;  // markers instead of a line
+};
+
+struct PlotSpec {
+  std::string title, xlabel, ylabel;
+  bool logx = false, logy = false;
+  std::vector<PlotSeries> series;
+};
+
+// Writes `path` (.png or .svg) atomically; throws std::runtime_error if gnuplot is missing or fails.
+void write_plot(const std::string& path, const PlotSpec& spec);
+
+}  // namespace dtcrit

@@ -1,0 +1,222 @@
+// dtcrit table: the pair computation over a grid of inputs, as CSV, Markdown and a plot.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <thread>
+
+#include "commands.hpp"
+#include "pair_options.hpp"
+
+#include "dtcrit/analysis/pair_analysis.hpp"
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/io/output_file.hpp"
+#include "dtcrit/io/plot.hpp"
+#include "dtcrit/io/text_table.hpp"
+
+namespace dtcrit::cli {
+
+namespace {
+
+struct Axis {
+  std::string key;
+  std::vector<double> values;
+};
+
+// KEY=a,b,c  or  KEY=start:stop:n  or  KEY=start:stop:n:log
+Axis parse_axis(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0) fail(fmt::format("--vary '{}' is not of the form KEY=LIST or KEY=START:STOP:N", text));
+  Axis axis{text.substr(0, eq), {}};
+  const std::string spec = text.substr(eq + 1);
+  const std::string what = "--vary " + axis.key;
+  if (spec.find(':') != std::string::npos) {
+    const auto parts = split(spec, ':');
+    if (parts.size() != 3 && !(parts.size() == 4 && parts[3] == "log"))
+      fail(fmt::format("{}: range '{}' must be START:STOP:N or START:STOP:N:log", what, spec));
+    const double a = parse_number(what, parts[0]), b = parse_number(what, parts[1]);
+    const double n_real = parse_number(what, parts[2]);
+    if (!(n_real >= 1 && n_real == std::floor(n_real) && n_real <= 1e8))
+      fail(fmt::format("{}: the number of points N = {} must be a whole number from 1 to 1e8", what, parts[2]));
+    const auto n = static_cast<long>(n_real);
+    const bool log = parts.size() == 4;
+    if (log && !(a > 0 && b > 0)) fail(fmt::format("{}: a log range needs positive ends, got {} and {}", what, a, b));
+    for (long i = 0; i < n; ++i) {
+      const double s = n == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(n - 1);
+      axis.values.push_back(log ? a * std::pow(b / a, s) : a + (b - a) * s);
+    }
+  } else {
+    for (const auto& v : split(spec, ',')) axis.values.push_back(parse_number(what, v));
+  }
+  if (axis.values.empty()) fail(fmt::format("{}: no values", what));
+  return axis;
+}
+
+const std::vector<std::string>& estimate_columns() {
+  static const std::vector<std::string> names{
+      "burns2016",       "two_over_omega_max", "sqrt_m_over_k",  "collision_time", "collision_time_over_50",
+      "eq22_collinear",  "eq27_undamped",      "eq28_two_discs", "eq29_equal_discs", "rayleigh",
+      "p_wave",          "hertz_collision_time"};
+  return names;
+}
+
+}  // namespace
+
+void add_table_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("table", "the pair computation over a grid of inputs (CSV, Markdown, PNG plot)");
+  auto opts = std::make_shared<PairOptions>();
+  auto vary = std::make_shared<std::vector<std::string>>();
+  auto csv_path = std::make_shared<std::string>();
+  auto md_path = std::make_shared<std::string>();
+  auto plot_path = std::make_shared<std::string>();
+  auto plot_quantities = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"burns2016"});
+  auto threads = std::make_shared<unsigned>(std::max(1u, std::thread::hardware_concurrency()));
+  opts->add_to(*cmd);
+  cmd->add_option("--vary", *vary,
+                  "an input to vary: KEY=a,b,c or KEY=START:STOP:N[:log]; KEY is a law input (kn, kt_ratio, cn, "
+                  "restitution, ...) or body1.KEY / body2.KEY (e.g. body1.e); repeatable, the grid is their product")
+      ->required();
+  cmd->add_option("--csv", *csv_path, "write the table as CSV to this file (default: CSV on the terminal)");
+  cmd->add_option("--markdown", *md_path, "write the table as Markdown to this file");
+  cmd->add_option("--plot", *plot_path, "draw the step against the first varied input to this PNG or SVG file, "
+                                        "one curve per value of the second");
+  cmd->add_option("--plot-quantity", *plot_quantities,
+                  "columns to plot: an estimate name or an integrator spec (repeatable)")
+      ->capture_default_str();
+  cmd->add_option("--threads", *threads, "worker threads")->capture_default_str();
+  cmd->callback([=] {
+    std::vector<Axis> axes;
+    for (const auto& v : *vary) axes.push_back(parse_axis(v));
+    const PairInput base = opts->input();
+    const auto material = opts->material();
+    const auto specs = expand_integrator_specs(opts->integrators);
+    // Validate every axis key once before the long run.
+    {
+      PairInput probe = base;
+      for (const auto& a : axes) probe.set(a.key, a.values.front());
+    }
+    std::size_t total = 1;
+    for (const auto& a : axes) total *= a.values.size();
+
+    const auto& est_names = estimate_columns();
+    const std::size_t n_cols = axes.size() + 1 + est_names.size() + specs.size();
+    std::vector<double> data(total * n_cols, std::numeric_limits<double>::quiet_NaN());
+    std::atomic<std::size_t> done{0};
+    std::exception_ptr error;
+    std::mutex error_mutex;
+
+    auto work = [&](std::size_t begin, std::size_t end) {
+      try {
+        for (std::size_t row = begin; row < end; ++row) {
+          PairInput in = base;
+          double* out = &data[row * n_cols];
+          std::size_t rest = row;
+          for (std::size_t a = 0; a < axes.size(); ++a) {  // first axis varies fastest
+            const double v = axes[a].values[rest % axes[a].values.size()];
+            rest /= axes[a].values.size();
+            in.set(axes[a].key, v);
+            out[a] = v;
+          }
+          const auto report = analyse_pair("", build_model(in), material, specs);
+          out[axes.size()] = report.model.omega_max();
+          for (const auto& e : report.estimates) {
+            const auto it = std::find(est_names.begin(), est_names.end(), e.name);
+            if (it != est_names.end()) out[axes.size() + 1 + (it - est_names.begin())] = e.seconds;
+          }
+          for (std::size_t i = 0; i < specs.size(); ++i)
+            out[axes.size() + 1 + est_names.size() + i] = report.integrators[i].h_crit;
+          done.fetch_add(1, std::memory_order_relaxed);
+        }
+      } catch (...) {
+        std::lock_guard lock(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+    };
+    const unsigned n_threads = std::max(1u, std::min<unsigned>(*threads, static_cast<unsigned>(total)));
+    {
+      std::vector<std::jthread> pool;
+      for (unsigned t = 0; t < n_threads; ++t)
+        pool.emplace_back(work, total * t / n_threads, total * (t + 1) / n_threads);
+      if (isatty(STDERR_FILENO) && total >= 1000) {
+        while (done.load() < total && !error) {
+          const std::size_t d = done.load();
+          const int width = 40, filled = static_cast<int>(width * d / total);
+          std::cerr << fmt::format("\r[{}{}] {}/{} configurations", std::string(filled, '#'),
+                                   std::string(width - filled, ' '), d, total)
+                    << std::flush;
+          std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        }
+        std::cerr << "\r" << std::string(80, ' ') << "\r";
+      }
+    }
+    if (error) std::rethrow_exception(error);
+
+    // Columns that no configuration filled (estimates that never apply) are left out.
+    std::vector<std::string> header;
+    for (const auto& a : axes) header.push_back(a.key);
+    header.push_back("omega_max");
+    for (const auto& n : est_names) header.push_back(n);
+    for (const auto& s : specs) header.push_back("h_crit:" + s);
+    std::vector<std::size_t> keep;
+    for (std::size_t c = 0; c < n_cols; ++c) {
+      bool any = c < axes.size() + 1 + est_names.size() ? false : true;  // integrators: keep "unconditional" columns
+      for (std::size_t r = 0; r < total && !any; ++r) any = !std::isnan(data[r * n_cols + c]);
+      if (any) keep.push_back(c);
+    }
+    // Rows are streamed from the numbers (a million rows must not become a million string vectors).
+    auto write_table = [&](std::ostream& out, bool markdown) {
+      const char* sep = markdown ? " | " : ",";
+      if (markdown) out << "| ";
+      for (std::size_t i = 0; i < keep.size(); ++i) out << (i ? sep : "") << header[keep[i]];
+      out << (markdown ? " |\n|" : "\n");
+      if (markdown)
+        for (std::size_t i = 0; i < keep.size(); ++i) out << (i < axes.size() ? " --- |" : " ---: |");
+      if (markdown) out << "\n";
+      std::string line;
+      for (std::size_t r = 0; r < total; ++r) {
+        line.clear();
+        if (markdown) line += "| ";
+        for (std::size_t i = 0; i < keep.size(); ++i) {
+          if (i) line += sep;
+          line += format_exact(data[r * n_cols + keep[i]]);
+        }
+        line += markdown ? " |\n" : "\n";
+        out << line;
+      }
+    };
+    auto emit_table = [&](const std::string& path, bool markdown) {
+      if (path.empty()) write_table(std::cout, markdown);
+      else write_file_atomically(path, [&](std::ostream& out) { write_table(out, markdown); });
+    };
+    // CSV to the file given, or to the terminal when no other output was asked for.
+    if (!csv_path->empty() || (md_path->empty() && plot_path->empty())) emit_table(*csv_path, false);
+    if (!md_path->empty()) emit_table(*md_path, true);
+
+    if (!plot_path->empty()) {
+      PlotSpec plot{"Critical time-step against " + axes.front().key, axes.front().key, "time-step [s]", false, false, {}};
+      const std::size_t n0 = axes.front().values.size();
+      const std::size_t n1 = axes.size() > 1 ? axes[1].values.size() : 1;
+      for (const auto& q : *plot_quantities) {
+        const auto it = std::find(header.begin(), header.end(), q);
+        const auto it2 = std::find(header.begin(), header.end(), "h_crit:" + q);
+        if (it == header.end() && it2 == header.end())
+          fail(fmt::format("--plot-quantity '{}' is not a column of this table", q));
+        const std::size_t col = (it != header.end() ? it : it2) - header.begin();
+        for (std::size_t j = 0; j < n1; ++j) {
+          PlotSeries s{q + (axes.size() > 1 ? fmt::format(", {} = {:g}", axes[1].key, axes[1].values[j]) : ""), {}, {}};
+          for (std::size_t i = 0; i < n0; ++i) {  // other axes at their first value
+            const std::size_t row = i + n0 * j;
+            s.x.push_back(data[row * n_cols]);
+            s.y.push_back(data[row * n_cols + col]);
+          }
+          plot.series.push_back(std::move(s));
+        }
+      }
+      write_plot(*plot_path, plot);
+    }
+  });
+}
+
+}  // namespace dtcrit::cli

@@ -1,0 +1,63 @@
+#include "pair_options.hpp"
+
+#include <iostream>
+
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/io/output_file.hpp"
+
+namespace dtcrit::cli {
+
+void PairOptions::add_to(CLI::App& app, bool with_bodies) {
+  if (with_bodies) {
+    app.add_option("--body1", body1,
+                   "first body: shape=disc|rect|ellipse|polygon|custom and its keys, e.g. shape=disc,r=5e-4,m=0.003");
+    app.add_option("--body2", body2, "second body, same form as --body1");
+  }
+  app.add_option("--kn", kn, "normal stiffness [N/m]");
+  app.add_option("--kt", kt, "tangential stiffness [N/m]");
+  app.add_option("--kt-ratio", kt_ratio, "tangential stiffness as a ratio kt/kn");
+  app.add_option("--cn", cn, "normal dashpot [N s/m]");
+  app.add_option("--ct", ct, "tangential dashpot [N s/m]");
+  app.add_option("--ct-ratio", ct_ratio, "tangential dashpot as a ratio ct/cn");
+  app.add_option("--gamma-n", gamma_n, "normal damping in LAMMPS' convention [1/s]: cn = m_eff gamma_n");
+  app.add_option("--gamma-t", gamma_t, "tangential damping in LAMMPS' convention [1/s]: ct = m_eff gamma_t");
+  app.add_option("--restitution", restitution, "normal coefficient of restitution e in (0, 1] (sets cn)");
+  app.add_option("--youngs", youngs, "Young's modulus E [Pa], for the Rayleigh, P-wave and Hertz heuristics");
+  app.add_option("--poisson", poisson, "Poisson ratio nu, for the material heuristics");
+  app.add_option("--density", density, "density rho [kg/m^3], for the material heuristics");
+  app.add_option("--radius", radius, "sphere radius R [m], for the material heuristics");
+  app.add_option("--impact-velocity", impact_velocity, "impact velocity [m/s], for the Hertz contact time");
+  app.add_option("--integrator", integrators,
+                 "integrator whose exact limit to report (repeatable; 'all' = every registry row, 'none')")
+      ->capture_default_str();
+}
+
+PairInput PairOptions::input() const {
+  PairInput in{body1, body2, {}};
+  auto put = [&](const char* key, const std::optional<double>& v) {
+    if (v) in.law[key] = *v;
+  };
+  put("kn", kn), put("kt", kt), put("kt_ratio", kt_ratio), put("cn", cn), put("ct", ct), put("ct_ratio", ct_ratio);
+  put("gamma_n", gamma_n), put("gamma_t", gamma_t), put("restitution", restitution);
+  return in;
+}
+
+std::optional<Material> PairOptions::material() const {
+  const int given = youngs.has_value() + poisson.has_value() + density.has_value() + radius.has_value();
+  if (given == 0) {
+    if (impact_velocity) fail("--impact-velocity needs the material: --youngs, --poisson, --density, --radius");
+    return std::nullopt;
+  }
+  if (given < 4) fail("the material heuristics need all of --youngs, --poisson, --density and --radius");
+  return validated(Material{*youngs, *poisson, *density, *radius, impact_velocity.value_or(0.0)});
+}
+
+void emit(const std::string& path, const std::string& text) {
+  if (path.empty()) {
+    std::cout << text << std::flush;
+    return;
+  }
+  write_file_atomically(path, [&](std::ostream& out) { out << text; });
+}
+
+}  // namespace dtcrit::cli
