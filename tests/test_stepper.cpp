@@ -734,3 +734,45 @@ TEST_CASE("stepper inputs are validated with messages naming the parameter", "[s
   CHECK(std::isnan(f[0]));  // a blown-up state gives NaN forces, not an exception
   CHECK_THROWS_WITH(PlanarContactPair(ArmBody{1, 0, 0, 0}, ArmBody{}, SpringDashpot{}), Catch::Contains("inertia I = 0"));
 }
+
+TEST_CASE("undamped sticking impact conserves kinetic + normal + tangential spring energy", "[stepper]") {
+  // A sphere hits the wall obliquely with spin; mu = 10 keeps the contact stuck, no dashpots: the
+  // tangential spring is conservative (fixed normal), so energy() must be conserved as h -> 0, at
+  // second order for velocity Verlet. Leaving out 1/2 k_t xi^2 would leave an O(1) error. (As F_n
+  // -> 0 at exit the last step may slip; that releases at most (mu k_n delta)^2 / 2k_t with
+  // delta = O(h): an O(h^2) loss.)
+  const TangentialHistory mode = GENERATE(TangentialHistory::consistent, TangentialHistory::traditional);
+  const double R = 0.5, m = 1.0, kn = 1.0e5;
+  const HookeParams law{kn, 2.0 / 7.0 * kn, 0.0, 0.0, 10.0};
+  const double tc = std::numbers::pi * std::sqrt(m / kn);
+  const double delta_max = 1.0 / std::sqrt(kn / m);  // normal approach speed 1
+  std::vector<double> err;
+  double max_tangential_share = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    ParticleSystem sys(3, law, mode);
+    sys.add_particle(R, m, sphere_inertia(m, R));
+    sys.add_wall(Vec3::Zero(), Vec3::UnitZ(), law);
+    const double h = tc / (40.0 * std::pow(2.0, k));
+    Vector x = Vector::Zero(6), v = Vector::Zero(6);
+    sys.set_centre(x, 0, Vec3(0, 0, R + 10.0 * 40.0 * h * std::pow(2.0, k)));  // onset on the grid
+    sys.set_centre(v, 0, Vec3(0.8, -0.3, -1.0));
+    sys.set_spin(v, 0, Vec3(0.2, 1.1, 0.0));
+    const double E0 = sys.energy(x, v);
+    double e = 0.0;
+    run_verlet(sys, 0.0, x, v, h, std::lround((10.0 * 40.0 * h * std::pow(2.0, k) + 2.0 * tc) / h),
+               [&](double, const Vector& xx, const Vector& vv) {
+                 e = std::max(e, std::abs(sys.energy(xx, vv) - E0) / E0);
+                 for (const ContactReport& c : sys.last_contacts()) {
+                   if (c.sliding) CHECK(c.overlap < 0.05 * delta_max);  // only near exit
+                   max_tangential_share = std::max(max_tangential_share, 0.5 * law.kt * c.xi.squaredNorm() / E0);
+                 }
+               });
+    err.push_back(e);
+  }
+  INFO(to_string(mode) << ": max |dE|/E0 = " << err[0] << ", " << err[1] << ", " << err[2]
+                       << "; largest tangential spring energy / E0 = " << max_tangential_share);
+  CHECK(max_tangential_share > 0.01);  // the tangential spring matters in the balance
+  CHECK(std::log2(err[0] / err[1]) > 1.7);
+  CHECK(std::log2(err[1] / err[2]) > 1.7);
+  CHECK(err[2] < 1e-3);
+}
