@@ -472,3 +472,21 @@ TEST_CASE("critical_step validates its input and names the outcome", "[stability
   CHECK_THROWS_AS(amplification_matrix(*vv, sys, 0.0), std::invalid_argument);
   CHECK_THROWS_AS(spectral_radius(Matrix::Zero(2, 3)), std::invalid_argument);
 }
+
+TEST_CASE("regression: implicit schemes on a stiff system in physical units stay unconditionally stable", "[stability]") {
+  // A Newton loop that accepted residuals at 1e-13 of the size of their terms (instead of at
+  // round-off) left a real 1e-13 error at tiny h, which critical_step read as instability of
+  // variational_2 at h = 1e-6 / omega_max (found through tests/test_pair_analysis.cpp).
+  Matrix K(2, 2);
+  K << 7.47e10, -2.35e10, -2.35e10, 7.91e10;
+  LinearSystem stiff(Vector::Ones(2), K, Matrix::Zero(2, 2));
+  const double w = test::omega_max_of(stiff);
+  for (const char* spec : {"variational_2", "newmark_average", "hht", "generalized_alpha", "gs4_u0", "gs4_v0"}) {
+    INFO(spec);
+    CHECK(critical_step(spec, stiff, w).stability == Stability::unconditional);
+  }
+  // midpoint rule = Cayley transform: the (q,q) and (p,p) blocks of A are equal
+  auto var = make_integrator("variational_2");
+  const Matrix A = amplification_matrix(*var, stiff, 1e-6 / w);
+  CHECK((A.topLeftCorner(2, 2) - A.bottomRightCorner(2, 2)).norm() < 4e-16);
+}

@@ -16,29 +16,30 @@ void VariationalIntegrator::start(MechanicalSystem& sys, double t0, const Vector
 }
 
 void VariationalIntegrator::step(MechanicalSystem& sys) {
+  // The unknown is the increment dq = q+ - q (not q+): the momentum M dq / h then carries no
+  // cancellation error, which at small h would swamp everything else.
   const double h = step_size(), ta = time() + alpha_ * h, a = alpha_;
   vs_ = minv_.cwiseProduct(p_);  // the dashpots' velocity, p/M
   last_iterations_ = 0;
   if (a * (1.0 - a) == 0.0) {
-    // explicit: R does not depend on f(q+) (α = 0) or f(q+) does not enter R (α = 1)
+    // explicit: R does not depend on f(q+) (alpha = 0) or f(q+) does not enter R (alpha = 1)
     if (a == 0.0) {
       sys.force(ta, x_, vs_, f_);
-      q1_ = x_ + h * minv_.cwiseProduct(p_ + h * f_);
+      dq_ = h * minv_.cwiseProduct(p_ + h * f_);
     } else {
-      q1_ = x_ + h * vs_;
-      sys.force(ta, q1_, vs_, f_);
+      dq_ = h * vs_;
+      qa_ = x_ + dq_;
+      sys.force(ta, qa_, vs_, f_);
     }
   } else {
-    q1_ = x_ + h * vs_;
+    dq_ = h * vs_;
     detail::NewtonControl newton(max_iterations, tolerance);
     while (true) {
-      qa_ = (1.0 - a) * x_ + a * q1_;
+      qa_ = x_ + a * dq_;
       sys.force(ta, qa_, vs_, f_);
-      const Vector inertia = mass_.cwiseProduct(q1_ - x_) / h;
+      const Vector inertia = mass_.cwiseProduct(dq_) / h;
       r_ = p_ - inertia + h * (1.0 - a) * f_;
-      const double scale = p_.norm() + mass_.cwiseProduct(q1_.cwiseAbs() + x_.cwiseAbs()).norm() / h +
-                           h * (1.0 - a) * f_.norm();
-      if (newton.converged(r_.norm(), scale)) break;
+      if (newton.converged(r_.norm(), p_.norm() + inertia.norm() + h * (1.0 - a) * f_.norm())) break;
       if (newton.exhausted()) {
         detail::warn_once("variational", fmt::format("{}: Newton did not converge in {} iterations (residual {:.3g}); "
                                                      "keeping the last iterate",
@@ -46,20 +47,20 @@ void VariationalIntegrator::step(MechanicalSystem& sys) {
         break;
       }
       sys.tangent(ta, qa_, vs_, K_, C_);
-      // (M + h² α(1-α) K_sym) Δq = h R
+      // (M + h² α(1-α) K_sym) d = h R
       J_ = (0.5 * h * h * a * (1.0 - a)) * (K_ + SparseMatrix(K_.transpose()));
       J_ += SparseMatrix(mass_.asDiagonal());
       cg_.setTolerance(1e-15);
       cg_.compute(J_);
       rhs_ = h * r_;
       d_ = cg_.solve(rhs_);
-      q1_ += d_;
-      newton.record_update(d_.norm(), q1_.norm());
+      dq_ += d_;
+      newton.record_update(d_.norm(), dq_.norm());
     }
     last_iterations_ = newton.iterations();
   }
-  p_ = mass_.cwiseProduct(q1_ - x_) / h + h * a * f_;
-  x_ = q1_;
+  p_ = mass_.cwiseProduct(dq_) / h + h * a * f_;  // eq. (31)
+  x_ += dq_;
   tick();
   sys.accept_step();
 }

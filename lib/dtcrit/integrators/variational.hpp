@@ -37,7 +37,7 @@ class VariationalIntegrator final : public BlockStateIntegrator {
 
  private:
   double alpha_;
-  Vector p_, q1_, qa_, vs_, r_, d_, rhs_;
+  Vector p_, dq_, qa_, vs_, r_, d_, rhs_;
   SparseMatrix K_, C_, J_;
   Eigen::ConjugateGradient<SparseMatrix, Eigen::Lower | Eigen::Upper> cg_;
   int last_iterations_ = 0;

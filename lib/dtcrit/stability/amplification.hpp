@@ -54,7 +54,10 @@ CriticalStep critical_step(std::string_view integrator_spec, MechanicalSystem& l
 // The same for an integrator object (it is restarted many times).
 CriticalStep critical_step(Integrator& integrator, MechanicalSystem& linear_system, double omega_max);
 
-// True when A has an eigenvalue outside the unit circle by more than its rounding error (above).
+// True when A has an eigenvalue outside the unit circle by more than its rounding error, judged
+// from eps |A| and the eigenvalue condition numbers as above. Without the second opinion (which
+// needs the integrator), entries that carry more rounding than eps |A| (implicit schemes at
+// Omega >~ 100) can be flagged; critical_step does not have this weakness.
 bool exceeds_unit_circle(const Matrix& A);
 
 }  // namespace dtcrit

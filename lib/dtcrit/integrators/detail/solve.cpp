@@ -67,11 +67,13 @@ void TangentSolver::solve(const Vector& r, Vector& d) const {
 bool NewtonControl::converged(double residual, double scale) {
   if (!(residual == residual)) return false;  // NaN: let the iteration cap decide
   if (residual == 0.0) return true;
+  // round-off floor: a residual this close to the rounding of its own terms cannot improve
+  const double floor = 16.0 * std::numeric_limits<double>::epsilon() * scale;
   if (first_residual_ < 0.0) {
     first_residual_ = residual;
-    return residual <= tol_ * scale;
+    return residual <= floor;
   }
-  return stalled_ || residual <= tol_ * first_residual_ || residual <= tol_ * scale ||
+  return stalled_ || residual <= tol_ * first_residual_ || residual <= floor ||
          (iterations_ >= 2 && last_update_ <= tol_ * first_update_);
 }
 

@@ -28,7 +28,9 @@ class TangentSolver {
 };
 
 // The stopping rule shared by every Newton loop of dtcrit: converged when the residual falls to
-// tol times its first value, or to tol times the size of the terms it is made of, or when the
+// tol times its first value, or to the round-off of the terms it is made of (16 eps |terms|:
+// a tolerance relative to the terms, not to the first residual, would accept real residuals
+// when the initial guess is already close, e.g. at the tiny steps of a stability scan), or when the
 // update falls to tol times the first update (tol = 1e-13 as in De Klerk et al. 2022), or when
 // the update no longer changes the unknown (|update| <= 4 eps |unknown|: round-off, nothing left
 // to gain). The residual is always evaluated at the final iterate, so the force routine's last
