@@ -46,8 +46,9 @@ void write_plot(const std::string& path, const PlotSpec& spec) {
       for (std::size_t k = 0; k < s.x.size() && k < s.y.size(); ++k)
         if (std::isfinite(s.x[k]) && std::isfinite(s.y[k])) pts.emplace_back(s.x[k], s.y[k]);
       data.push_back(std::move(pts));
-      plot += fmt::format("{}'-' with {} lw 2 title {}", i ? ", " : "", s.points ? "linespoints pt 7 ps 0.8" : "lines",
-                          quoted(s.label));
+      plot += fmt::format("{}'-' with {} lw 2 dt {}{} title {}", i ? ", " : "",
+                          s.points ? "linespoints pt 7 ps 0.8" : "lines", s.dash,
+                          s.color > 0 ? fmt::format(" lc {}", s.color) : "", quoted(s.label));
     }
     gp << plot << "\n";
     for (const auto& d : data) gp.send1d(d);

@@ -1,0 +1,60 @@
+// Exact integrator limits of one contact: the reduced 2-DOF system against the full 6-coordinate
+// system, the undamped modal shortcut against the direct computation, and closed forms.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "dtcrit/analysis/pair_analysis.hpp"
+#include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/stability/amplification.hpp"
+
+using namespace dtcrit;
+using Catch::Matchers::WithinRel;
+
+namespace {
+const PlanarBody plate = make_rect(0.001, 0.00075, 0.003, 4e-4);
+const PlanarBody disc = make_disc(5e-4, 0.003);
+}  // namespace
+
+TEST_CASE("undamped pair: the modal shortcut equals the amplification matrix of the 2-DOF system", "[pair-analysis]") {
+  const ContactPointModel model(plate, disc, {8e7, 4e7, 0, 0});
+  LinearSystem reduced = model.reduced_system();
+  for (const auto& spec : default_integrator_specs()) {
+    INFO(spec);
+    const auto shortcut = integrator_limits(model, {spec}).front();
+    const CriticalStep direct = critical_step(spec, reduced, model.omega_max());
+    REQUIRE(shortcut.stability == std::string(direct.stability == Stability::conditional     ? "conditional"
+                                              : direct.stability == Stability::unconditional ? "unconditional"
+                                                                                              : "unstable"));
+    if (direct.stability == Stability::conditional) CHECK_THAT(shortcut.h_crit, WithinRel(direct.h_crit, 1e-9));
+  }
+}
+
+TEST_CASE("damped pair: the reduced 2-DOF limit equals the full 6-coordinate system's", "[pair-analysis]") {
+  const ContactPointModel model(plate, plate, {5e7, 5e7, 250, 125});
+  LinearSystem reduced = model.reduced_system();
+  LinearSystem full(Vector(model.full_mass()), Matrix(model.full_stiffness()), Matrix(model.full_damping()));
+  for (const char* spec : {"velocity_verlet", "leapfrog", "central_difference", "rk4", "gear4"}) {
+    INFO(spec);
+    const CriticalStep a = critical_step(spec, reduced, model.omega_max());
+    const CriticalStep b = critical_step(spec, full, model.omega_max());
+    REQUIRE(a.stability == Stability::conditional);
+    REQUIRE(b.stability == Stability::conditional);
+    CHECK_THAT(a.h_crit, WithinRel(b.h_crit, 1e-8));
+  }
+}
+
+TEST_CASE("damped collinear contact: Belytschko's limit for LAMMPS velocity Verlet, 2/omega for central difference",
+          "[pair-analysis][closed-form]") {
+  auto cn = GENERATE(50.0, 250.0, 1000.0);
+  const ContactPointModel model(disc, disc, {8e7, 0.0, cn, 0.0});
+  const double D = model.zhat()(1, 1);
+  const double omega = std::sqrt(8e7 * D), zeta = cn * D / (2 * omega);
+  const auto limits = integrator_limits(model, {"velocity_verlet", "leapfrog", "central_difference"});
+  const double belytschko = 2 / omega * (std::sqrt(1 + zeta * zeta) - zeta);
+  CHECK_THAT(limits[0].h_crit, WithinRel(belytschko, 1e-9));
+  CHECK_THAT(limits[1].h_crit, WithinRel(belytschko, 1e-9));
+  CHECK_THAT(limits[2].h_crit, WithinRel(2 / omega, 1e-9));
+  // The paper's estimate is pi/4 of the velocity Verlet limit here.
+  CHECK_THAT(burns2016(model), WithinRel(std::numbers::pi / 4 * limits[0].h_crit, 1e-9));
+}
