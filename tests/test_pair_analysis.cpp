@@ -58,3 +58,17 @@ TEST_CASE("damped collinear contact: Belytschko's limit for LAMMPS velocity Verl
   // The paper's estimate is pi/4 of the velocity Verlet limit here.
   CHECK_THAT(burns2016(model), WithinRel(std::numbers::pi / 4 * limits[0].h_crit, 1e-9));
 }
+
+TEST_CASE("LAMMPS velocity Verlet's exact limit is 2 / max lambda(Q) of the paper's Q, damped and eccentric",
+          "[pair-analysis][closed-form]") {
+  // One-step eigenvalue -1 <=> 4 - 2h zhat C - h^2 zhat K singular <=> s = 2/h solves
+  // det(s^2 - s zhat C - zhat K) = 0, the eigenvalue problem of Q with its +k, +c signs.
+  auto e = GENERATE(0.0, 1e-4, 4e-4);
+  auto c = GENERATE(0.0, 100.0, 500.0, 3000.0);
+  auto kt_ratio = GENERATE(0.3, 1.0);
+  const ContactPointModel model(make_rect(0.001, 0.00075, 0.003, e), disc, {8e7, kt_ratio * 8e7, c, 0.7 * c});
+  const auto vv = integrator_limits(model, {"velocity_verlet"}).front();
+  REQUIRE(vv.stability == "conditional");
+  CHECK_THAT(vv.h_crit, WithinRel(2.0 / model.paper_spectral_abscissa(), 1e-9));
+  CHECK_THAT(burns2016(model), WithinRel(std::numbers::pi / 4 * vv.h_crit, 1e-9));
+}

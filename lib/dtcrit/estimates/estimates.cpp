@@ -67,7 +67,8 @@ std::optional<double> eq29_equal_discs(const ContactPointModel& model) {
 std::vector<Estimate> pair_estimates(const ContactPointModel& model) {
   const auto& law = model.law();
   std::vector<Estimate> out;
-  out.push_back({"burns2016", burns2016(model), "pi / (2 max|lambda(Q)|), Q of Burns & Hanley eq. (15), damping included"});
+  out.push_back({"burns2016", burns2016(model), "pi / (2 max|lambda(Q)|), Q of Burns & Hanley eq. (15), damping included; exactly pi/4 of the limit of "
+                 "LAMMPS velocity Verlet (2 / max lambda(Q))"});
   out.push_back({"two_over_omega_max", 2.0 / model.omega_max(),
                  "2 / omega_max, undamped central difference (Belytschko)"});
   const double m = std::min(model.body1().mass, model.body2().mass);
