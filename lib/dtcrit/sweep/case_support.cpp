@@ -1,0 +1,49 @@
+#include "dtcrit/sweep/case_support.hpp"
+
+#include <Eigen/Eigenvalues>
+
+#include "dtcrit/core/check.hpp"
+
+namespace dtcrit::sweep::detail {
+
+Vector scaled_generalised(const stepper::ParticleSystem& sys, const Vector& q) {
+  Vector out = q;
+  const Index per = sys.dofs_per_particle(), dim = sys.dim();
+  const Index rot = per - dim;
+  for (Index i = 0; i < sys.particle_count(); ++i) out.segment(i * per + dim, rot) *= sys.radius(i);
+  return out;
+}
+
+double kinetic(const Vector& mass, const Vector& v) { return 0.5 * v.dot(mass.cwiseProduct(v)); }
+
+Observation observe_particles(const stepper::ParticleSystem& sys, const Vector& x, const Vector& v) {
+  Observation o;
+  o.channels.push_back(scaled_generalised(sys, x));
+  o.channels.push_back(scaled_generalised(sys, v));
+  o.channels.push_back(Vector::Constant(1, sys.energy(x, v)));
+  o.kinetic = kinetic(sys.mass(), v);
+  return o;
+}
+
+std::vector<Channel> standard_channels(double length, double speed, double energy) {
+  return {{"position", Level::position, length}, {"velocity", Level::velocity, speed}, {"energy", Level::energy, energy}};
+}
+
+Linearisation linearise_particles(stepper::ParticleSystem& sys, const Vector& x, const Vector& v, std::string what) {
+  Vector f;
+  sys.force(0.0, x, v, f);
+  SparseMatrix K, C;
+  sys.tangent(0.0, x, v, K, C);
+  const Vector s = sys.mass().cwiseSqrt().cwiseInverse();
+  const Matrix Kd = s.asDiagonal() * Matrix(K) * s.asDiagonal();
+  const Eigen::SelfAdjointEigenSolver<Matrix> es(0.5 * (Kd + Kd.transpose()), Eigen::EigenvaluesOnly);
+  const double lmax = es.eigenvalues().maxCoeff();
+  if (!(lmax > 0.0)) fail(fmt::format("linearisation of '{}' has no positive stiffness", what));
+  Linearisation lin;
+  lin.system = std::make_unique<LinearSystem>(sys.mass(), K, C);
+  lin.omega_max = std::sqrt(lmax);
+  lin.what = std::move(what);
+  return lin;
+}
+
+}  // namespace dtcrit::sweep::detail

@@ -1,0 +1,796 @@
+// The named sweep cases. Each is a small class: its parameters (overridable by --set key=value),
+// how to build a run, what it observes and what it knows exactly. Units: SI; the defaults use
+// De Klerk et al.'s scaling k d / (m g) = 195 000 with m = 1 kg, d = 1 m (so g = 1 m/s^2).
+// See sweep/README.md for the set-up, reference solution and purpose of each.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/stepper/contact_law.hpp"
+#include "dtcrit/stepper/particle_system.hpp"
+#include "dtcrit/sweep/case_support.hpp"
+#include "dtcrit/sweep/collision_monitor.hpp"
+
+namespace dtcrit::sweep {
+
+using stepper::HookeParams;
+using stepper::ParticleSystem;
+using stepper::TangentialHistory;
+using stepper::Vec3;
+using namespace detail;
+
+double SweepCase::param(const KeyValues& kv, const std::string& key, double default_value, const std::string& meaning) {
+  const double value = kv.number(key).value_or(default_value);
+  parameters_.push_back({key, value, meaning});
+  return value;
+}
+
+namespace {
+
+constexpr double pi = std::numbers::pi;
+
+// Reads the engine-independent whole-number parameter `key` (e.g. a count).
+long whole(std::string_view what, double value, long lo) {
+  if (!(value >= static_cast<double>(lo)) || value != std::floor(value) || value > 1e9)
+    fail(fmt::format("{} = {} must be a whole number >= {}", what, value, lo));
+  return static_cast<long>(value);
+}
+
+// ------------------------------------------------------------------------------------------
+// bonded-pair: De Klerk et al. (2022) §3.1, the stability example: two equal spheres joined by a
+// spring that acts at any separation, starting at zero overlap with velocities -+v.
+class BondedPair final : public SweepCase {
+ public:
+  BondedPair(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
+    name_ = "bonded-pair";
+    description_ = "two equal spheres joined by an always-acting spring k_B (De Klerk et al. 2022, §3.1 stability "
+                   "example); analytic damped oscillation of the overlap";
+    const KeyValues& kv = o.overrides;
+    m_ = require_positive("m", param(kv, "m", 1.0, "mass of each sphere [kg]"));
+    d_ = require_positive("d", param(kv, "d", 1.0, "diameter [m]"));
+    kb_ = require_positive("kb", param(kv, "kb", 195000.0, "bond stiffness k_B [N/m]"));
+    gamma_ = require_non_negative("gamma_n", param(kv, "gamma_n", 0.0, "damping rate per unit effective mass [1/s]"));
+    v_ = require_positive("v", param(kv, "v", 1.0, "initial speed of each sphere, towards the other [m/s]"));
+    const double periods = require_positive("periods", param(kv, "periods", o.quick ? 4.0 : 10.0, "run length in bond periods"));
+    omega0_ = std::sqrt(2.0 * kb_ / m_);
+    if (!(gamma_ < 2.0 * omega0_)) fail(fmt::format("gamma_n = {} must be below 2 omega0 = {} (underdamped)", gamma_, 2.0 * omega0_));
+    const double T = 2.0 * pi / omega0_;
+    t_end_ = periods * T;
+    h0_ = T / 16.0;
+    levels_ = o.quick ? 4 : 6;
+    time_scale_ = T;
+    time_scale_name_ = "T_bond";
+    accuracy_quantity_ = "position";
+    channels_ = standard_channels(v_ / omega0_, v_, m_ * v_ * v_);
+  }
+
+  ParticleSystem make_system(TangentialHistory mode) const {
+    ParticleSystem sys(3, HookeParams{kb_, 0.0, gamma_, 0.0, 0.0}, mode);
+    const double R = 0.5 * d_;
+    sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
+    sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
+    sys.add_bond(0, 1, kb_);
+    return sys;
+  }
+  RunSetup build(double) const override {
+    auto sys = std::make_unique<ParticleSystem>(make_system(mode_));
+    RunSetup s;
+    s.x0 = Vector::Zero(sys->dofs());
+    s.v0 = Vector::Zero(sys->dofs());
+    sys->set_centre(s.x0, 0, Vec3(-0.5 * d_, 0, 0));
+    sys->set_centre(s.x0, 1, Vec3(0.5 * d_, 0, 0));
+    sys->set_centre(s.v0, 0, Vec3(v_, 0, 0));
+    sys->set_centre(s.v0, 1, Vec3(-v_, 0, 0));
+    s.system = std::move(sys);
+    return s;
+  }
+  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
+    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
+  }
+  bool has_exact() const override { return true; }
+  Observation exact(double, double t, double tv) const override {
+    const DampedSine osc{omega0_, gamma_, 2.0 * v_};
+    const double delta = osc.u(t), rate = osc.du(tv);
+    Vector x = Vector::Zero(12), v = Vector::Zero(12);
+    x[0] = -0.5 * (d_ - delta);
+    x[6] = 0.5 * (d_ - delta);
+    v[0] = 0.5 * rate;
+    v[6] = -0.5 * rate;
+    Observation o;
+    o.channels = {x, v, Vector::Constant(1, 0.25 * m_ * rate * rate + 0.5 * kb_ * delta * delta)};
+    o.kinetic = 0.25 * m_ * rate * rate;
+    return o;
+  }
+  std::optional<Linearisation> linearise() const override {
+    ParticleSystem sys = make_system(TangentialHistory::consistent);
+    const RunSetup s = build(0.0);
+    return linearise_particles(sys, s.x0, Vector::Zero(s.v0.size()), "the bond spring of the two-sphere system");
+  }
+
+ private:
+  TangentialHistory mode_;
+  double m_, d_, kb_, gamma_, v_, omega0_;
+};
+
+// ------------------------------------------------------------------------------------------
+// head-on and oblique: De Klerk et al. §3.1, two equal spheres approaching with -+v (offset dy).
+class TwoSphereImpact final : public SweepCase {
+ public:
+  TwoSphereImpact(const CaseOptions& o, bool oblique) : oblique_(oblique), mode_(stepper::parse_tangential_history(o.tangential)) {
+    name_ = oblique ? "oblique" : "head-on";
+    description_ = oblique ? "two equal spheres colliding with offset dy/d (De Klerk et al. 2022, §3.1), friction "
+                             "optional; reference: a fine run"
+                           : "two equal spheres colliding head on with normal damping (De Klerk et al. 2022, §3.1, "
+                             "eqs. 32-34); analytic in and out of contact, restitution analytic";
+    const KeyValues& kv = o.overrides;
+    m_ = require_positive("m", param(kv, "m", 1.0, "mass of each sphere [kg]"));
+    d_ = require_positive("d", param(kv, "d", 1.0, "diameter [m]"));
+    kn_ = require_positive("kn", param(kv, "kn", 195000.0, "normal stiffness k_n [N/m]"));
+    e_ = require_in_range("restitution", param(kv, "restitution", 0.7, "restitution coefficient (1: undamped)"), 1e-6, 1.0);
+    v_ = require_positive("v", param(kv, "v", 1.0, "initial speed of each sphere [m/s]"));
+    gap_ = require_positive("gap", param(kv, "gap", 0.02, "initial surface gap along x [m]"));
+    if (oblique) {
+      dy_ = require_in_range("offset", param(kv, "offset", 0.1, "centre offset dy / d"), 0.0, 0.99) * d_;
+      mu_ = require_non_negative("mu", param(kv, "mu", 0.0, "Coulomb friction (0: frictionless, De Klerk)"));
+      kt_ = require_non_negative("kt_ratio", param(kv, "kt_ratio", 2.0 / 7.0, "k_t / k_n")) * kn_;
+      gt_ratio_ = require_non_negative("gamma_t_ratio", param(kv, "gamma_t_ratio", 0.5, "gamma_t / gamma_n (De Klerk: 1/2)"));
+      uses_tangential_ = true;
+    }
+    m_eff_ = 0.5 * m_;
+    gamma_n_ = stepper::gamma_n_from_restitution(e_, kn_, m_eff_);
+    tc_ = stepper::collision_time(gamma_n_, kn_, m_eff_);
+    h0_ = tc_ / 8.0;
+    t_end_ = gap_ / (2.0 * v_) + 2.0 * tc_ + h0_;
+    levels_ = o.quick ? 4 : 6;
+    phases_ = o.quick ? 2 : 4;
+    time_scale_ = tc_;
+    time_scale_name_ = "t_c";
+    accuracy_quantity_ = "restitution";
+    channels_ = standard_channels(v_ * tc_, v_, m_ * v_ * v_);
+  }
+
+  ParticleSystem make_system(TangentialHistory mode) const {
+    ParticleSystem sys(3, HookeParams{kn_, kt_, gamma_n_, gt_ratio_ * gamma_n_, mu_}, mode);
+    const double R = 0.5 * d_;
+    sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
+    sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
+    return sys;
+  }
+  void place(const ParticleSystem& sys, double gap, Vector& x, Vector& v) const {
+    x = Vector::Zero(sys.dofs());
+    v = Vector::Zero(sys.dofs());
+    sys.set_centre(x, 0, Vec3(-0.5 * (d_ + gap), -0.5 * dy_, 0));
+    sys.set_centre(x, 1, Vec3(0.5 * (d_ + gap), 0.5 * dy_, 0));
+    sys.set_centre(v, 0, Vec3(v_, 0, 0));
+    sys.set_centre(v, 1, Vec3(-v_, 0, 0));
+  }
+  RunSetup build(double delay) const override {
+    auto sys = std::make_unique<ParticleSystem>(make_system(mode_));
+    RunSetup s;
+    place(*sys, gap_ + 2.0 * v_ * delay, s.x0, s.v0);
+    s.system = std::move(sys);
+    return s;
+  }
+  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
+    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
+  }
+  std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override {
+    const double d = d_;
+    return std::make_unique<CollisionMonitor>(
+        [d](const Vector& x) { return d - (x.segment<3>(6) - x.segment<3>(0)).norm(); },
+        [](const Vector& x, const Vector& v) {
+          const Eigen::Vector3d n = (x.segment<3>(6) - x.segment<3>(0)).normalized();
+          return -(v.segment<3>(6) - v.segment<3>(0)).dot(n);
+        });
+  }
+  // Overlap delta(t) and its rate (head-on): free approach, damped half sine, free separation.
+  std::pair<double, double> overlap(double delay, double t) const {
+    const double gap = gap_ + 2.0 * v_ * delay, tA = gap / (2.0 * v_);
+    const DampedSine osc{std::sqrt(kn_ / m_eff_), gamma_n_, 2.0 * v_};
+    if (t <= tA) return {-gap + 2.0 * v_ * t, 2.0 * v_};
+    if (t <= tA + tc_) return {osc.u(t - tA), osc.du(t - tA)};
+    const double rate = osc.du(tc_);
+    return {rate * (t - tA - tc_), rate};
+  }
+  bool has_exact() const override { return !oblique_; }
+  Observation exact(double delay, double t, double tv) const override {
+    const double delta = overlap(delay, t).first, rate = overlap(delay, tv).second;
+    Vector x = Vector::Zero(12), v = Vector::Zero(12);
+    x[0] = -0.5 * (d_ - delta);
+    x[6] = 0.5 * (d_ - delta);
+    v[0] = 0.5 * rate;
+    v[6] = -0.5 * rate;
+    Observation o;
+    const double K = 0.25 * m_ * rate * rate;
+    o.channels = {x, v, Vector::Constant(1, K + (delta > 0.0 ? 0.5 * kn_ * delta * delta : 0.0))};
+    o.kinetic = K;
+    return o;
+  }
+  std::map<std::string, double> exact_outcomes(double) const override {
+    if (oblique_) return {};
+    const DampedSine osc{std::sqrt(kn_ / m_eff_), gamma_n_, 2.0 * v_};
+    const double w = osc.wd(), t_peak = std::atan2(2.0 * w, gamma_n_) / w;
+    return {{"restitution", -osc.du(tc_) / (2.0 * v_)}, {"peak_overlap", osc.u(t_peak)}, {"contact_duration", tc_}};
+  }
+  std::optional<Linearisation> linearise() const override {
+    ParticleSystem sys = make_system(TangentialHistory::consistent);
+    Vector x, v;
+    // In contact: the centres 1e-3 d closer than touching, along the line the collision takes.
+    place(sys, 0.0, x, v);
+    const Vec3 c0 = sys.centre(x, 0), c1 = sys.centre(x, 1);
+    const Vec3 n = (c1 - c0).normalized();
+    sys.set_centre(x, 0, 0.5 * (c0 + c1) - 0.5 * (d_ - 1e-3 * d_) * n);
+    sys.set_centre(x, 1, 0.5 * (c0 + c1) + 0.5 * (d_ - 1e-3 * d_) * n);
+    return linearise_particles(sys, x, Vector::Zero(v.size()), "the closed contact of the two spheres");
+  }
+
+ private:
+  bool oblique_;
+  TangentialHistory mode_;
+  double m_, d_, kn_, e_, v_, gap_, dy_ = 0.0, mu_ = 0.0, kt_ = 0.0, gt_ratio_ = 0.0;
+  double m_eff_, gamma_n_, tc_;
+};
+
+// ------------------------------------------------------------------------------------------
+// wall-bounce: De Klerk et al. §3.2, one sphere between two walls 1.01 d apart, perpendicular
+// velocity, N collisions; analytic piecewise motion (free flight, damped half sines).
+class WallBounce final : public SweepCase {
+ public:
+  WallBounce(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
+    name_ = "wall-bounce";
+    description_ = "one sphere bouncing between two walls 1.01 d apart (De Klerk et al. 2022, §3.2); analytic "
+                   "piecewise motion, energy";
+    const KeyValues& kv = o.overrides;
+    m_ = require_positive("m", param(kv, "m", 1.0, "mass [kg]"));
+    d_ = require_positive("d", param(kv, "d", 1.0, "diameter [m]"));
+    kn_ = require_positive("kn", param(kv, "kn", 195000.0, "wall stiffness k_n [N/m]"));
+    e_ = require_in_range("restitution", param(kv, "restitution", 1.0, "restitution coefficient (1: undamped)"), 1e-6, 1.0);
+    v_ = require_positive("v", param(kv, "v", 1.0, "initial speed [m/s]"));
+    sep_ = param(kv, "separation", 1.01, "wall separation / d") * d_;
+    if (!(sep_ > d_)) fail(fmt::format("separation = {} must exceed 1 (walls farther apart than d)", sep_ / d_));
+    collisions_ = whole("collisions", param(kv, "collisions", o.quick ? 20.0 : 250.0, "number of collisions"), 1);
+    gamma_n_ = stepper::gamma_n_from_restitution(e_, kn_, m_);
+    tc_ = stepper::collision_time(gamma_n_, kn_, m_);
+    h0_ = tc_ / 8.0;
+    if (!(v_ * h0_ < 0.5 * (sep_ - d_)))
+      fail(fmt::format("wall-bounce: one coarse step of flight (v h0 = {}) must be shorter than half the free gap {}",
+                       v_ * h0_, 0.5 * (sep_ - d_)));
+    // End a quarter flight after the last collision.
+    double t = 0.5 * (sep_ - d_) / v_ + h0_, s = v_;
+    for (long c = 0; c < collisions_; ++c) {
+      t += tc_;
+      s *= e_;
+      if (c + 1 < collisions_) t += (sep_ - d_) / s;
+    }
+    t_end_ = t + 0.25 * (sep_ - d_) / s;
+    levels_ = o.quick ? 4 : 6;
+    phases_ = o.quick ? 2 : 4;
+    time_scale_ = tc_;
+    time_scale_name_ = "t_c";
+    accuracy_quantity_ = "energy";
+    channels_ = standard_channels(sep_ - d_, v_, 0.5 * m_ * v_ * v_);
+  }
+
+  ParticleSystem make_system(TangentialHistory mode) const {
+    const HookeParams law{kn_, 0.0, gamma_n_, 0.0, 0.0};
+    ParticleSystem sys(3, law, mode);
+    sys.add_particle(0.5 * d_, m_, stepper::sphere_inertia(m_, 0.5 * d_));
+    sys.add_wall(Vec3::Zero(), Vec3::UnitX(), law);
+    sys.add_wall(Vec3(sep_, 0, 0), -Vec3::UnitX(), law);
+    return sys;
+  }
+  RunSetup build(double delay) const override {
+    auto sys = std::make_unique<ParticleSystem>(make_system(mode_));
+    RunSetup s;
+    s.x0 = Vector::Zero(6);
+    s.v0 = Vector::Zero(6);
+    s.x0[0] = 0.5 * sep_ - v_ * delay;
+    s.v0[0] = v_;
+    s.system = std::move(sys);
+    return s;
+  }
+  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
+    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
+  }
+  std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override {
+    const double right = sep_ - 0.5 * d_;
+    return std::make_unique<CollisionMonitor>([right](const Vector& x) { return x[0] - right; },
+                                              [](const Vector&, const Vector& v) { return v[0]; });
+  }
+  // Centre position, velocity and wall overlap at time t.
+  struct State {
+    double x, v, overlap;
+  };
+  State state(double delay, double t) const {
+    const double g = sep_ - d_, left = 0.5 * d_, right = sep_ - 0.5 * d_;
+    const double omega0 = std::sqrt(kn_ / m_);
+    double t0 = 0.0, x = 0.5 * sep_ - v_ * delay, s = v_;
+    int dir = +1;
+    for (long c = 0;; ++c) {
+      // Free flight to the next wall.
+      const double target = dir > 0 ? right : left;
+      const double tf = std::abs(target - x) / s;
+      if (t <= t0 + tf || c >= collisions_ + 2) return {x + dir * s * (t - t0), dir * s, 0.0};
+      t0 += tf;
+      // Contact: overlap is a damped half sine.
+      const DampedSine osc{omega0, gamma_n_, s};
+      if (t <= t0 + tc_) {
+        const double u = osc.u(t - t0), du = osc.du(t - t0);
+        return {target + dir * u, dir * du, u};
+      }
+      s = -osc.du(tc_);
+      t0 += tc_;
+      x = target;
+      dir = -dir;
+      (void)g;
+    }
+  }
+  bool has_exact() const override { return true; }
+  Observation exact(double delay, double t, double tv) const override {
+    const State a = state(delay, t), b = state(delay, tv);
+    Vector x = Vector::Zero(6), v = Vector::Zero(6);
+    x[0] = a.x;
+    v[0] = b.v;
+    Observation o;
+    o.kinetic = 0.5 * m_ * b.v * b.v;
+    o.channels = {x, v, Vector::Constant(1, o.kinetic + 0.5 * kn_ * a.overlap * a.overlap)};
+    return o;
+  }
+  std::map<std::string, double> exact_outcomes(double) const override {
+    const DampedSine osc{std::sqrt(kn_ / m_), gamma_n_, v_};
+    const double w = osc.wd(), t_peak = std::atan2(2.0 * w, gamma_n_) / w;
+    return {{"restitution", -osc.du(tc_) / v_}, {"peak_overlap", osc.u(t_peak)}, {"contact_duration", tc_}};
+  }
+  std::optional<Linearisation> linearise() const override {
+    ParticleSystem sys = make_system(TangentialHistory::consistent);
+    Vector x = Vector::Zero(6);
+    x[0] = sep_ - 0.5 * d_ + 1e-3 * d_;
+    return linearise_particles(sys, x, Vector::Zero(6), "the sphere's closed wall contact");
+  }
+
+ private:
+  TangentialHistory mode_;
+  double m_, d_, kn_, e_, v_, sep_, gamma_n_, tc_;
+  long collisions_;
+};
+
+// ------------------------------------------------------------------------------------------
+// spinning-disk: Xue et al. Case I. A disc with initial spin, pressed on a wall by a constant
+// normal force (starting at the static overlap, so the normal direction stays at rest): the
+// tangential spring alone governs the motion, u_t'' = -kappa (k_t u_t + c_t u_t'),
+// kappa = 1/m + R^2/I, while it sticks.
+class SpinningDisk final : public SweepCase {
+ public:
+  SpinningDisk(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
+    name_ = "spinning-disk";
+    description_ = "a disc with initial spin pressed on a wall by a constant normal force, the tangential spring "
+                   "governing the motion (Xue et al. 2023, Case I); analytic while it sticks";
+    const KeyValues& kv = o.overrides;
+    m_ = require_positive("m", param(kv, "m", 1.0, "mass [kg]"));
+    d_ = require_positive("d", param(kv, "d", 1.0, "diameter [m]"));
+    kn_ = require_positive("kn", param(kv, "kn", 195000.0, "normal stiffness k_n [N/m]"));
+    kt_ = require_positive("kt_ratio", param(kv, "kt_ratio", 2.0 / 7.0, "k_t / k_n")) * kn_;
+    gamma_t_ = require_non_negative("gamma_t", param(kv, "gamma_t", 0.0, "tangential damping rate [1/s]"));
+    N_ = require_positive("load", param(kv, "load", 195.0, "normal force pressing the disc on the wall [N]"));
+    spin_ = require_positive("spin", param(kv, "spin", 1.0, "initial angular velocity [rad/s]"));
+    mu_ = require_positive("mu", param(kv, "mu", 1.0, "Coulomb friction (large enough to stick)"));
+    const double periods = require_positive("periods", param(kv, "periods", o.quick ? 3.0 : 5.0, "run length in tangential periods"));
+    R_ = 0.5 * d_;
+    I_ = stepper::disc_inertia(m_, R_);
+    kappa_ = 1.0 / m_ + R_ * R_ / I_;
+    osc_ = DampedSine{std::sqrt(kappa_ * kt_), kappa_ * m_ * gamma_t_, R_ * spin_};
+    if (!(osc_.gamma < 2.0 * osc_.omega0)) fail("spinning-disk: gamma_t too large (overdamped tangential motion)");
+    const double T = 2.0 * pi / osc_.wd();
+    t_end_ = periods * T;
+    h0_ = T / 16.0;
+    levels_ = o.quick ? 4 : 6;
+    time_scale_ = T;
+    time_scale_name_ = "T_t";
+    accuracy_quantity_ = "position";
+    uses_tangential_ = true;
+    // Sticking throughout: k_t |u_t| + c_t |u_t'| stays below mu N (bounds of the undamped motion).
+    sticks_ = kt_ * R_ * spin_ / osc_.omega0 + m_ * gamma_t_ * R_ * spin_ < mu_ * N_;
+    if (!sticks_) reference_integrator_ = "rk4";
+    channels_ = standard_channels(R_ * spin_ / osc_.omega0, R_ * spin_, 0.5 * I_ * spin_ * spin_);
+  }
+
+  ParticleSystem make_system(TangentialHistory mode) const {
+    const HookeParams law{kn_, kt_, 0.0, gamma_t_, mu_};
+    ParticleSystem sys(2, law, mode);
+    sys.add_particle(R_, m_, I_);
+    sys.add_wall(Vec3::Zero(), Vec3::UnitY(), law);
+    Vector f = Vector::Zero(3);
+    f[1] = -N_;
+    sys.set_external_force(0, f);
+    return sys;
+  }
+  RunSetup build(double) const override {
+    auto sys = std::make_unique<ParticleSystem>(make_system(mode_));
+    RunSetup s;
+    s.x0 = Vector::Zero(3);
+    s.v0 = Vector::Zero(3);
+    s.x0[1] = R_ - N_ / kn_;
+    s.v0[2] = spin_;
+    s.system = std::move(sys);
+    return s;
+  }
+  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
+    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
+  }
+  bool has_exact() const override { return sticks_; }
+  Observation exact(double, double t, double tv) const override {
+    const double s0 = osc_.s;
+    const double u = osc_.u(t), du = osc_.du(tv);
+    // Integral of the tangential force F = -(k_t u + c_t u') is (u' - u'_0) / kappa:
+    //   x' = (u' - u'_0) / (kappa m),  theta' = spin + R (u' - u'_0) / (kappa I).
+    const double x = (u - s0 * t) / (kappa_ * m_), vx = (du - s0) / (kappa_ * m_);
+    const double th = spin_ * t + R_ * (u - s0 * t) / (kappa_ * I_), w = spin_ + R_ * (du - s0) / (kappa_ * I_);
+    const double y = R_ - N_ / kn_;
+    Vector xs(3), vs(3);
+    xs << x, y, R_ * th;
+    vs << vx, 0.0, R_ * w;
+    Observation o;
+    o.kinetic = 0.5 * m_ * vx * vx + 0.5 * I_ * w * w;
+    const double d0 = N_ / kn_;
+    o.channels = {xs, vs, Vector::Constant(1, o.kinetic + 0.5 * kn_ * d0 * d0 + 0.5 * kt_ * u * u + N_ * y)};
+    return o;
+  }
+  std::optional<Linearisation> linearise() const override {
+    ParticleSystem sys = make_system(TangentialHistory::consistent);
+    const RunSetup s = build(0.0);
+    return linearise_particles(sys, s.x0, Vector::Zero(3), "the disc's sticking wall contact (normal and tangential springs)");
+  }
+
+ private:
+  TangentialHistory mode_;
+  double m_, d_, kn_, kt_, gamma_t_, N_, spin_, mu_, R_, I_, kappa_;
+  DampedSine osc_{1.0, 0.0, 0.0};
+  bool sticks_ = true;
+};
+
+// ------------------------------------------------------------------------------------------
+// falling-ball: Xue et al. Case II. A spinning disc dropped under gravity onto a wall, with
+// friction and damping; reference: a fine run.
+class FallingBall final : public SweepCase {
+ public:
+  FallingBall(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
+    name_ = "falling-ball";
+    description_ = "a spinning disc dropped under gravity onto a wall, with friction and damping (Xue et al. 2023, "
+                   "Case II); reference: a fine run";
+    const KeyValues& kv = o.overrides;
+    m_ = require_positive("m", param(kv, "m", 1.0, "mass [kg]"));
+    d_ = require_positive("d", param(kv, "d", 1.0, "diameter [m]"));
+    kn_ = require_positive("kn", param(kv, "kn", 195000.0, "normal stiffness k_n [N/m]"));
+    kt_ = require_non_negative("kt_ratio", param(kv, "kt_ratio", 2.0 / 7.0, "k_t / k_n")) * kn_;
+    e_ = require_in_range("restitution", param(kv, "restitution", 0.5, "restitution coefficient"), 1e-6, 1.0);
+    gt_ratio_ = require_non_negative("gamma_t_ratio", param(kv, "gamma_t_ratio", 0.5, "gamma_t / gamma_n"));
+    mu_ = require_non_negative("mu", param(kv, "mu", 0.5, "Coulomb friction"));
+    g_ = require_positive("g", param(kv, "g", 1.0, "gravity [m/s^2] (k_n d / (m g) = 195000 by default)"));
+    drop_ = require_positive("drop", param(kv, "drop", 0.02, "initial gap between disc and wall [m]"));
+    spin_ = param(kv, "spin", 0.2, "initial angular velocity [rad/s]");
+    vx_ = param(kv, "vx", 0.0, "initial tangential velocity [m/s]");
+    R_ = 0.5 * d_;
+    gamma_n_ = stepper::gamma_n_from_restitution(e_, kn_, m_);
+    tc_ = stepper::collision_time(gamma_n_, kn_, m_);
+    v_impact_ = std::sqrt(2.0 * g_ * drop_);
+    const double t_fall = v_impact_ / g_;
+    t_end_ = 1.5 * t_fall + 2.0 * tc_;
+    h0_ = tc_ / 8.0;
+    levels_ = o.quick ? 4 : 6;
+    phases_ = o.quick ? 2 : 4;
+    time_scale_ = tc_;
+    time_scale_name_ = "t_c";
+    accuracy_quantity_ = "restitution";
+    uses_tangential_ = true;
+    energy_floor_ = m_ * g_ * (R_ - m_ * g_ / kn_);
+    channels_ = standard_channels(drop_, v_impact_, m_ * g_ * drop_);
+  }
+
+  ParticleSystem make_system(TangentialHistory mode) const {
+    const HookeParams law{kn_, kt_, gamma_n_, gt_ratio_ * gamma_n_, mu_};
+    ParticleSystem sys(2, law, mode);
+    sys.add_particle(R_, m_, stepper::disc_inertia(m_, R_));
+    sys.add_wall(Vec3::Zero(), Vec3::UnitY(), law);
+    sys.set_gravity(Vec3(0, -g_, 0));
+    return sys;
+  }
+  RunSetup build(double delay) const override {
+    auto sys = std::make_unique<ParticleSystem>(make_system(mode_));
+    RunSetup s;
+    s.x0 = Vector::Zero(3);
+    s.v0 = Vector::Zero(3);
+    s.x0[1] = R_ + drop_ + v_impact_ * delay;
+    s.v0[0] = vx_;
+    s.v0[2] = spin_;
+    s.system = std::move(sys);
+    return s;
+  }
+  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
+    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
+  }
+  std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override {
+    const double R = R_;
+    return std::make_unique<CollisionMonitor>([R](const Vector& x) { return R - x[1]; },
+                                              [](const Vector&, const Vector& v) { return -v[1]; });
+  }
+  std::optional<Linearisation> linearise() const override {
+    ParticleSystem sys = make_system(TangentialHistory::consistent);
+    Vector x = Vector::Zero(3);
+    x[1] = R_ - m_ * g_ / kn_;
+    return linearise_particles(sys, x, Vector::Zero(3), "the disc resting on the wall (sticking contact)");
+  }
+
+ private:
+  TangentialHistory mode_;
+  double m_, d_, kn_, kt_, e_, gt_ratio_, mu_, g_, drop_, spin_, vx_, R_, gamma_n_, tc_, v_impact_;
+};
+
+// ------------------------------------------------------------------------------------------
+// bonded-impact: De Klerk et al. §3.3. A bonded pair (bond k_B) moving at +v struck by a third
+// sphere moving at -v; contact stiffness k != k_B. Reference: a fine run.
+class BondedImpact final : public SweepCase {
+ public:
+  BondedImpact(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
+    name_ = "bonded-impact";
+    description_ = "a bonded pair struck by a third sphere, k_B != k (De Klerk et al. 2022, §3.3); reference: a "
+                   "fine run";
+    const KeyValues& kv = o.overrides;
+    m_ = require_positive("m", param(kv, "m", 1.0, "mass of each sphere [kg]"));
+    d_ = require_positive("d", param(kv, "d", 1.0, "diameter [m]"));
+    kn_ = require_positive("kn", param(kv, "kn", 195000.0, "contact stiffness k [N/m]"));
+    kb_ = require_positive("kb_ratio", param(kv, "kb_ratio", 4.0, "bond stiffness k_B / k")) * kn_;
+    e_ = require_in_range("restitution", param(kv, "restitution", 0.7, "restitution coefficient of the contact "
+                                                                      "(the bond uses the same gamma_n)"), 1e-6, 1.0);
+    v_ = require_positive("v", param(kv, "v", 1.0, "initial speed [m/s]"));
+    gap_ = require_positive("gap", param(kv, "gap", 0.02, "initial surface gap between pair and striker [m]"));
+    const double periods = require_positive("periods", param(kv, "periods", o.quick ? 3.0 : 10.0, "bond periods simulated after the impact"));
+    gamma_n_ = stepper::gamma_n_from_restitution(e_, kn_, 0.5 * m_);
+    tc_ = stepper::collision_time(gamma_n_, kn_, 0.5 * m_);
+    const double T_bond = 2.0 * pi / std::sqrt(2.0 * kb_ / m_);
+    h0_ = std::min(tc_, T_bond) / 8.0;
+    t_end_ = gap_ / (2.0 * v_) + tc_ + periods * T_bond + h0_;
+    levels_ = o.quick ? 4 : 6;
+    phases_ = o.quick ? 2 : 4;
+    time_scale_ = tc_;
+    time_scale_name_ = "t_c";
+    accuracy_quantity_ = "peak_overlap";
+    channels_ = standard_channels(v_ * tc_, v_, m_ * v_ * v_);
+  }
+
+  ParticleSystem make_system(TangentialHistory mode) const {
+    ParticleSystem sys(3, HookeParams{kn_, 0.0, gamma_n_, 0.0, 0.0}, mode);
+    const double R = 0.5 * d_;
+    for (int i = 0; i < 3; ++i) sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
+    sys.add_bond(0, 1, kb_);
+    return sys;
+  }
+  void place(const ParticleSystem& sys, double gap, Vector& x, Vector& v) const {
+    x = Vector::Zero(sys.dofs());
+    v = Vector::Zero(sys.dofs());
+    const double xb = -0.5 * (d_ + gap);
+    sys.set_centre(x, 0, Vec3(xb - d_, 0, 0));
+    sys.set_centre(x, 1, Vec3(xb, 0, 0));
+    sys.set_centre(x, 2, Vec3(-xb, 0, 0));
+    sys.set_centre(v, 0, Vec3(v_, 0, 0));
+    sys.set_centre(v, 1, Vec3(v_, 0, 0));
+    sys.set_centre(v, 2, Vec3(-v_, 0, 0));
+  }
+  RunSetup build(double delay) const override {
+    auto sys = std::make_unique<ParticleSystem>(make_system(mode_));
+    RunSetup s;
+    place(*sys, gap_ + 2.0 * v_ * delay, s.x0, s.v0);
+    s.system = std::move(sys);
+    return s;
+  }
+  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
+    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
+  }
+  std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override {
+    const double d = d_;
+    return std::make_unique<CollisionMonitor>(
+        [d](const Vector& x) { return d - (x.segment<3>(12) - x.segment<3>(6)).norm(); },
+        [](const Vector& x, const Vector& v) {
+          const Eigen::Vector3d n = (x.segment<3>(12) - x.segment<3>(6)).normalized();
+          return -(v.segment<3>(12) - v.segment<3>(6)).dot(n);
+        });
+  }
+  std::optional<Linearisation> linearise() const override {
+    // The bond alone (contact open): the state the run spends its time in. The impact lasts
+    // a few steps near the limit, too short for its own (higher) frequency to grow.
+    ParticleSystem sys = make_system(TangentialHistory::consistent);
+    Vector x, v;
+    place(sys, gap_, x, v);
+    return linearise_particles(sys, x, Vector::Zero(v.size()), "the bond of the pair, contact open");
+  }
+
+ private:
+  TangentialHistory mode_;
+  double m_, d_, kn_, kb_, e_, v_, gap_, gamma_n_, tc_;
+};
+
+// ------------------------------------------------------------------------------------------
+// box-settle: De Klerk et al. §3.4. Spheres settling under gravity in an L x L x 20L box,
+// L = 6 d; macroscopic quantities (eqs. 35-36) compared across integrators and steps.
+class BoxSettle final : public SweepCase {
+ public:
+  BoxSettle(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
+    name_ = "box-settle";
+    description_ = "spheres settling under gravity in an L x L x 20L box, L = 6 d (De Klerk et al. 2022, §3.4): "
+                   "mean kinetic energy (eq. 35) and velocity fluctuation (eq. 36); reference: a finer run";
+    const KeyValues& kv = o.overrides;
+    n_ = whole("n", param(kv, "n", o.quick ? 24.0 : 218.0, "number of spheres"), 1);
+    m_ = require_positive("m", param(kv, "m", 1.0, "mass of each sphere [kg]"));
+    d_ = require_positive("d", param(kv, "d", 1.0, "diameter [m]"));
+    kn_ = require_positive("kn", param(kv, "kn", 195000.0, "normal stiffness k_n [N/m]"));
+    kt_ = require_non_negative("kt_ratio", param(kv, "kt_ratio", 2.0 / 7.0, "k_t / k_n")) * kn_;
+    e_ = require_in_range("restitution", param(kv, "restitution", 0.5, "restitution coefficient (sphere pair)"), 1e-6, 1.0);
+    gt_ratio_ = require_non_negative("gamma_t_ratio", param(kv, "gamma_t_ratio", 0.5, "gamma_t / gamma_n"));
+    mu_ = require_non_negative("mu", param(kv, "mu", 0.5, "Coulomb friction"));
+    g_ = require_positive("g", param(kv, "g", 1.0, "gravity [m/s^2]"));
+    L_ = require_positive("L", param(kv, "L", 6.0, "box width / d")) * d_;
+    spread_ = require_non_negative("spread", param(kv, "spread", 0.3, "initial random speeds, units of sqrt(g d)"));
+    seed_ = whole("seed", param(kv, "seed", 1.0, "random seed of the initial state"), 0);
+    t_end_ = require_positive("t_end", param(kv, "t_end", o.quick ? 0.4 : 8.0, "simulated time [s]"));
+    gamma_n_ = stepper::gamma_n_from_restitution(e_, kn_, 0.5 * m_);
+    tc_ = stepper::collision_time(gamma_n_, kn_, 0.5 * m_);
+    h0_ = tc_ / 10.0;
+    levels_ = o.quick ? 2 : 3;
+    reference_integrator_ = "velocity_verlet";
+    reference_refinement_ = 1;
+    time_scale_ = tc_;
+    time_scale_name_ = "t_c";
+    accuracy_quantity_ = "mean_kinetic_energy";
+    uses_tangential_ = true;
+    stability_default_ = false;
+    channels_ = {{"mean_height", Level::position, d_},
+                 {"kinetic_energy", Level::velocity, m_ * g_ * d_},
+                 {"velocity_fluctuation", Level::velocity, g_ * d_},
+                 {"energy", Level::energy, m_ * g_ * d_}};
+  }
+
+  RunSetup build(double) const override {
+    const HookeParams law{kn_, kt_, gamma_n_, gt_ratio_ * gamma_n_, mu_};
+    auto sys = std::make_unique<ParticleSystem>(3, law, mode_);
+    const double R = 0.5 * d_;
+    // Walls use m_eff = m: the same restitution needs gamma_n for m.
+    const HookeParams wall{kn_, kt_, stepper::gamma_n_from_restitution(e_, kn_, m_),
+                           gt_ratio_ * stepper::gamma_n_from_restitution(e_, kn_, m_), mu_};
+    const double H = 20.0 * L_;
+    sys->add_wall(Vec3::Zero(), Vec3::UnitX(), wall);
+    sys->add_wall(Vec3(L_, 0, 0), -Vec3::UnitX(), wall);
+    sys->add_wall(Vec3::Zero(), Vec3::UnitY(), wall);
+    sys->add_wall(Vec3(0, L_, 0), -Vec3::UnitY(), wall);
+    sys->add_wall(Vec3::Zero(), Vec3::UnitZ(), wall);
+    sys->add_wall(Vec3(0, 0, H), -Vec3::UnitZ(), wall);
+    sys->set_gravity(Vec3(0, 0, -g_));
+    // A loose lattice (spacing 1.5 d) from z = d upwards, jittered, with random velocities.
+    const double a = 1.5 * d_;
+    const long per_row = std::max(1L, static_cast<long>(std::floor(L_ / a)));
+    const double off = 0.5 * (L_ - static_cast<double>(per_row - 1) * a);
+    if (off < R) fail(fmt::format("box-settle: box width L = {} is smaller than one sphere", L_));
+    std::mt19937_64 rng(static_cast<std::uint64_t>(seed_));
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    RunSetup s;
+    s.x0 = Vector::Zero(6 * n_);
+    s.v0 = Vector::Zero(6 * n_);
+    const double jitter = std::min(0.1 * d_, off - R), vs = spread_ * std::sqrt(g_ * d_);
+    for (long i = 0; i < n_; ++i) {
+      sys->add_particle(R, m_, stepper::sphere_inertia(m_, R));
+      const long layer = i / (per_row * per_row), k = i % (per_row * per_row);
+      const Vec3 c(off + static_cast<double>(k % per_row) * a + jitter * U(rng),
+                   off + static_cast<double>(k / per_row) * a + jitter * U(rng), d_ + static_cast<double>(layer) * a);
+      if (c.z() + R > H) fail(fmt::format("box-settle: {} spheres do not fit in the box", n_));
+      sys->set_centre(s.x0, i, c);
+      sys->set_centre(s.v0, i, Vec3(vs * U(rng), vs * U(rng), vs * U(rng)));
+    }
+    s.system = std::move(sys);
+    return s;
+  }
+  // Eq. (35): mean kinetic energy per particle (translation + rotation); eq. (36): velocity
+  // fluctuation about the mean velocity.
+  std::pair<double, double> macroscopic(const Vector& mass, const Vector& v) const {
+    const double K = kinetic(mass, v) / static_cast<double>(n_);
+    Vec3 mean = Vec3::Zero();
+    for (long i = 0; i < n_; ++i) mean += v.segment<3>(6 * i);
+    mean /= static_cast<double>(n_);
+    double dv = 0.0;
+    for (long i = 0; i < n_; ++i) dv += (v.segment<3>(6 * i) - mean).squaredNorm();
+    return {K, dv / (3.0 * static_cast<double>(n_))};
+  }
+  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
+    double z = 0.0;
+    for (long i = 0; i < n_; ++i) z += x[6 * i + 2];
+    const auto [K, dv] = macroscopic(sys.mass(), v);
+    Observation o;
+    o.channels = {Vector::Constant(1, z / static_cast<double>(n_)), Vector::Constant(1, K), Vector::Constant(1, dv),
+                  Vector::Constant(1, sys.energy(x, v) / static_cast<double>(n_))};
+    o.kinetic = kinetic(sys.mass(), v) / static_cast<double>(n_);
+    return o;
+  }
+  // Outcomes: the time average of eq. (35) and the final mean height.
+  class Macro final : public Monitor {
+   public:
+    explicit Macro(const BoxSettle& c, const Vector& mass) : c_(c), mass_(mass) {}
+    void sample(double, const Vector& x, double, const Vector& v) override {
+      sum_ += c_.macroscopic(mass_, v).first;
+      ++count_;
+      double z = 0.0;
+      for (long i = 0; i < c_.n_; ++i) z += x[6 * i + 2];
+      height_ = z / static_cast<double>(c_.n_);
+    }
+    std::map<std::string, double> outcomes() const override {
+      return {{"mean_kinetic_energy", count_ ? sum_ / static_cast<double>(count_) : 0.0}, {"final_mean_height", height_}};
+    }
+
+   private:
+    const BoxSettle& c_;
+    Vector mass_;
+    double sum_ = 0.0, height_ = 0.0;
+    long count_ = 0;
+  };
+  std::unique_ptr<Monitor> monitor(const MechanicalSystem& sys) const override {
+    return std::make_unique<Macro>(*this, sys.mass());
+  }
+
+ private:
+  TangentialHistory mode_;
+  long n_, seed_;
+  double m_, d_, kn_, kt_, e_, gt_ratio_, mu_, g_, L_, spread_, gamma_n_, tc_;
+};
+
+struct Entry {
+  const char* name;
+  const char* summary;
+};
+const std::vector<Entry>& entries() {
+  static const std::vector<Entry> e{
+      {"bonded-pair", "two spheres joined by an always-acting spring (analytic)"},
+      {"head-on", "two spheres colliding head on with normal damping (analytic, De Klerk eqs. 32-34)"},
+      {"oblique", "the same with offset dy/d = 0.1, friction optional (fine reference)"},
+      {"wall-bounce", "one sphere between walls 1.01 d apart, 250 collisions, undamped (analytic, energy)"},
+      {"spinning-disk", "spinning disc pressed on a wall, tangential spring governs (Xue Case I, analytic)"},
+      {"falling-ball", "spinning disc dropped onto a wall under gravity (Xue Case II, fine reference)"},
+      {"bonded-impact", "a bonded pair struck by a third sphere, k_B != k (De Klerk §3.3, fine reference)"},
+      {"box-settle", "~218 spheres settling in an L x L x 20L box (De Klerk §3.4, eqs. 35-36)"},
+  };
+  return e;
+}
+
+}  // namespace
+
+std::vector<std::string> case_names() {
+  std::vector<std::string> out;
+  for (const auto& e : entries()) out.emplace_back(e.name);
+  return out;
+}
+
+std::string case_summary(std::string_view name) {
+  for (const auto& e : entries())
+    if (name == e.name) return e.summary;
+  return {};
+}
+
+std::unique_ptr<SweepCase> make_case(std::string_view name, const CaseOptions& options) {
+  std::unique_ptr<SweepCase> c;
+  if (name == "bonded-pair") c = std::make_unique<BondedPair>(options);
+  else if (name == "head-on") c = std::make_unique<TwoSphereImpact>(options, false);
+  else if (name == "oblique") c = std::make_unique<TwoSphereImpact>(options, true);
+  else if (name == "wall-bounce") c = std::make_unique<WallBounce>(options);
+  else if (name == "spinning-disk") c = std::make_unique<SpinningDisk>(options);
+  else if (name == "falling-ball") c = std::make_unique<FallingBall>(options);
+  else if (name == "bonded-impact") c = std::make_unique<BondedImpact>(options);
+  else if (name == "box-settle") c = std::make_unique<BoxSettle>(options);
+  else fail(fmt::format("unknown sweep case '{}'; valid cases: {}", name, fmt::join(case_names(), ", ")));
+  std::vector<std::string> accepted;
+  for (const auto& p : c->parameters()) accepted.push_back(p.name);
+  options.overrides.reject_unused(accepted);
+  return c;
+}
+
+
+}  // namespace dtcrit::sweep

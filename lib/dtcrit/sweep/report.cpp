@@ -1,0 +1,258 @@
+#include "dtcrit/sweep/report.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "dtcrit/io/text_table.hpp"
+
+namespace dtcrit::sweep {
+
+namespace {
+
+std::string order_text(const OrderFit& f) { return std::isfinite(f.order) ? fmt::format("{:.2f}", f.order) : "-"; }
+
+std::string limit_text(double h, double scale) {
+  if (std::isnan(h)) return "-";
+  if (std::isinf(h)) return "none";
+  if (h == 0.0) return "unstable";
+  return format_number(h / scale);
+}
+
+std::string predicted_text(const PredictedLimit& p, double scale) {
+  if (p.status == "conditional") return format_number(p.h / scale);
+  if (p.status == "not available") return "-";
+  return p.status;
+}
+
+nlohmann::json number(double x) {
+  if (std::isfinite(x)) return x;
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  return nullptr;
+}
+
+}  // namespace
+
+std::string to_text(const SweepResult& r) {
+  std::string out;
+  out += fmt::format("case {}: {}\n", r.case_name, r.description);
+  std::string params;
+  for (const auto& p : r.parameters) params += fmt::format("{}{}={:g}", params.empty() ? "" : ", ", p.name, p.value);
+  out += fmt::format("parameters: {}\n", params);
+  out += fmt::format("tangential history: {}; reference: {}; h0 = {:g} s = {:g} {}; {} levels; {} onset phase(s); "
+                     "t_end = {:g} s\n",
+                     r.tangential, r.reference, r.h0, r.h0 / r.time_scale, r.time_scale_name, r.levels, r.phases, r.t_end);
+  if (!r.linearisation.empty())
+    out += fmt::format("predicted limits: critical_step on {} (omega_max = {:g} rad/s)\n", r.linearisation, r.omega_max);
+  out += fmt::format("steps in units of {} = {:g} s; errors relative to each channel's scale\n\n", r.time_scale_name,
+                     r.time_scale);
+
+  std::vector<std::string> head{"integrator", "declared"};
+  for (const auto& c : r.channels) head.push_back("order " + c.name);
+  head.insert(head.end(), {"h_crit pred", "h_crit emp", "emp/pred", "h_accuracy"});
+  TextTable summary(head);
+  for (const auto& s : r.integrators) {
+    std::vector<std::string> row{s.spec, fmt::format("{}/{}", s.declared_order, s.declared_order_damped)};
+    for (const auto& c : r.channels) row.push_back(order_text(s.order.at(c.name)));
+    row.push_back(predicted_text(s.predicted, r.time_scale));
+    row.push_back(limit_text(s.empirical.h, r.time_scale));
+    row.push_back(s.predicted.status == "conditional" && s.empirical.status == "found"
+                      ? fmt::format("{:.4f}", s.empirical.h / s.predicted.h)
+                      : "-");
+    row.push_back(s.accuracy.status.empty() ? "-"
+                                            : fmt::format("{} ({} {:g}, {})", limit_text(s.accuracy.h, r.time_scale),
+                                                          s.accuracy.quantity, s.accuracy.tolerance, s.accuracy.status));
+    summary.add_row(row);
+  }
+  out += summary.to_text() + "\n";
+
+  std::vector<std::string> head2{"integrator", "h/" + r.time_scale_name};
+  for (const auto& c : r.channels) head2.push_back(c.name);
+  for (const auto& c : r.channels) head2.push_back("slope " + c.name);
+  std::vector<std::string> outcome_names;
+  if (!r.integrators.empty())
+    for (const auto& [n, v] : r.integrators.front().points.front().outcome) outcome_names.push_back(n);
+  for (const auto& n : outcome_names) head2.push_back(n);
+  TextTable errors(head2);
+  for (const auto& s : r.integrators) {
+    for (std::size_t k = 0; k < s.points.size(); ++k) {
+      const auto& p = s.points[k];
+      std::vector<std::string> row{s.spec, format_number(p.h / r.time_scale)};
+      for (const auto& c : r.channels) row.push_back(fmt::format("{:.3e}", p.error.at(c.name)));
+      for (const auto& c : r.channels) {
+        const auto& sl = s.order.at(c.name).slopes;
+        row.push_back(k < sl.size() && std::isfinite(sl[k]) ? fmt::format("{:.2f}", sl[k]) : "");
+      }
+      for (const auto& n : outcome_names) {
+        const auto it = p.outcome.find(n);
+        row.push_back(it == p.outcome.end() ? "-" : format_number(it->second));
+      }
+      errors.add_row(row);
+    }
+  }
+  out += errors.to_text();
+  out += "\nslope: between this step and the next finer one; order: least squares over the range where "
+         "consecutive slopes agree (see --json for the range)\n";
+  return out;
+}
+
+std::string to_csv(const SweepResult& r) {
+  TextTable t({"case", "tangential", "integrator", "level", "h", "h_over_scale", "phase", "kind", "quantity", "value"});
+  auto add = [&](const std::string& spec, const std::string& level, double h, const std::string& phase,
+                 const std::string& kind, const std::string& q, double value) {
+    t.add_row({r.case_name, r.tangential, spec, level, std::isfinite(h) ? format_exact(h) : "",
+               std::isfinite(h) ? format_exact(h / r.time_scale) : "", phase, kind, q, format_exact(value)});
+  };
+  for (const auto& s : r.integrators) {
+    for (const auto& p : s.points) {
+      const std::string lv = std::to_string(p.level);
+      for (const auto& [q, v] : p.phase_errors) {
+        for (std::size_t j = 0; j < v.size(); ++j) add(s.spec, lv, p.h, std::to_string(j), "error", q, v[j]);
+        add(s.spec, lv, p.h, "mean", "error", q, p.error.at(q));
+      }
+      for (const auto& [q, v] : p.phase_outcomes) {
+        for (std::size_t j = 0; j < v.size(); ++j) add(s.spec, lv, p.h, std::to_string(j), "outcome", q, v[j]);
+        add(s.spec, lv, p.h, "mean", "outcome", q, p.outcome.at(q));
+      }
+      for (const auto& [q, v] : p.outcome_error) add(s.spec, lv, p.h, "mean", "outcome_error", q, v);
+    }
+    for (const auto& [q, f] : s.order) {
+      add(s.spec, "", std::nan(""), "mean", "order", q, f.order);
+      add(s.spec, "", std::nan(""), "mean", "order_first_h", q, f.h_hi);
+      add(s.spec, "", std::nan(""), "mean", "order_last_h", q, f.h_lo);
+      for (std::size_t k = 0; k < f.slopes.size(); ++k)
+        add(s.spec, std::to_string(k), s.points[k].h, "mean", "slope", q, f.slopes[k]);
+    }
+    add(s.spec, "", std::nan(""), "", "h_crit_predicted", s.predicted.status, s.predicted.h);
+    add(s.spec, "", std::nan(""), "", "h_crit_empirical", s.empirical.status, s.empirical.h);
+    if (!s.accuracy.status.empty())
+      add(s.spec, "", std::nan(""), "", "h_accuracy", s.accuracy.quantity, s.accuracy.h);
+  }
+  return t.to_csv();
+}
+
+nlohmann::json to_json(const SweepResult& r) {
+  using nlohmann::json;
+  json j;
+  j["case"] = r.case_name;
+  j["description"] = r.description;
+  json params = json::object();
+  for (const auto& p : r.parameters) params[p.name] = {{"value", p.value}, {"meaning", p.meaning}};
+  j["parameters"] = params;
+  j["tangential"] = r.tangential;
+  j["reference"] = r.reference;
+  j["h0"] = r.h0;
+  j["t_end"] = r.t_end;
+  j["levels"] = r.levels;
+  j["phases"] = r.phases;
+  j["phase_delays"] = r.phase_delays;
+  j["time_scale"] = {{"name", r.time_scale_name}, {"seconds", r.time_scale}};
+  j["linearisation"] = r.linearisation.empty() ? json(nullptr) : json(r.linearisation);
+  j["omega_max"] = number(r.omega_max);
+  json chans = json::array();
+  for (const auto& c : r.channels)
+    chans.push_back({{"name", c.name},
+                     {"level", c.level == Level::position ? "position" : c.level == Level::velocity ? "velocity" : "energy"},
+                     {"scale", c.scale}});
+  j["channels"] = chans;
+  json ints = json::array();
+  for (const auto& s : r.integrators) {
+    json i;
+    i["integrator"] = s.spec;
+    i["declared_order"] = {{"undamped", s.declared_order}, {"damped", s.declared_order_damped}};
+    i["explicit"] = s.is_explicit;
+    i["velocity_offset_over_h"] = s.velocity_offset;
+    json order = json::object(), fits = json::object();
+    for (const auto& [q, f] : s.order) {
+      order[q] = number(f.order);
+      json slopes = json::array();
+      for (double x : f.slopes) slopes.push_back(number(x));
+      fits[q] = {{"order", number(f.order)}, {"slopes", slopes}, {"first_level", f.first}, {"last_level", f.last},
+                 {"h_range", {number(f.h_hi), number(f.h_lo)}}};
+    }
+    i["order"] = order;
+    i["order_fit"] = fits;
+    i["h_crit_predicted"] = number(s.predicted.h);
+    i["h_crit_predicted_status"] = s.predicted.status;
+    i["h_crit_empirical"] = number(s.empirical.h);
+    i["h_crit_empirical_status"] = s.empirical.status;
+    i["h_crit_empirical_bracket"] = {number(s.empirical.lo), number(s.empirical.hi)};
+    i["stability_run_steps"] = s.empirical.steps;
+    i["accuracy"] = {{"quantity", s.accuracy.quantity},
+                     {"tolerance", s.accuracy.tolerance},
+                     {"h", number(s.accuracy.h)},
+                     {"status", s.accuracy.status},
+                     {"converged_value", number(s.accuracy.converged)}};
+    json pts = json::array();
+    for (const auto& p : s.points) {
+      json pt;
+      pt["level"] = p.level;
+      pt["h"] = p.h;
+      pt["blew_up"] = p.blew_up;
+      json err = json::object(), perr = json::object(), out = json::object(), pout = json::object(),
+           oerr = json::object();
+      for (const auto& [q, v] : p.error) err[q] = number(v);
+      for (const auto& [q, v] : p.phase_errors) {
+        json a = json::array();
+        for (double x : v) a.push_back(number(x));
+        perr[q] = a;
+      }
+      for (const auto& [q, v] : p.outcome) out[q] = number(v);
+      for (const auto& [q, v] : p.phase_outcomes) {
+        json a = json::array();
+        for (double x : v) a.push_back(number(x));
+        pout[q] = a;
+      }
+      for (const auto& [q, v] : p.outcome_error) oerr[q] = number(v);
+      pt["error"] = err;
+      pt["phase_errors"] = perr;
+      pt["outcome"] = out;
+      pt["phase_outcomes"] = pout;
+      pt["outcome_error"] = oerr;
+      pts.push_back(pt);
+    }
+    i["points"] = pts;
+    i["seconds"] = s.seconds;
+    ints.push_back(i);
+  }
+  j["integrators"] = ints;
+  return j;
+}
+
+PlotSpec error_plot(const SweepResult& r, const std::string& channel) {
+  PlotSpec p;
+  p.title = fmt::format("{} ({} tangential): {} error against step", r.case_name, r.tangential, channel);
+  p.xlabel = "h / " + r.time_scale_name;
+  p.ylabel = channel + " error (relative)";
+  p.logx = p.logy = true;
+  double e_anchor = 0.0, h_anchor = 0.0;
+  for (const auto& s : r.integrators) {
+    PlotSeries ser{s.spec, {}, {}, true};
+    for (const auto& pt : s.points) {
+      double e = std::nan("");
+      if (pt.error.count(channel)) e = pt.error.at(channel);
+      else if (pt.outcome_error.count(channel)) e = pt.outcome_error.at(channel);
+      else throw std::invalid_argument(fmt::format("--plot-quantity '{}' is not measured by this case", channel));
+      if (!(e > 0.0) || !std::isfinite(e)) continue;
+      ser.x.push_back(pt.h / r.time_scale);
+      ser.y.push_back(e);
+      if (pt.level == 0) {
+        e_anchor = std::max(e_anchor, e);
+        h_anchor = pt.h / r.time_scale;
+      }
+    }
+    p.series.push_back(std::move(ser));
+  }
+  if (e_anchor > 0.0 && !r.integrators.empty()) {
+    const auto& pts = r.integrators.front().points;
+    const double h_min = pts.back().h / r.time_scale;
+    for (int order : {1, 2, 4}) {
+      PlotSeries ref{fmt::format("slope {}", order), {h_anchor, h_min},
+                     {e_anchor, e_anchor * std::pow(h_min / h_anchor, order)}, false};
+      p.series.push_back(std::move(ref));
+    }
+  }
+  return p;
+}
+
+}  // namespace dtcrit::sweep

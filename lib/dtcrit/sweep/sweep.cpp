@@ -1,0 +1,457 @@
+#include "dtcrit/sweep/sweep.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <optional>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/stability/amplification.hpp"
+
+namespace dtcrit::sweep {
+
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+// What one run of a case produced.
+struct RunRecord {
+  std::vector<Observation> outputs;  // outputs[i] at t0 + i * (stride h), i = 0 .. n_out
+  std::vector<double> offsets;       // velocity_offset() at each output [s]
+  std::map<std::string, double> outcomes;
+  bool blew_up = false;
+};
+
+Observation nan_observation(const SweepCase& c, const Observation& like) {
+  Observation o = like;
+  for (auto& v : o.channels) v.setConstant(nan);
+  o.kinetic = nan;
+  (void)c;
+  return o;
+}
+
+// Registers the contacts of the initial state at t0 (one force() call and accept_step()), so that a
+// contact already closed at t0 takes its tangential-history origin there. Without it the origin is
+// the integrator's first force() call, which for position Verlet (x + h/2 v) or the variational
+// integrator (q_alpha) lies inside the first step: an O(h) offset of the tangential spring.
+void prime(MechanicalSystem& sys, const RunSetup& s) {
+  Vector f;
+  sys.force(s.t0, s.x0, s.v0, f);
+  sys.accept_step();
+}
+
+// Runs `steps` steps of h, observing every `stride` steps (stride = 0: no channel outputs).
+RunRecord run_case(const SweepCase& c, const std::string& spec, double h, double delay, long steps, long stride) {
+  RunSetup s = c.build(delay);
+  MechanicalSystem& sys = *s.system;
+  prime(sys, s);
+  const auto integ = make_integrator(spec);
+  integ->start(sys, s.t0, s.x0, s.v0, h);
+  const auto mon = c.monitor(sys);
+  RunRecord r;
+  if (stride > 0) {
+    r.outputs.reserve(static_cast<std::size_t>(steps / stride + 1));
+    r.outputs.push_back(c.observe(sys, s.x0, s.v0));
+    r.offsets.push_back(0.0);
+  }
+  for (long n = 1; n <= steps; ++n) {
+    integ->step(sys);
+    const bool output = stride > 0 && n % stride == 0;
+    if (!mon && !output) continue;
+    const Vector& x = integ->position();
+    const Vector v = integ->velocity();
+    if (!x.allFinite() || !v.allFinite()) {
+      r.blew_up = true;
+      break;
+    }
+    const double off = integ->velocity_offset();
+    if (mon) mon->sample(integ->time(), x, integ->time() + off, v);
+    if (output) {
+      r.outputs.push_back(c.observe(sys, x, v));
+      r.offsets.push_back(off);
+    }
+  }
+  if (stride > 0) {
+    const Observation blank = nan_observation(c, r.outputs.front());
+    while (static_cast<long>(r.outputs.size()) <= steps / stride) {
+      r.outputs.push_back(blank);
+      r.offsets.push_back(0.0);
+    }
+  }
+  if (mon) r.outcomes = mon->outcomes();
+  if (r.blew_up)
+    for (auto& [k, v] : r.outcomes) v = nan;
+  return r;
+}
+
+// A fine reference run of one phase: observations every `spacing` = h_min / 2.
+struct Reference {
+  double t0 = 0.0, spacing = 0.0;
+  RunRecord run;
+  const Observation& at(double t) const {
+    const double q = (t - t0) / spacing;
+    const long i = std::lround(q);
+    if (std::abs(q - static_cast<double>(i)) > 1e-6 || i < 0 || i >= static_cast<long>(run.outputs.size()))
+      fail(fmt::format("sweep: time {} is not on the reference grid (spacing {})", t, spacing));
+    return run.outputs[static_cast<std::size_t>(i)];
+  }
+};
+
+// Error of one run against the exact solution or a reference, per channel: max over outputs of
+// |obs - ref| / scale.
+std::vector<double> run_errors(const SweepCase& c, const RunRecord& r, double delay, double t0, double h_out,
+                               const Reference* ref) {
+  const auto& ch = c.channels();
+  std::vector<double> err(ch.size(), 0.0);
+  if (r.blew_up) return std::vector<double>(ch.size(), inf);
+  for (std::size_t i = 1; i < r.outputs.size(); ++i) {
+    const double t = t0 + static_cast<double>(i) * h_out, tv = t + r.offsets[i];
+    const Observation& o = r.outputs[i];
+    std::optional<Observation> exact;
+    if (!ref) exact = c.exact(delay, t, tv);
+    for (std::size_t k = 0; k < ch.size(); ++k) {
+      Vector expected;
+      if (exact) {
+        expected = exact->channels[k];
+      } else if (ch[k].level == Level::position) {
+        expected = ref->at(t).channels[k];
+      } else if (ch[k].level == Level::velocity) {
+        expected = ref->at(tv).channels[k];
+      } else {  // E(x(t), v(tv)) = E(t) - K(t) + K(tv)
+        const Observation& a = ref->at(t);
+        expected = a.channels[k].array() - a.kinetic + ref->at(tv).kinetic;
+      }
+      const double e = (o.channels[k] - expected).norm() / ch[k].scale;
+      err[k] = std::isfinite(e) ? std::max(err[k], e) : inf;
+    }
+  }
+  return err;
+}
+
+double mean(const std::vector<double>& v) {
+  if (v.empty()) return nan;
+  double s = 0.0;
+  for (double x : v) s += x;
+  return s / static_cast<double>(v.size());
+}
+
+double relative_error(double value, double ref) {
+  if (!std::isfinite(value)) return inf;
+  return std::abs(value - ref) / std::max(std::abs(ref), 1e-300);
+}
+
+class Engine {
+ public:
+  Engine(const SweepCase& c, const SweepOptions& o) : c_(c), o_(o) {
+    levels_ = o.levels > 0 ? o.levels : c.levels();
+    phases_ = o.phases > 0 ? o.phases : c.phases();
+    h0_ = o.h0 > 0.0 ? o.h0 : c.h0();
+    ref_spec_ = o.reference.empty() ? c.reference_integrator() : o.reference;
+    ref_r_ = o.reference_refinement >= 0 ? o.reference_refinement : c.reference_refinement();
+    if (levels_ < 2 || levels_ > 24) fail(fmt::format("levels = {} must lie in [2, 24]", levels_));
+    if (phases_ < 1 || phases_ > 64) fail(fmt::format("phases = {} must lie in [1, 64]", phases_));
+    if (ref_r_ < 1 || ref_r_ > 12) fail(fmt::format("reference refinement = {} must lie in [1, 12]", ref_r_));
+    n_out_ = static_cast<long>(std::floor(c.t_end() / h0_ + 1e-9));
+    if (n_out_ < 1) fail(fmt::format("h0 = {} is longer than the run (t_end = {})", h0_, c.t_end()));
+    for (int j = 0; j < phases_; ++j) {
+      const double u = phases_ == 1 ? 0.0 : std::fmod(0.5 + 0.6180339887498949 * j, 1.0);
+      delays_.push_back(u * h0_);
+    }
+  }
+
+  SweepResult run(const std::string& tangential) {
+    SweepResult res;
+    res.case_name = c_.name();
+    res.description = c_.description();
+    res.parameters = c_.parameters();
+    res.tangential = tangential;
+    res.channels = c_.channels();
+    res.h0 = h0_;
+    res.t_end = static_cast<double>(n_out_) * h0_;
+    res.time_scale = c_.time_scale();
+    res.time_scale_name = c_.time_scale_name();
+    res.levels = levels_;
+    res.phases = phases_;
+    res.phase_delays = delays_;
+    res.reference = c_.has_exact() ? "analytic" : fmt::format("{} at h_min/{}", ref_spec_, 1L << ref_r_);
+    const bool stability = o_.stability < 0 ? c_.stability_by_default() : o_.stability > 0;
+    if (stability) {
+      lin_ = c_.linearise();
+      if (lin_) {
+        res.linearisation = lin_->what;
+        res.omega_max = lin_->omega_max;
+      }
+    }
+    planned_ = o_.integrators.size() * static_cast<std::size_t>(levels_ * phases_) +
+               (c_.has_exact() ? 0 : static_cast<std::size_t>(phases_));
+    for (const auto& spec : o_.integrators) res.integrators.push_back(sweep_integrator(spec, stability));
+    return res;
+  }
+
+ private:
+  void tick(std::size_t more_planned = 0) {
+    planned_ += more_planned;
+    ++done_;
+    if (o_.progress) o_.progress(done_, std::max(done_, planned_));
+  }
+  double h(int k) const { return h0_ / static_cast<double>(1L << k); }
+
+  const Reference& reference(int phase) {
+    if (refs_.empty()) refs_.resize(static_cast<std::size_t>(phases_));
+    auto& ref = refs_[static_cast<std::size_t>(phase)];
+    if (!ref) {
+      const auto& info = integrator_info(ref_spec_);
+      (void)info;
+      const double h_ref = h(levels_ - 1) / static_cast<double>(1L << ref_r_);
+      const long stride = 1L << (ref_r_ - 1);
+      const long steps = n_out_ * (1L << (levels_ - 1 + ref_r_));
+      Reference r;
+      r.spacing = h_ref * static_cast<double>(stride);
+      r.run = run_case(c_, ref_spec_, h_ref, delays_[static_cast<std::size_t>(phase)], steps, stride);
+      for (double off : r.run.offsets)
+        if (off != 0.0) fail(fmt::format("reference integrator '{}' must keep velocities at whole steps", ref_spec_));
+      if (r.run.blew_up) fail(fmt::format("the reference run ({} at h = {}) blew up", ref_spec_, h_ref));
+      ref = std::move(r);
+      tick();
+    }
+    return *ref;
+  }
+
+  std::map<std::string, double> reference_outcomes(int phase) {
+    const auto exact = c_.exact_outcomes(delays_[static_cast<std::size_t>(phase)]);
+    if (!exact.empty()) return exact;
+    return reference(phase).run.outcomes;
+  }
+
+  IntegratorSweep sweep_integrator(const std::string& spec, bool stability) {
+    const auto start = std::chrono::steady_clock::now();
+    IntegratorSweep out;
+    const auto& info = integrator_info(spec);
+    out.spec = spec;
+    out.declared_order = info.order;
+    out.declared_order_damped = info.order_damped;
+    out.is_explicit = info.is_explicit;
+    const auto& ch = c_.channels();
+    for (int k = 0; k < levels_; ++k) {
+      SweepPoint p;
+      p.level = k;
+      p.h = h(k);
+      for (int j = 0; j < phases_; ++j) {
+        const double delay = delays_[static_cast<std::size_t>(j)];
+        const Reference* ref = c_.has_exact() ? nullptr : &reference(j);
+        const RunRecord r = run_case(c_, spec, p.h, delay, n_out_ * (1L << k), 1L << k);
+        if (k == 0 && r.offsets.size() > 1) out.velocity_offset = r.offsets.back() / p.h;
+        p.blew_up = p.blew_up || r.blew_up;
+        const auto e = run_errors(c_, r, delay, 0.0, h0_, ref);
+        for (std::size_t q = 0; q < ch.size(); ++q) p.phase_errors[ch[q].name].push_back(e[q]);
+        const auto ref_out = reference_outcomes(j);
+        for (const auto& [name, value] : r.outcomes) {
+          p.phase_outcomes[name].push_back(value);
+          const auto it = ref_out.find(name);
+          p.phase_outcomes[name + "_error"].push_back(it == ref_out.end() ? nan : relative_error(value, it->second));
+        }
+        tick();
+      }
+      for (const auto& [name, v] : p.phase_errors) p.error[name] = mean(v);
+      for (const auto& [name, v] : p.phase_outcomes) {
+        if (name.size() > 6 && name.ends_with("_error")) p.outcome_error[name.substr(0, name.size() - 6)] = mean(v);
+        else p.outcome[name] = mean(v);
+      }
+      for (auto it = p.phase_outcomes.begin(); it != p.phase_outcomes.end();)
+        it = it->first.ends_with("_error") ? p.phase_outcomes.erase(it) : std::next(it);
+      out.points.push_back(std::move(p));
+    }
+    // Order per channel.
+    std::vector<double> hs;
+    for (const auto& p : out.points) hs.push_back(p.h);
+    for (const auto& chan : ch) {
+      std::vector<double> es;
+      for (const auto& p : out.points) es.push_back(p.error.at(chan.name));
+      out.order[chan.name] = fit_order(hs, es, o_.order_agreement, o_.error_floor);
+    }
+    // Stability.
+    if (stability) {
+      if (lin_) {
+        const CriticalStep cs = critical_step(spec, *lin_->system, lin_->omega_max);
+        out.predicted.status = cs.stability == Stability::conditional     ? "conditional"
+                               : cs.stability == Stability::unconditional ? "unconditional"
+                                                                          : "unstable";
+        out.predicted.h = cs.h_crit;
+      }
+      out.empirical = empirical_limit(spec, out.predicted);
+    }
+    if (o_.accuracy) out.accuracy = accuracy_limit(spec, out);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+  }
+
+  // True if a run of the case at h blows up: a non-finite state or energy, or
+  // E - floor > growth (E0 - floor).
+  bool blows_up(const std::string& spec, double h, long& steps_out) {
+    tick(1);
+    RunSetup s = c_.build(0.0);
+    MechanicalSystem& sys = *s.system;
+    prime(sys, s);
+    const double floor = c_.energy_floor();
+    const double E0 = sys.energy(s.x0, s.v0);
+    const double base = std::max(E0 - floor, 1e-300);
+    const long steps = std::max(o_.stability_steps, static_cast<long>(std::ceil(c_.t_end() / h)));
+    steps_out = steps;
+    try {
+      const auto integ = make_integrator(spec);
+      integ->start(sys, s.t0, s.x0, s.v0, h);
+      for (long n = 1; n <= steps; ++n) {
+        integ->step(sys);
+        if (n % 8 != 0 && n != steps) continue;
+        const Vector& x = integ->position();
+        const Vector v = integ->velocity();
+        if (!x.allFinite() || !v.allFinite()) return true;
+        const double E = sys.energy(x, v);
+        if (!std::isfinite(E) || E - floor > o_.growth * base) return true;
+      }
+    } catch (const std::exception&) {
+      return true;  // a solver failing on a diverging state counts as a blow-up
+    }
+    return false;
+  }
+
+  StabilityResult empirical_limit(const std::string& spec, const PredictedLimit& pred) {
+    StabilityResult r;
+    double start = std::isfinite(pred.h) && pred.h > 0.0 ? pred.h
+                   : lin_                                ? 2.0 / lin_->omega_max
+                                                         : h0_;
+    long steps = 0;
+    double lo, hi;
+    if (blows_up(spec, start, steps)) {
+      hi = start;
+      lo = 0.5 * start;
+      while (blows_up(spec, lo, steps)) {
+        hi = lo;
+        lo *= 0.5;
+        if (lo < start * 1e-4) {
+          r.status = "unstable_everywhere";
+          r.h = 0.0;
+          r.lo = lo;
+          r.hi = hi;
+          r.steps = steps;
+          return r;
+        }
+      }
+    } else {
+      lo = start;
+      hi = 2.0 * start;
+      while (!blows_up(spec, hi, steps)) {
+        lo = hi;
+        hi *= 2.0;
+        if (hi > start * 64.0) {
+          r.status = "none_found";
+          r.h = inf;
+          r.lo = lo;
+          r.hi = hi;
+          r.steps = steps;
+          return r;
+        }
+      }
+    }
+    while (hi - lo > o_.stability_rel_tol * lo) {
+      const double mid = 0.5 * (lo + hi);
+      (blows_up(spec, mid, steps) ? hi : lo) = mid;
+    }
+    r.status = "found";
+    r.h = 0.5 * (lo + hi);
+    r.lo = lo;
+    r.hi = hi;
+    r.steps = steps;
+    return r;
+  }
+
+  // Mean over phases of the relative error of an outcome at step h (runs not aligned to the grid).
+  double outcome_error_at(const std::string& spec, const std::string& q, double h) {
+    std::vector<double> errs;
+    for (int j = 0; j < phases_; ++j) {
+      tick(1);
+      const double delay = delays_[static_cast<std::size_t>(j)];
+      const long steps = static_cast<long>(std::ceil(static_cast<double>(n_out_) * h0_ / h));
+      const RunRecord r = run_case(c_, spec, h, delay, steps, 0);
+      const auto ref = reference_outcomes(j);
+      const auto a = r.outcomes.find(q);
+      const auto b = ref.find(q);
+      errs.push_back(a == r.outcomes.end() || b == ref.end() ? nan : relative_error(a->second, b->second));
+    }
+    return mean(errs);
+  }
+
+  AccuracyResult accuracy_limit(const std::string& spec, const IntegratorSweep& s) {
+    AccuracyResult a;
+    a.quantity = o_.accuracy_quantity.empty() ? c_.accuracy_quantity() : o_.accuracy_quantity;
+    a.tolerance = o_.tolerance;
+    const bool is_channel = s.points.front().error.count(a.quantity) > 0;
+    const bool is_outcome = s.points.front().outcome_error.count(a.quantity) > 0;
+    if (!is_channel && !is_outcome) {
+      std::vector<std::string> names;
+      for (const auto& [n, v] : s.points.front().error) names.push_back(n);
+      for (const auto& [n, v] : s.points.front().outcome_error) names.push_back(n);
+      fail(fmt::format("accuracy quantity '{}' is not measured by case '{}'; choose one of: {}", a.quantity, c_.name(),
+                       fmt::join(names, ", ")));
+    }
+    auto err = [&](const SweepPoint& p) { return is_channel ? p.error.at(a.quantity) : p.outcome_error.at(a.quantity); };
+    if (is_outcome) {
+      const auto ref = reference_outcomes(0);
+      const auto it = ref.find(a.quantity);
+      if (it != ref.end()) a.converged = it->second;
+    }
+    int kstar = levels_;
+    while (kstar > 0 && err(s.points[static_cast<std::size_t>(kstar - 1)]) <= a.tolerance) --kstar;
+    if (kstar == levels_) {
+      a.status = "below_grid";
+      return a;
+    }
+    if (kstar == 0) {
+      a.status = "above_grid";
+      a.h = h0_;
+      return a;
+    }
+    if (is_channel) {
+      a.status = "grid";
+      a.h = h(kstar);
+      return a;
+    }
+    double lo = h(kstar), hi = h(kstar - 1);  // lo passes, hi fails
+    for (int it = 0; it < 6; ++it) {
+      const double mid = std::sqrt(lo * hi);
+      (outcome_error_at(spec, a.quantity, mid) <= a.tolerance ? lo : hi) = mid;
+    }
+    a.status = "bisected";
+    a.h = lo;
+    return a;
+  }
+
+  const SweepCase& c_;
+  const SweepOptions& o_;
+  int levels_, phases_, ref_r_;
+  double h0_;
+  long n_out_;
+  std::string ref_spec_;
+  std::vector<double> delays_;
+  std::vector<std::optional<Reference>> refs_;
+  std::optional<Linearisation> lin_;
+  std::size_t done_ = 0, planned_ = 0;
+};
+
+}  // namespace
+
+SweepResult run_sweep(const SweepCase& c, const std::string& tangential, const SweepOptions& options) {
+  if (options.integrators.empty()) fail("sweep: no integrator given");
+  require_positive("tolerance", options.tolerance);
+  require_positive("growth", options.growth);
+  Engine engine(c, options);
+  return engine.run(tangential);
+}
+
+}  // namespace dtcrit::sweep

@@ -1,0 +1,115 @@
+#pragma once
+// The sweep engine (DESIGN.md §6): for a case and a list of integrators,
+//  - runs every step size of the grid h_k = h0 / 2^k (outputs aligned at t0 + i h0, time t0 + n h),
+//  - measures the error of each channel (position, velocity at the integrator's own time level,
+//    energy) against the case's analytic solution or a fine reference run,
+//  - averages over several contact-onset phases (the initial gap shifted by a fraction of h0),
+//  - fits the observed order (order_fit.hpp),
+//  - finds the empirical stability limit by bracketing and bisection and sets it beside the
+//    predicted one (critical_step of the integrator on the case's linearised system),
+//  - finds the accuracy-limited step for a tolerance on a chosen quantity.
+#include <functional>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dtcrit/sweep/order_fit.hpp"
+#include "dtcrit/sweep/sweep_case.hpp"
+
+namespace dtcrit::sweep {
+
+struct SweepOptions {
+  std::vector<std::string> integrators;  // registry specs
+  int levels = 0;                        // 0: the case's default
+  int phases = 0;                        // 0: the case's default
+  double h0 = 0.0;                       // 0: the case's default
+  std::string reference;                 // reference integrator ("" : the case's default)
+  int reference_refinement = -1;         // h_ref = h_min / 2^r (-1: the case's default; r >= 1)
+  int stability = -1;                    // 1 on, 0 off, -1 the case's default
+  long stability_steps = 20000;          // minimum steps of a stability run
+  // Blow-up: E - floor > growth (E0 - floor). Large, because near an undamped limit the energy of
+  // a stable discrete orbit already swings by 1 / (1 - Omega^2/4) (velocity Verlet); not too
+  // large, because a DEM system is linear only for small amplitudes (a bonded pair whose
+  // amplitude reaches d turns over: its energy saturates near (d / amplitude)^2 ~ 1e5).
+  double growth = 1e4;
+  double stability_rel_tol = 1e-4;       // bisection stops at (hi - lo) <= tol * lo
+  bool accuracy = true;                  // look for the accuracy-limited step
+  std::string accuracy_quantity;         // "" : the case's default (channel or outcome name)
+  double tolerance = 0.01;               // relative tolerance of that quantity
+  double order_agreement = 0.3;          // consecutive slopes "agree" within this spread
+  double error_floor = 1e-11;            // errors below this are round-off: left out of the fit
+  // Called after every run with (runs done, runs planned); the plan grows by the bisections.
+  std::function<void(std::size_t, std::size_t)> progress;
+};
+
+// One step size of one integrator.
+struct SweepPoint {
+  int level = 0;
+  double h = 0.0;
+  // Per channel: the error of each phase and their mean (relative: divided by the channel scale).
+  std::map<std::string, std::vector<double>> phase_errors;
+  std::map<std::string, double> error;
+  // Per outcome (restitution, ...): value of each phase, mean value, mean relative error.
+  std::map<std::string, std::vector<double>> phase_outcomes;
+  std::map<std::string, double> outcome;
+  std::map<std::string, double> outcome_error;
+  bool blew_up = false;  // a run produced a non-finite state
+};
+
+struct StabilityResult {
+  // found: h is the bisected limit; none_found: stable up to `hi` (h = +inf);
+  // unstable_everywhere: unstable down to `lo` (h = 0); skipped: not run (h = NaN).
+  std::string status = "skipped";
+  double h = std::numeric_limits<double>::quiet_NaN();
+  double lo = 0.0, hi = 0.0;  // bracket: last stable, first unstable
+  long steps = 0;             // steps of each run at the limit
+};
+
+struct PredictedLimit {
+  std::string status = "not available";  // conditional | unconditional | unstable | not available
+  double h = std::numeric_limits<double>::quiet_NaN();
+};
+
+struct AccuracyResult {
+  std::string quantity;
+  double tolerance = 0.0;
+  // bisected: h between grid points by bisection (outcomes); grid: the largest grid step that
+  // passes with every finer one (channels); below_grid: even h_min fails (h = NaN);
+  // above_grid: h0 passes and nothing coarser was tried... (h = h0 is a lower bound).
+  std::string status;
+  double h = std::numeric_limits<double>::quiet_NaN();
+  double converged = std::numeric_limits<double>::quiet_NaN();  // the exact / reference value (outcomes)
+};
+
+struct IntegratorSweep {
+  std::string spec;
+  int declared_order = 0, declared_order_damped = 0;
+  bool is_explicit = false;
+  double velocity_offset = 0.0;  // in units of h
+  std::vector<SweepPoint> points;
+  std::map<std::string, OrderFit> order;  // per channel
+  PredictedLimit predicted;
+  StabilityResult empirical;
+  AccuracyResult accuracy;
+  double seconds = 0.0;  // wall time of this integrator's runs
+};
+
+struct SweepResult {
+  std::string case_name, description;
+  std::vector<CaseParameter> parameters;
+  std::string tangential;
+  std::vector<Channel> channels;
+  double h0 = 0.0, t_end = 0.0, time_scale = 0.0;
+  std::string time_scale_name;
+  int levels = 0, phases = 0;
+  std::vector<double> phase_delays;  // [s]
+  std::string reference;             // "analytic" or "rk4 at h_min/16"
+  std::string linearisation;         // what the predicted limit is computed on
+  double omega_max = std::numeric_limits<double>::quiet_NaN();
+  std::vector<IntegratorSweep> integrators;
+};
+
+SweepResult run_sweep(const SweepCase& c, const std::string& tangential, const SweepOptions& options);
+
+}  // namespace dtcrit::sweep
