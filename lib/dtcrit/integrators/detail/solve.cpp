@@ -70,10 +70,17 @@ bool NewtonControl::converged(double residual, double scale) {
   // round-off floor: a residual this close to the rounding of its own terms cannot improve
   const double floor = 16.0 * std::numeric_limits<double>::epsilon() * scale;
   if (first_residual_ < 0.0) {
-    first_residual_ = residual;
+    first_residual_ = previous_residual_ = residual;
     return residual <= floor;
   }
-  return stalled_ || residual <= tol_ * first_residual_ || residual <= floor ||
+  // The force routine has its own rounding floor, which `scale` cannot see (a bond force
+  // k (L0 - |x_i - x_j|) carries eps k |x| of noise however small the stretch). Newton converges
+  // quadratically, so a residual that stops falling for two iterations in a row while the update
+  // is already negligible has reached that floor.
+  stagnant_ = residual >= 0.5 * previous_residual_ ? stagnant_ + 1 : 0;
+  previous_residual_ = residual;
+  const bool at_force_floor = stagnant_ >= 2 && last_update_ <= 1e-8 * last_unknown_;
+  return stalled_ || at_force_floor || residual <= tol_ * first_residual_ || residual <= floor ||
          (iterations_ >= 2 && last_update_ <= tol_ * first_update_);
 }
 
@@ -81,6 +88,7 @@ void NewtonControl::record_update(double update, double unknown) {
   ++iterations_;
   if (first_update_ < 0.0) first_update_ = update;
   last_update_ = update;
+  last_unknown_ = unknown;
   stalled_ = update <= 4.0 * std::numeric_limits<double>::epsilon() * unknown;
 }
 

@@ -33,7 +33,8 @@ class TangentSolver {
 // when the initial guess is already close, e.g. at the tiny steps of a stability scan), or when the
 // update falls to tol times the first update (tol = 1e-13 as in De Klerk et al. 2022), or when
 // the update no longer changes the unknown (|update| <= 4 eps |unknown|: round-off, nothing left
-// to gain). The residual is always evaluated at the final iterate, so the force routine's last
+// to gain), or when the residual has stopped falling for two iterations with a negligible update
+// (the rounding floor of the force routine itself). The residual is always evaluated at the final iterate, so the force routine's last
 // call (and the history it leaves for accept_step) belongs to the accepted state.
 class NewtonControl {
  public:
@@ -50,6 +51,8 @@ class NewtonControl {
   double tol_;
   int iterations_ = 0;
   double first_residual_ = -1.0, first_update_ = -1.0, last_update_ = -1.0;
+  double previous_residual_ = -1.0, last_unknown_ = 0.0;
+  int stagnant_ = 0;
   bool stalled_ = false;
 };
 
