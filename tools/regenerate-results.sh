@@ -4,3 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh default
 build/studies/study_burns_hanley_2016 --out results/burns_hanley_2016
+build/studies/study_critical_step_tables --out results/tables
