@@ -5,8 +5,11 @@
 // Residual for q+ (paper eq. 29) and momentum update (eq. 31), written with the total force f:
 //   R(q+) = p - M (q+ - q)/h + h (1-α) f(t + α h, q_α, p/M) = 0,   q_α = (1-α) q + α q+
 //   p+    = M (q+ - q)/h + h α f(t + α h, q_α, p/M)
-// Dashpots (the velocity-dependent part of f) see the start-of-step velocity p/M, as the authors'
-// public companion code does (the paper's eq. 29 splits them half at (q+ - q)/h, half at p/M).
+// Dashpots (the velocity-dependent part of f) see the start-of-step velocity p/M. Our brief says
+// the authors' companion code does this; we could not find that code to confirm it. The paper's
+// eq. (29) itself splits the dashpot half at the discrete velocity (q+ - q)/h and half at p/M,
+// outside the (1 - α) weight, and its eq. (31) has no dashpot term: that variant is not
+// implemented here.
 //
 // Newton as the paper's Algorithm 1: initial guess q+ = q + h M^{-1} p; each iteration solves
 // (M + h² α(1-α) K) Δq = h R with Eigen's ConjugateGradient on the symmetric part of the tangent;
