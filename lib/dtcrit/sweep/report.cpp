@@ -1,5 +1,6 @@
 #include "dtcrit/sweep/report.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -48,12 +49,17 @@ std::string to_text(const SweepResult& r) {
                      r.time_scale);
 
   std::vector<std::string> head{"integrator", "declared"};
-  for (const auto& c : r.channels) head.push_back("order " + c.name);
+  std::vector<std::string> ordered;  // channels, then outcomes with a known converged value
+  for (const auto& c : r.channels) ordered.push_back(c.name);
+  if (!r.integrators.empty())
+    for (const auto& [q, f] : r.integrators.front().order)
+      if (std::find(ordered.begin(), ordered.end(), q) == ordered.end()) ordered.push_back(q);
+  for (const auto& q : ordered) head.push_back("order " + q);
   head.insert(head.end(), {"h_crit pred", "h_crit emp", "emp/pred", "h_accuracy"});
   TextTable summary(head);
   for (const auto& s : r.integrators) {
     std::vector<std::string> row{s.spec, fmt::format("{}/{}", s.declared_order, s.declared_order_damped)};
-    for (const auto& c : r.channels) row.push_back(order_text(s.order.at(c.name)));
+    for (const auto& q : ordered) row.push_back(s.order.count(q) ? order_text(s.order.at(q)) : "-");
     row.push_back(predicted_text(s.predicted, r.time_scale));
     row.push_back(limit_text(s.empirical.h, r.time_scale));
     row.push_back(s.predicted.status == "conditional" && s.empirical.status == "found"

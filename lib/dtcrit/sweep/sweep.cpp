@@ -275,6 +275,12 @@ class Engine {
       for (const auto& p : out.points) es.push_back(p.error.at(chan.name));
       out.order[chan.name] = fit_order(hs, es, o_.order_agreement, o_.error_floor);
     }
+    // Order of each outcome's relative error (restitution, ...), where a converged value is known.
+    for (const auto& [name, v] : out.points.front().outcome_error) {
+      std::vector<double> es;
+      for (const auto& p : out.points) es.push_back(p.outcome_error.at(name));
+      out.order[name] = fit_order(hs, es, o_.order_agreement, o_.error_floor);
+    }
     // Stability.
     if (stability) {
       if (lin_) {

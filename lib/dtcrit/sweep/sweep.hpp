@@ -88,7 +88,8 @@ struct IntegratorSweep {
   bool is_explicit = false;
   double velocity_offset = 0.0;  // in units of h
   std::vector<SweepPoint> points;
-  std::map<std::string, OrderFit> order;  // per channel
+  // Per channel, and per outcome with a known converged value (its relative error).
+  std::map<std::string, OrderFit> order;
   PredictedLimit predicted;
   StabilityResult empirical;
   AccuracyResult accuracy;

@@ -1,0 +1,182 @@
+// Tests of the sweep engine and cases (lib/dtcrit/sweep): the order fit on synthetic data, and the
+// claims of issue 5 that run in seconds. Longer sweeps carry [slow]; the full tables are in
+// results/sweeps/.
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/sweep/order_fit.hpp"
+#include "dtcrit/sweep/report.hpp"
+#include "dtcrit/sweep/sweep.hpp"
+
+using namespace dtcrit;
+using namespace dtcrit::sweep;
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+SweepResult run(const std::string& case_name, const std::vector<std::string>& specs, const std::string& set = "",
+                  const std::string& tangential = "traditional", int levels = 5, bool stability = false,
+                  int phases = 0) {
+  const auto c = make_case(case_name, CaseOptions{KeyValues(set, "--set"), tangential, true});
+  SweepOptions o;
+  o.integrators = specs;
+  o.levels = levels;
+  o.phases = phases;
+  o.stability = stability ? 1 : 0;
+  o.accuracy = false;
+  o.stability_steps = 5000;
+  return run_sweep(*c, tangential, o);
+}
+
+double order(const SweepResult& r, std::size_t i, const std::string& q) { return r.integrators.at(i).order.at(q).order; }
+
+}  // namespace
+
+TEST_CASE("fit_order finds the asymptotic slope and leaves out round-off and pre-asymptotic points", "[sweep]") {
+  std::vector<double> h, e;
+  for (int k = 0; k < 8; ++k) {
+    h.push_back(std::pow(0.5, k));
+    e.push_back(3.0 * std::pow(h.back(), 2));
+  }
+  e[0] = 10.0;     // pre-asymptotic
+  e[7] = 1e-15;    // round-off
+  const OrderFit f = fit_order(h, e);
+  CHECK_THAT(f.order, WithinAbs(2.0, 1e-12));
+  CHECK(f.first == 1);
+  CHECK(f.last == 6);
+  CHECK(f.slopes.size() == 7);
+  CHECK(std::isnan(f.slopes[6]));
+  CHECK_THAT(f.h_hi, WithinRel(0.5, 1e-15));
+  // Too few usable points: NaN.
+  CHECK(std::isnan(fit_order({1.0, 0.5}, {1.0, 0.0}).order));
+}
+
+TEST_CASE("sweep cases: unknown names and keys are rejected with the valid ones listed", "[sweep]") {
+  CHECK_THROWS_WITH(make_case("no-such-case", CaseOptions{}), Catch::Contains("bonded-pair") && Catch::Contains("box-settle"));
+  CHECK_THROWS_WITH(make_case("head-on", CaseOptions{KeyValues("kn=1e5,stiffnes=2", "--set"), "traditional", false}),
+                    Catch::Contains("stiffnes") && Catch::Contains("restitution"));
+  CHECK_THROWS_WITH(make_case("bonded-pair", CaseOptions{KeyValues("", "--set"), "sideways", false}),
+                    Catch::Contains("traditional"));
+  for (const auto& name : case_names()) {
+    const auto c = make_case(name, CaseOptions{KeyValues("", "--set"), "consistent", true});
+    CHECK(!c->parameters().empty());
+    CHECK(c->t_end() > c->h0());
+  }
+}
+
+TEST_CASE("bonded-pair undamped: velocity Verlet 2, RK4 4; variational alpha = 0 first order in velocity, 1/2 second",
+          "[sweep]") {
+  const auto r = run("bonded-pair", {"velocity_verlet", "rk4", "variational_1", "variational_2", "leapfrog"});
+  CHECK_THAT(order(r, 0, "position"), WithinAbs(2.0, 0.1));
+  CHECK_THAT(order(r, 0, "velocity"), WithinAbs(2.0, 0.1));
+  CHECK_THAT(order(r, 0, "energy"), WithinAbs(2.0, 0.1));
+  CHECK_THAT(order(r, 1, "position"), WithinAbs(4.0, 0.15));
+  CHECK_THAT(order(r, 1, "velocity"), WithinAbs(4.0, 0.15));
+  CHECK_THAT(order(r, 2, "velocity"), WithinAbs(1.0, 0.1));
+  CHECK_THAT(order(r, 3, "velocity"), WithinAbs(2.0, 0.1));
+  // Leapfrog compared at its own (half-step) velocity level is second order.
+  CHECK(r.integrators[4].velocity_offset == -0.5);
+  CHECK_THAT(order(r, 4, "velocity"), WithinAbs(2.0, 0.1));
+}
+
+TEST_CASE("bonded-pair damped: dashpot at v_{n+1/2} is first order, implicit damping second", "[sweep]") {
+  const auto r = run("bonded-pair", {"velocity_verlet", "velocity_verlet_implicit_damping", "central_difference"},
+                       "gamma_n=100");
+  CHECK_THAT(order(r, 0, "velocity"), WithinAbs(1.0, 0.15));
+  CHECK_THAT(order(r, 0, "position"), WithinAbs(1.0, 0.15));
+  CHECK_THAT(order(r, 1, "velocity"), WithinAbs(2.0, 0.1));
+  CHECK_THAT(order(r, 2, "position"), WithinAbs(2.0, 0.1));
+}
+
+TEST_CASE("bonded-pair: empirical and predicted stability limits agree within 1 % for conditionally stable schemes",
+          "[sweep]") {
+  const std::vector<std::string> specs{"symplectic_euler", "velocity_verlet", "velocity_verlet_implicit_damping",
+                                       "leapfrog",         "central_difference", "position_verlet",
+                                       "rk4",              "gear4",              "newmark_linear",
+                                       "variational_1"};
+  for (const char* set : {"", "gamma_n=100"}) {
+    const auto r = run("bonded-pair", specs, set, "traditional", 2, true);
+    for (const auto& s : r.integrators) {
+      INFO(s.spec << " " << set << ": predicted " << s.predicted.h << ", empirical " << s.empirical.h);
+      REQUIRE(s.predicted.status == "conditional");
+      REQUIRE(s.empirical.status == "found");
+      CHECK_THAT(s.empirical.h, WithinRel(s.predicted.h, 0.01));
+    }
+  }
+}
+
+TEST_CASE("head-on: velocity Verlet second order undamped; with damping the restitution error is first order "
+          "(dashpot at v_{n+1/2}) or second (implicit damping), and RK4 loses its order",
+          "[sweep]") {
+  // Contact onset inside a step: 8 onset phases make the slopes regular.
+  const auto u = run("head-on", {"velocity_verlet"}, "restitution=1", "traditional", 5, false, 8);
+  CHECK_THAT(order(u, 0, "position"), WithinAbs(2.0, 0.15));
+  CHECK_THAT(order(u, 0, "energy"), WithinAbs(2.0, 0.2));
+  const auto d = run("head-on", {"velocity_verlet", "velocity_verlet_implicit_damping", "rk4"}, "", "traditional", 6);
+  CHECK_THAT(order(d, 0, "restitution"), WithinAbs(1.0, 0.3));
+  CHECK_THAT(order(d, 1, "restitution"), WithinAbs(2.0, 0.3));
+  CHECK(order(d, 2, "position") < 2.5);  // RK4 is fourth order only for smooth forces
+  // Converged restitution: the analytic value.
+  CHECK_THAT(d.integrators[1].points.back().outcome.at("restitution"), WithinAbs(0.7, 1e-4));
+}
+
+TEST_CASE("spinning-disk: traditional tangential update first order, consistent second (central difference)", "[sweep]") {
+  for (const char* spec : {"central_difference", "newmark_average"}) {
+    const auto t = run("spinning-disk", {spec}, "", "traditional");
+    const auto c = run("spinning-disk", {spec}, "", "consistent");
+    INFO(spec);
+    CHECK(order(t, 0, "position") < 1.2);
+    CHECK(order(t, 0, "position") > 0.7);
+    CHECK_THAT(order(c, 0, "position"), WithinAbs(2.0, 0.1));
+  }
+  // Under velocity Verlet the traditional increment h v_{n+1/2} equals the position increment.
+  const auto vv = run("spinning-disk", {"velocity_verlet"}, "", "traditional");
+  CHECK_THAT(order(vv, 0, "position"), WithinAbs(2.0, 0.1));
+}
+
+TEST_CASE("sweep reports: JSON keys, tidy CSV rows, text table", "[sweep]") {
+  const auto c = make_case("bonded-pair", CaseOptions{KeyValues("", "--set"), "traditional", true});
+  SweepOptions o;
+  o.integrators = {"velocity_verlet"};
+  o.levels = 3;
+  o.stability_steps = 2000;
+  const auto r = run_sweep(*c, "traditional", o);
+  const auto j = to_json(r);
+  const auto& i = j.at("integrators").at(0);
+  CHECK(i.at("order").contains("position"));
+  CHECK(i.at("order").contains("velocity"));
+  CHECK(i.at("order").contains("energy"));
+  CHECK(i.contains("h_crit_empirical"));
+  CHECK(i.contains("h_crit_predicted"));
+  CHECK(i.at("points").size() == 3);
+  const std::string csv = to_csv(r);
+  CHECK(csv.rfind("case,tangential,integrator,level,h,h_over_scale,phase,kind,quantity,value\n", 0) == 0);
+  CHECK(csv.find("h_crit_empirical") != std::string::npos);
+  CHECK(to_text(r).find("velocity_verlet") != std::string::npos);
+  const PlotSpec p = error_plot(r, "position");
+  CHECK(p.logx);
+  CHECK(p.series.size() == 4);  // the integrator and slopes 1, 2, 4
+}
+
+TEST_CASE("every sweep case runs in quick mode", "[sweep]") {
+  for (const auto& name : case_names()) {
+    const auto c = make_case(name, CaseOptions{KeyValues("", "--set"), "consistent", true});
+    SweepOptions o;
+    o.integrators = {"velocity_verlet", "rk4"};
+    o.levels = 2;
+    o.stability = 0;
+    const auto r = run_sweep(*c, "consistent", o);
+    INFO(name);
+    CHECK(r.integrators.size() == 2);
+    for (const auto& s : r.integrators)
+      for (const auto& p : s.points) CHECK_FALSE(p.blew_up);
+  }
+}
