@@ -30,7 +30,7 @@ struct SweepCli {
   std::vector<std::string> sets;
   std::string tangential = "traditional";
   bool json = false, csv = false, quick = false, list = false;
-  std::string output, plot, plot_quantity;
+  std::string output, plot, plot_quantity, json_file, csv_file;
   int levels = 0, phases = 0, reference_refinement = -1;
   double h0 = 0.0, tolerance = 0.01, growth = 1e4;
   std::string reference, accuracy_quantity;
@@ -67,6 +67,8 @@ void add_sweep_command(CLI::App& app) {
   auto* csv = cmd->add_flag("--csv", o->csv, "tidy CSV (one row per observation) instead of the table");
   json->excludes(csv);
   cmd->add_option("--output,-o", o->output, "write the table / CSV / JSON to this file (atomically)");
+  cmd->add_option("--json-file", o->json_file, "also write the JSON to this file (atomically)");
+  cmd->add_option("--csv-file", o->csv_file, "also write the tidy CSV to this file (atomically)");
   cmd->add_option("--plot", o->plot, "log-log plot of error against h (PNG or SVG)");
   cmd->add_option("--plot-quantity", o->plot_quantity, "channel or outcome to plot (default: the first channel)");
   cmd->add_flag("--quick", o->quick, "the case's small version (fewer levels, phases, collisions, particles)");
@@ -128,6 +130,8 @@ void add_sweep_command(CLI::App& app) {
     if (o->json) emit(o->output, sweep::to_json(r).dump(2) + "\n");
     else if (o->csv) emit(o->output, sweep::to_csv(r));
     else emit(o->output, sweep::to_text(r));
+    if (!o->json_file.empty()) emit(o->json_file, sweep::to_json(r).dump(2) + "\n");
+    if (!o->csv_file.empty()) emit(o->csv_file, sweep::to_csv(r));
     if (!o->plot.empty())
       write_plot(o->plot, sweep::error_plot(r, o->plot_quantity.empty() ? r.channels.front().name : o->plot_quantity));
   });
