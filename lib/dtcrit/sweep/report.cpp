@@ -232,6 +232,7 @@ PlotSpec error_plot(const SweepResult& r, const std::string& channel) {
   p.ylabel = channel + " error (relative)";
   p.logx = p.logy = true;
   double e_anchor = 0.0, h_anchor = 0.0;
+  std::vector<double> level0;  // the reference slopes start at the median coarsest-step error
   for (const auto& s : r.integrators) {
     PlotSeries ser{s.spec, {}, {}, true};
     for (const auto& pt : s.points) {
@@ -243,11 +244,15 @@ PlotSpec error_plot(const SweepResult& r, const std::string& channel) {
       ser.x.push_back(pt.h / r.time_scale);
       ser.y.push_back(e);
       if (pt.level == 0) {
-        e_anchor = std::max(e_anchor, e);
+        level0.push_back(e);
         h_anchor = pt.h / r.time_scale;
       }
     }
     p.series.push_back(std::move(ser));
+  }
+  if (!level0.empty()) {
+    std::sort(level0.begin(), level0.end());
+    e_anchor = level0[level0.size() / 2];
   }
   if (e_anchor > 0.0 && !r.integrators.empty()) {
     const auto& pts = r.integrators.front().points;
