@@ -9,5 +9,6 @@ void add_example_command(CLI::App& app);
 void add_table_command(CLI::App& app);
 void add_integrators_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
+void add_packing_command(CLI::App& app);
 
 }  // namespace dtcrit::cli

@@ -1,0 +1,275 @@
+#include "dtcrit/packing/contacts.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "dtcrit/core/check.hpp"
+
+namespace dtcrit::packing {
+
+const stepper::HookeParams& ContactLaws::between(int ti, int tj) const {
+  if (by_types.empty()) return base;
+  auto it = by_types.find({std::min(ti, tj), std::max(ti, tj)});
+  return it == by_types.end() ? base : it->second;
+}
+
+void ContactLaws::validate() const {
+  stepper::validated(base);
+  for (const auto& [key, law] : by_types) {
+    if (key.first < 1 || key.second < key.first)
+      fail(fmt::format("contact law for types ({}, {}): types must satisfy 1 <= i <= j", key.first, key.second));
+    stepper::validated(law);
+  }
+}
+
+std::vector<std::int32_t> ContactSet::coordination(Index particles) const {
+  std::vector<std::int32_t> z(static_cast<std::size_t>(particles), 0);
+  for (const Contact& c : contacts) {
+    ++z[static_cast<std::size_t>(c.i)];
+    if (c.j >= 0) ++z[static_cast<std::size_t>(c.j)];
+  }
+  return z;
+}
+
+namespace {
+
+// Interns laws so that contacts store a small index.
+class LawTable {
+ public:
+  explicit LawTable(const ContactLaws& laws) : laws_(laws) {}
+  std::int32_t pair(int ti, int tj) {
+    const auto key = std::make_pair(std::min(ti, tj), std::max(ti, tj));
+    auto it = pair_index_.find(key);
+    if (it != pair_index_.end()) return it->second;
+    return pair_index_[key] = intern(laws_.between(ti, tj));
+  }
+  std::int32_t wall(const PlaneWall& w, int ti) { return w.law ? intern(*w.law) : pair(ti, ti); }
+  std::vector<stepper::HookeParams> take() { return std::move(table_); }
+
+ private:
+  std::int32_t intern(const stepper::HookeParams& h) {
+    for (std::size_t k = 0; k < table_.size(); ++k) {
+      const auto& t = table_[k];
+      if (t.kn == h.kn && t.kt == h.kt && t.gamma_n == h.gamma_n && t.gamma_t == h.gamma_t && t.mu == h.mu)
+        return static_cast<std::int32_t>(k);
+    }
+    table_.push_back(h);
+    return static_cast<std::int32_t>(table_.size() - 1);
+  }
+  const ContactLaws& laws_;
+  std::map<std::pair<int, int>, std::int32_t> pair_index_;
+  std::vector<stepper::HookeParams> table_;
+};
+
+// Appends the wall contacts of particle i.
+void wall_contacts(const Packing& p, Index i, const Vec3& xi, double tol, LawTable& laws, std::vector<Contact>& out,
+                   Index& count) {
+  for (std::size_t w = 0; w < p.walls.size(); ++w) {
+    const PlaneWall& wall = p.walls[w];
+    const double dist = (xi - wall.point).dot(wall.normal);
+    const double r = p.radius[static_cast<std::size_t>(i)];
+    if (dist < r * (1.0 + tol)) {
+      Contact c;
+      c.i = static_cast<std::int32_t>(i);
+      c.j = -static_cast<std::int32_t>(w) - 1;
+      c.law = laws.wall(wall, p.type[static_cast<std::size_t>(i)]);
+      c.normal = wall.normal;
+      c.overlap = r - dist;
+      out.push_back(c);
+      ++count;
+    }
+  }
+}
+
+// Positions wrapped into the box on periodic axes.
+std::vector<Vec3> wrapped(const Packing& p) {
+  std::vector<Vec3> x = p.centre;
+  const Vec3 L = p.box_length();
+  for (auto& c : x)
+    for (int d = 0; d < 3; ++d)
+      if (p.periodic[d]) {
+        c[d] -= L[d] * std::floor((c[d] - p.box_lo[d]) / L[d]);
+        if (c[d] >= p.box_hi[d]) c[d] = p.box_lo[d];  // rounding of the line above
+      }
+  return x;
+}
+
+bool positive_shift(const std::array<int, 3>& k) {
+  for (int d = 0; d < 3; ++d)
+    if (k[d] != 0) return k[d] > 0;
+  return false;
+}
+
+}  // namespace
+
+ContactSet find_contacts_brute_force(const Packing& p, const ContactLaws& laws, const ContactOptions& opts) {
+  validate(p);
+  laws.validate();
+  require_non_negative("gap tolerance", opts.gap_tolerance);
+  const double tol = opts.gap_tolerance;
+  const std::vector<Vec3> x = wrapped(p);
+  const Vec3 L = p.box_length();
+  double rmax = 0.0;
+  for (double r : p.radius) rmax = std::max(rmax, r);
+  const double cutoff = 2.0 * rmax * (1.0 + tol);
+  std::array<int, 3> K{0, 0, 0};
+  for (int d = 0; d < 3; ++d)
+    if (p.periodic[d]) K[d] = static_cast<int>(std::ceil(cutoff / L[d])) + 1;
+  LawTable table(laws);
+  ContactSet set;
+  const Index n = p.size();
+  for (Index i = 0; i < n; ++i) {
+    for (Index j = i; j < n; ++j) {
+      const double R = p.radius[i] + p.radius[j];
+      const double reach = R * (1.0 + tol);
+      std::array<int, 3> k{};
+      for (k[0] = -K[0]; k[0] <= K[0]; ++k[0])
+        for (k[1] = -K[1]; k[1] <= K[1]; ++k[1])
+          for (k[2] = -K[2]; k[2] <= K[2]; ++k[2]) {
+            if (i == j && !positive_shift(k)) continue;
+            const Vec3 d = x[i] - x[j] - Vec3(k[0] * L[0], k[1] * L[1], k[2] * L[2]);
+            const double r2 = d.squaredNorm();
+            if (!(r2 < reach * reach) || r2 == 0.0) continue;
+            const double r = std::sqrt(r2);
+            set.contacts.push_back(Contact{static_cast<std::int32_t>(i), static_cast<std::int32_t>(j),
+                                           table.pair(p.type[i], p.type[j]), d / r, R - r});
+            ++set.pair_contacts;
+          }
+    }
+    wall_contacts(p, i, x[i], tol, table, set.contacts, set.wall_contacts);
+  }
+  set.laws = table.take();
+  return set;
+}
+
+ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const ContactOptions& opts) {
+  validate(p);
+  laws.validate();
+  require_non_negative("gap tolerance", opts.gap_tolerance);
+  const double tol = opts.gap_tolerance;
+  const Index n = p.size();
+  const std::vector<Vec3> x = wrapped(p);
+  const Vec3 L = p.box_length();
+  double rmax = 0.0;
+  for (double r : p.radius) rmax = std::max(rmax, r);
+  double cutoff = 2.0 * rmax * (1.0 + tol);
+
+  // Grid. Periodic axes with at least 3 cells wrap (minimum image is then unique, since the cell
+  // edge >= cutoff <= L / 3); periodic axes shorter than that get one cell and explicit image
+  // shifts k L, |k| <= K; open axes span the particles' extent.
+  Vec3 lo = Vec3::Zero(), edge = Vec3::Ones();
+  std::array<Index, 3> dims{1, 1, 1};
+  std::array<int, 3> images{0, 0, 0};
+  std::array<bool, 3> wrap{false, false, false};
+  for (int attempt = 0;; ++attempt) {
+    for (int d = 0; d < 3; ++d) {
+      images[d] = 0;
+      wrap[d] = false;
+      if (d >= p.dim) {
+        dims[d] = 1, lo[d] = 0.0, edge[d] = 1.0;
+        continue;
+      }
+      if (p.periodic[d]) {
+        lo[d] = p.box_lo[d];
+        const Index m = static_cast<Index>(std::floor(L[d] / cutoff));
+        if (m >= 3) {
+          dims[d] = m, edge[d] = L[d] / static_cast<double>(m), wrap[d] = true;
+        } else {
+          dims[d] = 1, edge[d] = L[d];
+          images[d] = static_cast<int>(std::ceil(cutoff / L[d])) + 1;
+        }
+      } else {
+        double mn = x[0][d], mx = x[0][d];
+        for (const auto& c : x) mn = std::min(mn, c[d]), mx = std::max(mx, c[d]);
+        lo[d] = mn;
+        const Index m = std::max<Index>(1, static_cast<Index>(std::floor((mx - mn) / cutoff)));
+        dims[d] = m, edge[d] = std::max((mx - mn) / static_cast<double>(m), cutoff);
+      }
+    }
+    const double cells = static_cast<double>(dims[0]) * static_cast<double>(dims[1]) * static_cast<double>(dims[2]);
+    if (cells <= 8.0 * static_cast<double>(n) + 4096.0 || attempt > 60) break;
+    cutoff *= 2.0;  // a sparse packing: coarser cells
+  }
+  const Index ncells = dims[0] * dims[1] * dims[2];
+  auto cell_coord = [&](const Vec3& c, int d) {
+    const Index k = static_cast<Index>(std::floor((c[d] - lo[d]) / edge[d]));
+    return std::clamp<Index>(k, 0, dims[d] - 1);
+  };
+  std::vector<Index> cell_of(static_cast<std::size_t>(n)), start(static_cast<std::size_t>(ncells) + 1, 0),
+      items(static_cast<std::size_t>(n));
+  for (Index i = 0; i < n; ++i) {
+    const Index c = cell_coord(x[i], 0) + dims[0] * (cell_coord(x[i], 1) + dims[1] * cell_coord(x[i], 2));
+    cell_of[i] = c;
+    ++start[c + 1];
+  }
+  for (Index c = 0; c < ncells; ++c) start[c + 1] += start[c];
+  {
+    std::vector<Index> fill(start.begin(), start.end() - 1);
+    for (Index i = 0; i < n; ++i) items[fill[cell_of[i]]++] = i;
+  }
+
+  // Neighbour offsets per axis: cells -1..1 (wrapped or clipped), or image shifts -K..K.
+  LawTable table(laws);
+  ContactSet set;
+  set.contacts.reserve(static_cast<std::size_t>(n) * (p.dim == 3 ? 7 : 4));
+  std::vector<Contact> row;
+  for (Index i = 0; i < n; ++i) {
+    row.clear();
+    const Index ci = cell_of[i];
+    const std::array<Index, 3> cc{ci % dims[0], (ci / dims[0]) % dims[1], ci / (dims[0] * dims[1])};
+    std::array<int, 3> from{}, to{};
+    for (int d = 0; d < 3; ++d) {
+      if (images[d] > 0) from[d] = -images[d], to[d] = images[d];
+      else if (dims[d] == 1) from[d] = 0, to[d] = 0;
+      else from[d] = -1, to[d] = 1;
+    }
+    std::array<int, 3> o{};
+    for (o[2] = from[2]; o[2] <= to[2]; ++o[2])
+      for (o[1] = from[1]; o[1] <= to[1]; ++o[1])
+        for (o[0] = from[0]; o[0] <= to[0]; ++o[0]) {
+          std::array<Index, 3> nc{};
+          Vec3 shift = Vec3::Zero();  // image translation of the partner
+          std::array<int, 3> k{0, 0, 0};
+          bool skip = false;
+          for (int d = 0; d < 3 && !skip; ++d) {
+            if (images[d] > 0) {
+              nc[d] = 0;
+              k[d] = o[d];
+              shift[d] = o[d] * L[d];
+            } else {
+              Index c = cc[d] + o[d];
+              if (c < 0 || c >= dims[d]) {
+                if (!wrap[d]) skip = true;
+                c = (c + dims[d]) % dims[d];
+              }
+              nc[d] = c;
+            }
+          }
+          if (skip) continue;
+          const Index cell = nc[0] + dims[0] * (nc[1] + dims[1] * nc[2]);
+          for (Index s = start[cell]; s < start[cell + 1]; ++s) {
+            const Index j = items[s];
+            if (j < i || (j == i && !positive_shift(k))) continue;
+            Vec3 d = x[i] - x[j] - shift;
+            for (int a = 0; a < 3; ++a)
+              if (wrap[a]) d[a] -= L[a] * std::round(d[a] / L[a]);
+            const double R = p.radius[i] + p.radius[j];
+            const double reach = R * (1.0 + tol);
+            const double r2 = d.squaredNorm();
+            if (!(r2 < reach * reach) || r2 == 0.0) continue;
+            const double r = std::sqrt(r2);
+            row.push_back(Contact{static_cast<std::int32_t>(i), static_cast<std::int32_t>(j),
+                                  table.pair(p.type[i], p.type[j]), d / r, R - r});
+          }
+        }
+    // Same order as the brute-force scan: by partner, then by image.
+    std::sort(row.begin(), row.end(), [](const Contact& a, const Contact& b) { return a.j < b.j; });
+    set.pair_contacts += static_cast<Index>(row.size());
+    set.contacts.insert(set.contacts.end(), row.begin(), row.end());
+    wall_contacts(p, i, x[i], tol, table, set.contacts, set.wall_contacts);
+  }
+  set.laws = table.take();
+  return set;
+}
+
+}  // namespace dtcrit::packing

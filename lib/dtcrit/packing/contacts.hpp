@@ -1,0 +1,58 @@
+#pragma once
+// Contacts of a packing: touching pairs (overlap > -tolerance, through periodic images) and
+// particle-wall contacts, found with a uniform cell grid in O(N); and the contact laws per pair of
+// atom types.
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "dtcrit/packing/packing.hpp"
+
+namespace dtcrit::packing {
+
+// The gran/hooke/history parameters of every interaction. `base` applies to every pair of types
+// without an entry of its own; `by_types` holds per-type-pair laws (key (min, max) of the two
+// types). Walls use their own law if they have one, else the law of (type, type).
+struct ContactLaws {
+  stepper::HookeParams base;
+  std::map<std::pair<int, int>, stepper::HookeParams> by_types;
+
+  const stepper::HookeParams& between(int type_i, int type_j) const;
+  // Throws if some law is invalid (kn > 0, others >= 0).
+  void validate() const;
+};
+
+// One contact. j >= 0: a pair (i, j) (i == j only for a particle touching its own periodic image in
+// a box shorter than the contact distance); j < 0: a wall contact with wall -(j + 1).
+// normal points from the partner to i (x_i - x_j for a pair, the wall normal for a wall);
+// overlap = r_i + r_j - |x_i - x_j| (negative inside the gap tolerance).
+struct Contact {
+  std::int32_t i = 0, j = 0;
+  std::int32_t law = 0;  // index into ContactSet::laws
+  Vec3 normal = Vec3::UnitX();
+  double overlap = 0.0;
+};
+
+struct ContactSet {
+  std::vector<Contact> contacts;          // ascending i, then pairs before walls
+  std::vector<stepper::HookeParams> laws; // the distinct laws used
+  Index pair_contacts = 0, wall_contacts = 0;
+  // Contacts per particle (pairs count for both partners; wall contacts once).
+  std::vector<std::int32_t> coordination(Index particles) const;
+};
+
+struct ContactOptions {
+  // A pair is in contact when |x_i - x_j| < (r_i + r_j)(1 + gap_tolerance); a particle touches a
+  // wall when its distance to the plane is below r_i (1 + gap_tolerance). 0 reproduces LAMMPS
+  // (touching iff the overlap is positive); a small positive value closes lattices that touch
+  // exactly.
+  double gap_tolerance = 0.0;
+};
+
+// Finds every contact. Positions on periodic axes may lie outside the box (they are wrapped).
+ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const ContactOptions& opts = {});
+// The O(N^2) scan over all pairs and image shifts: the test oracle (same order and content).
+ContactSet find_contacts_brute_force(const Packing& p, const ContactLaws& laws, const ContactOptions& opts = {});
+
+}  // namespace dtcrit::packing

@@ -1,0 +1,143 @@
+#pragma once
+// The global linear system of a packing,  M a + C v + K x = 0,  assembled from the same linearised
+// contact law as the reference stepper (stepper::hooke_history_force: kn_lin, kt_lin, cn_lin,
+// ct_lin; dashpots c = m_eff gamma, LAMMPS' convention) and the same contact Jacobian as
+// stepper::ParticleSystem::tangent():
+//
+//   u_c = J_c x = (x_i - x_j) + n x (r_i phi_i + r_j phi_j)      relative contact-point motion
+//   K = sum_c J_c^T (kn n n^T + kt (I - n n^T)) J_c,  C likewise with cn, ct
+//
+// (arms r_i n from i's centre, as LAMMPS and the stepper use; a wall is an immovable partner). The
+// contact's pre-load (the geometric stiffness F_n / |x_i - x_j| of a rotating normal) is left out,
+// exactly as in the stepper's tangent; it is of relative size overlap / diameter.
+//
+// Degrees of freedom, particle-major: 3D (x, y, z, phi_x, phi_y, phi_z), 2D (x, y, theta); without
+// rotation only the translations. M = diag(m, .., I, ..).
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "dtcrit/dynamics/linear_system.hpp"
+#include "dtcrit/packing/contacts.hpp"
+
+namespace dtcrit::packing {
+
+// Per-contact linearised coefficients (the law evaluated at the contact, sticking).
+struct ContactCoefficients {
+  double kn = 0.0, kt = 0.0, cn = 0.0, ct = 0.0;
+  double m_eff = 0.0;
+};
+
+class GlobalSystem {
+ public:
+  // rotation = false freezes the rotations (translational dofs only).
+  GlobalSystem(const Packing& p, ContactSet contacts, bool rotation = true);
+
+  int dim() const { return dim_; }
+  bool rotation() const { return rotation_; }
+  Index particles() const { return static_cast<Index>(radius_.size()); }
+  Index dofs_per_particle() const { return dpp_; }
+  Index dofs() const { return particles() * dpp_; }
+  const Vector& mass() const { return mass_; }  // diagonal of M
+  const ContactSet& contacts() const { return contacts_; }
+  bool damped() const;  // some contact has cn > 0 or ct > 0
+
+  // The law's linearisation at contact c, through stepper::hooke_history_force (sticking, at rest).
+  ContactCoefficients coefficients(const Contact& c) const;
+
+  // y = M^{-1/2} (a K + b C) M^{-1/2} x, matrix-free over the contacts (y must not alias x).
+  void apply_scaled(double a, double b, const double* x, double* y) const;
+  // y = (a K + b C) x, matrix-free; contacts split over threads() threads (from 50000 contacts).
+  void apply(double a, double b, const double* x, double* y) const;
+  // Threads of apply(); default min(2, hardware threads). Not thread-safe itself: one caller at a time.
+  void set_threads(int threads);
+  int threads() const { return threads_; }
+
+  // Assembled sparse K and C (symmetric, both triangles).
+  SparseMatrix stiffness() const;
+  SparseMatrix damping() const;
+  // The LinearSystem(M, K, C) on which the integrators' amplification matrices are measured.
+  LinearSystem linear_system() const;
+
+  // Gershgorin bound on lambda_max(M^{-1/2} K M^{-1/2}) = omega_max^2: the largest absolute row sum
+  // of the scaled matrix, with the particle diagonal blocks assembled exactly and each contact's
+  // off-diagonal block counted on its own (an upper bound of the assembled row sum).
+  double gershgorin_omega2() const;
+
+  // Yade's GlobalStiffnessTimeStepper, as its code computes it: per body the translational
+  // diagonal K_ii = sum_c kn n_i^2 + kt (1 - n_i^2), the rotational K^rot_ii = sum_c kt R^2 (1 - n_i^2),
+  // dt_body = 1.41044 * safety * sqrt(min(m / max_i K_ii, min_i I / K^rot_ii)) (Yade's comment
+  // calls 1.41044 sqrt 2), minimised over bodies. Yade skips contacts of zero normal force: so do
+  // we (contacts inside the gap tolerance with overlap <= 0 count, unlike Yade). safety 0.8 is
+  // Yade's default timestepSafetyCoefficient.
+  double yade_global_stiffness_step(double safety = 0.8) const;
+
+  // The stiffest single contact on its own: max over contacts of the pair's undamped omega_max,
+  //   omega^2 = max(kn (1/m_i + 1/m_j), kt (1/m_i + 1/m_j + r_i^2/I_i + r_j^2/I_j))
+  // (the contact-point model of two bodies with collinear arms; no rotation: without the r^2/I
+  // terms; a wall contact has 1/m_j = r_j^2/I_j = 0).
+  double single_contact_omega_max() const;
+
+ private:
+  template <class F>
+  void for_each_block(F&& f) const;
+  double effective_mass(const Contact& c) const;
+  void apply_range(double a, double b, const double* x, double* y, std::size_t first, std::size_t last) const;
+  ContactCoefficients coef(const Contact& c) const;  // from law_lin_ (same values as coefficients())
+
+  int dim_;
+  bool rotation_;
+  Index dpp_;
+  std::vector<double> radius_, pmass_, inertia_;
+  Vector mass_, inv_sqrt_mass_;
+  ContactSet contacts_;
+  // Per law: the law's linearisation with m_eff = 1 (kn_lin, kt_lin and the dashpots per unit
+  // effective mass, cn_lin / m_eff = gamma_n): a contact's dashpot is m_eff times that.
+  std::vector<ContactCoefficients> law_lin_;
+  int threads_ = 1;
+  mutable std::vector<Vector> scratch_;  // per-thread scatter buffers of apply()
+};
+
+// --- eigenvalues ----------------------------------------------------------------------------
+struct ExtremeEigen {
+  double lambda = 0.0;   // largest eigenvalue of the scaled operator
+  Vector vector;         // its unit eigenvector (scaled coordinates M^{1/2} x)
+  double residual = 0.0; // |A v - lambda v|
+  Index operations = 0;  // operator applications
+  std::string method;    // "dense" or "lanczos"
+};
+
+struct EigenOptions {
+  Index dense_below = 600;  // dofs at or below which a dense symmetric eigensolver is used
+  Index ncv = 16;           // Lanczos basis size (larger: fewer restarts, more reorthogonalisation)
+  // Spectra's relative residual tolerance |A v - theta v| <= tol |theta|. The Ritz value converges
+  // much faster than the residual (about its square for an isolated eigenvalue), and the top of a
+  // lattice's spectrum is a dense cluster whose residual converges slowly: 1e-6 gives lambda_max to
+  // about 1e-7 (omega_max to 5e-8), from below, in the tests (packing/README.md).
+  double tolerance = 1e-6;
+  Index max_restarts = 2000;
+  const Vector* start = nullptr;  // optional starting vector (warm start)
+};
+
+// Largest eigenvalue of M^{-1/2} (a K + b C) M^{-1/2} (Spectra SymEigsSolver, matrix-free).
+ExtremeEigen largest_eigen(const GlobalSystem& s, double a, double b, const EigenOptions& opts = {});
+// The same from an assembled dense matrix (the tests' cross-check).
+double largest_eigen_dense(const GlobalSystem& s, double a, double b);
+
+// --- the damped limit of velocity Verlet with half-step damping (and Cundall's leapfrog) ------------
+// Both schemes reduce on M a + C v + K x = 0 to  M (x+ - 2x + x-) + h C (x - x-) + h^2 K x = 0;
+// its one-step map has the eigenvalue -1 exactly when S(h) = 4M - 2hC - h^2 K is singular, and
+// the first h at which S loses positive definiteness is the critical step (derivation:
+// packing/README.md). Found as the root of lambda_max(M^{-1/2}(h^2 K + 2h C)M^{-1/2}) = 4 by
+// Newton's method from h = 2/omega_max (the function is convex and increasing in h).
+struct DampedLimit {
+  double h_crit = 0.0;
+  int iterations = 0;
+  double lambda_at_root = 0.0;  // lambda_max at h_crit (4 up to the tolerance)
+};
+DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts = {});
+// The same by bisection on the smallest eigenvalue of the dense S(h) (the tests' cross-check).
+double half_step_damped_limit_dense(const GlobalSystem& s);
+
+}  // namespace dtcrit::packing

@@ -1,0 +1,346 @@
+#include "dtcrit/packing/lammps_io.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <numbers>
+#include <sstream>
+#include <vector>
+
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/io/output_file.hpp"
+
+namespace dtcrit::packing {
+
+namespace {
+
+std::string trim(std::string_view s) {
+  std::size_t a = 0, b = s.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  return std::string(s.substr(a, b - a));
+}
+
+std::vector<std::string> words(std::string_view s) {
+  std::vector<std::string> out;
+  std::istringstream in{std::string(s)};
+  std::string w;
+  while (in >> w) out.push_back(w);
+  return out;
+}
+
+class LineReader {
+ public:
+  explicit LineReader(const std::string& path) : path_(path), in_(path) {
+    if (!in_) fail(fmt::format("{}: cannot open the file", path));
+  }
+  bool next(std::string& line) {
+    if (!std::getline(in_, line)) return false;
+    ++line_;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return true;
+  }
+  long line() const { return line_; }
+  [[noreturn]] void error(const std::string& what) const { fail(fmt::format("{}:{}: {}", path_, line_, what)); }
+  [[noreturn]] void expected(const std::string& what, std::string_view got) const {
+    error(fmt::format("expected {}, got '{}'", what, got));
+  }
+  double number(std::string_view text, const std::string& what) const {
+    double v = 0.0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) expected(what, text);
+    return v;
+  }
+  long integer(std::string_view text, const std::string& what) const {
+    long v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size()) expected(what, text);
+    return v;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::ifstream in_;
+  long line_ = 0;
+};
+
+std::string strip_comment(const std::string& line) {
+  const auto hash = line.find('#');
+  return trim(hash == std::string::npos ? line : line.substr(0, hash));
+}
+
+void finish_dimension(Packing& p, const ReadOptions& opts, const std::string& path) {
+  if (opts.dimension != 2 && opts.dimension != 3)
+    fail(fmt::format("dimension {} must be 2 or 3", opts.dimension));
+  p.dim = opts.dimension;
+  if (p.dim == 2) {
+    const double z0 = p.centre.empty() ? 0.0 : p.centre.front().z();
+    for (std::size_t i = 0; i < p.centre.size(); ++i) {
+      if (p.centre[i].z() != z0)
+        fail(fmt::format("{}: a 2D packing needs one z for every particle; particle {} has z = {}, the first {}", path,
+                         i + 1, p.centre[i].z(), z0));
+      p.centre[i].z() = 0.0;
+    }
+    p.periodic[2] = false;
+    p.box_lo.z() = p.box_hi.z() = 0.0;
+  }
+}
+
+// Mass and inertia from density and radius under the packing's body model.
+void set_mass(Packing& p, std::size_t i, double density, BodyModel model) {
+  const double r = p.radius[i];
+  if (p.dim == 2 && model == BodyModel::disc) {
+    p.mass[i] = density * std::numbers::pi * r * r;
+    p.inertia[i] = 0.5 * p.mass[i] * r * r;
+  } else {
+    p.mass[i] = density * 4.0 / 3.0 * std::numbers::pi * r * r * r;
+    p.inertia[i] = 0.4 * p.mass[i] * r * r;
+  }
+}
+
+}  // namespace
+
+Packing read_lammps_data(const std::string& path, const ReadOptions& opts) {
+  LineReader in(path);
+  std::string line;
+  if (!in.next(line)) in.error("expected the title line of a LAMMPS data file, got an empty file");
+  long atoms = -1;
+  std::array<bool, 3> have_box{false, false, false};
+  Packing p;
+  p.source = fmt::format("LAMMPS data file {}", path);
+  std::string section;
+  // Header.
+  while (in.next(line)) {
+    const std::string s = strip_comment(line);
+    if (s.empty()) continue;
+    if (std::isalpha(static_cast<unsigned char>(s[0]))) {
+      section = s;
+      break;
+    }
+    const auto w = words(s);
+    if (w.size() >= 2 && w[1] == "atoms") {
+      atoms = in.integer(w[0], "the number of atoms");
+      if (atoms < 1) in.expected("a positive number of atoms", w[0]);
+    } else if (w.size() == 4 && (w[2] == "xlo" || w[2] == "ylo" || w[2] == "zlo")) {
+      const int axis = w[2][0] - 'x';
+      if (w[3] != std::string(1, w[2][0]) + "hi") in.expected(fmt::format("'{0}lo {0}hi'", w[2][0]), s);
+      p.box_lo[axis] = in.number(w[0], fmt::format("{}lo", w[2][0]));
+      p.box_hi[axis] = in.number(w[1], fmt::format("{}hi", w[2][0]));
+      have_box[axis] = true;
+    } else if (w.size() >= 4 && w[w.size() - 3] == "xy") {
+      in.error("triclinic boxes (xy xz yz) are not supported; expected an orthogonal box");
+    }
+    // Other header lines (bonds, atom types, ellipsoids, ...) carry nothing a packing needs.
+  }
+  if (atoms < 0) fail(fmt::format("{}: the header has no 'N atoms' line", path));
+  if (section.empty()) fail(fmt::format("{}:{}: expected an Atoms section, got the end of the file", path, in.line()));
+
+  std::vector<long> ids;
+  bool have_atoms = false;
+  while (!section.empty()) {
+    const std::string name = section;
+    section.clear();
+    const bool is_atoms = name.rfind("Atoms", 0) == 0 && (name.size() == 5 || std::isspace(static_cast<unsigned char>(name[5])));
+    if (is_atoms) {
+      const auto hash = line.find('#');
+      if (hash != std::string::npos) {
+        const std::string style = trim(line.substr(hash + 1));
+        if (style != "sphere") in.expected("'Atoms # sphere' (atom_style sphere)", trim(line));
+      }
+      if (have_atoms) in.error("expected one Atoms section, got a second");
+      have_atoms = true;
+    }
+    // Body of the section: lines starting with a number, until the next keyword line.
+    while (in.next(line)) {
+      const std::string s = strip_comment(line);
+      if (s.empty()) continue;
+      if (std::isalpha(static_cast<unsigned char>(s[0]))) {
+        section = s;
+        break;
+      }
+      if (!is_atoms) continue;
+      const auto w = words(s);
+      if (w.size() != 7 && w.size() != 10)
+        in.expected("'id type diameter density x y z' with optional image flags 'ix iy iz' (7 or 10 columns)", s);
+      const long id = in.integer(w[0], "an integer atom id");
+      const long type = in.integer(w[1], "an integer atom type");
+      if (type < 1) in.expected("an atom type >= 1", w[1]);
+      const double diameter = in.number(w[2], "a diameter");
+      if (!(diameter > 0.0)) in.expected("a positive diameter (atom_style sphere, finite-size particles)", w[2]);
+      const double density = in.number(w[3], "a density");
+      if (!(density > 0.0)) in.expected("a positive density", w[3]);
+      Vec3 x;
+      for (int d = 0; d < 3; ++d) x[d] = in.number(w[4 + static_cast<std::size_t>(d)], fmt::format("coordinate {}", "xyz"[d]));
+      if (w.size() == 10)
+        for (std::size_t k = 7; k < 10; ++k) in.integer(w[k], "an integer image flag");
+      ids.push_back(id);
+      p.centre.push_back(x);
+      p.radius.push_back(0.5 * diameter);
+      p.mass.push_back(0.0);
+      p.inertia.push_back(0.0);
+      p.type.push_back(static_cast<int>(type));
+      set_mass(p, p.centre.size() - 1, density, opts.body_model);
+      if (static_cast<long>(p.centre.size()) > atoms)
+        in.error(fmt::format("expected {} atoms as the header says, got more", atoms));
+    }
+  }
+  if (!have_atoms) fail(fmt::format("{}:{}: expected an Atoms section, got the end of the file", path, in.line()));
+  if (static_cast<long>(p.centre.size()) != atoms)
+    fail(fmt::format("{}:{}: expected {} atoms as the header says, got {}", path, in.line(), atoms, p.centre.size()));
+  {
+    std::vector<long> sorted = ids;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t k = 1; k < sorted.size(); ++k)
+      if (sorted[k] == sorted[k - 1]) fail(fmt::format("{}: atom id {} appears twice", path, sorted[k]));
+  }
+  if (opts.periodic) {
+    p.periodic = *opts.periodic;
+    for (int d = 0; d < 3; ++d)
+      if (p.periodic[d] && !have_box[d] && d < opts.dimension)
+        fail(fmt::format("{}: axis {} is periodic but the header has no {}lo {}hi line", path, "xyz"[d], "xyz"[d], "xyz"[d]));
+  }
+  finish_dimension(p, opts, path);
+  return p;
+}
+
+Packing read_lammps_dump(const std::string& path, const ReadOptions& opts) {
+  LineReader in(path);
+  std::string line;
+  Packing last;
+  bool have_snapshot = false;
+  bool pending = in.next(line);
+  if (!pending) fail(fmt::format("{}:1: expected 'ITEM: TIMESTEP', got an empty file", path));
+  while (pending) {
+    if (trim(line).empty()) {
+      pending = in.next(line);
+      continue;
+    }
+    if (trim(line) != "ITEM: TIMESTEP") in.expected("'ITEM: TIMESTEP'", line);
+    if (!in.next(line)) in.expected("a timestep", "end of file");
+    in.integer(trim(line), "an integer timestep");
+    if (!in.next(line) || trim(line) != "ITEM: NUMBER OF ATOMS") in.expected("'ITEM: NUMBER OF ATOMS'", line);
+    if (!in.next(line)) in.expected("the number of atoms", "end of file");
+    const long n = in.integer(trim(line), "the number of atoms");
+    if (n < 1) in.expected("a positive number of atoms", line);
+    if (!in.next(line)) in.expected("'ITEM: BOX BOUNDS'", "end of file");
+    const auto bw = words(line);
+    if (bw.size() < 3 || bw[0] != "ITEM:" || bw[1] != "BOX" || bw[2] != "BOUNDS")
+      in.expected("'ITEM: BOX BOUNDS xx yy zz'", line);
+    if (bw.size() >= 6 && bw[3] == "xy") in.error("triclinic boxes (BOX BOUNDS xy xz yz) are not supported");
+    if (bw.size() != 6) in.expected("three boundary flags such as 'pp pp ff' after BOX BOUNDS", line);
+    Packing p;
+    p.source = fmt::format("LAMMPS dump {}", path);
+    for (int d = 0; d < 3; ++d) {
+      const std::string& f = bw[3 + static_cast<std::size_t>(d)];
+      if (f.size() != 2) in.expected("a boundary flag of two letters (pp, ff, fs, sm, ...)", f);
+      p.periodic[d] = f == "pp";
+    }
+    for (int d = 0; d < 3; ++d) {
+      if (!in.next(line)) in.expected("the box bounds 'lo hi'", "end of file");
+      const auto w = words(line);
+      if (w.size() != 2) in.expected(fmt::format("the bounds of axis {} as 'lo hi'", "xyz"[d]), line);
+      p.box_lo[d] = in.number(w[0], "a box bound");
+      p.box_hi[d] = in.number(w[1], "a box bound");
+    }
+    if (!in.next(line)) in.expected("'ITEM: ATOMS ...'", "end of file");
+    const auto cols = words(line);
+    if (cols.size() < 3 || cols[0] != "ITEM:" || cols[1] != "ATOMS") in.expected("'ITEM: ATOMS <columns>'", line);
+    std::map<std::string, std::size_t> at;
+    for (std::size_t k = 2; k < cols.size(); ++k) at[cols[k]] = k - 2;
+    const std::size_t ncol = cols.size() - 2;
+    std::array<std::size_t, 3> pos{};
+    std::array<bool, 3> scaled{};
+    for (int d = 0; d < 3; ++d) {
+      const std::string a(1, "xyz"[d]);
+      if (at.count(a)) pos[d] = at[a], scaled[d] = false;
+      else if (at.count(a + "u")) pos[d] = at[a + "u"], scaled[d] = false;
+      else if (at.count(a + "s")) pos[d] = at[a + "s"], scaled[d] = true;
+      else in.expected(fmt::format("a position column {0}, {0}u or {0}s", a), line);
+    }
+    const bool has_radius = at.count("radius") > 0, has_diameter = at.count("diameter") > 0;
+    if (!has_radius && !has_diameter) in.expected("a radius or diameter column", line);
+    const std::size_t rcol = has_radius ? at["radius"] : at["diameter"];
+    const double rfac = has_radius ? 1.0 : 0.5;
+    const bool has_mass = at.count("mass") > 0, has_type = at.count("type") > 0;
+    if (!has_mass && !opts.density)
+      in.error("the ATOMS columns have no mass: expected a 'mass' column, or give the density (--density)");
+    for (long k = 0; k < n; ++k) {
+      if (!in.next(line)) in.expected(fmt::format("{} atom lines", n), "end of file");
+      const auto w = words(line);
+      if (w.size() != ncol) in.expected(fmt::format("{} columns as ITEM: ATOMS names", ncol), line);
+      Vec3 x;
+      for (int d = 0; d < 3; ++d) {
+        x[d] = in.number(w[pos[d]], fmt::format("coordinate {}", "xyz"[d]));
+        if (scaled[d]) x[d] = p.box_lo[d] + x[d] * (p.box_hi[d] - p.box_lo[d]);
+      }
+      const double r = rfac * in.number(w[rcol], has_radius ? "a radius" : "a diameter");
+      if (!(r > 0.0)) in.expected("a positive radius", w[rcol]);
+      int type = 1;
+      if (has_type) {
+        const long t = in.integer(w[at["type"]], "an integer atom type");
+        if (t < 1) in.expected("an atom type >= 1", w[at["type"]]);
+        type = static_cast<int>(t);
+      }
+      p.centre.push_back(x);
+      p.radius.push_back(r);
+      p.type.push_back(type);
+      p.mass.push_back(0.0);
+      p.inertia.push_back(0.0);
+      const std::size_t i = p.centre.size() - 1;
+      if (has_mass) {
+        const double m = in.number(w[at["mass"]], "a mass");
+        if (!(m > 0.0)) in.expected("a positive mass", w[at["mass"]]);
+        p.mass[i] = m;
+        p.inertia[i] = (opts.dimension == 2 && opts.body_model == BodyModel::disc ? 0.5 : 0.4) * m * r * r;
+      } else {
+        set_mass(p, i, *opts.density, opts.body_model);
+      }
+    }
+    last = std::move(p);
+    have_snapshot = true;
+    pending = in.next(line);
+  }
+  if (!have_snapshot) fail(fmt::format("{}: expected a snapshot (ITEM: TIMESTEP ...), found none", path));
+  if (opts.periodic) last.periodic = *opts.periodic;
+  finish_dimension(last, opts, path);
+  return last;
+}
+
+void write_lammps_data(const std::string& path, const Packing& p) {
+  validate(p);
+  write_file_atomically(path, [&](std::ostream& out) {
+    int types = 1;
+    for (int t : p.type) types = std::max(types, t);
+    out << "LAMMPS data file written by dtcrit (" << p.source << ")\n\n";
+    out << p.size() << " atoms\n" << types << " atom types\n\n";
+    Vec3 lo = p.box_lo, hi = p.box_hi;
+    for (int d = 0; d < 3; ++d)
+      if (!(hi[d] > lo[d])) {  // no box recorded on this axis: the particles' extent
+        lo[d] = hi[d] = p.centre[0][d];
+        for (Index i = 0; i < p.size(); ++i) {
+          lo[d] = std::min(lo[d], p.centre[i][d] - p.radius[i]);
+          hi[d] = std::max(hi[d], p.centre[i][d] + p.radius[i]);
+        }
+        if (!(hi[d] > lo[d])) lo[d] -= 0.5, hi[d] += 0.5;
+      }
+    for (int d = 0; d < 3; ++d)
+      out << fmt::format("{} {} {}lo {}hi\n", lo[d], hi[d], "xyz"[d], "xyz"[d]);
+    out << "\nAtoms # sphere\n\n";
+    for (Index i = 0; i < p.size(); ++i) {
+      const double r = p.radius[i];
+      const double vol = p.dim == 2 && std::abs(p.inertia[i] - 0.5 * p.mass[i] * r * r) < 1e-12 * p.inertia[i]
+                             ? std::numbers::pi * r * r
+                             : 4.0 / 3.0 * std::numbers::pi * r * r * r;
+      out << fmt::format("{} {} {} {} {} {} {} 0 0 0\n", i + 1, p.type[i], 2.0 * r, p.mass[i] / vol, p.centre[i].x(),
+                         p.centre[i].y(), p.centre[i].z());
+    }
+    out << "\nVelocities\n\n";
+    for (Index i = 0; i < p.size(); ++i) out << fmt::format("{} 0 0 0 0 0 0\n", i + 1);
+  });
+}
+
+}  // namespace dtcrit::packing

@@ -1,0 +1,39 @@
+#pragma once
+// Readers for packings written by LAMMPS.
+//
+//  - Data files as write_data writes them with atom_style sphere: a comment line, header lines
+//    ("N atoms", "N atom types", "xlo xhi", "ylo yhi", "zlo zhi"; other counts are ignored,
+//    "xy xz yz" (triclinic) is rejected), then sections. "Atoms" (style hint "# sphere" if present)
+//    holds "id type diameter density x y z" with optional image flags "ix iy iz"; every other
+//    section (Velocities, Bonds, Pair Coeffs, ...) is skipped. mass = density * volume (see
+//    packing.hpp for 2D). A data file does not record periodicity: set ReadOptions::periodic.
+//  - Text dumps (dump atom/custom): ITEM: TIMESTEP / NUMBER OF ATOMS / BOX BOUNDS xx yy zz /
+//    ATOMS <columns>; the columns are found by name: position x|xu|xs (scaled: unscaled with the
+//    box), y.., z..; radius or diameter; optional type, mass. Periodicity comes from the BOX BOUNDS
+//    flags ("pp" periodic; "ff", "fs", "sm", ... not). The last snapshot of the file is read. Without
+//    a mass column, mass = ReadOptions::density * volume.
+//
+// A malformed file throws std::invalid_argument "FILE:LINE: expected ..., got '...'".
+#include <array>
+#include <optional>
+#include <string>
+
+#include "dtcrit/packing/packing.hpp"
+
+namespace dtcrit::packing {
+
+struct ReadOptions {
+  int dimension = 3;  // 2: z must be the same for every particle; it is dropped
+  BodyModel body_model = BodyModel::sphere;  // 2D only
+  std::optional<std::array<bool, 3>> periodic;  // data files: periodic axes (default none); dumps: overrides
+  std::optional<double> density;  // dumps without a mass column [kg/m^3]
+};
+
+Packing read_lammps_data(const std::string& path, const ReadOptions& opts = {});
+Packing read_lammps_dump(const std::string& path, const ReadOptions& opts = {});
+
+// Writes a packing as write_data would (atom_style sphere, "Atoms # sphere"), for tests and for
+// handing a generated lattice to LAMMPS. Written atomically.
+void write_lammps_data(const std::string& path, const Packing& p);
+
+}  // namespace dtcrit::packing

@@ -1,0 +1,242 @@
+#include "dtcrit/packing/packing_analysis.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <numbers>
+
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/estimates/material.hpp"
+#include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/io/text_table.hpp"
+#include "dtcrit/stability/amplification.hpp"
+
+namespace dtcrit::packing {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+const char* stability_word(Stability s) {
+  switch (s) {
+    case Stability::conditional: return "conditional";
+    case Stability::unconditional: return "unconditional";
+    case Stability::unstable: return "unstable";
+  }
+  return "unknown";
+}
+
+// Omega_crit = h_crit omega of an integrator on the scalar oscillator with damping ratio zeta,
+// cached per (spec, zeta).
+CriticalStep scalar_limit(const std::string& spec, double zeta) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, double>, CriticalStep> cache;
+  std::lock_guard lock(mutex);
+  const auto key = std::make_pair(spec, zeta);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  LinearSystem unit = scalar_oscillator(1.0, zeta);
+  return cache[key] = critical_step(spec, unit, 1.0);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const GlobalSystem& sys, double omega_max,
+                                                double zeta, const PackingAnalysisOptions& opts) {
+  PackingIntegratorLimit out{spec, "", kNaN, "", true};
+  auto from = [&](const CriticalStep& c, double scale) {
+    out.stability = stability_word(c.stability);
+    out.h_crit = c.stability == Stability::conditional ? c.h_crit * scale : kNaN;
+  };
+  if (!sys.damped()) {
+    from(scalar_limit(spec, 0.0), 1.0 / omega_max);
+    out.method = "undamped: Omega_crit(scalar oscillator) / omega_max, exact by modal decomposition";
+    return out;
+  }
+  const std::string canon = canonical_integrator_spec(spec);
+  if (canon == "velocity_verlet" || canon == "leapfrog") {
+    const DampedLimit d = half_step_damped_limit(sys, omega_max, opts.eigen);
+    out.stability = "conditional";
+    out.h_crit = d.h_crit;
+    out.method = "damped, half-step dashpot: first h where 4M - 2hC - h^2 K is singular (exact)";
+    return out;
+  }
+  if (canon == "velocity_verlet_implicit_damping" || canon == "central_difference") {
+    out.stability = "conditional";
+    out.h_crit = 2.0 / omega_max;
+    out.method = "damped, dashpot at v_{n+1}: first h where 4M - h^2 K is singular, 2 / omega_max (exact)";
+    return out;
+  }
+  if (sys.dofs() <= opts.amplification_dofs) {
+    LinearSystem ls = sys.linear_system();
+    from(critical_step(spec, ls, omega_max), 1.0);
+    out.method = "damped: amplification matrix of the integrator on LinearSystem(M, K, C) (exact)";
+    return out;
+  }
+  from(scalar_limit(spec, zeta), 1.0 / omega_max);
+  out.exact = false;
+  out.method = fmt::format(
+      "damped, {} dofs: scalar limit at the top mode's modal damping ratio zeta = {:.4g} (estimate; exact only "
+      "for classical damping)",
+      sys.dofs(), zeta);
+  return out;
+}
+
+PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const PackingAnalysisOptions& opts) {
+  auto say = [&](std::string_view what) {
+    if (opts.progress) opts.progress(what);
+  };
+  PackingReport r;
+  r.source = p.source;
+  r.dim = sys.dim();
+  r.rotation = sys.rotation();
+  r.damped = sys.damped();
+  r.particles = sys.particles();
+  r.dofs = sys.dofs();
+  r.pair_contacts = sys.contacts().pair_contacts;
+  r.wall_contacts = sys.contacts().wall_contacts;
+  {
+    const auto z = sys.contacts().coordination(sys.particles());
+    double sum = 0.0;
+    for (auto k : z) {
+      sum += k;
+      if (k == 0) ++r.rattlers;
+    }
+    r.mean_coordination = sum / static_cast<double>(std::max<Index>(1, r.particles));
+  }
+  if (r.pair_contacts + r.wall_contacts == 0)
+    fail("the packing has no contacts: nothing limits the time step (check radii, compression, --gap-tolerance)");
+
+  auto t0 = std::chrono::steady_clock::now();
+  say(fmt::format("omega_max: largest eigenvalue of M^-1/2 K M^-1/2 ({} dofs, {} contacts)", r.dofs,
+                  r.pair_contacts + r.wall_contacts));
+  const ExtremeEigen top = largest_eigen(sys, 1.0, 0.0, opts.eigen);
+  r.omega_max = std::sqrt(top.lambda);
+  r.eigen_residual = top.residual / top.lambda;
+  r.eigen_method = top.method;
+  r.eigen_operations = top.operations;
+  if (r.damped) {
+    Vector w(sys.dofs());
+    sys.apply_scaled(0.0, 1.0, top.vector.data(), w.data());
+    r.top_mode_zeta = top.vector.dot(w) / (2.0 * r.omega_max);
+  }
+  r.timings.emplace_back("omega_max", seconds_since(t0));
+
+  t0 = std::chrono::steady_clock::now();
+  say("integrator limits");
+  PackingAnalysisOptions o = opts;
+  for (const auto& spec : opts.integrators)
+    r.integrators.push_back(packing_integrator_limit(spec, sys, r.omega_max, r.top_mode_zeta, o));
+  // The reference: the exact velocity_verlet step (LAMMPS' scheme).
+  r.h_exact = 2.0 / r.omega_max;
+  if (r.damped) {
+    bool found = false;
+    for (const auto& lim : r.integrators)
+      if (canonical_integrator_spec(lim.name) == "velocity_verlet") r.h_exact = lim.h_crit, found = true;
+    if (!found) r.h_exact = half_step_damped_limit(sys, r.omega_max, opts.eigen).h_crit;
+  }
+  r.timings.emplace_back("integrator limits", seconds_since(t0));
+
+  t0 = std::chrono::steady_clock::now();
+  say("bounds");
+  auto add = [&](std::string name, double seconds, std::string description) {
+    r.estimates.push_back({std::move(name), seconds, seconds / r.h_exact, std::move(description)});
+  };
+  add("two_over_omega_max", 2.0 / r.omega_max,
+      "2 / omega_max: exact undamped limit of velocity Verlet, leapfrog and central difference");
+  add("gershgorin", 2.0 / std::sqrt(sys.gershgorin_omega2()),
+      "2 / sqrt(max Gershgorin row sum of M^-1/2 K M^-1/2): a guaranteed-safe undamped step");
+  add("yade_global_stiffness", sys.yade_global_stiffness_step(0.8),
+      "Yade GlobalStiffnessTimeStepper as its code computes it: 1.41044 * 0.8 * sqrt(min over bodies of "
+      "min(m / max_i K_ii, I / K^rot_ii)) (Yade's comment calls 1.41044 sqrt 2; 0.8 is its default safety)");
+  add("single_contact", 2.0 / sys.single_contact_omega_max(),
+      "2 / omega_max of the stiffest single contact on its own (two-body contact-point model, undamped)");
+  {
+    double m_min = std::numeric_limits<double>::infinity(), k_max = 0.0;
+    for (double m : p.mass) m_min = std::min(m_min, m);
+    for (const auto& c : sys.contacts().contacts) {
+      const auto q = sys.coefficients(c);
+      k_max = std::max({k_max, q.kn, q.kt});
+    }
+    add("sqrt_m_over_k", std::sqrt(m_min / k_max), "sqrt(m / k): smallest particle mass, largest contact stiffness");
+  }
+  if (opts.material) {
+    std::size_t smallest = 0;
+    for (std::size_t i = 1; i < p.radius.size(); ++i)
+      if (p.radius[i] < p.radius[smallest]) smallest = i;
+    const double R = p.radius[smallest];
+    const double rho = p.mass[smallest] / (4.0 / 3.0 * std::numbers::pi * R * R * R);
+    const Material mat = validated(Material{opts.material->youngs_modulus, opts.material->poisson_ratio, rho, R, 0.0});
+    for (const auto& e : material_estimates(mat))
+      add(e.name, e.seconds, e.description + fmt::format(" (smallest particle: R = {:.6g} m, rho = {:.6g} kg/m^3)", R, rho));
+  }
+  r.timings.emplace_back("bounds", seconds_since(t0));
+  return r;
+}
+
+namespace {
+nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+}  // namespace
+
+nlohmann::json to_json(const PackingReport& r) {
+  nlohmann::json j;
+  j["units"] = "SI: kg, m, s, N/m, N s/m";
+  j["packing"] = {{"source", r.source},
+                  {"dimension", r.dim},
+                  {"rotation", r.rotation},
+                  {"damped", r.damped},
+                  {"particles", r.particles},
+                  {"dofs", r.dofs},
+                  {"pair_contacts", r.pair_contacts},
+                  {"wall_contacts", r.wall_contacts},
+                  {"mean_coordination", r.mean_coordination},
+                  {"rattlers", r.rattlers}};
+  j["omega_max"] = r.omega_max;
+  j["eigen"] = {{"method", r.eigen_method},
+                {"relative_residual", r.eigen_residual},
+                {"operator_applications", r.eigen_operations},
+                {"top_mode_zeta", r.top_mode_zeta}};
+  j["h_exact_velocity_verlet"] = r.h_exact;
+  j["estimates"] = nlohmann::json::object();
+  for (const auto& e : r.estimates)
+    j["estimates"][e.name] = {{"seconds", number_or_null(e.seconds)},
+                              {"ratio_to_exact", number_or_null(e.ratio)},
+                              {"description", e.description}};
+  j["integrators"] = nlohmann::json::object();
+  for (const auto& i : r.integrators)
+    j["integrators"][i.name] = {
+        {"h_crit", number_or_null(i.h_crit)}, {"stability", i.stability}, {"exact", i.exact}, {"method", i.method}};
+  j["timings_s"] = nlohmann::json::object();
+  for (const auto& [stage, s] : r.timings) j["timings_s"][stage] = s;
+  return j;
+}
+
+std::string format_packing_table(const PackingReport& r) {
+  std::string out;
+  out += fmt::format("packing: {}\n", r.source);
+  out += fmt::format("  {}D, {} particles, {} dofs ({}), {} pair + {} wall contacts, mean coordination {:.4g}, {} rattlers\n",
+                     r.dim, r.particles, r.dofs, r.rotation ? "with rotation" : "translations only", r.pair_contacts,
+                     r.wall_contacts, r.mean_coordination, r.rattlers);
+  out += fmt::format("  omega_max = {} rad/s ({}, relative residual {:.2g}){}\n\n", format_number(r.omega_max),
+                     r.eigen_method, r.eigen_residual,
+                     r.damped ? fmt::format(", top-mode damping ratio {:.4g}", r.top_mode_zeta) : "");
+  TextTable t({"integrator", "h_crit [s]", "stability", "method"});
+  for (const auto& i : r.integrators)
+    t.add_row({i.name, format_number(i.h_crit), i.stability, i.exact ? "exact" : "estimate"});
+  out += t.to_text();
+  out += "\n";
+  TextTable e({"bound / estimate", "step [s]", "ratio to exact"});
+  for (const auto& s : r.estimates) e.add_row({s.name, format_number(s.seconds), fmt::format("{:.4f}", s.ratio)});
+  out += e.to_text();
+  out += fmt::format("\nratio: step / exact velocity_verlet step {} s ({}).\n", format_number(r.h_exact),
+                     r.damped ? "damped, half-step dashpots as LAMMPS" : "undamped");
+  return out;
+}
+
+}  // namespace dtcrit::packing

@@ -1,0 +1,78 @@
+#pragma once
+// The whole answer for a packing: omega_max of the global system, each integrator's critical step
+// on it, and the cheap bounds users rely on with their ratio to the exact step. Rendered as an
+// aligned table or JSON (same "integrators" object as `dtcrit pair`).
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "dtcrit/packing/global_system.hpp"
+
+namespace dtcrit::packing {
+
+struct PackingEstimate {
+  std::string name;
+  double seconds = 0.0;
+  double ratio = 0.0;  // seconds / the exact velocity_verlet step of this packing
+  std::string description;
+};
+
+struct PackingIntegratorLimit {
+  std::string name;       // integrator specification
+  std::string stability;  // "conditional", "unconditional" or "unstable"
+  double h_crit = 0.0;    // seconds; NaN unless conditional
+  std::string method;     // how it was obtained, and whether it is exact
+  bool exact = true;
+};
+
+struct PackingReport {
+  std::string source;
+  int dim = 3;
+  bool rotation = true, damped = false;
+  Index particles = 0, dofs = 0, pair_contacts = 0, wall_contacts = 0, rattlers = 0;
+  double mean_coordination = 0.0;  // contacts per particle, pairs counted for both
+  double omega_max = 0.0;          // [rad/s]
+  double eigen_residual = 0.0;     // |K~ v - omega^2 v| / omega^2
+  std::string eigen_method;
+  Index eigen_operations = 0;
+  double top_mode_zeta = 0.0;      // v^T C~ v / (2 omega_max): modal damping ratio of the top mode
+  double h_exact = 0.0;            // exact velocity_verlet (LAMMPS) step: the estimates' reference
+  std::vector<PackingEstimate> estimates;
+  std::vector<PackingIntegratorLimit> integrators;
+  std::vector<std::pair<std::string, double>> timings;  // stage, seconds
+};
+
+struct PackingMaterial {  // for the Rayleigh / P-wave heuristics (smallest particle's R and rho)
+  double youngs_modulus = 0.0, poisson_ratio = 0.0;
+};
+
+struct PackingAnalysisOptions {
+  std::vector<std::string> integrators{"velocity_verlet"};  // registry specs (expanded: no "all")
+  std::optional<PackingMaterial> material;
+  EigenOptions eigen;
+  // Damped packings with integrators outside the exact criteria: the amplification matrix of the
+  // whole LinearSystem(M, K, C) is used up to this many dofs; above, the top-mode estimate.
+  Index amplification_dofs = 48;
+  std::function<void(std::string_view)> progress;  // stage messages (may be empty)
+};
+
+PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const PackingAnalysisOptions& opts);
+
+// The limit of one integrator on the global system (see packing/README.md for the methods):
+//  undamped: Omega_crit of the scalar oscillator / omega_max (modal decomposition, exact);
+//  damped velocity_verlet / leapfrog: first loss of definiteness of 4M - 2hC - h^2 K (exact);
+//  damped velocity_verlet_implicit_damping / central_difference: 2 / omega_max (exact);
+//  other damped schemes: the amplification matrix up to amplification_dofs, else the scalar
+//  limit at the top mode's modal damping ratio (an estimate, flagged exact = false).
+PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const GlobalSystem& sys, double omega_max,
+                                                double top_mode_zeta, const PackingAnalysisOptions& opts);
+
+nlohmann::json to_json(const PackingReport& r);
+std::string format_packing_table(const PackingReport& r);
+
+}  // namespace dtcrit::packing

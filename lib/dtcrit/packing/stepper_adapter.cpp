@@ -1,0 +1,29 @@
+#include "dtcrit/packing/stepper_adapter.hpp"
+
+#include <algorithm>
+
+#include "dtcrit/core/check.hpp"
+
+namespace dtcrit::packing {
+
+SteppedPacking to_particle_system(const Packing& p, const ContactLaws& laws, stepper::TangentialHistory mode) {
+  validate(p);
+  laws.validate();
+  for (int d = 0; d < 3; ++d)
+    if (p.periodic[d]) fail("the reference stepper has no periodic boundaries: use walls instead");
+  if (!laws.by_types.empty()) fail("the reference stepper has one particle law: per-type laws are not supported");
+  SteppedPacking out;
+  out.system = std::make_unique<stepper::ParticleSystem>(p.dim, laws.base, mode);
+  double rmin = p.radius.front();
+  for (Index i = 0; i < p.size(); ++i) {
+    out.system->add_particle(p.radius[i], p.mass[i], p.inertia[i]);
+    rmin = std::min(rmin, p.radius[i]);
+  }
+  for (const auto& w : p.walls) out.system->add_wall(w.point, w.normal, w.law ? *w.law : laws.base);
+  out.system->set_skin(0.1 * rmin);
+  out.x0 = Vector::Zero(out.system->dofs());
+  for (Index i = 0; i < p.size(); ++i) out.system->set_centre(out.x0, i, p.centre[i]);
+  return out;
+}
+
+}  // namespace dtcrit::packing

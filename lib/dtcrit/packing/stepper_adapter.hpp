@@ -1,0 +1,23 @@
+#pragma once
+// A packing handed to the reference DEM stepper (stepper::ParticleSystem), so that a predicted
+// critical step can be confirmed by running the stepper itself. The stepper has no periodic
+// boundaries and one particle-particle law: packings with periodic axes or per-type laws are
+// rejected.
+#include <memory>
+
+#include "dtcrit/packing/contacts.hpp"
+#include "dtcrit/stepper/particle_system.hpp"
+
+namespace dtcrit::packing {
+
+struct SteppedPacking {
+  std::unique_ptr<stepper::ParticleSystem> system;
+  Vector x0;  // generalised positions of the packing (rotations phi = 0)
+};
+
+// Walls keep their own law (else the particle law). mu of `laws.base` is used as given: pass a
+// large value to keep contacts sticking. Skin: 0.1 x the smallest radius.
+SteppedPacking to_particle_system(const Packing& p, const ContactLaws& laws,
+                                  stepper::TangentialHistory mode = stepper::TangentialHistory::traditional);
+
+}  // namespace dtcrit::packing

@@ -1,0 +1,415 @@
+// Packings: lattices and their contacts, the global M, K, C, omega_max by Lanczos against dense
+// eigenvalues and closed forms, the damped velocity Verlet criterion against the integrators' own
+// amplification matrices, LAMMPS readers, and the reference stepper run at 0.99 / 1.01 of the
+// predicted limit.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+#include <random>
+#include <set>
+#include <tuple>
+
+#include <Eigen/Eigenvalues>
+#include <nlohmann/json.hpp>
+
+#include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/packing/lammps_io.hpp"
+#include "dtcrit/packing/packing_analysis.hpp"
+#include "dtcrit/packing/stepper_adapter.hpp"
+#include "dtcrit/stability/amplification.hpp"
+
+using Catch::Matchers::Contains;
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+using namespace dtcrit;
+using namespace dtcrit::packing;
+
+namespace {
+
+ContactLaws hooke(double kn, double kt, double gn = 0.0, double gt = 0.0, double mu = 0.0) {
+  ContactLaws l;
+  l.base = stepper::HookeParams{kn, kt, gn, gt, mu};
+  return l;
+}
+
+Packing lattice(LatticeKind kind, Index n, bool periodic = true, double compression = 0.0, double spread = 0.0) {
+  LatticeSpec s;
+  s.kind = kind;
+  s.n = n;
+  s.periodic = periodic;
+  s.compression = compression;
+  s.radius_spread = spread;
+  return make_lattice(s);
+}
+
+// Contacts as a comparable set (pair, rounded normal).
+std::multiset<std::tuple<int, int, long, long, long>> as_set(const ContactSet& s) {
+  std::multiset<std::tuple<int, int, long, long, long>> out;
+  for (const auto& c : s.contacts)
+    out.emplace(c.i, c.j, std::lround(c.normal.x() * 1e6), std::lround(c.normal.y() * 1e6), std::lround(c.normal.z() * 1e6));
+  return out;
+}
+
+std::filesystem::path scratch_file(const std::string& name, const std::string& content) {
+  const auto dir = std::filesystem::temp_directory_path() / "dtcrit_packing_tests";
+  std::filesystem::create_directories(dir);
+  const auto p = dir / name;
+  std::ofstream(p) << content;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("periodic lattices have their bulk coordination numbers", "[packing]") {
+  const auto kind = GENERATE(LatticeKind::square, LatticeKind::hex, LatticeKind::sc, LatticeKind::bcc, LatticeKind::fcc);
+  const Index n = GENERATE(1, 2, 4);
+  CAPTURE(to_string(kind), n);
+  const Packing p = lattice(kind, n);
+  const ContactSet cs = find_contacts(p, hooke(1e5, 5e4), {1e-9});
+  const auto z = cs.coordination(p.size());
+  for (auto k : z) REQUIRE(k == lattice_coordination(kind));
+  CHECK(cs.pair_contacts * 2 == p.size() * lattice_coordination(kind));
+  // The cell grid agrees with the all-pairs, all-images scan (n = 1, 2: explicit image shifts).
+  CHECK(as_set(cs) == as_set(find_contacts_brute_force(p, hooke(1e5, 5e4), {1e-9})));
+}
+
+TEST_CASE("open lattices, walls and polydisperse packings: cell grid equals brute force", "[packing]") {
+  Packing p = lattice(LatticeKind::fcc, 4, false, 0.002, 0.001);
+  add_box_walls(p, 1e-6);
+  p.periodic = {true, false, false};
+  p.walls.erase(p.walls.begin(), p.walls.begin() + 2);  // no walls normal to the periodic x axis
+  const ContactSet a = find_contacts(p, hooke(1e5, 5e4), {});
+  const ContactSet b = find_contacts_brute_force(p, hooke(1e5, 5e4), {});
+  CHECK(a.wall_contacts > 0);
+  CHECK(a.wall_contacts == b.wall_contacts);
+  CHECK(as_set(a) == as_set(b));
+}
+
+TEST_CASE("matrix-free operator equals the assembled K and C; K matches the stepper's tangent", "[packing]") {
+  Packing p = lattice(LatticeKind::hex, 3, false, 1e-3, 5e-4);
+  add_box_walls(p, 1e-6, stepper::HookeParams{2e5, 1e5, 30.0, 10.0, 0.0});
+  const ContactLaws laws = hooke(1e5, 4e4, 50.0, 20.0, 10.0);
+  const GlobalSystem g(p, find_contacts(p, laws), true);
+  const SparseMatrix K = g.stiffness(), C = g.damping();
+  CHECK((Matrix(K) - Matrix(K).transpose()).norm() == 0.0);
+  const Vector x = Vector::Random(g.dofs());
+  Vector y(g.dofs());
+  g.apply(1.0, 0.0, x.data(), y.data());
+  CHECK((y - K * x).norm() <= 1e-12 * (K * x).norm());
+  g.apply(0.0, 1.0, x.data(), y.data());
+  CHECK((y - C * x).norm() <= 1e-12 * (C * x).norm());
+  // The stepper (consistent history: xi follows the positions) assembles the same tangent K at rest.
+  auto stepped = to_particle_system(p, laws, stepper::TangentialHistory::consistent);
+  SparseMatrix Ks, Cs;
+  const Vector v0 = Vector::Zero(stepped.system->dofs());
+  Vector f;
+  stepped.system->force(0.0, stepped.x0, v0, f);
+  stepped.system->tangent(0.0, stepped.x0, v0, Ks, Cs);
+  CHECK((Matrix(Ks) - Matrix(K)).norm() <= 1e-12 * Matrix(K).norm());
+  CHECK((Matrix(Cs) - Matrix(C)).norm() <= 1e-12 * Matrix(C).norm());
+}
+
+TEST_CASE("Lanczos omega_max agrees with dense eigenvalues", "[packing]") {
+  const bool rotation = GENERATE(true, false);
+  Packing p = lattice(LatticeKind::fcc, 3, true, 2e-3, 1e-3);  // 108 spheres, polydisperse masses
+  const GlobalSystem g(p, find_contacts(p, hooke(1e5, 3e4)), rotation);
+  EigenOptions lanczos;
+  lanczos.dense_below = 0;
+  lanczos.tolerance = 1e-10;
+  const ExtremeEigen e = largest_eigen(g, 1.0, 0.0, lanczos);
+  CHECK(e.method == "lanczos");
+  CHECK_THAT(e.lambda, WithinRel(largest_eigen_dense(g, 1.0, 0.0), 1e-10));
+  CHECK(e.residual <= 1e-8 * e.lambda);
+  // The default (looser) tolerance still gives lambda to about 1e-7 (a Ritz value: from below).
+  lanczos.tolerance = EigenOptions{}.tolerance;
+  const double loose = largest_eigen(g, 1.0, 0.0, lanczos).lambda;
+  CHECK_THAT(loose, WithinRel(largest_eigen_dense(g, 1.0, 0.0), 2e-7));
+  CHECK(loose <= largest_eigen_dense(g, 1.0, 0.0) * (1.0 + 1e-14));
+  // Gershgorin bounds it from above.
+  CHECK(g.gershgorin_omega2() >= e.lambda * (1.0 - 1e-12));
+}
+
+TEST_CASE("closed forms: periodic chains and simple cubic lattices without rotation", "[packing]") {
+  const double kn = 1e5, kt = 4e4;
+  // A periodic 1D chain is a square lattice with kt = 0 and no rotation: omega_max = 2 sqrt(k/m)
+  // (the zone-boundary mode x_j = (-1)^j, each spring stretched by 2: m w^2 = 4k).
+  {
+    const Packing p = lattice(LatticeKind::square, 4);
+    const GlobalSystem g(p, find_contacts(p, hooke(kn, 0.0), {1e-9}), false);
+    CHECK_THAT(std::sqrt(largest_eigen(g, 1, 0).lambda), WithinRel(2.0 * std::sqrt(kn / p.mass[0]), 1e-12));
+  }
+  // Simple cubic, translations only, normal and tangential springs. The dynamical matrix is
+  // diagonal: D_xx(q) = (1/m) [2(1 - cos q_x) kn + 2(1 - cos q_y) kt + 2(1 - cos q_z) kt], largest at
+  // q = (pi, pi, pi): omega_max^2 = 4 (kn + 2 kt) / m (n even, so q = pi is on the grid).
+  for (Index n : {2, 4}) {
+    const Packing p = lattice(LatticeKind::sc, n);
+    const GlobalSystem g(p, find_contacts(p, hooke(kn, kt), {1e-9}), false);
+    CHECK_THAT(largest_eigen(g, 1, 0).lambda, WithinRel(4.0 * (kn + 2.0 * kt) / p.mass[0], 1e-12));
+  }
+}
+
+TEST_CASE("simple cubic with rotation: omega_max equals the Bloch analysis", "[packing]") {
+  // Bloch oracle, derived independently of the assembly: for the contact between sites R - e_a and
+  // R (normal e_a) the relative contact-point motion of the mode (X, Phi) e^{i q.R} is
+  //   u = e^{i q.R} [(1 - e^{-i q_a}) X + r (1 + e^{-i q_a}) e_a x Phi],
+  // so D(q) = M^-1/2 sum_a B_a^H (kn e_a e_a^T + kt (I - e_a e_a^T)) B_a M^-1/2, and omega_max^2 is
+  // the largest eigenvalue of D over q = 2 pi k / n.
+  const double kn = 1e5, kt = GENERATE(1e4, 5e4, 1e5);
+  const Index n = 4;
+  const Packing p = lattice(LatticeKind::sc, n);
+  const double m = p.mass[0], I = p.inertia[0], r = p.radius[0];
+  double oracle = 0.0;
+  using C6 = Eigen::Matrix<std::complex<double>, 6, 6>;
+  using C36 = Eigen::Matrix<std::complex<double>, 3, 6>;
+  for (Index kx = 0; kx < n; ++kx)
+    for (Index ky = 0; ky < n; ++ky)
+      for (Index kz = 0; kz < n; ++kz) {
+        const double q[3] = {2 * std::numbers::pi * kx / n, 2 * std::numbers::pi * ky / n, 2 * std::numbers::pi * kz / n};
+        C6 D = C6::Zero();
+        for (int a = 0; a < 3; ++a) {
+          Vec3 e = Vec3::Zero();
+          e[a] = 1.0;
+          const std::complex<double> ph = std::exp(std::complex<double>(0.0, -q[a]));
+          Eigen::Matrix3d ex;  // e x .
+          ex << 0, -e.z(), e.y(), e.z(), 0, -e.x(), -e.y(), e.x(), 0;
+          C36 B;
+          B.leftCols<3>() = (1.0 - ph) * Eigen::Matrix3cd::Identity();
+          B.rightCols<3>() = r * (1.0 + ph) * ex.cast<std::complex<double>>();
+          const Eigen::Matrix3d Kc = kn * e * e.transpose() + kt * (Eigen::Matrix3d::Identity() - e * e.transpose());
+          D += B.adjoint() * Kc.cast<std::complex<double>>() * B;
+        }
+        Eigen::Matrix<double, 6, 1> s;
+        s << 1 / std::sqrt(m), 1 / std::sqrt(m), 1 / std::sqrt(m), 1 / std::sqrt(I), 1 / std::sqrt(I), 1 / std::sqrt(I);
+        D = s.asDiagonal() * D * s.asDiagonal();
+        Eigen::SelfAdjointEigenSolver<C6> es(D, Eigen::EigenvaluesOnly);
+        oracle = std::max(oracle, es.eigenvalues().maxCoeff());
+      }
+  const GlobalSystem g(p, find_contacts(p, hooke(kn, kt), {1e-9}), true);
+  CHECK_THAT(largest_eigen(g, 1, 0).lambda, WithinRel(oracle, 1e-12));
+  // Rotation only adds stiffness: at least the translational closed form.
+  CHECK(oracle >= 4.0 * (kn + 2.0 * kt) / m * (1.0 - 1e-12));
+}
+
+TEST_CASE("Yade's per-body bound and the single-contact estimate on a simple cubic lattice", "[packing]") {
+  const double kn = 1e5, kt = 4e4;
+  const Packing p = lattice(LatticeKind::sc, 2);
+  const GlobalSystem g(p, find_contacts(p, hooke(kn, kt), {1e-9}), true);
+  const double m = p.mass[0], I = p.inertia[0], r = p.radius[0];
+  // Per body: K_xx = 2 kn + 4 kt (two contacts along x, four across); K^rot_xx = 4 kt r^2.
+  const double yade = 1.41044 * 0.8 * std::sqrt(std::min(m / (2 * kn + 4 * kt), I / (4 * kt * r * r)));
+  CHECK_THAT(g.yade_global_stiffness_step(), WithinRel(yade, 1e-14));
+  // Single contact between equal spheres: omega^2 = max(2 kn / m, kt (2/m + 2 r^2/I)) = max(2kn, 7kt)/m.
+  CHECK_THAT(g.single_contact_omega_max(), WithinRel(std::sqrt(std::max(2 * kn, 7 * kt) / m), 1e-14));
+}
+
+TEST_CASE("damped velocity Verlet: the limit is where 4M - 2hC - h^2 K loses definiteness", "[packing]") {
+  // A compressed, polydisperse square lattice between four walls of their own law: no rigid-body
+  // modes, damping not proportional to stiffness (walls use m_eff = m, pairs m_i m_j/(m_i + m_j)).
+  Packing p = lattice(LatticeKind::square, 3, false, 2e-3, 1e-3);
+  add_box_walls(p, 4e-6, stepper::HookeParams{2e5, 5e4, 300.0, 100.0, 0.0});
+  const double gn = GENERATE(200.0, 3000.0);
+  const ContactLaws laws = hooke(1e5, 3e4, gn, 0.4 * gn);
+  const GlobalSystem g(p, find_contacts(p, laws), true);
+  REQUIRE(g.damped());
+  CAPTURE(gn, g.dofs());
+  const double wmax = std::sqrt(largest_eigen_dense(g, 1, 0));
+  const DampedLimit d = half_step_damped_limit(g, wmax);
+  CHECK_THAT(d.h_crit, WithinRel(half_step_damped_limit_dense(g), 1e-10));
+  CHECK(d.h_crit < 2.0 / wmax);
+  {  // S(h) = 4M - 2hC - h^2 K is singular there: lambda_min(M^-1/2 S M^-1/2) = 0.
+    const Vector w = g.mass().cwiseSqrt().cwiseInverse();
+    const double h = d.h_crit;
+    const Matrix S = w.asDiagonal() * Matrix(Matrix(g.mass().asDiagonal()) * 4.0 - 2.0 * h * Matrix(g.damping()) -
+                                             h * h * Matrix(g.stiffness())) * w.asDiagonal();
+    Eigen::SelfAdjointEigenSolver<Matrix> es(S, Eigen::EigenvaluesOnly);
+    CHECK(std::abs(es.eigenvalues().minCoeff()) < 1e-9 * 4.0);
+  }
+  LinearSystem ls = g.linear_system();
+  for (const char* spec : {"velocity_verlet", "leapfrog"}) {
+    CAPTURE(spec);
+    auto integ = make_integrator(spec);
+    CHECK_FALSE(exceeds_unit_circle(amplification_matrix(*integ, ls, d.h_crit * (1.0 - 1e-6))));
+    CHECK(exceeds_unit_circle(amplification_matrix(*integ, ls, d.h_crit * (1.0 + 1e-6))));
+    // And the general scan agrees.
+    CHECK_THAT(critical_step(spec, ls, wmax).h_crit, WithinRel(d.h_crit, 1e-8));
+  }
+  // Dashpots at v_{n+1}: the eigenvalue -1 needs 4M - h^2 K singular, so the limit is 2 / omega_max.
+  for (const char* spec : {"central_difference", "velocity_verlet_implicit_damping"}) {
+    CAPTURE(spec);
+    CHECK_THAT(critical_step(spec, ls, wmax).h_crit, WithinRel(2.0 / wmax, 1e-8));
+  }
+  // The analysis uses these criteria.
+  PackingAnalysisOptions o;
+  const auto lim = packing_integrator_limit("velocity_verlet", g, wmax, 0.0, o);
+  CHECK(lim.exact);
+  CHECK_THAT(lim.h_crit, WithinRel(d.h_crit, 1e-10));
+}
+
+TEST_CASE("LAMMPS data file: write_data layout round trip, sections skipped", "[packing]") {
+  Packing p = lattice(LatticeKind::bcc, 2, true, 1e-3, 0.01);
+  p.type[3] = 2;
+  const auto path = scratch_file("roundtrip.data", "");
+  write_lammps_data(path.string(), p);
+  ReadOptions ro;
+  ro.periodic = std::array<bool, 3>{true, true, true};
+  const Packing q = read_lammps_data(path.string(), ro);
+  REQUIRE(q.size() == p.size());
+  for (Index i = 0; i < p.size(); ++i) {
+    CHECK_THAT(q.radius[i], WithinRel(p.radius[i], 1e-14));
+    CHECK_THAT(q.mass[i], WithinRel(p.mass[i], 1e-12));
+    CHECK((q.centre[i] - p.centre[i]).norm() <= 1e-15);
+    CHECK(q.type[i] == p.type[i]);
+  }
+  CHECK(q.periodic[0]);
+  CHECK_THAT(q.box_hi.x(), WithinRel(p.box_hi.x(), 1e-14));
+  const auto a = find_contacts(p, hooke(1, 1), {1e-9}), b = find_contacts(q, hooke(1, 1), {1e-9});
+  CHECK(a.contacts.size() == b.contacts.size());
+}
+
+TEST_CASE("LAMMPS dump: columns by name, periodicity from BOX BOUNDS, last snapshot", "[packing]") {
+  const std::string snap0 = "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX BOUNDS pp ff pp\n0 4\n-1 1\n0 4\n"
+                            "ITEM: ATOMS id type x y z radius mass\n1 1 9 9 9 0.5 1\n2 1 9 9 9 0.5 1\n";
+  const std::string snap1 = "ITEM: TIMESTEP\n100\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX BOUNDS pp ff pp\n0 4\n-1 1\n0 4\n"
+                            "ITEM: ATOMS id type xs y z radius mass\n1 1 0.125 0 1 0.5 2\n2 2 0.3745 0 1 0.5 2\n";
+  const auto path = scratch_file("two.dump", snap0 + snap1);
+  const Packing p = read_lammps_dump(path.string());
+  REQUIRE(p.size() == 2);
+  CHECK(p.periodic == std::array<bool, 3>{true, false, true});
+  CHECK_THAT(p.centre[0].x(), WithinAbs(0.5, 1e-15));
+  CHECK_THAT(p.centre[1].x(), WithinAbs(1.498, 1e-12));
+  CHECK(p.mass[1] == 2.0);
+  CHECK(p.type[1] == 2);
+  CHECK_THAT(p.inertia[0], WithinRel(0.4 * 2 * 0.25, 1e-14));
+  const auto cs = find_contacts(p, hooke(1, 1));
+  REQUIRE(cs.contacts.size() == 1);  // overlap 0.002 across x; far apart through the x image
+  CHECK_THAT(cs.contacts[0].overlap, WithinAbs(0.002, 1e-12));
+}
+
+TEST_CASE("malformed LAMMPS files: the error names the file, the line and what was expected", "[packing]") {
+  struct Case {
+    std::string name, content, line, expected;
+    bool dump;
+  };
+  const std::string head = "title\n\n2 atoms\n1 atom types\n0 1 xlo xhi\n0 1 ylo yhi\n0 1 zlo zhi\n\n";
+  const std::vector<Case> cases = {
+      {"cols.data", head + "Atoms # sphere\n\n1 1 0.1 1000 0.5 0.5 0.5\n2 1 0.1 1000 0.5 0.5\n", ":12:", "7 or 10 columns", false},
+      {"num.data", head + "Atoms # sphere\n\n1 1 0.1 1000 0.5 0.5 0.5\n2 1 0.1 abc 0.5 0.6 0.5\n", ":12:", "expected a density, got 'abc'", false},
+      {"style.data", head + "Atoms # atomic\n\n1 1 0.5 0.5 0.5\n", ":9:", "atom_style sphere", false},
+      {"count.data", head + "Atoms # sphere\n\n1 1 0.1 1000 0.5 0.5 0.5\n\nVelocities\n\n1 0 0 0 0 0 0\n", ":", "expected 2 atoms", false},
+      {"diam.data", head + "Atoms # sphere\n\n1 1 0 1000 0.5 0.5 0.5\n", ":11:", "positive diameter", false},
+      {"item.dump", "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n1\nITEM: BOX BOUNDS pp pp\n", ":5:", "three boundary flags", true},
+      {"radius.dump", "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n1\nITEM: BOX BOUNDS pp pp pp\n0 1\n0 1\n0 1\nITEM: ATOMS id x y z mass\n",
+       ":9:", "a radius or diameter column", true},
+      {"short.dump", "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX BOUNDS pp pp pp\n0 1\n0 1\n0 1\nITEM: ATOMS id x y z radius mass\n1 0 0 0 0.1 1\n2 0 0 0.1 1\n",
+       ":11:", "6 columns", true},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.name);
+    const auto path = scratch_file(c.name, c.content);
+    try {
+      if (c.dump) read_lammps_dump(path.string());
+      else read_lammps_data(path.string());
+      FAIL("no exception");
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      CHECK_THAT(what, Contains(path.string()) && Contains(c.line) && Contains(c.expected));
+    }
+  }
+}
+
+namespace {
+
+// Runs the stepper from x0 + a small random perturbation of the centres; returns the largest
+// |M^1/2 (x - x0)| / |M^1/2 (x(0) - x0)| over `steps` steps (infinity once non-finite). The mass
+// weighting puts rotations (radians) and translations (metres) on one footing.
+double growth(const Packing& p, const ContactLaws& laws, const std::string& spec, double h, int steps, double amplitude) {
+  auto sp = to_particle_system(p, laws);
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  Vector x = sp.x0;
+  for (Index i = 0; i < p.size(); ++i) sp.system->set_centre(x, i, p.centre[i] + amplitude * Vec3(U(rng), U(rng), U(rng)));
+  const Vector w = sp.system->mass().cwiseSqrt();
+  const double d0 = (x - sp.x0).cwiseProduct(w).norm();
+  auto integ = make_integrator(spec);
+  integ->start(*sp.system, 0.0, x, Vector::Zero(x.size()), h);
+  double worst = 1.0;
+  for (int n = 0; n < steps; ++n) {
+    integ->step(*sp.system);
+    const double d = (integ->position() - sp.x0).cwiseProduct(w).norm() / d0;
+    if (!std::isfinite(d)) return std::numeric_limits<double>::infinity();
+    worst = std::max(worst, d);
+    if (worst > 1e6) break;
+  }
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("the stepper on a compressed packing is bounded at 0.99 and grows at 1.01 of the limit", "[packing]") {
+  // Simple cubic, every contact closed by a compression of 1e-4, between six walls pressed in by
+  // the same overlap: every sphere is in equilibrium. mu large: the contacts stick.
+  Packing p = lattice(LatticeKind::sc, 3, false, 1e-4);
+  const double overlap = 2.0 * p.radius[0] * 1e-4;
+  add_box_walls(p, overlap);
+  const bool damped = GENERATE(false, true);
+  const ContactLaws laws = damped ? hooke(1e5, 5e4, 400.0, 200.0, 10.0) : hooke(1e5, 5e4, 0.0, 0.0, 10.0);
+  CAPTURE(damped);
+  {  // equilibrium
+    auto sp = to_particle_system(p, laws);
+    Vector f;
+    sp.system->force(0.0, sp.x0, Vector::Zero(sp.x0.size()), f);
+    CHECK(f.cwiseAbs().maxCoeff() < 1e-9 * laws.base.kn * overlap);
+  }
+  const GlobalSystem g(p, find_contacts(p, laws), true);
+  REQUIRE(g.contacts().contacts.size() == 3 * 2 * 9 + 6 * 9);
+  PackingAnalysisOptions o;
+  o.integrators = {"velocity_verlet", "leapfrog"};
+  const PackingReport r = analyse_packing(p, g, o);
+  for (const auto& lim : r.integrators) {
+    CAPTURE(lim.name, lim.h_crit);
+    REQUIRE(lim.exact);
+    const int steps = 3000;
+    const double amplitude = 1e-4 * overlap;
+    CHECK(growth(p, laws, lim.name, 0.99 * lim.h_crit, steps, amplitude) < 50.0);
+    CHECK(growth(p, laws, lim.name, 1.01 * lim.h_crit, steps, amplitude) > 1e3);
+  }
+}
+
+TEST_CASE("walls: parse, facing the packing, and rejected on periodic axes", "[packing]") {
+  Packing p = lattice(LatticeKind::sc, 2, false);
+  const auto w = parse_wall("z=-0.5e-3,kn=7", p, stepper::HookeParams{1, 1, 0, 0, 0});
+  CHECK(w.normal.z() == 1.0);
+  REQUIRE(w.law);
+  CHECK(w.law->kn == 7.0);
+  CHECK(parse_wall("x=1", p, stepper::HookeParams{1, 1, 0, 0, 0}).normal.x() == -1.0);
+  CHECK_THROWS_WITH(parse_wall("z=0,kx=1", p, stepper::HookeParams{1, 1, 0, 0, 0}), Contains("kx"));
+  p.periodic = {false, false, true};
+  p.box_hi = Vec3::Constant(1.0);
+  p.walls.push_back(w);
+  CHECK_THROWS_WITH(validate(p), Contains("periodic"));
+}
+
+TEST_CASE("dtcrit packing --json: omega_max and the integrators object", "[packing][cli]") {
+  const std::string cmd = std::string(DTCRIT_CLI) +
+                          " packing --lattice sc --n 4 --kn 1e5 --kt 4e4 --no-rotation --integrator velocity_verlet"
+                          " --integrator rk4 --json 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  char buf[4096];
+  while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+  REQUIRE(pclose(pipe) == 0);
+  const auto j = nlohmann::json::parse(out);
+  const double m = 2500.0 * 4.0 / 3.0 * std::numbers::pi * 1e-9;
+  const double w = std::sqrt(4.0 * (1e5 + 2.0 * 4e4) / m);
+  CHECK_THAT(j["omega_max"].get<double>(), WithinRel(w, 1e-12));
+  CHECK_THAT(j["integrators"]["velocity_verlet"]["h_crit"].get<double>(), WithinRel(2.0 / w, 1e-10));
+  CHECK(j["integrators"]["velocity_verlet"]["stability"] == "conditional");
+  CHECK_THAT(j["integrators"]["rk4"]["h_crit"].get<double>(), WithinRel(2.0 * std::sqrt(2.0) / w, 1e-6));
+  CHECK(j["estimates"]["gershgorin"]["ratio_to_exact"].get<double>() <= 1.0 + 1e-12);
+}

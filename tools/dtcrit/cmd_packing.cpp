@@ -1,0 +1,205 @@
+// dtcrit packing: critical time-steps of a whole packing (lattice or LAMMPS file).
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+
+#include "dtcrit/analysis/pair_analysis.hpp"
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/io/output_file.hpp"
+#include "dtcrit/packing/lammps_io.hpp"
+#include "dtcrit/packing/packing_analysis.hpp"
+
+namespace dtcrit::cli {
+
+namespace {
+
+struct PackingOptions {
+  std::string lattice, data_file, dump_file;
+  Index n = 0;
+  double radius = 1e-3, density = 2500.0, compression = 0.0, radius_spread = 0.0;
+  unsigned seed = 1;
+  int dimension = 3;
+  bool disc = false;
+  std::optional<double> kn, kt;
+  double gamma_n = 0.0, gamma_t = 0.0;
+  std::vector<std::string> type_laws, walls;
+  std::string periodic;
+  std::optional<double> gap_tolerance;
+  bool no_rotation = false;
+  std::vector<std::string> integrators{"all"};
+  std::optional<double> youngs, poisson;
+  bool json = false;
+  std::string output;
+  double lanczos_tol = 1e-10;
+  Index ncv = 24;
+  Index amplification_dofs = 48;
+};
+
+std::array<bool, 3> parse_periodic(const std::string& text) {
+  std::array<bool, 3> p{false, false, false};
+  if (text == "none") return p;
+  for (const auto& a : split(text, ',')) {
+    if (a == "x") p[0] = true;
+    else if (a == "y") p[1] = true;
+    else if (a == "z") p[2] = true;
+    else fail(fmt::format("--periodic '{}': '{}' is not an axis; expected a list of x, y, z, or 'none'", text, a));
+  }
+  return p;
+}
+
+// "types=1-2,kn=...,kt=...,gamma_n=...,gamma_t=..." (keys not given: the base law's).
+std::pair<std::pair<int, int>, stepper::HookeParams> parse_type_law(const std::string& spec,
+                                                                    const stepper::HookeParams& base) {
+  KeyValues kv(spec, fmt::format("--type-law {}", spec));
+  const std::string types = kv.required_text("types");
+  const auto parts = split(types, '-');
+  if (parts.size() != 2) fail(fmt::format("--type-law {}: types = '{}' must read I-J, e.g. 1-2", spec, types));
+  const int a = static_cast<int>(parse_number("--type-law type", parts[0]));
+  const int b = static_cast<int>(parse_number("--type-law type", parts[1]));
+  if (a < 1 || b < 1) fail(fmt::format("--type-law {}: types must be >= 1", spec));
+  stepper::HookeParams law = base;
+  if (auto v = kv.number("kn")) law.kn = *v;
+  if (auto v = kv.number("kt")) law.kt = *v;
+  if (auto v = kv.number("gamma_n")) law.gamma_n = *v;
+  if (auto v = kv.number("gamma_t")) law.gamma_t = *v;
+  kv.reject_unused({"types", "kn", "kt", "gamma_n", "gamma_t"});
+  return {{std::min(a, b), std::max(a, b)}, stepper::validated(law)};
+}
+
+void run(const PackingOptions& o) {
+  const int sources = !o.lattice.empty() + !o.data_file.empty() + !o.dump_file.empty();
+  if (sources != 1) fail("give exactly one of --lattice, --lammps-data and --lammps-dump");
+  if (!o.kn) fail("--kn (normal stiffness [N/m]) is required");
+  if (!o.kt) fail("--kt (tangential stiffness [N/m]) is required");
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  const auto t_start = std::chrono::steady_clock::now();
+  auto progress = [&](std::string_view what) {
+    if (!tty) return;
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+    std::cerr << fmt::format("[{:8.2f} s] {}\n", s, what) << std::flush;
+  };
+
+  packing::Packing p;
+  bool lattice = false;
+  if (!o.lattice.empty()) {
+    if (o.n < 1) fail("--lattice needs --n (unit cells per side, >= 1)");
+    packing::LatticeSpec spec;
+    spec.kind = packing::parse_lattice(o.lattice);
+    spec.n = o.n;
+    spec.radius = o.radius;
+    spec.density = o.density;
+    spec.compression = o.compression;
+    spec.radius_spread = o.radius_spread;
+    spec.seed = o.seed;
+    spec.body_model = o.disc ? packing::BodyModel::disc : packing::BodyModel::sphere;
+    spec.periodic = true;
+    progress(fmt::format("building the {} lattice", o.lattice));
+    p = packing::make_lattice(spec);
+    if (!o.periodic.empty()) p.periodic = parse_periodic(o.periodic);
+    for (int d = p.dim; d < 3; ++d) p.periodic[d] = false;
+    lattice = true;
+  } else {
+    if (o.n != 0) fail("--n applies to --lattice only");
+    packing::ReadOptions ro;
+    ro.dimension = o.dimension;
+    ro.body_model = o.disc ? packing::BodyModel::disc : packing::BodyModel::sphere;
+    if (!o.periodic.empty()) ro.periodic = parse_periodic(o.periodic);
+    if (!o.dump_file.empty()) ro.density = o.density;
+    progress("reading the packing");
+    p = o.data_file.empty() ? packing::read_lammps_dump(o.dump_file, ro) : packing::read_lammps_data(o.data_file, ro);
+  }
+
+  packing::ContactLaws laws;
+  laws.base = stepper::validated(stepper::HookeParams{*o.kn, *o.kt, o.gamma_n, o.gamma_t, 0.0});
+  for (const auto& s : o.type_laws) {
+    auto [key, law] = parse_type_law(s, laws.base);
+    if (!laws.by_types.emplace(key, law).second)
+      fail(fmt::format("--type-law for types {}-{} is given twice", key.first, key.second));
+  }
+  for (const auto& w : o.walls) p.walls.push_back(packing::parse_wall(w, p, laws.base));
+
+  packing::ContactOptions co;
+  co.gap_tolerance = o.gap_tolerance.value_or(lattice ? 1e-9 : 0.0);
+  progress(fmt::format("finding the contacts of {} particles", p.size()));
+  auto contacts = packing::find_contacts(p, laws, co);
+  progress(fmt::format("assembling the global system ({} contacts)", contacts.contacts.size()));
+  const packing::GlobalSystem sys(p, std::move(contacts), !o.no_rotation);
+
+  packing::PackingAnalysisOptions ao;
+  ao.integrators = expand_integrator_specs(o.integrators);
+  if (o.youngs || o.poisson) {
+    if (!o.youngs || !o.poisson) fail("the material heuristics need both --youngs and --poisson");
+    ao.material = packing::PackingMaterial{*o.youngs, *o.poisson};
+  }
+  ao.eigen.tolerance = require_positive("--lanczos-tol", o.lanczos_tol);
+  ao.eigen.ncv = o.ncv;
+  ao.amplification_dofs = o.amplification_dofs;
+  ao.progress = progress;
+  const auto report = packing::analyse_packing(p, sys, ao);
+  progress("done");
+  const std::string text = o.json ? to_json(report).dump(2) + "\n" : format_packing_table(report);
+  if (o.output.empty()) std::cout << text << std::flush;
+  else write_file_atomically(o.output, [&](std::ostream& out) { out << text; });
+}
+
+}  // namespace
+
+void add_packing_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("packing", "critical time-steps of a whole packing (lattice or LAMMPS file)");
+  auto o = std::make_shared<PackingOptions>();
+  cmd->add_option("--lattice", o->lattice, "regular lattice: square, hex (2D discs), sc, bcc, fcc (3D spheres)");
+  cmd->add_option("--n", o->n, "lattice unit cells per side (square, sc: 1 particle per cell; hex, bcc: 2; fcc: 4)");
+  cmd->add_option("--lammps-data", o->data_file, "LAMMPS data file (write_data, atom_style sphere)");
+  cmd->add_option("--lammps-dump", o->dump_file, "LAMMPS text dump with radius (or diameter) and positions; last snapshot");
+  cmd->add_option("--radius", o->radius, "lattice particle radius [m]")->capture_default_str();
+  cmd->add_option("--density", o->density, "lattice density, or density for a dump without a mass column [kg/m^3]")
+      ->capture_default_str();
+  cmd->add_option("--compression", o->compression,
+                  "lattice: nearest-neighbour distance 2r(1 - c), so every contact overlaps by 2rc")
+      ->capture_default_str();
+  cmd->add_option("--radius-spread", o->radius_spread, "lattice: radii r(1 + s U(-1,1)) (polydisperse)")
+      ->capture_default_str();
+  cmd->add_option("--seed", o->seed, "seed of --radius-spread")->capture_default_str();
+  cmd->add_option("--dimension", o->dimension, "files: 2 (discs, z dropped) or 3")->capture_default_str();
+  cmd->add_flag("--disc", o->disc,
+                "2D bodies as discs: m = rho pi r^2, I = m r^2 / 2 (LAMMPS set density/disc, fix nve/sphere disc); "
+                "default: LAMMPS' sphere mass and inertia");
+  cmd->add_option("--kn", o->kn, "normal stiffness k_n [N/m] (LAMMPS gran/hooke/history)");
+  cmd->add_option("--kt", o->kt, "tangential stiffness k_t [N/m]");
+  cmd->add_option("--gamma-n", o->gamma_n, "normal damping per unit effective mass [1/s]: c_n = m_eff gamma_n")
+      ->capture_default_str();
+  cmd->add_option("--gamma-t", o->gamma_t, "tangential damping per unit effective mass [1/s]")->capture_default_str();
+  cmd->add_option("--type-law", o->type_laws,
+                  "law of one pair of atom types, e.g. types=1-2,kn=2e5,kt=1e5 (other keys: gamma_n, gamma_t; "
+                  "keys not given are the base law's); repeatable");
+  cmd->add_option("--periodic", o->periodic,
+                  "periodic axes, e.g. x,y, or none (lattices default to all, data files to none, dumps to BOX BOUNDS)");
+  cmd->add_option("--wall", o->walls,
+                  "plane wall, e.g. z=0 (faces the packing) or z=0,kn=1e6,kt=5e5; repeatable");
+  cmd->add_option("--gap-tolerance", o->gap_tolerance,
+                  "contact when |x_i - x_j| < (r_i + r_j)(1 + tol) (default 1e-9 for lattices, 0 for files)");
+  cmd->add_flag("--no-rotation", o->no_rotation, "translational degrees of freedom only");
+  cmd->add_option("--integrator", o->integrators,
+                  "integrator whose exact limit to report (repeatable; 'all' = every registry row, 'none')")
+      ->capture_default_str();
+  cmd->add_option("--youngs", o->youngs, "Young's modulus E [Pa], for the Rayleigh and P-wave times");
+  cmd->add_option("--poisson", o->poisson, "Poisson ratio nu, for the Rayleigh time");
+  cmd->add_flag("--json", o->json, "print one JSON object");
+  cmd->add_option("-o,--output", o->output, "write to this file instead of the terminal");
+  cmd->add_option("--lanczos-tol", o->lanczos_tol, "relative tolerance of the Lanczos eigensolver")->capture_default_str();
+  cmd->add_option("--ncv", o->ncv, "Lanczos basis size")->capture_default_str();
+  cmd->add_option("--amplification-dofs", o->amplification_dofs,
+                  "damped packings up to this many dofs: amplification matrix for every integrator")
+      ->capture_default_str();
+  cmd->callback([o] { run(*o); });
+}
+
+}  // namespace dtcrit::cli
