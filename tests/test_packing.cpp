@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 #include "dtcrit/packing/stepper_adapter.hpp"
@@ -322,34 +323,6 @@ TEST_CASE("malformed LAMMPS files: the error names the file, the line and what w
   }
 }
 
-namespace {
-
-// Runs the stepper from x0 + a small random perturbation of the centres; returns the largest
-// |M^1/2 (x - x0)| / |M^1/2 (x(0) - x0)| over `steps` steps (infinity once non-finite). The mass
-// weighting puts rotations (radians) and translations (metres) on one footing.
-double growth(const Packing& p, const ContactLaws& laws, const std::string& spec, double h, int steps, double amplitude) {
-  auto sp = to_particle_system(p, laws);
-  std::mt19937_64 rng(7);
-  std::uniform_real_distribution<double> U(-1.0, 1.0);
-  Vector x = sp.x0;
-  for (Index i = 0; i < p.size(); ++i) sp.system->set_centre(x, i, p.centre[i] + amplitude * Vec3(U(rng), U(rng), U(rng)));
-  const Vector w = sp.system->mass().cwiseSqrt();
-  const double d0 = (x - sp.x0).cwiseProduct(w).norm();
-  auto integ = make_integrator(spec);
-  integ->start(*sp.system, 0.0, x, Vector::Zero(x.size()), h);
-  double worst = 1.0;
-  for (int n = 0; n < steps; ++n) {
-    integ->step(*sp.system);
-    const double d = (integ->position() - sp.x0).cwiseProduct(w).norm() / d0;
-    if (!std::isfinite(d)) return std::numeric_limits<double>::infinity();
-    worst = std::max(worst, d);
-    if (worst > 1e6) break;
-  }
-  return worst;
-}
-
-}  // namespace
-
 TEST_CASE("the stepper on a compressed packing is bounded at 0.99 and grows at 1.01 of the limit", "[packing]") {
   // Simple cubic, every contact closed by a compression of 1e-4, between six walls pressed in by
   // the same overlap: every sphere is in equilibrium. mu large: the contacts stick.
@@ -359,12 +332,6 @@ TEST_CASE("the stepper on a compressed packing is bounded at 0.99 and grows at 1
   const bool damped = GENERATE(false, true);
   const ContactLaws laws = damped ? hooke(1e5, 5e4, 400.0, 200.0, 10.0) : hooke(1e5, 5e4, 0.0, 0.0, 10.0);
   CAPTURE(damped);
-  {  // equilibrium
-    auto sp = to_particle_system(p, laws);
-    Vector f;
-    sp.system->force(0.0, sp.x0, Vector::Zero(sp.x0.size()), f);
-    CHECK(f.cwiseAbs().maxCoeff() < 1e-9 * laws.base.kn * overlap);
-  }
   const GlobalSystem g(p, find_contacts(p, laws), true);
   REQUIRE(g.contacts().contacts.size() == 3 * 2 * 9 + 6 * 9);
   PackingAnalysisOptions o;
@@ -375,8 +342,12 @@ TEST_CASE("the stepper on a compressed packing is bounded at 0.99 and grows at 1
     REQUIRE(lim.exact);
     const int steps = 3000;
     const double amplitude = 1e-4 * overlap;
-    CHECK(growth(p, laws, lim.name, 0.99 * lim.h_crit, steps, amplitude) < 50.0);
-    CHECK(growth(p, laws, lim.name, 1.01 * lim.h_crit, steps, amplitude) > 1e3);
+    const ConfirmationRun below = confirm_with_stepper(p, laws, lim.name, lim.h_crit, 0.99, steps, amplitude);
+    const ConfirmationRun above = confirm_with_stepper(p, laws, lim.name, lim.h_crit, 1.01, steps, amplitude);
+    CHECK(below.initial_force < 1e-9);  // the packing is in equilibrium
+    CHECK(below.steps == steps);
+    CHECK(below.growth < 50.0);  // |M^1/2 (x - x0)| relative to the perturbation
+    CHECK(above.growth > 1e3);
   }
 }
 

@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -14,6 +16,7 @@
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/io/key_values.hpp"
 #include "dtcrit/io/output_file.hpp"
+#include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 
@@ -41,6 +44,8 @@ struct PackingOptions {
   double lanczos_tol = 1e-10;
   Index ncv = 24;
   Index amplification_dofs = 48;
+  bool box_walls = false;
+  int confirm_steps = 0;
 };
 
 std::array<bool, 3> parse_periodic(const std::string& text) {
@@ -103,11 +108,19 @@ void run(const PackingOptions& o) {
     spec.periodic = true;
     progress(fmt::format("building the {} lattice", o.lattice));
     p = packing::make_lattice(spec);
-    if (!o.periodic.empty()) p.periodic = parse_periodic(o.periodic);
+    if (!o.periodic.empty()) {
+      p.periodic = parse_periodic(o.periodic);
+      p.source = fmt::format("{} lattice, {} cells per side, periodic: {}", o.lattice, o.n, o.periodic);
+    }
     for (int d = p.dim; d < 3; ++d) p.periodic[d] = false;
+    if (o.box_walls) {
+      if (o.periodic != "none") fail("--box-walls needs --periodic none");
+      packing::add_box_walls(p, 2.0 * o.radius * o.compression);
+    }
     lattice = true;
   } else {
     if (o.n != 0) fail("--n applies to --lattice only");
+    if (o.box_walls) fail("--box-walls applies to --lattice only");
     packing::ReadOptions ro;
     ro.dimension = o.dimension;
     ro.body_model = o.disc ? packing::BodyModel::disc : packing::BodyModel::sphere;
@@ -144,8 +157,39 @@ void run(const PackingOptions& o) {
   ao.amplification_dofs = o.amplification_dofs;
   ao.progress = progress;
   const auto report = packing::analyse_packing(p, sys, ao);
+  nlohmann::json confirmation = nlohmann::json::array();
+  std::string confirmation_text;
+  if (o.confirm_steps > 0) {
+    // The stepper with the same law, mu so large that every contact sticks, from a perturbation of
+    // 1e-4 of the smallest overlap.
+    packing::ContactLaws sticking = laws;
+    sticking.base.mu = 1e6;
+    double dmin = std::numeric_limits<double>::infinity();
+    for (const auto& c : sys.contacts().contacts) dmin = std::min(dmin, c.overlap);
+    if (!(dmin > 0.0)) fail("--confirm needs every contact closed (overlap > 0): compress the packing");
+    confirmation_text = "\nconfirmation with the reference stepper (perturbation 1e-4 of the smallest overlap):\n";
+    for (const auto& lim : report.integrators) {
+      if (lim.stability != "conditional") continue;
+      for (double f : {0.99, 1.01}) {
+        progress(fmt::format("stepper: {} at {} h_crit", lim.name, f));
+        const auto run = packing::confirm_with_stepper(p, sticking, lim.name, lim.h_crit, f, o.confirm_steps, 1e-4 * dmin);
+        confirmation.push_back({{"integrator", run.integrator}, {"factor", run.factor}, {"h", run.h},
+                                {"steps", run.steps}, {"growth", std::isfinite(run.growth) ? nlohmann::json(run.growth) : nlohmann::json(nullptr)},
+                                {"equilibrium_residual", run.initial_force}});
+        confirmation_text += fmt::format("  {:<24} {:.2f} h_crit = {:.6g} s: {} steps, max growth {:.4g}\n", run.integrator,
+                                         run.factor, run.h, run.steps, run.growth);
+      }
+    }
+  }
   progress("done");
-  const std::string text = o.json ? to_json(report).dump(2) + "\n" : format_packing_table(report);
+  std::string text;
+  if (o.json) {
+    auto j = to_json(report);
+    if (o.confirm_steps > 0) j["confirmation"] = confirmation;
+    text = j.dump(2) + "\n";
+  } else {
+    text = format_packing_table(report) + confirmation_text;
+  }
   if (o.output.empty()) std::cout << text << std::flush;
   else write_file_atomically(o.output, [&](std::ostream& out) { out << text; });
 }
@@ -192,6 +236,12 @@ void add_packing_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--youngs", o->youngs, "Young's modulus E [Pa], for the Rayleigh and P-wave times");
   cmd->add_option("--poisson", o->poisson, "Poisson ratio nu, for the Rayleigh time");
+  cmd->add_flag("--box-walls", o->box_walls,
+                "lattice with --periodic none: six (four) walls pressed in by the compression overlap 2 r c, so that a "
+                "compressed sc or square lattice is in equilibrium");
+  cmd->add_option("--confirm", o->confirm_steps,
+                  "run the reference stepper this many steps at 0.99 and 1.01 h_crit of each integrator from a small "
+                  "perturbation and report the growth (no periodic axes; contacts held sticking)");
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_option("-o,--output", o->output, "write to this file instead of the terminal");
   cmd->add_option("--lanczos-tol", o->lanczos_tol, "relative tolerance of the Lanczos eigensolver")->capture_default_str();

@@ -1,0 +1,52 @@
+#include "dtcrit/packing/confirmation.hpp"
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/packing/stepper_adapter.hpp"
+
+namespace dtcrit::packing {
+
+ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
+                                     double h_predicted, double factor, int steps, double amplitude, unsigned seed) {
+  require_positive("predicted step", h_predicted);
+  require_positive("step factor", factor);
+  require_positive("perturbation amplitude", amplitude);
+  if (steps < 1) fail(fmt::format("steps = {} must be at least 1", steps));
+  ConfirmationRun out{integrator, factor, factor * h_predicted, 0, 1.0, 0.0};
+  SteppedPacking sp = to_particle_system(p, laws);
+  {
+    Vector f;
+    sp.system->force(0.0, sp.x0, Vector::Zero(sp.x0.size()), f);
+    double dmin = std::numeric_limits<double>::infinity();
+    for (const auto& c : sp.system->last_contacts()) dmin = std::min(dmin, c.overlap);
+    out.initial_force = f.cwiseAbs().maxCoeff() / (laws.base.kn * dmin);
+    sp.system->reset_history(0.0);
+  }
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  Vector x = sp.x0;
+  for (Index i = 0; i < p.size(); ++i)
+    sp.system->set_centre(x, i, p.centre[static_cast<std::size_t>(i)] + amplitude * Vec3(U(rng), U(rng), U(rng)));
+  const Vector w = sp.system->mass().cwiseSqrt();
+  const double d0 = (x - sp.x0).cwiseProduct(w).norm();
+  auto integ = make_integrator(integrator);
+  integ->start(*sp.system, 0.0, x, Vector::Zero(x.size()), out.h);
+  for (int n = 0; n < steps; ++n) {
+    integ->step(*sp.system);
+    out.steps = n + 1;
+    const double d = (integ->position() - sp.x0).cwiseProduct(w).norm() / d0;
+    if (!std::isfinite(d)) {
+      out.growth = std::numeric_limits<double>::infinity();
+      break;
+    }
+    out.growth = std::max(out.growth, d);
+    if (out.growth > 1e6) break;
+  }
+  return out;
+}
+
+}  // namespace dtcrit::packing

@@ -1,0 +1,28 @@
+#pragma once
+// Empirical confirmation of a predicted critical step with the reference DEM stepper: run the
+// packing (handed to stepper::ParticleSystem, LAMMPS history rules) from a small random
+// perturbation of the centres at a fraction of the predicted step and measure the growth of
+// |M^1/2 (x - x0)|. Meaningful on a packing in equilibrium with every contact closed and sticking
+// (e.g. a compressed lattice between walls, mu large), where the linearisation is the dynamics.
+#include <string>
+#include <vector>
+
+#include "dtcrit/packing/contacts.hpp"
+
+namespace dtcrit::packing {
+
+struct ConfirmationRun {
+  std::string integrator;
+  double factor = 0.0;   // h / h_predicted
+  double h = 0.0;
+  int steps = 0;         // steps taken (a run stops once the growth exceeds 1e6)
+  double growth = 0.0;   // max over the run of |M^1/2 (x - x0)| / |M^1/2 (x(0) - x0)|; inf if non-finite
+  double initial_force = 0.0;  // max |f(x0, 0)| / (kn * smallest overlap): equilibrium check
+};
+
+// amplitude: perturbation of each centre coordinate, uniform in [-amplitude, amplitude] [m].
+ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
+                                     double h_predicted, double factor, int steps, double amplitude,
+                                     unsigned seed = 7);
+
+}  // namespace dtcrit::packing
