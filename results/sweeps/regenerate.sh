@@ -35,4 +35,4 @@ run falling-ball-consistent position --case falling-ball --integrator all --tang
 run bonded-impact position --case bonded-impact --integrator all
 run box-settle kinetic_energy --case box-settle --integrator velocity_verlet --integrator velocity_verlet_implicit_damping \
     --integrator leapfrog --integrator central_difference --integrator rk4 --integrator variational_1 \
-    --integrator variational_2 --tangential consistent
+    --integrator variational_2 --tangential consistent --set t_end=3 --levels 2
