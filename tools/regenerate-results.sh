@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 tools/setup.sh default
 build/studies/study_burns_hanley_2016 --out results/burns_hanley_2016
 build/studies/study_critical_step_tables --out results/tables
+build/studies/study_guide --out results/guide
 build/studies/study_xue_2023 --out results/xue_2023
 build/studies/study_convergence_orders --out results/convergence_orders
 build/studies/study_de_klerk_2022 --out results/de_klerk_2022

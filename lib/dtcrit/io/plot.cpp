@@ -47,7 +47,7 @@ void write_plot(const std::string& path, const PlotSpec& spec) {
         if (std::isfinite(s.x[k]) && std::isfinite(s.y[k])) pts.emplace_back(s.x[k], s.y[k]);
       data.push_back(std::move(pts));
       plot += fmt::format("{}'-' with {} lw 2 dt {}{} title {}", i ? ", " : "",
-                          s.points ? "linespoints pt 7 ps 0.8" : "lines", s.dash,
+                          s.markers_only ? "points pt 7 ps 1.5" : s.points ? "linespoints pt 7 ps 0.8" : "lines", s.dash,
                           s.color > 0 ? fmt::format(" lc {}", s.color) : "", quoted(s.label));
     }
     gp << plot << "\n";

@@ -11,6 +11,7 @@ struct PlotSeries {
   bool points = false;  // markers instead of a line
   int color = 0;        // gnuplot line colour index; 0 lets gnuplot choose
   int dash = 1;         // gnuplot dash type: 1 solid, 2 dashed, 3 dotted, ...
+  bool markers_only = false;  // with points: no connecting line (categories, not a curve)
 };
 
 struct PlotSpec {
