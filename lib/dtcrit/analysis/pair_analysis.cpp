@@ -24,15 +24,6 @@ std::vector<std::string> expand_integrator_specs(const std::vector<std::string>&
 }
 
 namespace {
-// The words of the JSON interface.
-const char* stability_word(Stability s) {
-  switch (s) {
-    case Stability::conditional: return "conditional";
-    case Stability::unconditional: return "unconditional";
-    case Stability::unstable: return "unstable";
-  }
-  return "unknown";
-}
 
 // Omega_crit = h_crit * omega of an integrator on the undamped scalar oscillator, cached per spec.
 CriticalStep scalar_limit(const std::string& spec) {
@@ -60,7 +51,7 @@ std::vector<IntegratorLimit> integrator_limits(const ContactPointModel& model, c
       if (!reduced) reduced.emplace(model.reduced_system());
       c = critical_step(spec, *reduced, omega_max);
     }
-    out.push_back({spec, stability_word(c.stability), c.h_crit});
+    out.push_back({spec, std::string(stability_keyword(c.stability)), c.h_crit});
   }
   return out;
 }

@@ -19,14 +19,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-const char* stability_word(Stability s) {
-  switch (s) {
-    case Stability::conditional: return "conditional";
-    case Stability::unconditional: return "unconditional";
-    case Stability::unstable: return "unstable";
-  }
-  return "unknown";
-}
 
 // Omega_crit = h_crit omega of an integrator on the scalar oscillator with damping ratio zeta,
 // cached per (spec, zeta).
@@ -51,7 +43,7 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
                                                 double zeta, const PackingAnalysisOptions& opts) {
   PackingIntegratorLimit out{spec, "", kNaN, "", true};
   auto from = [&](const CriticalStep& c, double scale) {
-    out.stability = stability_word(c.stability);
+    out.stability = std::string(stability_keyword(c.stability));
     out.h_crit = c.stability == Stability::conditional ? c.h_crit * scale : kNaN;
   };
   if (!sys.damped()) {

@@ -132,6 +132,15 @@ bool exceeds_unit_circle(const Matrix& A) {
   return assess(balanced(A)).unstable;
 }
 
+std::string_view stability_keyword(Stability s) {
+  switch (s) {
+    case Stability::conditional: return "conditional";
+    case Stability::unconditional: return "unconditional";
+    case Stability::unstable: return "unstable";
+  }
+  return "unknown";
+}
+
 std::string_view to_string(Stability s) {
   switch (s) {
     case Stability::conditional: return "conditionally stable";

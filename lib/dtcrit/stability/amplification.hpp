@@ -20,6 +20,8 @@ double spectral_radius(const Matrix& A);
 
 enum class Stability { conditional, unconditional, unstable };
 std::string_view to_string(Stability);
+// The one-word form the JSON outputs use: "conditional", "unconditional" or "unstable".
+std::string_view stability_keyword(Stability);
 
 struct CriticalStep {
   Stability stability;
