@@ -41,8 +41,9 @@ struct PackingOptions {
   std::optional<double> youngs, poisson;
   bool json = false;
   std::string output;
-  double lanczos_tol = 1e-10;
-  Index ncv = 24;
+  std::string eigensolver = "auto";
+  double lanczos_tol = packing::EigenOptions{}.tolerance;
+  Index ncv = packing::EigenOptions{}.ncv;
   Index amplification_dofs = 48;
   bool box_walls = false;
   int confirm_steps = 0;
@@ -153,6 +154,7 @@ void run(const PackingOptions& o) {
     ao.material = packing::PackingMaterial{*o.youngs, *o.poisson};
   }
   ao.eigen.tolerance = require_positive("--lanczos-tol", o.lanczos_tol);
+  ao.eigen.method = packing::parse_eigen_method(o.eigensolver);
   ao.eigen.ncv = o.ncv;
   ao.amplification_dofs = o.amplification_dofs;
   ao.progress = progress;
@@ -244,8 +246,12 @@ void add_packing_command(CLI::App& app) {
                   "perturbation and report the growth (no periodic axes; contacts held sticking)");
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_option("-o,--output", o->output, "write to this file instead of the terminal");
-  cmd->add_option("--lanczos-tol", o->lanczos_tol, "relative tolerance of the Lanczos eigensolver")->capture_default_str();
-  cmd->add_option("--ncv", o->ncv, "Lanczos basis size")->capture_default_str();
+  cmd->add_option("--lanczos-tol", o->lanczos_tol, "relative residual tolerance of the iterative eigensolvers")->capture_default_str();
+  cmd->add_option("--eigensolver", o->eigensolver,
+                  "omega_max by: auto (dense up to 600 dofs, else lanczos), dense, lanczos (three-term, matrix-free), "
+                  "spectra (Spectra's restarted Lanczos, matrix-free)")
+      ->capture_default_str();
+  cmd->add_option("--ncv", o->ncv, "Spectra's Lanczos basis size (--eigensolver spectra)")->capture_default_str();
   cmd->add_option("--amplification-dofs", o->amplification_dofs,
                   "damped packings up to this many dofs: amplification matrix for every integrator")
       ->capture_default_str();

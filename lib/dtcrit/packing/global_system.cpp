@@ -9,6 +9,7 @@
 #include <Spectra/SymEigsSolver.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/linalg/lanczos.hpp"
 
 namespace dtcrit::packing {
 
@@ -53,6 +54,11 @@ GlobalSystem::GlobalSystem(const Packing& p, ContactSet contacts, bool rotation)
   for (Index i = 0; i < n; ++i)
     for (Index d = 0; d < dpp_; ++d) mass_[i * dpp_ + d] = d < dim_ ? pmass_[i] : inertia_[i];
   inv_sqrt_mass_ = mass_.cwiseSqrt().cwiseInverse();
+  particle_scale_.resize(static_cast<std::size_t>(2 * n));
+  for (Index i = 0; i < n; ++i) {
+    particle_scale_[static_cast<std::size_t>(2 * i)] = 1.0 / std::sqrt(pmass_[static_cast<std::size_t>(i)]);
+    particle_scale_[static_cast<std::size_t>(2 * i + 1)] = 1.0 / std::sqrt(inertia_[static_cast<std::size_t>(i)]);
+  }
   for (const Contact& c : contacts_.contacts) {
     if (c.i < 0 || c.i >= n || c.j >= n || c.law < 0 || c.law >= static_cast<std::int32_t>(contacts_.laws.size()))
       fail(fmt::format("contact ({}, {}) refers to a particle or law that does not exist", c.i, c.j));
@@ -119,81 +125,97 @@ void GlobalSystem::for_each_block(F&& f) const {
   }
 }
 
-void GlobalSystem::apply_range(double a, double b, const double* x, double* y, std::size_t first, std::size_t last) const {
-  const Index dpp = dpp_;
-  const bool rot = rotation_;
-  const auto& cs = contacts_.contacts;
+namespace {
+
+// y += S (a K + b C) S x over contacts [first, last), with S = M^{-1/2} when Scaled (applied on
+// the fly instead of in two extra passes over the vectors) and the dimension and the rotations
+// fixed at compile time.
+template <int Dim, bool Rot, bool Scaled>
+void contact_kernel(const std::vector<Contact>& cs, const std::vector<ContactCoefficients>& laws,
+                    const std::vector<double>& radius, const std::vector<double>& pmass, double a, double b,
+                    const double* scale, const double* x, double* y, std::size_t first, std::size_t last) {
+  constexpr Index dpp = Rot ? (Dim == 2 ? 3 : 6) : Dim;
   for (std::size_t k = first; k < last; ++k) {
     const Contact& c = cs[k];
-    const ContactCoefficients& l = law_lin_[static_cast<std::size_t>(c.law)];
+    const ContactCoefficients& l = laws[static_cast<std::size_t>(c.law)];
+    const bool pair = c.j >= 0;
     double kn = a * l.kn, kt = a * l.kt;
     if (b != 0.0) {
-      const double m = effective_mass(c);
+      const double mi = pmass[static_cast<std::size_t>(c.i)];
+      const double m = pair ? mi * pmass[static_cast<std::size_t>(c.j)] / (mi + pmass[static_cast<std::size_t>(c.j)]) : mi;
       kn += b * m * l.cn, kt += b * m * l.ct;
     }
+    const Index oi = c.i * dpp, oj = pair ? c.j * dpp : 0;
+    double xi[dpp], xj[dpp] = {};
+    // scale: per particle (1/sqrt(m), 1/sqrt(I)), so that the dof d of a particle has scale[2p + (d >= Dim)].
+    double si[2] = {1.0, 1.0}, sj[2] = {1.0, 1.0};
+    if constexpr (Scaled) {
+      si[0] = scale[2 * c.i], si[1] = scale[2 * c.i + 1];
+      if (pair) sj[0] = scale[2 * c.j], sj[1] = scale[2 * c.j + 1];
+    }
+    for (Index d = 0; d < dpp; ++d) xi[d] = si[d >= Dim] * x[oi + d];
+    if (pair)
+      for (Index d = 0; d < dpp; ++d) xj[d] = sj[d >= Dim] * x[oj + d];
+    [[maybe_unused]] const double ri = Rot ? radius[static_cast<std::size_t>(c.i)] : 0.0;
+    [[maybe_unused]] const double rj = Rot && pair ? radius[static_cast<std::size_t>(c.j)] : 0.0;
+    double gi[dpp], gj[dpp];  // J_i^T f and J_j^T f
     const Vec3& n = c.normal;
-    const double* xi = x + c.i * dpp;
-    double* yi = y + c.i * dpp;
-    const double ri = radius_[static_cast<std::size_t>(c.i)];
-    if (dim_ == 3) {
-      Vec3 u(xi[0], xi[1], xi[2]);
-      Vec3 arm = Vec3::Zero();
-      if (rot) arm = ri * Vec3(xi[3], xi[4], xi[5]);
-      const double* xj = nullptr;
-      double rj = 0.0;
-      if (c.j >= 0) {
-        xj = x + c.j * dpp;
-        rj = radius_[static_cast<std::size_t>(c.j)];
-        u -= Vec3(xj[0], xj[1], xj[2]);
-        if (rot) arm += rj * Vec3(xj[3], xj[4], xj[5]);
-      }
-      if (rot) u += n.cross(arm);
-      const double un = n.dot(u);
-      const Vec3 f = kt * u + (kn - kt) * un * n;
-      yi[0] += f[0], yi[1] += f[1], yi[2] += f[2];
-      Vec3 fxn = Vec3::Zero();
-      if (rot) {
-        fxn = f.cross(n);
-        yi[3] += ri * fxn[0], yi[4] += ri * fxn[1], yi[5] += ri * fxn[2];
-      }
-      if (c.j >= 0) {
-        double* yj = y + c.j * dpp;
-        yj[0] -= f[0], yj[1] -= f[1], yj[2] -= f[2];
-        if (rot) yj[3] += rj * fxn[0], yj[4] += rj * fxn[1], yj[5] += rj * fxn[2];
+    if constexpr (Dim == 3) {
+      Vec3 u(xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]);
+      if constexpr (Rot) u += n.cross(Vec3(ri * xi[3] + rj * xj[3], ri * xi[4] + rj * xj[4], ri * xi[5] + rj * xj[5]));
+      const Vec3 f = kt * u + (kn - kt) * n.dot(u) * n;
+      for (int d = 0; d < 3; ++d) gi[d] = f[d], gj[d] = -f[d];
+      if constexpr (Rot) {
+        const Vec3 fxn = f.cross(n);
+        for (int d = 0; d < 3; ++d) gi[3 + d] = ri * fxn[d], gj[3 + d] = rj * fxn[d];
       }
     } else {
       // 2D: n x (r phi e_z) = r phi (n_y, -n_x).
       const double tx = n.y(), ty = -n.x();
-      double ux = xi[0], uy = xi[1], th = rot ? ri * xi[2] : 0.0;
-      double rj = 0.0;
-      if (c.j >= 0) {
-        const double* xj = x + c.j * dpp;
-        rj = radius_[static_cast<std::size_t>(c.j)];
-        ux -= xj[0], uy -= xj[1];
-        if (rot) th += rj * xj[2];
+      double ux = xi[0] - xj[0], uy = xi[1] - xj[1];
+      if constexpr (Rot) {
+        const double th = ri * xi[2] + rj * xj[2];
+        ux += th * tx, uy += th * ty;
       }
-      ux += th * tx, uy += th * ty;
       const double un = n.x() * ux + n.y() * uy;
       const double fx = kt * ux + (kn - kt) * un * n.x(), fy = kt * uy + (kn - kt) * un * n.y();
-      const double ft = fx * tx + fy * ty;  // J_rot^T f / r
-      yi[0] += fx, yi[1] += fy;
-      if (rot) yi[2] += ri * ft;
-      if (c.j >= 0) {
-        double* yj = y + c.j * dpp;
-        yj[0] -= fx, yj[1] -= fy;
-        if (rot) yj[2] += rj * ft;
+      gi[0] = fx, gi[1] = fy, gj[0] = -fx, gj[1] = -fy;
+      if constexpr (Rot) {
+        const double ft = fx * tx + fy * ty;
+        gi[2] = ri * ft, gj[2] = rj * ft;
       }
     }
+    for (Index d = 0; d < dpp; ++d) y[oi + d] += si[d >= Dim] * gi[d];
+    if (pair)
+      for (Index d = 0; d < dpp; ++d) y[oj + d] += sj[d >= Dim] * gj[d];
   }
 }
 
-void GlobalSystem::apply(double a, double b, const double* x, double* y) const {
+template <bool Scaled>
+void dispatch_kernel(int dim, bool rotation, const std::vector<Contact>& cs, const std::vector<ContactCoefficients>& laws,
+                     const std::vector<double>& radius, const std::vector<double>& pmass, double a, double b,
+                     const double* scale, const double* x, double* y, std::size_t first, std::size_t last) {
+  if (dim == 3 && rotation) contact_kernel<3, true, Scaled>(cs, laws, radius, pmass, a, b, scale, x, y, first, last);
+  else if (dim == 3) contact_kernel<3, false, Scaled>(cs, laws, radius, pmass, a, b, scale, x, y, first, last);
+  else if (rotation) contact_kernel<2, true, Scaled>(cs, laws, radius, pmass, a, b, scale, x, y, first, last);
+  else contact_kernel<2, false, Scaled>(cs, laws, radius, pmass, a, b, scale, x, y, first, last);
+}
+
+}  // namespace
+
+void GlobalSystem::apply_range(double a, double b, const double* scale, const double* x, double* y, std::size_t first,
+                               std::size_t last) const {
+  if (scale) dispatch_kernel<true>(dim_, rotation_, contacts_.contacts, law_lin_, radius_, pmass_, a, b, scale, x, y, first, last);
+  else dispatch_kernel<false>(dim_, rotation_, contacts_.contacts, law_lin_, radius_, pmass_, a, b, scale, x, y, first, last);
+}
+
+void GlobalSystem::apply_with_scale(double a, double b, const double* scale, const double* x, double* y) const {
   const Index N = dofs();
   const std::size_t nc = contacts_.contacts.size();
-  std::fill(y, y + N, 0.0);
   const int T = nc >= 50000 ? std::max(1, threads_) : 1;
   if (T == 1) {
-    apply_range(a, b, x, y, 0, nc);
+    std::fill(y, y + N, 0.0);
+    apply_range(a, b, scale, x, y, 0, nc);
     return;
   }
   // Each thread scatters into its own buffer (thread 0 into y); the buffers are summed after.
@@ -204,27 +226,25 @@ void GlobalSystem::apply(double a, double b, const double* x, double* y) const {
     pool.emplace_back([&, t] {
       Vector& buf = scratch_[static_cast<std::size_t>(t - 1)];
       buf.setZero();
-      apply_range(a, b, x, buf.data(), nc * static_cast<std::size_t>(t) / static_cast<std::size_t>(T),
+      apply_range(a, b, scale, x, buf.data(), nc * static_cast<std::size_t>(t) / static_cast<std::size_t>(T),
                   nc * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(T));
     });
   }
-  apply_range(a, b, x, y, 0, nc / static_cast<std::size_t>(T));
+  std::fill(y, y + N, 0.0);
+  apply_range(a, b, scale, x, y, 0, nc / static_cast<std::size_t>(T));
   for (auto& th : pool) th.join();
   for (const Vector& buf : scratch_) Eigen::Map<Vector>(y, N) += buf;
+}
+
+void GlobalSystem::apply(double a, double b, const double* x, double* y) const { apply_with_scale(a, b, nullptr, x, y); }
+
+void GlobalSystem::apply_scaled(double a, double b, const double* x, double* y) const {
+  apply_with_scale(a, b, particle_scale_.data(), x, y);
 }
 
 void GlobalSystem::set_threads(int threads) {
   if (threads < 1) fail(fmt::format("threads = {} must be at least 1", threads));
   threads_ = threads;
-}
-
-void GlobalSystem::apply_scaled(double a, double b, const double* x, double* y) const {
-  const Index N = dofs();
-  thread_local Vector tmp;
-  tmp.resize(N);
-  for (Index k = 0; k < N; ++k) tmp[k] = inv_sqrt_mass_[k] * x[k];
-  apply(a, b, tmp.data(), y);
-  for (Index k = 0; k < N; ++k) y[k] *= inv_sqrt_mass_[k];
 }
 
 SparseMatrix GlobalSystem::stiffness() const {
@@ -398,37 +418,74 @@ double largest_eigen_dense(const GlobalSystem& s, double a, double b) {
   return es.eigenvalues().maxCoeff();
 }
 
+EigenMethod parse_eigen_method(const std::string& name) {
+  if (name == "auto") return EigenMethod::automatic;
+  if (name == "dense") return EigenMethod::dense;
+  if (name == "lanczos") return EigenMethod::lanczos;
+  if (name == "spectra") return EigenMethod::spectra;
+  fail(fmt::format("eigensolver '{}' is not known; expected auto, dense, lanczos or spectra", name));
+}
+
 ExtremeEigen largest_eigen(const GlobalSystem& s, double a, double b, const EigenOptions& opts) {
   const Index N = s.dofs();
+  EigenMethod method = opts.method;
+  if (method == EigenMethod::automatic)
+    method = N <= std::max<Index>(opts.dense_below, 2) ? EigenMethod::dense : EigenMethod::lanczos;
+  if (method == EigenMethod::spectra && N < 3) method = EigenMethod::dense;  // Spectra needs ncv > nev + 1
+  const Vector* start = opts.start && opts.start->size() == N && opts.start->norm() > 0.0 ? opts.start : nullptr;
   ExtremeEigen out;
-  if (N <= std::max<Index>(opts.dense_below, 2)) {
-    Eigen::SelfAdjointEigenSolver<Matrix> es(dense_scaled(s, a, b));
-    const Index k = N - 1;  // ascending order
-    out.lambda = es.eigenvalues()[k];
-    out.vector = es.eigenvectors().col(k);
-    out.method = "dense";
-  } else {
-    ScaledOperator op{&s, a, b};
-    const Index ncv = std::min(std::max<Index>(opts.ncv, 3), N);
-    Spectra::SymEigsSolver<ScaledOperator> eigs(op, 1, ncv);
-    if (opts.start && opts.start->size() == N && opts.start->norm() > 0.0) {
-      eigs.init(opts.start->data());
-    } else {
-      eigs.init();
+  bool have_residual = false;
+  switch (method) {
+    case EigenMethod::automatic:
+    case EigenMethod::dense: {
+      Eigen::SelfAdjointEigenSolver<Matrix> es(dense_scaled(s, a, b));
+      out.lambda = es.eigenvalues()[N - 1];  // ascending order
+      out.vector = es.eigenvectors().col(N - 1);
+      out.method = "dense";
+      break;
     }
-    eigs.compute(Spectra::SortRule::LargestAlge, opts.max_restarts, opts.tolerance);
-    if (eigs.info() != Spectra::CompInfo::Successful)
-      fail(fmt::format("Lanczos (Spectra SymEigsSolver, ncv = {}) did not converge in {} restarts to tolerance {}", ncv,
-                       opts.max_restarts, opts.tolerance));
-    out.lambda = eigs.eigenvalues()[0];
-    out.vector = eigs.eigenvectors().col(0);
-    out.operations = eigs.num_operations();
-    out.method = "lanczos";
+    case EigenMethod::lanczos: {
+      linalg::LanczosOptions lo;
+      lo.tolerance = opts.tolerance;
+      lo.max_steps = opts.max_steps;
+      lo.want_vector = opts.want_vector;
+      lo.start = start;
+      const linalg::LanczosResult r =
+          linalg::lanczos_largest(N, [&](const double* x, double* y) { s.apply_scaled(a, b, x, y); }, lo);
+      if (!r.converged)
+        fail(fmt::format("Lanczos (three-term) did not reach tolerance {} in {} steps (residual {:.3g} of lambda)",
+                         opts.tolerance, r.steps, r.residual_estimate / std::abs(r.lambda)));
+      out.lambda = r.lambda;
+      out.vector = r.vector;
+      out.residual = r.residual_estimate;
+      out.operations = r.operations;
+      out.method = "lanczos";
+      have_residual = !opts.want_vector;
+      break;
+    }
+    case EigenMethod::spectra: {
+      ScaledOperator op{&s, a, b};
+      const Index ncv = std::min(std::max<Index>(opts.ncv, 3), N);
+      Spectra::SymEigsSolver<ScaledOperator> eigs(op, 1, ncv);
+      if (start) eigs.init(start->data());
+      else eigs.init();
+      eigs.compute(Spectra::SortRule::LargestAlge, opts.max_restarts, opts.tolerance);
+      if (eigs.info() != Spectra::CompInfo::Successful)
+        fail(fmt::format("Lanczos (Spectra SymEigsSolver, ncv = {}) did not converge in {} restarts to tolerance {}",
+                         ncv, opts.max_restarts, opts.tolerance));
+      out.lambda = eigs.eigenvalues()[0];
+      out.vector = eigs.eigenvectors().col(0);
+      out.operations = eigs.num_operations();
+      out.method = "spectra";
+      break;
+    }
   }
-  Vector Av(N);
-  s.apply_scaled(a, b, out.vector.data(), Av.data());
-  out.residual = (Av - out.lambda * out.vector).norm();
-  ++out.operations;
+  if (!have_residual) {
+    Vector Av(N);
+    s.apply_scaled(a, b, out.vector.data(), Av.data());
+    out.residual = (Av - out.lambda * out.vector).norm();
+    ++out.operations;
+  }
   return out;
 }
 
@@ -442,6 +499,7 @@ DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, cons
     return out;
   }
   EigenOptions o = opts;
+  o.want_vector = true;  // Newton's derivative and the next warm start
   Vector start;
   for (int it = 1; it <= 60; ++it) {
     if (start.size() > 0) o.start = &start;

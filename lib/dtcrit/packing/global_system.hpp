@@ -83,7 +83,11 @@ class GlobalSystem {
   template <class F>
   void for_each_block(F&& f) const;
   double effective_mass(const Contact& c) const;
-  void apply_range(double a, double b, const double* x, double* y, std::size_t first, std::size_t last) const;
+  // y = S (a K + b C) S x with S = M^{-1/2} given per particle as (1/sqrt(m), 1/sqrt(I)) pairs,
+  // or S = I when scale is null.
+  void apply_with_scale(double a, double b, const double* scale, const double* x, double* y) const;
+  void apply_range(double a, double b, const double* scale, const double* x, double* y, std::size_t first,
+                   std::size_t last) const;
   ContactCoefficients coef(const Contact& c) const;  // from law_lin_ (same values as coefficients())
 
   int dim_;
@@ -91,6 +95,7 @@ class GlobalSystem {
   Index dpp_;
   std::vector<double> radius_, pmass_, inertia_;
   Vector mass_, inv_sqrt_mass_;
+  std::vector<double> particle_scale_;  // (1/sqrt(m_i), 1/sqrt(I_i)) per particle: M^{-1/2} of apply_scaled
   ContactSet contacts_;
   // Per law: the law's linearisation with m_eff = 1 (kn_lin, kt_lin and the dashpots per unit
   // effective mass, cn_lin / m_eff = gamma_n): a contact's dashpot is m_eff times that.
@@ -102,21 +107,31 @@ class GlobalSystem {
 // --- eigenvalues ----------------------------------------------------------------------------
 struct ExtremeEigen {
   double lambda = 0.0;   // largest eigenvalue of the scaled operator
-  Vector vector;         // its unit eigenvector (scaled coordinates M^{1/2} x)
-  double residual = 0.0; // |A v - lambda v|
+  Vector vector;         // its unit eigenvector (scaled coordinates M^{1/2} x); empty if not asked for
+  double residual = 0.0; // |A v - lambda v| (three-term Lanczos without the vector: its estimate)
   Index operations = 0;  // operator applications
-  std::string method;    // "dense" or "lanczos"
+  std::string method;    // "dense", "lanczos" or "spectra"
 };
 
+// The solvers: dense (Eigen's SelfAdjointEigenSolver on the assembled matrix), lanczos (the
+// three-term recurrence of linalg/lanczos.hpp, matrix-free, three vectors of storage) and spectra
+// (Spectra's SymEigsSolver: restarted Lanczos with full reorthogonalisation, matrix-free). auto:
+// dense up to dense_below dofs, lanczos above.
+enum class EigenMethod { automatic, dense, lanczos, spectra };
+EigenMethod parse_eigen_method(const std::string& name);  // "auto", "dense", "lanczos", "spectra"
+
 struct EigenOptions {
-  Index dense_below = 600;  // dofs at or below which a dense symmetric eigensolver is used
-  Index ncv = 16;           // Lanczos basis size (larger: fewer restarts, more reorthogonalisation)
-  // Spectra's relative residual tolerance |A v - theta v| <= tol |theta|. The Ritz value converges
-  // much faster than the residual (about its square for an isolated eigenvalue), and the top of a
-  // lattice's spectrum is a dense cluster whose residual converges slowly: 1e-6 gives lambda_max to
-  // about 1e-7 (omega_max to 5e-8), from below, in the tests (packing/README.md).
-  double tolerance = 1e-6;
-  Index max_restarts = 2000;
+  EigenMethod method = EigenMethod::automatic;
+  Index dense_below = 600;  // dofs at or below which auto uses the dense solver
+  // Relative residual tolerance |A v - theta v| <= tol |theta| (both iterative solvers). The Ritz
+  // value converges much faster than the residual (about its square for an isolated eigenvalue),
+  // and the top of a lattice's spectrum is a dense cluster whose residual converges slowly: 1e-6
+  // gives lambda_max to about 1e-8 relative, from below, in the tests (packing/README.md).
+  double tolerance = 1e-8;
+  Index ncv = 16;           // spectra: basis size (larger: fewer restarts, more reorthogonalisation)
+  Index max_restarts = 2000;  // spectra
+  Index max_steps = 20000;    // lanczos
+  bool want_vector = true;    // lanczos: rebuilding the eigenvector costs a second pass
   const Vector* start = nullptr;  // optional starting vector (warm start)
 };
 

@@ -108,7 +108,9 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
   auto t0 = std::chrono::steady_clock::now();
   say(fmt::format("omega_max: largest eigenvalue of M^-1/2 K M^-1/2 ({} dofs, {} contacts)", r.dofs,
                   r.pair_contacts + r.wall_contacts));
-  const ExtremeEigen top = largest_eigen(sys, 1.0, 0.0, opts.eigen);
+  EigenOptions eigen = opts.eigen;
+  eigen.want_vector = r.damped;  // the top mode's damping ratio needs it; the undamped answer does not
+  const ExtremeEigen top = largest_eigen(sys, 1.0, 0.0, eigen);
   r.omega_max = std::sqrt(top.lambda);
   r.eigen_residual = top.residual / top.lambda;
   r.eigen_method = top.method;
