@@ -151,6 +151,7 @@ LanczosResult lanczos_largest(Index n, const SymmetricOperator& op, const Lanczo
       top = tridiagonal_largest(alpha, beta);
       out.lambda = top.theta;
       out.residual_estimate = b * std::abs(top.vector[step]);
+      if (opts.progress) opts.progress(out.steps, out.residual_estimate / std::abs(top.theta));
       // Invariant Krylov space (b negligible) or the residual criterion.
       if (b <= 1e3 * kEps * std::abs(top.theta) || out.residual_estimate <= opts.tolerance * std::abs(top.theta)) {
         out.converged = true;

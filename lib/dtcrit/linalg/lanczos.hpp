@@ -31,6 +31,9 @@ struct LanczosOptions {
   bool want_vector = false;        // rebuild the Ritz vector (a second pass)
   const Vector* start = nullptr;   // starting vector (warm start); default: seeded random
   std::uint64_t seed = 20161;
+  // Called at each convergence check (every step up to 100, then every ~2 %) with the steps so far
+  // and the relative residual estimate |A y - theta y| / |theta|; may be empty.
+  std::function<void(Index steps, double relative_residual)> progress;
 };
 
 struct LanczosResult {

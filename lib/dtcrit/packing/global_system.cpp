@@ -450,6 +450,7 @@ ExtremeEigen largest_eigen(const GlobalSystem& s, double a, double b, const Eige
       lo.max_steps = opts.max_steps;
       lo.want_vector = opts.want_vector;
       lo.start = start;
+      lo.progress = opts.progress;
       const linalg::LanczosResult r =
           linalg::lanczos_largest(N, [&](const double* x, double* y) { s.apply_scaled(a, b, x, y); }, lo);
       if (!r.converged)

@@ -133,6 +133,7 @@ struct EigenOptions {
   Index max_steps = 20000;    // lanczos
   bool want_vector = true;    // lanczos: rebuilding the eigenvector costs a second pass
   const Vector* start = nullptr;  // optional starting vector (warm start)
+  std::function<void(Index steps, double relative_residual)> progress;  // lanczos: see LanczosOptions
 };
 
 // Largest eigenvalue of M^{-1/2} (a K + b C) M^{-1/2} (Spectra SymEigsSolver, matrix-free).

@@ -110,6 +110,14 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
                   r.pair_contacts + r.wall_contacts));
   EigenOptions eigen = opts.eigen;
   eigen.want_vector = r.damped;  // the top mode's damping ratio needs it; the undamped answer does not
+  auto last_report = std::chrono::steady_clock::now();
+  if (opts.progress)
+    eigen.progress = [&](Index steps, double residual) {  // at most every 2 s
+      if (seconds_since(last_report) < 2.0) return;
+      last_report = std::chrono::steady_clock::now();
+      say(fmt::format("  Lanczos step {}: relative residual {:.2g} (tolerance {:.2g})", steps, residual,
+                      eigen.tolerance));
+    };
   const ExtremeEigen top = largest_eigen(sys, 1.0, 0.0, eigen);
   r.omega_max = std::sqrt(top.lambda);
   r.eigen_residual = top.residual / top.lambda;
