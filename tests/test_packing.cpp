@@ -402,3 +402,33 @@ TEST_CASE("dtcrit packing --json: omega_max and the integrators object", "[packi
   CHECK_THAT(j["integrators"]["rk4"]["h_crit"].get<double>(), WithinRel(2.0 * std::sqrt(2.0) / w, 1e-6));
   CHECK(j["estimates"]["gershgorin"]["ratio_to_exact"].get<double>() <= 1.0 + 1e-12);
 }
+
+TEST_CASE("dtcrit packing --eigensolver: every solver gives the closed form; a bad name is an error", "[packing][cli]") {
+  auto run = [](const std::string& args, std::string& out) {
+    const std::string cmd = std::string(DTCRIT_CLI) + " packing " + args + " 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    out.clear();
+    char buf[4096];
+    while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+    return pclose(pipe);
+  };
+  // Simple cubic, 6^3 spheres, translations only: 648 dofs, above the dense threshold of auto.
+  const std::string base = "--lattice sc --n 6 --kn 1e5 --kt 4e4 --no-rotation --integrator velocity_verlet --json";
+  const double m = 2500.0 * 4.0 / 3.0 * std::numbers::pi * 1e-9;
+  const double w = std::sqrt(4.0 * (1e5 + 2.0 * 4e4) / m);
+  for (const auto& [solver, method] : {std::pair{"auto", "lanczos"}, std::pair{"lanczos", "lanczos"},
+                                       std::pair{"spectra", "spectra"}, std::pair{"dense", "dense"}}) {
+    CAPTURE(solver);
+    std::string out;
+    REQUIRE(run(base + " --eigensolver " + solver, out) == 0);
+    const auto j = nlohmann::json::parse(out);
+    CHECK(j["eigen"]["method"] == method);
+    CHECK_THAT(j["omega_max"].get<double>(), WithinRel(w, 1e-12));
+  }
+  std::string out;
+  CHECK(run(base + " --eigensolver arpack", out) != 0);
+  CHECK_THAT(out, Contains("eigensolver 'arpack'"));
+  CHECK(run(base + " --lanczos-tol 0", out) != 0);
+  CHECK_THAT(out, Contains("--lanczos-tol = 0"));
+}
