@@ -132,7 +132,6 @@ struct EigenOptions {
   Index max_restarts = 2000;  // spectra
   Index max_steps = 20000;    // lanczos
   bool want_vector = true;    // lanczos: rebuilding the eigenvector costs a second pass
-  const Vector* start = nullptr;  // optional starting vector (warm start)
   std::function<void(Index steps, double relative_residual)> progress;  // lanczos: see LanczosOptions
 };
 
