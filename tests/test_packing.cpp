@@ -288,6 +288,16 @@ TEST_CASE("damped limit on a symmetric lattice: every solver finds the top mode 
     o.method = method;
     CHECK_THAT(half_step_damped_limit(g, wmax, o).h_crit, WithinRel(oracle, 1e-10));
   }
+  // Started from the top mode's scalar limit Omega(zeta) / omega_max (right of the root by
+  // construction): the same root in fewer solves.
+  const ExtremeEigen top = largest_eigen(g, 1.0, 0.0);
+  Vector c(g.dofs());
+  g.apply_scaled(0.0, 1.0, top.vector.data(), c.data());
+  const double zeta_top = top.vector.dot(c) / (2.0 * wmax);
+  const DampedLimit from_zeta = half_step_damped_limit(g, wmax, {}, zeta_top);
+  CHECK_THAT(from_zeta.h_crit, WithinRel(oracle, 1e-10));
+  CHECK(from_zeta.iterations < half_step_damped_limit(g, wmax).iterations);
+  CHECK(2.0 * (std::sqrt(1.0 + zeta_top * zeta_top) - zeta_top) / wmax >= oracle * (1.0 - 1e-12));
   // And the amplification matrix of velocity Verlet agrees.
   LinearSystem ls = g.linear_system();
   auto vv = make_integrator("velocity_verlet");

@@ -487,34 +487,45 @@ ExtremeEigen largest_eigen(const GlobalSystem& s, double a, double b, const Eige
   return out;
 }
 
-DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts) {
+DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts,
+                                   double top_mode_zeta) {
   require_positive("omega_max", omega_max);
+  require_non_negative("top_mode_zeta", top_mode_zeta);
   DampedLimit out;
-  double h = 2.0 / omega_max;  // g(h) >= 0 here: the undamped limit bounds the damped one
+  const double h_max = 2.0 / omega_max;  // the undamped limit bounds the damped one
   if (!s.damped()) {
-    out.h_crit = h;
+    out.h_crit = h_max;
     out.lambda_at_root = 4.0;
     return out;
   }
   EigenOptions o = opts;
-  o.want_vector = true;  // Newton's derivative
   // Every solve starts from the same random vector, never from the last eigenvector: a Krylov space
   // started inside one invariant subspace of A(h) (a symmetry sector of a lattice) stays in it, and
   // the top mode of h^2 K + 2h C can lie in another sector than the one at the previous h. Warm
   // starts gave a bcc lattice's damped limit 1.4 % too large (unsafe), with converged residuals.
+  double h = 2.0 * (std::sqrt(1.0 + top_mode_zeta * top_mode_zeta) - top_mode_zeta) / omega_max;
+  double dg = 0.0;
+  bool fresh_derivative = true;
   for (int it = 1; it <= 60; ++it) {
+    // The derivative needs the eigenvector (a second Lanczos pass). Once the steps are below 1e-6 h
+    // the last derivative is kept: g' changes by O(step) and its error enters the next step squared.
+    o.want_vector = fresh_derivative;
     const ExtremeEigen e = largest_eigen(s, h * h, 2.0 * h, o);
     out.iterations = it;
     out.lambda_at_root = e.lambda;
     const double g = e.lambda - 4.0;
-    // g'(h) = v^T (2h K~ + 2 C~) v (Hellmann-Feynman).
-    Vector w(s.dofs());
-    s.apply_scaled(2.0 * h, 2.0, e.vector.data(), w.data());
-    const double dg = e.vector.dot(w);
-    if (!(dg > 0.0)) fail("damped limit: lambda_max(h^2 K + 2h C) does not grow with h");
+    if (fresh_derivative) {  // g'(h) = v^T (2h K~ + 2 C~) v (Hellmann-Feynman)
+      Vector w(s.dofs());
+      s.apply_scaled(2.0 * h, 2.0, e.vector.data(), w.data());
+      dg = e.vector.dot(w);
+      if (!(dg > 0.0)) fail("damped limit: lambda_max(h^2 K + 2h C) does not grow with h");
+    }
     const double step = g / dg;
-    const double h_new = std::clamp(h - step, 0.5 * h, h);  // convex, increasing: Newton from the right
+    // Convex and increasing: from the right (g >= 0) Newton moves left and never passes the root.
+    // g < 0 (a start or a Ritz value just left of it) moves right, past the root, at most to h_max.
+    const double h_new = g >= 0.0 ? std::clamp(h - step, 0.5 * h, h) : std::min(h - step, h_max);
     const bool done = std::abs(h_new - h) <= 1e-12 * h;
+    fresh_derivative = std::abs(h_new - h) > 1e-6 * h;
     h = h_new;
     if (done) break;
   }

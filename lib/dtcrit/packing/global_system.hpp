@@ -145,13 +145,18 @@ double largest_eigen_dense(const GlobalSystem& s, double a, double b);
 // its one-step map has the eigenvalue -1 exactly when S(h) = 4M - 2hC - h^2 K is singular, and
 // the first h at which S loses positive definiteness is the critical step (derivation:
 // packing/README.md). Found as the root of lambda_max(M^{-1/2}(h^2 K + 2h C)M^{-1/2}) = 4 by
-// Newton's method from h = 2/omega_max (the function is convex and increasing in h).
+// Newton's method (the function is convex and increasing in h) from h0 = Omega(zeta) / omega_max,
+// Omega(zeta) = 2 (sqrt(1 + zeta^2) - zeta), with zeta = v^T C~ v / (2 omega_max) of the undamped
+// top mode v: the scalar limit of that mode, to the right of the root because
+// lambda_max(h0^2 K~ + 2 h0 C~) >= v^T (h0^2 K~ + 2 h0 C~) v = Omega^2 + 4 zeta Omega = 4.
+// zeta = 0 starts from 2 / omega_max, also to the right.
 struct DampedLimit {
   double h_crit = 0.0;
   int iterations = 0;
   double lambda_at_root = 0.0;  // lambda_max at h_crit (4 up to the tolerance)
 };
-DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts = {});
+DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts = {},
+                                   double top_mode_zeta = 0.0);
 // The same by bisection on the smallest eigenvalue of the dense S(h) (the tests' cross-check).
 double half_step_damped_limit_dense(const GlobalSystem& s);
 

@@ -40,7 +40,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const GlobalSystem& sys, double omega_max,
-                                                double zeta, const PackingAnalysisOptions& opts) {
+                                                double zeta, const PackingAnalysisOptions& opts,
+                                                std::optional<double> half_step_limit) {
   PackingIntegratorLimit out{spec, "", kNaN, "", true};
   auto from = [&](const CriticalStep& c, double scale) {
     out.stability = std::string(stability_keyword(c.stability));
@@ -53,9 +54,8 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
   }
   const std::string canon = canonical_integrator_spec(spec);
   if (canon == "velocity_verlet" || canon == "leapfrog") {
-    const DampedLimit d = half_step_damped_limit(sys, omega_max, opts.eigen);
     out.stability = "conditional";
-    out.h_crit = d.h_crit;
+    out.h_crit = half_step_limit ? *half_step_limit : half_step_damped_limit(sys, omega_max, opts.eigen, zeta).h_crit;
     out.method = "damped, half-step dashpot: first h where 4M - 2hC - h^2 K is singular (exact)";
     return out;
   }
@@ -132,17 +132,10 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
 
   t0 = std::chrono::steady_clock::now();
   say("integrator limits");
-  PackingAnalysisOptions o = opts;
+  // The reference: the exact velocity_verlet step (LAMMPS' scheme), also the leapfrog limit.
+  r.h_exact = r.damped ? half_step_damped_limit(sys, r.omega_max, opts.eigen, r.top_mode_zeta).h_crit : 2.0 / r.omega_max;
   for (const auto& spec : opts.integrators)
-    r.integrators.push_back(packing_integrator_limit(spec, sys, r.omega_max, r.top_mode_zeta, o));
-  // The reference: the exact velocity_verlet step (LAMMPS' scheme).
-  r.h_exact = 2.0 / r.omega_max;
-  if (r.damped) {
-    bool found = false;
-    for (const auto& lim : r.integrators)
-      if (canonical_integrator_spec(lim.name) == "velocity_verlet") r.h_exact = lim.h_crit, found = true;
-    if (!found) r.h_exact = half_step_damped_limit(sys, r.omega_max, opts.eigen).h_crit;
-  }
+    r.integrators.push_back(packing_integrator_limit(spec, sys, r.omega_max, r.top_mode_zeta, opts, r.h_exact));
   r.timings.emplace_back("integrator limits", seconds_since(t0));
 
   t0 = std::chrono::steady_clock::now();

@@ -69,8 +69,10 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
 //  damped velocity_verlet_implicit_damping / central_difference: 2 / omega_max (exact);
 //  other damped schemes: the amplification matrix up to amplification_dofs, else the scalar
 //  limit at the top mode's modal damping ratio (an estimate, flagged exact = false).
+// half_step_limit: the damped velocity_verlet / leapfrog limit if already computed (else computed here).
 PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const GlobalSystem& sys, double omega_max,
-                                                double top_mode_zeta, const PackingAnalysisOptions& opts);
+                                                double top_mode_zeta, const PackingAnalysisOptions& opts,
+                                                std::optional<double> half_step_limit = std::nullopt);
 
 nlohmann::json to_json(const PackingReport& r);
 std::string format_packing_table(const PackingReport& r);
