@@ -1,7 +1,8 @@
 // Time of `dtcrit packing` against the number of spheres: contacts (cell grid), the global system,
 // omega_max (matrix-free over contacts, default tolerance; solver 0: the three-term Lanczos that
 // `dtcrit packing` uses, 1: Spectra's restarted Lanczos for comparison), the undamped integrator
-// limit and every bound (Gershgorin, Yade, single contact). One iteration each.
+// limits of velocity_verlet and leapfrog (undamped: 2 / omega_max; damped: the Newton iteration on
+// 4M - 2hC - h^2 K) and every bound (Gershgorin, Yade, single contact). One iteration each.
 //
 // Packings: FCC lattices, periodic, 4 n^3 spheres, every nearest-neighbour contact closed
 // (compression 2e-3), k_n = 1e5 N/m, k_t = 3e4 N/m, with rotation (6 dofs per sphere);
@@ -33,7 +34,9 @@ void BM_Packing(benchmark::State& state) {
   spec.compression = 2e-3;
   spec.radius_spread = state.range(1) ? 1e-3 : 0.0;
   ContactLaws laws;
-  laws.base = stepper::HookeParams{1e5, 3e4, 0.0, 0.0, 0.0};
+  // damped: LAMMPS gamma_n = 2000 1/s, gamma_t = 1000 1/s (top-mode damping ratio 0.03).
+  const double gn = state.range(3) ? 2000.0 : 0.0;
+  laws.base = stepper::HookeParams{1e5, 3e4, gn, 0.5 * gn, 0.0};
   PackingReport report;
   Index contacts = 0;
   for (auto _ : state) {
@@ -42,7 +45,7 @@ void BM_Packing(benchmark::State& state) {
     contacts = static_cast<Index>(cs.contacts.size());
     const GlobalSystem g(p, std::move(cs), true);
     PackingAnalysisOptions o;
-    o.integrators = {"velocity_verlet"};
+    o.integrators = {"velocity_verlet", "leapfrog"};
     o.eigen.method = state.range(2) ? EigenMethod::spectra : EigenMethod::automatic;
     report = analyse_packing(p, g, o);
   }
@@ -52,18 +55,20 @@ void BM_Packing(benchmark::State& state) {
   for (const auto& [stage, s] : report.timings) state.counters[stage == "omega_max" ? "t_eigen_s" : (stage == "bounds" ? "t_bounds_s" : "t_limits_s")] = s;
   char omega[64];
   std::snprintf(omega, sizeof omega, "%.10e", report.omega_max);
-  state.SetLabel(std::string(spec.radius_spread > 0 ? "polydisperse" : "perfect") + " solver=" + report.eigen_method +
+  state.SetLabel(std::string(spec.radius_spread > 0 ? "polydisperse" : "perfect") +
+                 (report.damped ? "+damped" : "") + " solver=" + report.eigen_method +
                  " omega_max=" + omega);
 }
 
 // n = 6, 14, 29, 63: 864, 10976, 97556, 1000188 spheres.
 BENCHMARK(BM_Packing)
-    ->ArgNames({"n", "poly", "spectra"})
-    ->Args({6, 0, 0})->Args({6, 1, 0})
-    ->Args({14, 0, 0})->Args({14, 1, 0})
-    ->Args({29, 0, 0})->Args({29, 1, 0})
-    ->Args({63, 0, 0})->Args({63, 1, 0})
-    ->Args({14, 1, 1})->Args({29, 1, 1})
+    ->ArgNames({"n", "poly", "spectra", "damped"})
+    ->Args({6, 0, 0, 0})->Args({6, 1, 0, 0})
+    ->Args({14, 0, 0, 0})->Args({14, 1, 0, 0})
+    ->Args({29, 0, 0, 0})->Args({29, 1, 0, 0})
+    ->Args({63, 0, 0, 0})->Args({63, 1, 0, 0})
+    ->Args({14, 1, 1, 0})->Args({29, 1, 1, 0})
+    ->Args({14, 1, 0, 1})->Args({29, 1, 0, 1})->Args({63, 1, 0, 1})
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
 

@@ -2,12 +2,13 @@
 # Regenerates results/benchmarks/packing.md: builds bench_packing (Release, benchmarks on) and runs
 # each case in its own process under /usr/bin/time, so that the peak resident memory is that case's.
 #   tests/benchmarks/record_packing.sh                 # build dir build-bench, every size
-#   BUILD_DIR=build-x CASES="6,0,0 14,1,1" tests/benchmarks/record_packing.sh
+#   BUILD_DIR=build-x CASES="6,0,0,0 14,1,1,0" tests/benchmarks/record_packing.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build="${BUILD_DIR:-build-bench}"
-# "n poly spectra" per case: every size with the three-term Lanczos, two with Spectra for comparison.
-cases="${CASES:-6,0,0 6,1,0 14,0,0 14,1,0 29,0,0 29,1,0 63,0,0 63,1,0 14,1,1 29,1,1}"
+# "n,poly,spectra,damped" per case: every size with the three-term Lanczos, two with Spectra for
+# comparison, three damped.
+cases="${CASES:-6,0,0,0 6,1,0,0 14,0,0,0 14,1,0,0 29,0,0,0 29,1,0,0 63,0,0,0 63,1,0,0 14,1,1,0 29,1,1,0 14,1,0,1 29,1,0,1 63,1,0,1}"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DDTCRIT_BUILD_BENCHMARKS=ON \
       -DDTCRIT_BUILD_TESTS=OFF -DDTCRIT_BUILD_STUDIES=OFF >/dev/null
 cmake --build "$build" -j2 --target bench_packing >/dev/null
@@ -17,8 +18,8 @@ trap 'rm -f "$raw" "$raw.md"' EXIT
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 rows=""
 for case in $cases; do
-  IFS=, read -r n poly spectra <<<"$case"
-  filter="BM_Packing/n:$n/poly:$poly/spectra:$spectra/"
+  IFS=, read -r n poly spectra damped <<<"$case"
+  filter="BM_Packing/n:$n/poly:$poly/spectra:$spectra/damped:$damped/"
   out=$( { /usr/bin/time -f "PEAK_KB=%M WALL_S=%e" "$build/tests/benchmarks/bench_packing" \
            --benchmark_filter="$filter" ; } 2>&1 )
   echo "$out" >>"$raw"
@@ -26,9 +27,9 @@ for case in $cases; do
   field() { sed -n "s/.*$1=\([0-9.]*[kMGmu]*\).*/\1/p" <<<"$line"; }
   wall=$(awk '{print $2, $3}' <<<"$line")
   peak=$(sed -n 's/.*PEAK_KB=\([0-9]*\).*/\1/p' <<<"$out")
-  label=$(sed -n 's/.*\(perfect\|polydisperse\) solver=\([a-z]*\) omega_max=\([0-9.e+]*\).*/\1 \2 \3/p' <<<"$line")
+  label=$(sed -n 's/.*\(perfect\|polydisperse\|perfect+damped\|polydisperse+damped\) solver=\([a-z]*\) omega_max=\([0-9.e+]*\).*/\1 \2 \3/p' <<<"$line")
   read -r kind solver omega <<<"$label"
-  rows+="| $(field spheres) | $(field contacts) | $kind | $solver | $wall | $(field t_eigen_s) | $(field lanczos_ops) | $(field t_bounds_s) | $((peak / 1024)) MB | $omega |"$'\n'
+  rows+="| $(field spheres) | $(field contacts) | $kind | $solver | $wall | $(field t_eigen_s) | $(field lanczos_ops) | $(field t_limits_s) | $(field t_bounds_s) | $((peak / 1024)) MB | $omega |"$'\n'
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -40,17 +41,19 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "- Date: $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- lib/dtcrit/packing tests/benchmarks ':!*.md' || echo ' (packing sources modified)')"
   echo "- Machine: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(nproc) cores; load average before / after: ${load_before} / ${load_after} (shared machine: wall times are upper bounds)"
   echo "- Compiler: $(c++ --version | head -1), Release (-O3 -DNDEBUG); the contact loop of the operator runs on 2 threads"
-  echo "- Command per row: \`/usr/bin/time -f %M $build/tests/benchmarks/bench_packing --benchmark_filter='BM_Packing/n:N/poly:P/spectra:S/'\`"
+  echo "- Command per row: \`/usr/bin/time -f %M $build/tests/benchmarks/bench_packing --benchmark_filter='BM_Packing/n:N/poly:P/spectra:S/damped:D/'\`"
   echo
   echo "Case: FCC lattice, periodic, 4 n^3 spheres (n = 6, 14, 29, 63), R = 1 mm, rho = 2500 kg/m^3, every"
   echo "nearest-neighbour contact closed (compression 2e-3), k_n = 1e5 N/m, k_t = 3e4 N/m, with rotation (6 dofs"
-  echo "per sphere), undamped. \"perfect\": equal radii; \"polydisperse\": radii +-0.1 %. The time is the whole answer:"
+  echo "per sphere), undamped or (\"+damped\") gamma_n = 2000 1/s, gamma_t = 1000 1/s. \"perfect\": equal radii;"
+  echo "\"polydisperse\": radii +-0.1 %. The time is the whole answer:"
   echo "lattice, contacts (cell grid), global system, omega_max (matrix-free, residual tolerance 1e-8: solver \"lanczos\","
   echo "the three-term recurrence \`dtcrit packing\` uses; \"spectra\", Spectra's SymEigsSolver with ncv 16, for comparison),"
-  echo "velocity_verlet limit, and the bounds (Gershgorin, Yade, single contact, sqrt(m/k))."
+  echo "velocity_verlet and leapfrog limits (damped: the Newton iteration on 4M - 2hC - h^2 K, 2-3 more"
+  echo "eigenvalue solves), and the bounds (Gershgorin, Yade, single contact, sqrt(m/k))."
   echo
-  echo "| spheres | contacts | packing | solver | wall time | of which omega_max [s] | operator applications | bounds [s] | peak RSS | omega_max [rad/s] |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
+  echo "| spheres | contacts | packing | solver | wall time | of which omega_max [s] | operator applications (omega_max) | integrator limits [s] | bounds [s] | peak RSS | omega_max [rad/s] |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
   printf "%s" "$rows"
   echo
   echo "Raw output:"
