@@ -4,14 +4,15 @@
 // step, whatever the number of steps.
 //
 // Why not only Spectra: its restarted Lanczos reorthogonalises every new vector against the whole
-// basis. At 10^6 spheres (6 10^6 dofs) those two matrix-vector products with the N x ncv basis cost
-// more than the operator itself and run on one thread; the restarts also discard the Krylov space,
-// so a clustered spectrum top (every lattice) needs hundreds of applications more.
+// basis. At 10^5-10^6 spheres those two serial matrix-vector products with the N x ncv basis cost
+// more than the operator itself: Spectra needs about as many operator applications (0.8-1.3x) but
+// 2.5-10x the time (results/benchmarks/packing.md, lib/dtcrit/packing/README.md).
 //
 // Finite precision loses orthogonality once a Ritz value converges; this only duplicates converged
-// Ritz values ("ghosts") and never moves the largest one above lambda_max (Paige 1976, 1980), so
-// the extreme Ritz value and its residual estimate beta_k |s_k| stay valid. The eigenvector, when
-// asked for, is rebuilt by a second pass of the same recurrence (k more applications, no storage).
+// Ritz values ("ghosts") and never moves the largest one above lambda_max by more than rounding
+// (Paige 1976, 1980), so the extreme Ritz value and its residual estimate beta_k |s_k| stay valid.
+// The eigenvector, when asked for, is rebuilt by a second pass of the same recurrence (k more
+// applications, no storage).
 #include <cstdint>
 #include <functional>
 #include <vector>
