@@ -9,7 +9,9 @@
 #include <complex>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <numbers>
+#include <numeric>
 #include <random>
 #include <set>
 #include <tuple>
@@ -303,6 +305,38 @@ TEST_CASE("damped limit on a symmetric lattice: every solver finds the top mode 
   auto vv = make_integrator("velocity_verlet");
   CHECK_FALSE(exceeds_unit_circle(amplification_matrix(*vv, ls, oracle * (1.0 - 1e-6))));
   CHECK(exceeds_unit_circle(amplification_matrix(*vv, ls, oracle * (1.0 + 1e-6))));
+}
+
+TEST_CASE("sort_spatially: a permutation into cell order that changes no answer", "[packing]") {
+  const Packing p = lattice(LatticeKind::fcc, 3, true, 2e-3, 1e-3);
+  Packing q = p;  // shuffled, as a LAMMPS file after mixing
+  std::vector<std::size_t> perm(p.centre.size());
+  std::iota(perm.begin(), perm.end(), std::size_t{0});
+  std::shuffle(perm.begin(), perm.end(), std::mt19937(3));
+  for (std::size_t k = 0; k < perm.size(); ++k) {
+    q.centre[k] = p.centre[perm[k]], q.radius[k] = p.radius[perm[k]];
+    q.mass[k] = p.mass[perm[k]], q.inertia[k] = p.inertia[perm[k]], q.type[k] = p.type[perm[k]];
+  }
+  sort_spatially(q);
+  // Cell order: z, then y, then x of cells of size 2 r_max, non-decreasing.
+  const double cell = 2.0 * *std::max_element(p.radius.begin(), p.radius.end());
+  Vec3 lo = q.centre[0];
+  for (const Vec3& c : q.centre) lo = lo.cwiseMin(c);
+  auto key = [&](const Vec3& c) {
+    const Vec3 r = (c - lo) / cell;
+    return std::make_tuple(std::floor(r.z()), std::floor(r.y()), std::floor(r.x()));
+  };
+  for (std::size_t k = 1; k < q.centre.size(); ++k) CHECK(key(q.centre[k - 1]) <= key(q.centre[k]));
+  // The same particles (each centre carries its own radius and mass) and the same answers.
+  std::map<std::tuple<double, double, double>, std::pair<double, double>> a, b;
+  for (std::size_t k = 0; k < p.centre.size(); ++k) {
+    a[{p.centre[k].x(), p.centre[k].y(), p.centre[k].z()}] = {p.radius[k], p.mass[k]};
+    b[{q.centre[k].x(), q.centre[k].y(), q.centre[k].z()}] = {q.radius[k], q.mass[k]};
+  }
+  CHECK(a == b);
+  const GlobalSystem gp(p, find_contacts(p, hooke(1e5, 3e4))), gq(q, find_contacts(q, hooke(1e5, 3e4)));
+  CHECK(gq.contacts().contacts.size() == gp.contacts().contacts.size());
+  CHECK_THAT(largest_eigen_dense(gq, 1, 0), WithinRel(largest_eigen_dense(gp, 1, 0), 1e-12));
 }
 
 TEST_CASE("LAMMPS data file: write_data layout round trip, sections skipped", "[packing]") {

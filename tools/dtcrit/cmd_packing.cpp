@@ -129,6 +129,7 @@ void run(const PackingOptions& o) {
     if (!o.dump_file.empty()) ro.density = o.density;
     progress("reading the packing");
     p = o.data_file.empty() ? packing::read_lammps_dump(o.dump_file, ro) : packing::read_lammps_data(o.data_file, ro);
+    packing::sort_spatially(p);  // files come in atom-id order; the operator wants neighbours close
   }
 
   packing::ContactLaws laws;

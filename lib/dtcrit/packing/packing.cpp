@@ -1,6 +1,9 @@
 #include "dtcrit/packing/packing.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <numeric>
 #include <numbers>
 #include <random>
 
@@ -102,6 +105,40 @@ int particles_per_cell(LatticeKind kind) {
     case LatticeKind::fcc: return 4;
   }
   return 0;
+}
+
+void sort_spatially(Packing& p) {
+  validate(p);
+  const auto n = static_cast<std::size_t>(p.size());
+  if (n < 2) return;
+  Vec3 lo = p.centre[0], hi = p.centre[0];
+  double rmax = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    lo = lo.cwiseMin(p.centre[i]), hi = hi.cwiseMax(p.centre[i]);
+    rmax = std::max(rmax, p.radius[i]);
+  }
+  const double cell = rmax > 0.0 ? 2.0 * rmax : 1.0;
+  std::array<std::uint64_t, 3> cells{};
+  for (int d = 0; d < 3; ++d) cells[d] = static_cast<std::uint64_t>((hi[d] - lo[d]) / cell) + 1;
+  std::vector<std::uint64_t> key(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::array<std::uint64_t, 3> c{};
+    for (int d = 0; d < 3; ++d)
+      c[d] = std::min(cells[d] - 1, static_cast<std::uint64_t>((p.centre[i][d] - lo[d]) / cell));
+    key[i] = (c[2] * cells[1] + c[1]) * cells[0] + c[0];
+  }
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
+  auto permute = [&](auto& v) {
+    auto copy = v;
+    for (std::size_t k = 0; k < n; ++k) v[k] = copy[order[k]];
+  };
+  permute(p.centre);
+  permute(p.radius);
+  permute(p.mass);
+  permute(p.inertia);
+  permute(p.type);
 }
 
 Packing make_lattice(const LatticeSpec& s) {
