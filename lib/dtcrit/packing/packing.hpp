@@ -58,8 +58,8 @@ void validate(const Packing& p);
 
 // Reorders the particles by the cells of a grid of spacing 2 r_max (z, then y, then x), so that
 // touching particles sit near each other in memory. The matrix-free operator reads both partners
-// of every contact: on a randomly ordered packing (a LAMMPS file after mixing) it ran 5.5x slower
-// than in this order. Every answer of the analysis is invariant under the order.
+// of every contact: on a randomly ordered packing (a LAMMPS file after mixing) it ran 6-7x slower
+// than in this order (results/benchmarks/operator_order.md). Every answer is invariant under the order.
 void sort_spatially(Packing& p);
 
 // --- lattices ---------------------------------------------------------------------------------
