@@ -504,8 +504,10 @@ DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, cons
   // the top mode of h^2 K + 2h C can lie in another sector than the one at the previous h. Warm
   // starts gave a bcc lattice's damped limit 1.4 % too large (unsafe), with converged residuals.
   double h = 2.0 * (std::sqrt(1.0 + top_mode_zeta * top_mode_zeta) - top_mode_zeta) / omega_max;
-  double dg = 0.0;
-  bool fresh_derivative = true;
+  // First derivative: that of the top mode's own Rayleigh quotient v0^T (h^2 K~ + 2h C~) v0, exact
+  // when damping does not mix the modes; later ones from the eigenvector at h while steps are large.
+  double dg = 2.0 * h * omega_max * omega_max + 4.0 * top_mode_zeta * omega_max;
+  bool fresh_derivative = false;
   for (int it = 1; it <= 60; ++it) {
     // The derivative needs the eigenvector (a second Lanczos pass). Once the steps are below 1e-6 h
     // the last derivative is kept: g' changes by O(step) and its error enters the next step squared.
