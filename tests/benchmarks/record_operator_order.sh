@@ -19,6 +19,7 @@ out=$("$build/tests/benchmarks/bench_operator_order" 2>&1)
   echo "- Date: $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD)"
   echo "- Machine: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(nproc) cores; load average before: ${load_before}"
   echo "- Command: \`$build/tests/benchmarks/bench_operator_order\`"
+  echo "- Release build (-O3 -DNDEBUG); Google Benchmark's \"Library was built as DEBUG\" warning below is about Debian's libbenchmark package, not this code."
   echo
   echo "One application of M^-1/2 K M^-1/2 (2 threads) on a periodic FCC lattice of 256 000 spheres, radii"
   echo "+-0.1 %, with rotation: in the lattice's order, randomly shuffled (a LAMMPS file after mixing), and"
