@@ -1,9 +1,11 @@
 #pragma once
 // Empirical confirmation of a predicted critical step with the reference DEM stepper: run the
 // packing (handed to stepper::ParticleSystem, LAMMPS history rules) from a small random
-// perturbation of the centres at a fraction of the predicted step and measure the growth of
-// |M^1/2 (x - x0)|. Meaningful on a packing in equilibrium with every contact closed and sticking
-// (e.g. a compressed lattice between walls, mu large), where the linearisation is the dynamics.
+// perturbation of the centres at a fraction of the predicted step, beside an unperturbed reference
+// run, and measure the growth of their separation |M^1/2 (x - x_ref)|. That is the growth of the
+// linearised dynamics about the reference trajectory: meaningful while every contact stays closed
+// and sticking (a compressed packing, mu large). In equilibrium x_ref = x0; off equilibrium (e.g. an
+// FCC lattice between walls) the packing's own relaxation cancels out.
 #include <string>
 #include <vector>
 
@@ -16,8 +18,8 @@ struct ConfirmationRun {
   double factor = 0.0;   // h / h_predicted
   double h = 0.0;
   int steps = 0;         // steps taken (a run stops once the growth exceeds 1e6)
-  double growth = 0.0;   // max over the run of |M^1/2 (x - x0)| / |M^1/2 (x(0) - x0)|; inf if non-finite
-  double initial_force = 0.0;  // max |f(x0, 0)| / (kn * smallest overlap): equilibrium check
+  double growth = 0.0;   // max over the run of |M^1/2 (x - x_ref)| / |M^1/2 (x(0) - x0)|; inf if non-finite
+  double initial_force = 0.0;  // max |f(x0, 0)| / (kn * smallest overlap): 0 in equilibrium
 };
 
 // amplitude: perturbation of each centre coordinate, uniform in [-amplitude, amplitude] [m].
