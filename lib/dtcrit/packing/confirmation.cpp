@@ -10,22 +10,23 @@
 
 namespace dtcrit::packing {
 
+double equilibrium_residual(const Packing& p, const ContactLaws& laws) {
+  SteppedPacking sp = to_particle_system(p, laws);
+  Vector f;
+  sp.system->force(0.0, sp.x0, Vector::Zero(sp.x0.size()), f);
+  double dmin = std::numeric_limits<double>::infinity();
+  for (const auto& c : sp.system->last_contacts()) dmin = std::min(dmin, c.overlap);
+  return f.cwiseAbs().maxCoeff() / (laws.base.kn * dmin);
+}
+
 ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
                                      double h_predicted, double factor, int steps, double amplitude, unsigned seed) {
   require_positive("predicted step", h_predicted);
   require_positive("step factor", factor);
   require_positive("perturbation amplitude", amplitude);
   if (steps < 1) fail(fmt::format("steps = {} must be at least 1", steps));
-  ConfirmationRun out{integrator, factor, factor * h_predicted, 0, 1.0, 0.0};
+  ConfirmationRun out{integrator, factor, factor * h_predicted, 0, 1.0};
   SteppedPacking sp = to_particle_system(p, laws);
-  {
-    Vector f;
-    sp.system->force(0.0, sp.x0, Vector::Zero(sp.x0.size()), f);
-    double dmin = std::numeric_limits<double>::infinity();
-    for (const auto& c : sp.system->last_contacts()) dmin = std::min(dmin, c.overlap);
-    out.initial_force = f.cwiseAbs().maxCoeff() / (laws.base.kn * dmin);
-    sp.system->reset_history(0.0);
-  }
   // Two runs from the same state but for the perturbation: growth is their separation. On a
   // packing in equilibrium the reference stays at x0 and this is |x - x0|; off equilibrium it
   // removes the packing's own relaxation, which is not an instability.

@@ -19,8 +19,11 @@ struct ConfirmationRun {
   double h = 0.0;
   int steps = 0;         // steps taken (a run stops once the growth exceeds 1e6)
   double growth = 0.0;   // max over the run of |M^1/2 (x - x_ref)| / |M^1/2 (x(0) - x0)|; inf if non-finite
-  double initial_force = 0.0;  // max |f(x0, 0)| / (kn * smallest overlap): 0 in equilibrium
 };
+
+// max |f(x0, 0)| / (kn * smallest overlap) of the stepper's forces on the packing as given: 0 in
+// equilibrium, of order 1 when a packing relaxes (e.g. FCC between walls).
+double equilibrium_residual(const Packing& p, const ContactLaws& laws);
 
 // amplitude: perturbation of each centre coordinate, uniform in [-amplitude, amplitude] [m].
 ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
