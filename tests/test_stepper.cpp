@@ -17,7 +17,8 @@
 #include <Eigen/Eigenvalues>
 
 #include "dtcrit/integrators/registry.hpp"
-#include "dtcrit/stepper/contact_law.hpp"
+#include "dtcrit/contact/linear_contact.hpp"
+#include "dtcrit/contact/response.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 #include "dtcrit/stepper/planar_pair.hpp"
 
@@ -116,22 +117,23 @@ TEST_CASE("hooke_history_force follows LAMMPS on a hand-computed contact", "[ste
   CHECK_THAT(sys.last_contacts()[0].xi.z(), WithinAbs(-0.002, 1e-15));
   CHECK_FALSE(sys.last_contacts()[0].sliding);
 
-  // The same through the pure function.
-  ContactInput in;
+  // The same through the pure function of the contact module, with its derivative.
+  contact::ContactInput in;
   in.overlap = 0.1;
   in.normal = Vec3(1, 0, 0);
-  in.v_rel = Vec3(-1, -0.1, -0.2);
-  in.xi = Vec3(0, -0.001, -0.002);
+  in.velocity = Vec3(-1, -0.1, -0.2);
+  in.xi_t = Vec3(0, -0.001, -0.002);
   in.m_eff = 1.0;
-  const ContactOutput out = hooke_history_force(law, in);
+  in.r_eff = 0.6 * 0.5 / 1.1;
+  const contact::ContactResponse out = contact::evaluate(law, in, true);
   CHECK_THAT(out.normal_force, WithinAbs(110.0, 1e-12));
-  CHECK_THAT(out.force.x(), WithinAbs(110.0, 1e-12));
-  CHECK_THAT(out.force.y(), WithinAbs(0.9, 1e-12));
-  CHECK_THAT(out.force.z(), WithinAbs(1.8, 1e-12));
-  CHECK(out.kn_lin == 1000.0);
-  CHECK(out.cn_lin == 10.0);
-  CHECK(out.kt_lin == 500.0);
-  CHECK(out.ct_lin == 4.0);
+  CHECK_THAT(out.force(in.normal).x(), WithinAbs(110.0, 1e-12));
+  CHECK_THAT(out.force(in.normal).y(), WithinAbs(0.9, 1e-12));
+  CHECK_THAT(out.force(in.normal).z(), WithinAbs(1.8, 1e-12));
+  CHECK(out.derivative(0, contact::in::overlap) == 1000.0);       // k_n
+  CHECK(out.derivative(0, contact::in::velocity) == -10.0);       // -m_eff gamma_n
+  CHECK(out.derivative(1, contact::in::xi_t + 1) == -500.0);      // -k_t
+  CHECK(out.derivative(1, contact::in::velocity + 1) == -4.0);    // -m_eff gamma_t
 }
 
 TEST_CASE("traditional history: accept_step commits the most recent force call; xi is projected", "[stepper]") {
@@ -168,29 +170,29 @@ TEST_CASE("traditional history: accept_step commits the most recent force call; 
 TEST_CASE("Coulomb cap follows LAMMPS' rescaling rule", "[stepper]") {
   // Same contact as above with mu = 0.01: cap = 1.1, trial F_t = (0, 0.9, 1.8).
   const double kt = 500.0, ct = 4.0, mu = 0.01;
-  ContactInput in;
+  contact::ContactInput in;
   in.overlap = 0.1;
   in.normal = Vec3(1, 0, 0);
-  in.v_rel = Vec3(-1, -0.1, -0.2);
-  in.xi = Vec3(0, -0.001, -0.002);
+  in.velocity = Vec3(-1, -0.1, -0.2);
+  in.xi_t = Vec3(0, -0.001, -0.002);
   in.m_eff = 1.0;
-  const ContactOutput out = hooke_history_force(HookeParams{1000.0, kt, 10.0, ct, mu}, in);
+  in.r_eff = 0.6 * 0.5 / 1.1;
+  const contact::ContactResponse out = contact::evaluate(HookeParams{1000.0, kt, 10.0, ct, mu}, in);
   const double fs = std::sqrt(0.9 * 0.9 + 1.8 * 1.8), cap = mu * 110.0, ratio = cap / fs;
   CHECK(out.sliding);
   CHECK_THAT(out.tangential_force.norm(), WithinRel(cap, 1e-13));
   CHECK_THAT(out.tangential_force.y(), WithinRel(0.9 * ratio, 1e-13));
   // xi' = ratio (xi + ct v_t / kt) - ct v_t / kt, and -(kt xi' + ct v_t) equals the capped force.
   const Vec3 vt(0, -0.1, -0.2);
-  const Vec3 xi_expected = ratio * (in.xi + ct * vt / kt) - ct * vt / kt;
-  CHECK_THAT(out.xi.y(), WithinAbs(xi_expected.y(), 1e-16));
-  CHECK_THAT(out.xi.z(), WithinAbs(xi_expected.z(), 1e-16));
-  const Vec3 recomputed = -(kt * out.xi + ct * vt);
+  const Vec3 xi_expected = ratio * (in.xi_t + ct * vt / kt) - ct * vt / kt;
+  CHECK_THAT(out.xi_t.y(), WithinAbs(xi_expected.y(), 1e-16));
+  CHECK_THAT(out.xi_t.z(), WithinAbs(xi_expected.z(), 1e-16));
+  const Vec3 recomputed = -(kt * out.xi_t + ct * vt);
   CHECK_THAT((recomputed - out.tangential_force).norm(), WithinAbs(0.0, 1e-13));
-  CHECK(out.kt_lin == 0.0);
 
   // Without a tangential dashpot the rule reduces to k_t |xi| = mu |F_n|.
-  const ContactOutput o2 = hooke_history_force(HookeParams{1000.0, kt, 10.0, 0.0, mu}, in);
-  CHECK_THAT(kt * o2.xi.norm(), WithinRel(cap, 1e-13));
+  const contact::ContactResponse o2 = contact::evaluate(HookeParams{1000.0, kt, 10.0, 0.0, mu}, in);
+  CHECK_THAT(kt * o2.xi_t.norm(), WithinRel(cap, 1e-13));
 
   // Through the system: the capped xi is what accept_step() commits.
   ParticleSystem sys(3, HookeParams{1000.0, kt, 10.0, ct, mu}, TangentialHistory::traditional);

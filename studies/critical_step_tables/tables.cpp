@@ -97,7 +97,7 @@ std::string packing_table(bool quick, std::string& csv) {
         const double zeta = e < 1.0 ? damping_ratio_from_restitution(e) : 0.0;
         const double gn = 2.0 * zeta * std::sqrt(kn / (0.5 * m));
         packing::ContactLaws laws;
-        laws.base = stepper::HookeParams{kn, kt * kn, gn, 0.5 * gn, 0.0};
+        laws.base = contact::HookeParams{kn, kt * kn, gn, 0.5 * gn, 0.0};
         const packing::GlobalSystem sys(p, packing::find_contacts(p, laws), true);
         packing::PackingAnalysisOptions opts;
         opts.integrators = {"velocity_verlet", "central_difference"};

@@ -56,7 +56,7 @@ int main(int argc, char** argv) {
     spec.compression = 1e-3;
     const packing::Packing p = packing::make_lattice(spec);
     packing::ContactLaws laws;
-    laws.base = stepper::HookeParams{kn, kt, gamma_n, 0.5 * gamma_n, 0.0};
+    laws.base = contact::HookeParams{kn, kt, gamma_n, 0.5 * gamma_n, 0.0};
     const packing::GlobalSystem sys(p, packing::find_contacts(p, laws), true);
     packing::PackingAnalysisOptions opts;
     opts.integrators = {"velocity_verlet", "central_difference"};

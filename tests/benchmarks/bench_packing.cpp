@@ -36,7 +36,7 @@ void BM_Packing(benchmark::State& state) {
   ContactLaws laws;
   // damped: LAMMPS gamma_n = 2000 1/s, gamma_t = 1000 1/s (top-mode damping ratio 0.03).
   const double gn = state.range(3) ? 2000.0 : 0.0;
-  laws.base = stepper::HookeParams{1e5, 3e4, gn, 0.5 * gn, 0.0};
+  laws.base = contact::HookeParams{1e5, 3e4, gn, 0.5 * gn, 0.0};
   PackingReport report;
   Index contacts = 0;
   for (auto _ : state) {

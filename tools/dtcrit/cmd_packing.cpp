@@ -62,8 +62,8 @@ std::array<bool, 3> parse_periodic(const std::string& text) {
 }
 
 // "types=1-2,kn=...,kt=...,gamma_n=...,gamma_t=..." (keys not given: the base law's).
-std::pair<std::pair<int, int>, stepper::HookeParams> parse_type_law(const std::string& spec,
-                                                                    const stepper::HookeParams& base) {
+std::pair<std::pair<int, int>, contact::ContactLaw> parse_type_law(const std::string& spec,
+                                                                    const contact::ContactLaw& base) {
   KeyValues kv(spec, fmt::format("--type-law {}", spec));
   const std::string types = kv.required_text("types");
   const auto parts = split(types, '-');
@@ -71,13 +71,11 @@ std::pair<std::pair<int, int>, stepper::HookeParams> parse_type_law(const std::s
   const int a = static_cast<int>(parse_number("--type-law type", parts[0]));
   const int b = static_cast<int>(parse_number("--type-law type", parts[1]));
   if (a < 1 || b < 1) fail(fmt::format("--type-law {}: types must be >= 1", spec));
-  stepper::HookeParams law = base;
-  if (auto v = kv.number("kn")) law.kn = *v;
-  if (auto v = kv.number("kt")) law.kt = *v;
-  if (auto v = kv.number("gamma_n")) law.gamma_n = *v;
-  if (auto v = kv.number("gamma_t")) law.gamma_t = *v;
+  contact::ContactLaw law = base;
+  for (const char* key : {"kn", "kt", "gamma_n", "gamma_t"})
+    if (auto v = kv.number(key)) contact::set_classic_coefficient(law, key, *v);
   kv.reject_unused({"types", "kn", "kt", "gamma_n", "gamma_t"});
-  return {{std::min(a, b), std::max(a, b)}, stepper::validated(law)};
+  return {{std::min(a, b), std::max(a, b)}, contact::validated(law)};
 }
 
 void run(const PackingOptions& o) {
@@ -133,7 +131,7 @@ void run(const PackingOptions& o) {
   }
 
   packing::ContactLaws laws;
-  laws.base = stepper::validated(stepper::HookeParams{*o.kn, *o.kt, o.gamma_n, o.gamma_t, 0.0});
+  laws.base = contact::validated(contact::hooke_history(*o.kn, *o.kt, o.gamma_n, o.gamma_t, 0.0));
   for (const auto& s : o.type_laws) {
     auto [key, law] = parse_type_law(s, laws.base);
     if (!laws.by_types.emplace(key, law).second)

@@ -41,4 +41,27 @@ double damping_ratio_from_restitution(double e) {
   return -l / std::sqrt(std::numbers::pi * std::numbers::pi + l * l);
 }
 
+double restitution_from_gamma_n(double gamma_n, double kn, double m_eff) {
+  require_non_negative("gamma_n", gamma_n);
+  require_positive("kn", kn);
+  require_positive("m_eff", m_eff);
+  return restitution_from_damping_ratio(gamma_n / (2.0 * std::sqrt(kn / m_eff)));
+}
+
+double gamma_n_from_restitution(double e, double kn, double m_eff) {
+  require_positive("kn", kn);
+  require_positive("m_eff", m_eff);
+  return 2.0 * damping_ratio_from_restitution(e) * std::sqrt(kn / m_eff);
+}
+
+double collision_time(double gamma_n, double kn, double m_eff) {
+  require_non_negative("gamma_n", gamma_n);
+  require_positive("kn", kn);
+  require_positive("m_eff", m_eff);
+  const double w0 = std::sqrt(kn / m_eff);
+  const double zeta = gamma_n / (2.0 * w0);
+  if (zeta >= 1.0) fail(fmt::format("damping ratio zeta = {} must be below 1 for a collision time", zeta));
+  return std::numbers::pi / (w0 * std::sqrt(1.0 - zeta * zeta));
+}
+
 }  // namespace dtcrit

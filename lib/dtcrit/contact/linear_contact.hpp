@@ -25,4 +25,14 @@ double damping_ratio_from_restitution(double e);
 // LAMMPS gran/hooke convention: the dashpot of a contact is c = m_eff * gamma, gamma in 1/s.
 inline double dashpot_from_lammps_gamma(double gamma, double m_eff) { return gamma * m_eff; }
 
+// The same conversions in LAMMPS' rate gamma_n = c / m_eff. A head-on collision under
+// gran/hooke/history is the damped oscillator of the overlap, delta'' + gamma_n delta' +
+// (k_n/m_eff) delta = 0: omega_0 = sqrt(k_n/m_eff), zeta = gamma_n / (2 omega_0), and (contact
+// ending when delta returns to zero, as in LAMMPS) e = exp(-zeta pi / sqrt(1 - zeta^2)).
+double restitution_from_gamma_n(double gamma_n, double kn, double m_eff);
+// Its inverse: gamma_n = -2 ln(e) sqrt(k_n/m_eff) / sqrt(pi^2 + ln^2 e), for 0 < e <= 1.
+double gamma_n_from_restitution(double e, double kn, double m_eff);
+// Duration of that collision: t_c = pi / (omega_0 sqrt(1 - zeta^2)), for zeta < 1 (throws otherwise).
+double collision_time(double gamma_n, double kn, double m_eff);
+
 }  // namespace dtcrit

@@ -7,18 +7,18 @@
 
 namespace dtcrit::packing {
 
-const stepper::HookeParams& ContactLaws::between(int ti, int tj) const {
+const contact::ContactLaw& ContactLaws::between(int ti, int tj) const {
   if (by_types.empty()) return base;
   auto it = by_types.find({std::min(ti, tj), std::max(ti, tj)});
   return it == by_types.end() ? base : it->second;
 }
 
 void ContactLaws::validate() const {
-  stepper::validated(base);
+  contact::validated(base);
   for (const auto& [key, law] : by_types) {
     if (key.first < 1 || key.second < key.first)
       fail(fmt::format("contact law for types ({}, {}): types must satisfy 1 <= i <= j", key.first, key.second));
-    stepper::validated(law);
+    contact::validated(law);
   }
 }
 
@@ -44,13 +44,13 @@ class LawTable {
     return pair_index_[key] = intern(laws_.between(ti, tj));
   }
   std::int32_t wall(const PlaneWall& w, int ti) { return w.law ? intern(*w.law) : pair(ti, ti); }
-  std::vector<stepper::HookeParams> take() { return std::move(table_); }
+  std::vector<contact::ContactLaw> take() { return std::move(table_); }
 
  private:
-  std::int32_t intern(const stepper::HookeParams& h) {
+  std::int32_t intern(const contact::ContactLaw& h) {
     for (std::size_t k = 0; k < table_.size(); ++k) {
       const auto& t = table_[k];
-      if (t.kn == h.kn && t.kt == h.kt && t.gamma_n == h.gamma_n && t.gamma_t == h.gamma_t && t.mu == h.mu)
+      if (t == h)
         return static_cast<std::int32_t>(k);
     }
     table_.push_back(h);
@@ -58,7 +58,7 @@ class LawTable {
   }
   const ContactLaws& laws_;
   std::map<std::pair<int, int>, std::int32_t> pair_index_;
-  std::vector<stepper::HookeParams> table_;
+  std::vector<contact::ContactLaw> table_;
 };
 
 // Appends the wall contacts of particle i.

@@ -15,10 +15,10 @@ namespace dtcrit::packing {
 // without an entry of its own; `by_types` holds per-type-pair laws (key (min, max) of the two
 // types). Walls use their own law if they have one, else the law of (type, type).
 struct ContactLaws {
-  stepper::HookeParams base;
-  std::map<std::pair<int, int>, stepper::HookeParams> by_types;
+  contact::ContactLaw base;
+  std::map<std::pair<int, int>, contact::ContactLaw> by_types;
 
-  const stepper::HookeParams& between(int type_i, int type_j) const;
+  const contact::ContactLaw& between(int type_i, int type_j) const;
   // Throws if some law is invalid (kn > 0, others >= 0).
   void validate() const;
 };
@@ -36,7 +36,7 @@ struct Contact {
 
 struct ContactSet {
   std::vector<Contact> contacts;          // ascending i, then pairs before walls
-  std::vector<stepper::HookeParams> laws; // the distinct laws used
+  std::vector<contact::ContactLaw> laws; // the distinct laws used
   Index pair_contacts = 0, wall_contacts = 0;
   // Contacts per particle (pairs count for both partners; wall contacts once).
   std::vector<std::int32_t> coordination(Index particles) const;

@@ -1,6 +1,7 @@
 #include "dtcrit/packing/global_system.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <thread>
@@ -8,6 +9,7 @@
 #include <Eigen/Eigenvalues>
 #include <Spectra/SymEigsSolver.h>
 
+#include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/linalg/lanczos.hpp"
 
@@ -15,34 +17,39 @@ namespace dtcrit::packing {
 
 namespace {
 
-// The linearisation of a law per unit effective mass: cn_lin and ct_lin of the LAMMPS law are
-// m_eff gamma_n and m_eff gamma_t, so evaluating it once with m_eff = 1 gives the per-mass rates.
-struct LawLinearisation {
-  double kn, kt, cn_per_mass, ct_per_mass;
-};
-
-LawLinearisation linearise(const stepper::HookeParams& law) {
-  stepper::ContactInput in;
-  in.overlap = 0.0;
-  in.normal = Vec3::UnitX();
-  in.m_eff = 1.0;
-  const stepper::ContactOutput out = stepper::hooke_history_force(law, in);
-  return {out.kn_lin, out.kt_lin, out.cn_lin, out.ct_lin};
+// The law's linearisation at one contact of the packing, at rest with zero histories (the state a
+// packing file gives without contact histories), split into its isotropic blocks.
+contact::IsotropicBlocks linearise(const contact::ContactLaw& law, const contact::RoundContact& rc, double m_eff,
+                                   bool geometric) {
+  const contact::ContactInput in = contact::contact_input(rc, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
+                                                          m_eff, {});
+  const contact::ContactBlocks b = contact::contact_blocks(law, rc, contact::evaluate(law, in, true), geometric);
+  const contact::IsotropicBlocks iso = contact::isotropic_part(b, rc.normal);
+  if (!iso.exact)
+    fail(fmt::format("the linearisation of '{}' at overlap {} is not of the isotropic form the packing operator "
+                     "applies",
+                     contact::describe(law), rc.overlap));
+  return iso;
 }
 
-using JBlock = Eigen::Matrix<double, 3, Eigen::Dynamic, 0, 3, 6>;
+// A law whose linearisation is the same at every contact up to the effective mass of its dashpots:
+// hooke springs with LAMMPS' mass_velocity damping and no rolling or twisting resistance. Its
+// coefficients are evaluated once per law (per unit effective mass) instead of per contact.
+bool per_law(const contact::ContactLaw& law) {
+  using namespace contact;
+  return law.normal == NormalModel::hooke &&
+         (law.tangential == TangentialModel::linear_history || law.tangential == TangentialModel::linear_nohistory) &&
+         (law.damping == DampingModel::mass_velocity || law.damping_coefficient == 0.0) &&
+         law.rolling == RollingModel::none && law.twisting == TwistingModel::none;
+}
+
 using Mat3 = Eigen::Matrix3d;
 
-Mat3 cross_matrix(const Vec3& a) {  // cross_matrix(a) * b = a x b
-  Mat3 m;
-  m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
-  return m;
-}
 
 }  // namespace
 
-GlobalSystem::GlobalSystem(const Packing& p, ContactSet contacts, bool rotation)
-    : dim_(p.dim), rotation_(rotation), contacts_(std::move(contacts)) {
+GlobalSystem::GlobalSystem(const Packing& p, ContactSet contacts, bool rotation, bool geometric_stiffness)
+    : dim_(p.dim), rotation_(rotation), geometric_(geometric_stiffness), contacts_(std::move(contacts)) {
   validate(p);
   dpp_ = rotation ? (dim_ == 2 ? 3 : 6) : dim_;
   threads_ = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 2u));
@@ -64,16 +71,49 @@ GlobalSystem::GlobalSystem(const Packing& p, ContactSet contacts, bool rotation)
       fail(fmt::format("contact ({}, {}) refers to a particle or law that does not exist", c.i, c.j));
   }
   for (const auto& law : contacts_.laws) {
-    const LawLinearisation l = linearise(law);
-    law_lin_.push_back({l.kn, l.kt, l.cn_per_mass, l.ct_per_mass, 1.0});
+    // LAMMPS' granular style turns a pair's tangential force into torque with the arm r - delta/2
+    // but reads the contact-point velocity with the arm r: the linearised stiffness is then not
+    // symmetric, and the symmetric eigen-solvers here would not bound it.
+    if (law.style == contact::Style::granular && rotation_ && law.kt > 0.0)
+      fail(fmt::format("pair style granular with rotations gives a non-symmetric stiffness (torque arm r - delta/2, "
+                       "velocity arm r), which the packing analysis does not solve yet; use a gran/* style, or "
+                       "--no-rotation; law: {}",
+                       contact::describe(law)));
+    per_contact_ = per_contact_ || !per_law(law);
+    resistance_ = resistance_ || law.rolling != contact::RollingModel::none || law.twisting != contact::TwistingModel::none;
+  }
+  per_contact_ = per_contact_ || geometric_;
+  if (!per_contact_) {
+    // Per unit effective mass: the dashpots of mass_velocity damping are m_eff times these.
+    for (const auto& law : contacts_.laws) {
+      const contact::IsotropicBlocks l =
+          linearise(law, contact::RoundContact{Vec3::UnitX(), 0.0, 1.0, 1.0, 2.0, false}, 1.0, false);
+      law_lin_.push_back({l.kn, l.kt, l.cn, l.ct});
+    }
+    return;
+  }
+  const std::size_t nc = contacts_.contacts.size();
+  coef_.resize(nc);
+  if (resistance_ || geometric_) extra_.resize(nc);
+  for (std::size_t k = 0; k < nc; ++k) {
+    const Contact& c = contacts_.contacts[k];
+    const contact::IsotropicBlocks l =
+        linearise(contacts_.laws[static_cast<std::size_t>(c.law)], round_contact(c), effective_mass(c), geometric_);
+    coef_[k] = {l.kn, l.kt, l.cn, l.ct};
+    if (!extra_.empty()) extra_[k] = {l.k_roll, l.c_roll, l.k_twist, l.c_twist, l.geometric, round_contact(c).r_eff()};
   }
 }
 
+contact::RoundContact GlobalSystem::round_contact(const Contact& c) const {
+  const double ri = radius_[static_cast<std::size_t>(c.i)];
+  if (c.j < 0) return {c.normal, c.overlap, ri, 0.0, 0.0, true};
+  const double rj = radius_[static_cast<std::size_t>(c.j)];
+  return {c.normal, c.overlap, ri, rj, ri + rj - c.overlap, false};
+}
+
 bool GlobalSystem::damped() const {
-  for (const auto& c : contacts_.contacts) {
-    const auto& l = law_lin_[static_cast<std::size_t>(c.law)];
-    if (l.cn > 0.0 || l.ct > 0.0) return true;
-  }
+  for (const auto& c : contacts_.contacts)
+    if (contact::damped(contacts_.laws[static_cast<std::size_t>(c.law)])) return true;
   return false;
 }
 
@@ -84,44 +124,72 @@ double GlobalSystem::effective_mass(const Contact& c) const {
   return mi * mj / (mi + mj);
 }
 
-ContactCoefficients GlobalSystem::coef(const Contact& c) const {
-  const auto& l = law_lin_[static_cast<std::size_t>(c.law)];
+ContactCoefficients GlobalSystem::coef(std::size_t k) const {
+  const Contact& c = contacts_.contacts[k];
   const double m = effective_mass(c);
-  return {l.kn, l.kt, m * l.cn, m * l.ct, m};
+  ContactCoefficients q;
+  q.m_eff = m;
+  if (per_contact_) {
+    const LinearCoefficients& l = coef_[k];
+    q.kn = l.kn, q.kt = l.kt, q.cn = l.cn, q.ct = l.ct;
+  } else {
+    const LinearCoefficients& l = law_lin_[static_cast<std::size_t>(c.law)];
+    q.kn = l.kn, q.kt = l.kt, q.cn = m * l.cn, q.ct = m * l.ct;
+  }
+  if (!extra_.empty()) {
+    const ResistanceCoefficients& e = extra_[k];
+    q.k_roll = e.k_roll, q.c_roll = e.c_roll, q.k_twist = e.k_twist, q.c_twist = e.c_twist;
+    q.geometric = e.geometric, q.r_eff = e.r_eff;
+  }
+  return q;
 }
 
 ContactCoefficients GlobalSystem::coefficients(const Contact& c) const {
-  const double m_eff = effective_mass(c);
-  stepper::ContactInput in;
-  in.overlap = c.overlap;
-  in.normal = c.normal;
-  in.m_eff = m_eff;
-  const stepper::ContactOutput out = stepper::hooke_history_force(contacts_.laws[static_cast<std::size_t>(c.law)], in);
-  return {out.kn_lin, out.kt_lin, out.cn_lin, out.ct_lin, m_eff};
+  const contact::IsotropicBlocks l =
+      linearise(contacts_.laws[static_cast<std::size_t>(c.law)], round_contact(c), effective_mass(c), geometric_);
+  ContactCoefficients q;
+  q.kn = l.kn, q.kt = l.kt, q.cn = l.cn, q.ct = l.ct, q.m_eff = effective_mass(c);
+  q.k_roll = l.k_roll, q.c_roll = l.c_roll, q.k_twist = l.k_twist, q.c_twist = l.c_twist;
+  q.geometric = l.geometric, q.r_eff = round_contact(c).r_eff();
+  return q;
 }
 
-// Visits every contact with its Jacobian blocks (3 x dpp, world axes) and K_c, C_c.
+// Visits every contact with its linearisation in body coordinates from the contact module
+// (contact::body_blocks over the generalised coordinates of i and j), restricted to this system's
+// dofs: K and C of size 2 dpp (i's dofs first); for a wall contact only the first dpp rows and
+// columns are meaningful.
 template <class F>
 void GlobalSystem::for_each_block(F&& f) const {
+  std::array<int, 12> sel{};
+  int m = 0;
+  for (int body = 0; body < 2; ++body)
+    for (int d = 0; d < 6; ++d) {
+      const bool translation = d < 3 && d < dim_;
+      const bool rotation = rotation_ && (dim_ == 3 ? d >= 3 : d == 5);
+      if (translation || rotation) sel[static_cast<std::size_t>(m++)] = 6 * body + d;
+    }
+  Matrix K(2 * dpp_, 2 * dpp_), C(2 * dpp_, 2 * dpp_);
   for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
     const Contact& c = contacts_.contacts[k];
-    const ContactCoefficients q = coef(c);
+    const ContactCoefficients q = coef(k);
     const Vec3& n = c.normal;
     const Mat3 nn = n * n.transpose();
     const Mat3 P = Mat3::Identity() - nn;
-    auto block = [&](double sign, double arm) {
-      JBlock J = JBlock::Zero(3, dpp_);
-      for (int d = 0; d < dim_; ++d) J(d, d) = sign;
-      if (rotation_) {
-        const Mat3 R = arm * cross_matrix(n);  // phi -> arm n x phi = -(arm phi) x n
-        if (dim_ == 2) J.col(2) = R.col(2);
-        else J.rightCols<3>() = R;
+    contact::ContactBlocks b;
+    b.K.block<3, 3>(0, 0) = q.kn * nn + q.kt * P;
+    b.K.block<3, 3>(3, 3) = q.k_roll * P;
+    b.K(6, 6) = q.k_twist;
+    b.C.block<3, 3>(0, 0) = q.cn * nn + q.ct * P;
+    b.C.block<3, 3>(3, 3) = q.c_roll * P;
+    b.C(6, 6) = q.c_twist;
+    b.geometric = q.geometric;
+    const contact::BodyBlocks bb = contact::body_blocks(contacts_.laws[static_cast<std::size_t>(c.law)], round_contact(c), b);
+    for (Index r = 0; r < 2 * dpp_; ++r)
+      for (Index s2 = 0; s2 < 2 * dpp_; ++s2) {
+        K(r, s2) = bb.K(sel[static_cast<std::size_t>(r)], sel[static_cast<std::size_t>(s2)]);
+        C(r, s2) = bb.C(sel[static_cast<std::size_t>(r)], sel[static_cast<std::size_t>(s2)]);
       }
-      return J;
-    };
-    const JBlock Ji = block(1.0, radius_[static_cast<std::size_t>(c.i)]);
-    const JBlock Jj = c.j >= 0 ? block(-1.0, radius_[static_cast<std::size_t>(c.j)]) : JBlock::Zero(3, dpp_);
-    f(c, q, Ji, Jj, Mat3(q.kn * nn + q.kt * P), Mat3(q.cn * nn + q.ct * P));
+    f(c, K, C);
   }
 }
 
@@ -129,21 +197,29 @@ namespace {
 
 // y += S (a K + b C) S x over contacts [first, last), with S = M^{-1/2} when Scaled (applied on
 // the fly instead of in two extra passes over the vectors) and the dimension and the rotations
-// fixed at compile time.
-template <int Dim, bool Rot, bool Scaled>
-void contact_kernel(const std::vector<Contact>& cs, const std::vector<ContactCoefficients>& laws,
-                    const std::vector<double>& radius, const std::vector<double>& pmass, double a, double b,
-                    const double* scale, const double* x, double* y, std::size_t first, std::size_t last) {
+// fixed at compile time. Coefficients per law (scaled by m_eff for the dashpots) or, PerContact,
+// per contact; Resist adds rolling and twisting resistance and the geometric stiffness.
+template <int Dim, bool Rot, bool Scaled, bool PerContact, bool Resist>
+void contact_kernel(const KernelData& kd, double a, double b, const double* scale, const double* x, double* y,
+                    std::size_t first, std::size_t last) {
   constexpr Index dpp = Rot ? (Dim == 2 ? 3 : 6) : Dim;
+  const std::vector<Contact>& cs = *kd.contacts;
   for (std::size_t k = first; k < last; ++k) {
     const Contact& c = cs[k];
-    const ContactCoefficients& l = laws[static_cast<std::size_t>(c.law)];
     const bool pair = c.j >= 0;
-    double kn = a * l.kn, kt = a * l.kt;
-    if (b != 0.0) {
-      const double mi = pmass[static_cast<std::size_t>(c.i)];
-      const double m = pair ? mi * pmass[static_cast<std::size_t>(c.j)] / (mi + pmass[static_cast<std::size_t>(c.j)]) : mi;
-      kn += b * m * l.cn, kt += b * m * l.ct;
+    double kn, kt;
+    if constexpr (PerContact) {
+      const LinearCoefficients& l = (*kd.per_contact)[k];
+      kn = a * l.kn + b * l.cn, kt = a * l.kt + b * l.ct;
+    } else {
+      const LinearCoefficients& l = (*kd.per_law)[static_cast<std::size_t>(c.law)];
+      kn = a * l.kn, kt = a * l.kt;
+      if (b != 0.0) {
+        const double mi = (*kd.pmass)[static_cast<std::size_t>(c.i)];
+        const double mj = pair ? (*kd.pmass)[static_cast<std::size_t>(c.j)] : 0.0;
+        const double m = pair ? mi * mj / (mi + mj) : mi;
+        kn += b * m * l.cn, kt += b * m * l.ct;
+      }
     }
     const Index oi = c.i * dpp, oj = pair ? c.j * dpp : 0;
     double xi[dpp], xj[dpp] = {};
@@ -156,8 +232,8 @@ void contact_kernel(const std::vector<Contact>& cs, const std::vector<ContactCoe
     for (Index d = 0; d < dpp; ++d) xi[d] = si[d >= Dim] * x[oi + d];
     if (pair)
       for (Index d = 0; d < dpp; ++d) xj[d] = sj[d >= Dim] * x[oj + d];
-    [[maybe_unused]] const double ri = Rot ? radius[static_cast<std::size_t>(c.i)] : 0.0;
-    [[maybe_unused]] const double rj = Rot && pair ? radius[static_cast<std::size_t>(c.j)] : 0.0;
+    [[maybe_unused]] const double ri = Rot ? (*kd.radius)[static_cast<std::size_t>(c.i)] : 0.0;
+    [[maybe_unused]] const double rj = Rot && pair ? (*kd.radius)[static_cast<std::size_t>(c.j)] : 0.0;
     double gi[dpp], gj[dpp];  // J_i^T f and J_j^T f
     const Vec3& n = c.normal;
     if constexpr (Dim == 3) {
@@ -185,28 +261,60 @@ void contact_kernel(const std::vector<Contact>& cs, const std::vector<ContactCoe
         gi[2] = ri * ft, gj[2] = rj * ft;
       }
     }
+    if constexpr (Resist) {
+      // contact/kinematics.hpp: geometric -g P on the relative translation; rolling k_r rho with
+      // rho = R_eff (phi_i - phi_j) x n, torque R_eff n x (k_r rho) on i; twisting k_w theta n with
+      // theta = n . (phi_i - phi_j). In 2D rho is R_eff dphi (-n_y, n_x) and there is no twist.
+      const ResistanceCoefficients& e = (*kd.extra)[k];
+      const double g = a * e.geometric;
+      if (g != 0.0 && pair) {
+        Vec3 d = Vec3::Zero();
+        for (int q = 0; q < Dim; ++q) d[q] = xi[q] - xj[q];
+        const Vec3 gd = g * (d - n.dot(d) * n);
+        for (int q = 0; q < Dim; ++q) gi[q] -= gd[q], gj[q] += gd[q];
+      }
+      if constexpr (Rot) {
+        const double kr = a * e.k_roll + b * e.c_roll, kw = a * e.k_twist + b * e.c_twist, R = e.r_eff;
+        if constexpr (Dim == 3) {
+          const Vec3 dphi(xi[3] - xj[3], xi[4] - xj[4], xi[5] - xj[5]);
+          const Vec3 tr = (kr * R * R) * n.cross(dphi.cross(n)) + (kw * n.dot(dphi)) * n;
+          for (int q = 0; q < 3; ++q) gi[3 + q] += tr[q], gj[3 + q] -= tr[q];
+        } else {
+          const double tr = kr * R * R * (xi[2] - xj[2]);
+          gi[2] += tr, gj[2] -= tr;
+        }
+      }
+    }
     for (Index d = 0; d < dpp; ++d) y[oi + d] += si[d >= Dim] * gi[d];
     if (pair)
       for (Index d = 0; d < dpp; ++d) y[oj + d] += sj[d >= Dim] * gj[d];
   }
 }
 
+template <bool Scaled, bool PerContact, bool Resist>
+void dispatch_dim(int dim, bool rotation, const KernelData& kd, double a, double b, const double* scale,
+                  const double* x, double* y, std::size_t first, std::size_t last) {
+  if (dim == 3 && rotation) contact_kernel<3, true, Scaled, PerContact, Resist>(kd, a, b, scale, x, y, first, last);
+  else if (dim == 3) contact_kernel<3, false, Scaled, PerContact, Resist>(kd, a, b, scale, x, y, first, last);
+  else if (rotation) contact_kernel<2, true, Scaled, PerContact, Resist>(kd, a, b, scale, x, y, first, last);
+  else contact_kernel<2, false, Scaled, PerContact, Resist>(kd, a, b, scale, x, y, first, last);
+}
+
 template <bool Scaled>
-void dispatch_kernel(int dim, bool rotation, const std::vector<Contact>& cs, const std::vector<ContactCoefficients>& laws,
-                     const std::vector<double>& radius, const std::vector<double>& pmass, double a, double b,
-                     const double* scale, const double* x, double* y, std::size_t first, std::size_t last) {
-  if (dim == 3 && rotation) contact_kernel<3, true, Scaled>(cs, laws, radius, pmass, a, b, scale, x, y, first, last);
-  else if (dim == 3) contact_kernel<3, false, Scaled>(cs, laws, radius, pmass, a, b, scale, x, y, first, last);
-  else if (rotation) contact_kernel<2, true, Scaled>(cs, laws, radius, pmass, a, b, scale, x, y, first, last);
-  else contact_kernel<2, false, Scaled>(cs, laws, radius, pmass, a, b, scale, x, y, first, last);
+void dispatch_kernel(int dim, bool rotation, const KernelData& kd, double a, double b, const double* scale,
+                     const double* x, double* y, std::size_t first, std::size_t last) {
+  if (!kd.extra->empty()) dispatch_dim<Scaled, true, true>(dim, rotation, kd, a, b, scale, x, y, first, last);
+  else if (!kd.per_contact->empty()) dispatch_dim<Scaled, true, false>(dim, rotation, kd, a, b, scale, x, y, first, last);
+  else dispatch_dim<Scaled, false, false>(dim, rotation, kd, a, b, scale, x, y, first, last);
 }
 
 }  // namespace
 
 void GlobalSystem::apply_range(double a, double b, const double* scale, const double* x, double* y, std::size_t first,
                                std::size_t last) const {
-  if (scale) dispatch_kernel<true>(dim_, rotation_, contacts_.contacts, law_lin_, radius_, pmass_, a, b, scale, x, y, first, last);
-  else dispatch_kernel<false>(dim_, rotation_, contacts_.contacts, law_lin_, radius_, pmass_, a, b, scale, x, y, first, last);
+  const KernelData kd{&contacts_.contacts, &law_lin_, &coef_, &extra_, &radius_, &pmass_};
+  if (scale) dispatch_kernel<true>(dim_, rotation_, kd, a, b, scale, x, y, first, last);
+  else dispatch_kernel<false>(dim_, rotation_, kd, a, b, scale, x, y, first, last);
 }
 
 void GlobalSystem::apply_with_scale(double a, double b, const double* scale, const double* x, double* y) const {
@@ -247,55 +355,27 @@ void GlobalSystem::set_threads(int threads) {
   threads_ = threads;
 }
 
-SparseMatrix GlobalSystem::stiffness() const {
+SparseMatrix GlobalSystem::assemble(bool stiffness) const {
   std::vector<Eigen::Triplet<double>> t;
   const Index dpp = dpp_;
-  auto scatter = [&](Index bi, Index bj, const Matrix& blk) {
-    for (Index r = 0; r < blk.rows(); ++r)
-      for (Index q = 0; q < blk.cols(); ++q)
-        if (blk(r, q) != 0.0) t.emplace_back(bi + r, bj + q, blk(r, q));
-  };
-  for_each_block([&](const Contact& c, const ContactCoefficients&, const JBlock& Ji, const JBlock& Jj, const Mat3& Kc,
-                     const Mat3&) {
-    const Index bi = c.i * dpp;
-    scatter(bi, bi, Ji.transpose() * Kc * Ji);
-    if (c.j >= 0) {
-      const Index bj = c.j * dpp;
-      const Matrix Kij = Ji.transpose() * Kc * Jj;
-      scatter(bi, bj, Kij);
-      scatter(bj, bi, Kij.transpose());
-      scatter(bj, bj, Jj.transpose() * Kc * Jj);
-    }
+  for_each_block([&](const Contact& c, const Matrix& K, const Matrix& C) {
+    const Matrix& B = stiffness ? K : C;
+    const Index bodies = c.j >= 0 ? 2 : 1;  // a particle touching its own image: both blocks add to i
+    for (Index p = 0; p < bodies; ++p)
+      for (Index q = 0; q < bodies; ++q) {
+        const Index bp = (p ? c.j : c.i) * dpp, bq = (q ? c.j : c.i) * dpp;
+        for (Index r = 0; r < dpp; ++r)
+          for (Index s2 = 0; s2 < dpp; ++s2)
+            if (B(p * dpp + r, q * dpp + s2) != 0.0) t.emplace_back(bp + r, bq + s2, B(p * dpp + r, q * dpp + s2));
+      }
   });
-  SparseMatrix K(dofs(), dofs());
-  K.setFromTriplets(t.begin(), t.end());
-  return K;
+  SparseMatrix A(dofs(), dofs());
+  A.setFromTriplets(t.begin(), t.end());
+  return A;
 }
 
-SparseMatrix GlobalSystem::damping() const {
-  std::vector<Eigen::Triplet<double>> t;
-  const Index dpp = dpp_;
-  auto scatter = [&](Index bi, Index bj, const Matrix& blk) {
-    for (Index r = 0; r < blk.rows(); ++r)
-      for (Index q = 0; q < blk.cols(); ++q)
-        if (blk(r, q) != 0.0) t.emplace_back(bi + r, bj + q, blk(r, q));
-  };
-  for_each_block([&](const Contact& c, const ContactCoefficients&, const JBlock& Ji, const JBlock& Jj, const Mat3&,
-                     const Mat3& Cc) {
-    const Index bi = c.i * dpp;
-    scatter(bi, bi, Ji.transpose() * Cc * Ji);
-    if (c.j >= 0) {
-      const Index bj = c.j * dpp;
-      const Matrix Cij = Ji.transpose() * Cc * Jj;
-      scatter(bi, bj, Cij);
-      scatter(bj, bi, Cij.transpose());
-      scatter(bj, bj, Jj.transpose() * Cc * Jj);
-    }
-  });
-  SparseMatrix C(dofs(), dofs());
-  C.setFromTriplets(t.begin(), t.end());
-  return C;
-}
+SparseMatrix GlobalSystem::stiffness() const { return assemble(true); }
+SparseMatrix GlobalSystem::damping() const { return assemble(false); }
 
 LinearSystem GlobalSystem::linear_system() const { return LinearSystem(mass_, stiffness(), damping()); }
 
@@ -309,21 +389,18 @@ double GlobalSystem::gershgorin_omega2() const {
     for (Index r = 0; r < dpp; ++r)
       for (Index q = 0; q < dpp; ++q) D[r * dpp + q] += B(r, q);
   };
-  for_each_block([&](const Contact& c, const ContactCoefficients&, const JBlock& Ji, const JBlock& Jj, const Mat3& Kc,
-                     const Mat3&) {
-    add_diag(c.i, Ji.transpose() * Kc * Ji);
+  for_each_block([&](const Contact& c, const Matrix& K, const Matrix&) {
+    add_diag(c.i, K.topLeftCorner(dpp, dpp));
     if (c.j < 0) return;
     if (c.j == c.i) {  // a particle touching its own image: all four blocks are diagonal
-      add_diag(c.i, Ji.transpose() * Kc * Jj + Jj.transpose() * Kc * Ji + Jj.transpose() * Kc * Jj);
+      add_diag(c.i, K.topRightCorner(dpp, dpp) + K.bottomLeftCorner(dpp, dpp) + K.bottomRightCorner(dpp, dpp));
       return;
     }
-    add_diag(c.j, Jj.transpose() * Kc * Jj);
-    const Matrix B = Ji.transpose() * Kc * Jj;
+    add_diag(c.j, K.bottomRightCorner(dpp, dpp));
     for (Index r = 0; r < dpp; ++r)
       for (Index q = 0; q < dpp; ++q) {
-        const double v = std::abs(B(r, q));
-        offsum[c.i * dpp + r] += v * s[c.j * dpp + q];
-        offsum[c.j * dpp + q] += v * s[c.i * dpp + r];
+        offsum[c.i * dpp + r] += std::abs(K(r, dpp + q)) * s[c.j * dpp + q];
+        offsum[c.j * dpp + q] += std::abs(K(dpp + q, r)) * s[c.i * dpp + r];
       }
   });
   double best = 0.0;
@@ -344,7 +421,7 @@ double GlobalSystem::yade_global_stiffness_step(double safety) const {
   std::vector<Vec3> kt(static_cast<std::size_t>(n), Vec3::Zero()), kr(static_cast<std::size_t>(n), Vec3::Zero());
   for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
     const Contact& c = contacts_.contacts[k];
-    const ContactCoefficients q = coef(c);
+    const ContactCoefficients q = coef(k);
     const Vec3 n2 = c.normal.cwiseProduct(c.normal);
     const Vec3 trans = (q.kn - q.kt) * n2 + Vec3::Constant(q.kt);
     const Vec3 rot = q.kt * (Vec3::Ones() - n2);
@@ -378,7 +455,7 @@ double GlobalSystem::single_contact_omega_max() const {
   double w2 = 0.0;
   for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
     const Contact& c = contacts_.contacts[k];
-    const ContactCoefficients q = coef(c);
+    const ContactCoefficients q = coef(k);
     const auto i = static_cast<std::size_t>(c.i);
     double inv_m = 1.0 / pmass_[i], rot = radius_[i] * radius_[i] / inertia_[i];
     if (c.j >= 0) {

@@ -1,15 +1,15 @@
 #pragma once
-// The global linear system of a packing,  M a + C v + K x = 0,  assembled from the same linearised
-// contact law as the reference stepper (stepper::hooke_history_force: kn_lin, kt_lin, cn_lin,
-// ct_lin; dashpots c = m_eff gamma, LAMMPS' convention) and the same contact Jacobian as
-// stepper::ParticleSystem::tangent():
+// The global linear system of a packing,  M a + C v + K x = 0,  assembled from the contact module
+// (contact/kinematics.hpp): each contact's law linearised at that contact's overlap (at rest, zero
+// histories, sticking), mapped to the bodies through the same Jacobians the reference stepper uses:
 //
-//   u_c = J_c x = (x_i - x_j) + n x (r_i phi_i + r_j phi_j)      relative contact-point motion
-//   K = sum_c J_c^T (kn n n^T + kt (I - n n^T)) J_c,  C likewise with cn, ct
+//   u_c = (x_i - x_j) + n x (r_i phi_i + r_j phi_j)      relative contact-point motion
+//   rho_c = R_eff (phi_i - phi_j) x n,  theta_c = n . (phi_i - phi_j)   rolling, twisting
+//   K = sum_c J_c^T K_c J_c,  K_c = kn n n^T + kt (I - n n^T) on u (+ k_roll, k_twist),  C likewise
 //
 // (arms r_i n from i's centre, as LAMMPS and the stepper use; a wall is an immovable partner). The
-// contact's pre-load (the geometric stiffness F_n / |x_i - x_j| of a rotating normal) is left out,
-// exactly as in the stepper's tangent; it is of relative size overlap / diameter.
+// geometric stiffness of the normal force (-F_n / |x_i - x_j| (I - n n^T) on the relative
+// translation) is optional; without it the answer is that of the law's own stiffness.
 //
 // Degrees of freedom, particle-major: 3D (x, y, z, phi_x, phi_y, phi_z), 2D (x, y, theta); without
 // rotation only the translations. M = diag(m, .., I, ..).
@@ -18,24 +18,47 @@
 #include <optional>
 #include <string>
 
+#include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/packing/contacts.hpp"
 
 namespace dtcrit::packing {
 
-// Per-contact linearised coefficients (the law evaluated at the contact, sticking).
+// Per-contact linearised coefficients (the law evaluated at the contact: its overlap, at rest,
+// zero histories, sticking): normal, tangential, rolling and twisting stiffness and dashpots, the
+// geometric stiffness F_n / |x_i - x_j| (when asked for), m_eff and R_eff.
 struct ContactCoefficients {
   double kn = 0.0, kt = 0.0, cn = 0.0, ct = 0.0;
   double m_eff = 0.0;
+  double k_roll = 0.0, c_roll = 0.0, k_twist = 0.0, c_twist = 0.0, geometric = 0.0, r_eff = 0.0;
+};
+// What the matrix-free kernel reads per law or per contact.
+struct LinearCoefficients {
+  double kn = 0.0, kt = 0.0, cn = 0.0, ct = 0.0;
+};
+struct ResistanceCoefficients {
+  double k_roll = 0.0, c_roll = 0.0, k_twist = 0.0, c_twist = 0.0, geometric = 0.0, r_eff = 0.0;
+};
+struct KernelData {
+  const std::vector<Contact>* contacts;
+  const std::vector<LinearCoefficients>* per_law;
+  const std::vector<LinearCoefficients>* per_contact;
+  const std::vector<ResistanceCoefficients>* extra;
+  const std::vector<double>* radius;
+  const std::vector<double>* pmass;
 };
 
 class GlobalSystem {
  public:
-  // rotation = false freezes the rotations (translational dofs only).
-  GlobalSystem(const Packing& p, ContactSet contacts, bool rotation = true);
+  // rotation = false freezes the rotations (translational dofs only). geometric_stiffness adds the
+  // turning of each pair's normal under its normal force (-F_n / |x_i - x_j| on the translations).
+  GlobalSystem(const Packing& p, ContactSet contacts, bool rotation = true, bool geometric_stiffness = false);
 
   int dim() const { return dim_; }
   bool rotation() const { return rotation_; }
+  bool geometric_stiffness() const { return geometric_; }
+  // Whether the coefficients are evaluated per contact (overlap-dependent laws, resistance, geometric).
+  bool per_contact() const { return per_contact_; }
   Index particles() const { return static_cast<Index>(radius_.size()); }
   Index dofs_per_particle() const { return dpp_; }
   Index dofs() const { return particles() * dpp_; }
@@ -43,7 +66,7 @@ class GlobalSystem {
   const ContactSet& contacts() const { return contacts_; }
   bool damped() const;  // some contact has cn > 0 or ct > 0
 
-  // The law's linearisation at contact c, through stepper::hooke_history_force (sticking, at rest).
+  // The law's linearisation at contact c through the contact module (contact/kinematics.hpp).
   ContactCoefficients coefficients(const Contact& c) const;
 
   // y = M^{-1/2} (a K + b C) M^{-1/2} x, matrix-free over the contacts (y must not alias x).
@@ -82,16 +105,20 @@ class GlobalSystem {
  private:
   template <class F>
   void for_each_block(F&& f) const;
+  SparseMatrix assemble(bool stiffness) const;
   double effective_mass(const Contact& c) const;
+  contact::RoundContact round_contact(const Contact& c) const;
   // y = S (a K + b C) S x with S = M^{-1/2} given per particle as (1/sqrt(m), 1/sqrt(I)) pairs,
   // or S = I when scale is null.
   void apply_with_scale(double a, double b, const double* scale, const double* x, double* y) const;
   void apply_range(double a, double b, const double* scale, const double* x, double* y, std::size_t first,
                    std::size_t last) const;
-  ContactCoefficients coef(const Contact& c) const;  // from law_lin_ (same values as coefficients())
+  ContactCoefficients coef(std::size_t k) const;  // stored coefficients of contact k (as coefficients())
 
   int dim_;
   bool rotation_;
+  bool geometric_ = false;
+  bool per_contact_ = false, resistance_ = false;
   Index dpp_;
   std::vector<double> radius_, pmass_, inertia_;
   Vector mass_, inv_sqrt_mass_;
@@ -99,7 +126,11 @@ class GlobalSystem {
   ContactSet contacts_;
   // Per law: the law's linearisation with m_eff = 1 (kn_lin, kt_lin and the dashpots per unit
   // effective mass, cn_lin / m_eff = gamma_n): a contact's dashpot is m_eff times that.
-  std::vector<ContactCoefficients> law_lin_;
+  std::vector<LinearCoefficients> law_lin_;
+  // Per contact (when per_contact_): the law's isotropic blocks at that contact; extra_ when some law
+  // has rolling or twisting resistance or the geometric stiffness is on.
+  std::vector<LinearCoefficients> coef_;
+  std::vector<ResistanceCoefficients> extra_;
   int threads_ = 1;
   mutable std::vector<Vector> scratch_;  // per-thread scatter buffers of apply()
 };

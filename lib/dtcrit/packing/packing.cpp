@@ -59,7 +59,7 @@ void validate(const Packing& p) {
     for (int d = 0; d < 3; ++d)
       if (p.periodic[d] && w.normal[d] != 0.0)
         fail(fmt::format("wall {} is not parallel to the periodic axis {}", w.label, axis[d]));
-    if (w.law) stepper::validated(*w.law);
+    if (w.law) contact::validated(*w.law);
   }
 }
 
@@ -196,7 +196,7 @@ Packing make_lattice(const LatticeSpec& s) {
   return p;
 }
 
-void add_box_walls(Packing& p, double overlap, const std::optional<stepper::HookeParams>& law) {
+void add_box_walls(Packing& p, double overlap, const std::optional<contact::ContactLaw>& law) {
   require_finite("wall overlap", overlap);
   if (p.size() == 0) fail("add_box_walls: the packing has no particles");
   const char* axis = "xyz";
@@ -216,7 +216,7 @@ void add_box_walls(Packing& p, double overlap, const std::optional<stepper::Hook
   }
 }
 
-PlaneWall parse_wall(std::string_view spec, const Packing& p, const stepper::HookeParams& base) {
+PlaneWall parse_wall(std::string_view spec, const Packing& p, const contact::ContactLaw& base) {
   KeyValues kv(spec, fmt::format("--wall {}", spec));
   int axis = -1;
   double pos = 0.0;
@@ -230,14 +230,12 @@ PlaneWall parse_wall(std::string_view spec, const Packing& p, const stepper::Hoo
   if (axis < 0) fail(fmt::format("wall '{}' must name its plane as x=..., y=... or z=...", spec));
   if (axis >= p.dim) fail(fmt::format("wall '{}': a 2D packing has no axis {}", spec, names[axis]));
   bool own_law = false;
-  stepper::HookeParams law = base;
-  auto take = [&](const char* key, double& field) {
+  contact::ContactLaw law = base;
+  for (const char* key : {"kn", "kt", "gamma_n", "gamma_t"})
     if (auto v = kv.number(key)) {
-      field = *v;
+      contact::set_classic_coefficient(law, key, *v);
       own_law = true;
     }
-  };
-  take("kn", law.kn), take("kt", law.kt), take("gamma_n", law.gamma_n), take("gamma_t", law.gamma_t);
   kv.reject_unused({"x", "y", "z", "kn", "kt", "gamma_n", "gamma_t"});
   double centroid = 0.0;
   for (const auto& c : p.centre) centroid += c[axis];
@@ -247,7 +245,7 @@ PlaneWall parse_wall(std::string_view spec, const Packing& p, const stepper::Hoo
   w.point[axis] = pos;
   w.normal = Vec3::Zero();
   w.normal[axis] = centroid >= pos ? 1.0 : -1.0;
-  if (own_law) w.law = stepper::validated(law);
+  if (own_law) w.law = contact::validated(law);
   w.label = std::string(spec);
   return w;
 }

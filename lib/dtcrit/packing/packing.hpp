@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "dtcrit/core/types.hpp"
-#include "dtcrit/stepper/contact_law.hpp"
+#include "dtcrit/contact/law.hpp"
 
 namespace dtcrit::packing {
 
@@ -31,7 +31,7 @@ enum class BodyModel { sphere, disc };
 struct PlaneWall {
   Vec3 point = Vec3::Zero();
   Vec3 normal = Vec3::UnitZ();  // unit
-  std::optional<stepper::HookeParams> law;
+  std::optional<contact::ContactLaw> law;
   std::string label;  // as given, e.g. "z=0"
 };
 
@@ -92,11 +92,11 @@ Packing make_lattice(const LatticeSpec& spec);
 // particles by `overlap` [m] (a wall at distance r - overlap from the extreme centre along its
 // axis). With overlap equal to the particle overlap of a compressed simple cubic or square lattice
 // of equal radii, every particle is in equilibrium.
-void add_box_walls(Packing& p, double overlap, const std::optional<stepper::HookeParams>& law = std::nullopt);
+void add_box_walls(Packing& p, double overlap, const std::optional<contact::ContactLaw>& law = std::nullopt);
 
 // "z=0", "x=1.5e-2" or with its own law "z=0,kn=1e5,kt=5e4,gamma_n=10,gamma_t=5" (keys not given
 // take their value from `base`, the particle law): a wall normal to that axis, facing the side
 // where the packing's centroid lies. Unknown keys throw.
-PlaneWall parse_wall(std::string_view spec, const Packing& p, const stepper::HookeParams& base);
+PlaneWall parse_wall(std::string_view spec, const Packing& p, const contact::ContactLaw& base);
 
 }  // namespace dtcrit::packing

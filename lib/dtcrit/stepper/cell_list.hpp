@@ -8,9 +8,10 @@
 #include <vector>
 
 #include "dtcrit/core/types.hpp"
-#include "dtcrit/stepper/contact_law.hpp"
 
 namespace dtcrit::stepper {
+
+using Vec3 = Eigen::Vector3d;
 
 // One build of the grid: pairs (i < j) with |x_i - x_j| < r_i + r_j + skin. The cell edge is at
 // least 2 max(r) + skin (larger only if the particles are so spread out that the grid would hold

@@ -16,17 +16,10 @@ struct Geom {
   ContactKey key;
   Index i = 0, j = -1;  // j = -1: wall contact
   bool bond = false;
-  Vec3 n = Vec3::UnitX();
-  double overlap = 0.0;
-  double ri = 0.0, rj = 0.0;
+  contact::RoundContact rc;
+  double m_eff = 0.0;
   double dt = 0.0;  // traditional: time since the committed call (the increment's factor)
 };
-
-Eigen::Matrix3d cross_matrix(const Vec3& a) {  // cross_matrix(a) * b = a x b
-  Eigen::Matrix3d m;
-  m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
-  return m;
-}
 
 // Sorted-vector key of a bonded pair i < j.
 std::uint64_t bond_key(Index i, Index j) { return (static_cast<std::uint64_t>(i) << 32) | static_cast<std::uint64_t>(j); }
@@ -45,9 +38,20 @@ std::string_view to_string(TangentialHistory mode) {
   return mode == TangentialHistory::traditional ? "traditional" : "consistent";
 }
 
-ParticleSystem::ParticleSystem(int dim, const HookeParams& law, TangentialHistory mode)
-    : dim_(dim), law_(validated(law)), mode_(mode) {
+ParticleSystem::ParticleSystem(int dim, const ContactLaw& law, TangentialHistory mode)
+    : dim_(dim), law_(contact::validated(law)), mode_(mode) {
   if (dim != 2 && dim != 3) fail(fmt::format("dimension dim = {} must be 2 or 3", dim));
+  check_history_mode(law_);
+}
+
+void ParticleSystem::check_history_mode(const ContactLaw& law) const {
+  if (mode_ == TangentialHistory::consistent &&
+      (law.rolling != contact::RollingModel::none || law.twisting != contact::TwistingModel::none ||
+       law.tangential == contact::TangentialModel::mindlin_force ||
+       law.tangential == contact::TangentialModel::mindlin_rescale_force ||
+       law.tangential == contact::TangentialModel::mindlin_rescale))
+    fail(fmt::format("consistent tangential history supports a tangential displacement spring only, not '{}'",
+                     contact::describe(law)));
 }
 
 Index ParticleSystem::add_particle(double radius, double mass, double inertia) {
@@ -67,13 +71,14 @@ Index ParticleSystem::add_particle(double radius, double mass, double inertia) {
   return i;
 }
 
-Index ParticleSystem::add_wall(const Vec3& point, const Vec3& normal, const HookeParams& law) {
+Index ParticleSystem::add_wall(const Vec3& point, const Vec3& normal, const ContactLaw& law) {
   if (!point.allFinite()) fail("wall point must be finite");
   const double len = normal.norm();
   if (!(len > 0.0) || !std::isfinite(len)) fail(fmt::format("wall normal has length {}, must be positive", len));
   if (dim_ == 2 && (point.z() != 0.0 || normal.z() != 0.0))
     fail(fmt::format("2D wall: point.z = {} and normal.z = {} must be 0", point.z(), normal.z()));
-  walls_.push_back(Wall{point, normal / len, validated(law)});
+  check_history_mode(law);
+  walls_.push_back(Wall{point, normal / len, contact::validated(law)});
   return static_cast<Index>(walls_.size()) - 1;
 }
 
@@ -82,6 +87,9 @@ void ParticleSystem::add_bond(Index i, Index j, double k_bond, double rest_lengt
   if (i < 0 || i >= n || j < 0 || j >= n || i == j)
     fail(fmt::format("bond ({}, {}) must join two distinct particles among {}", i, j, n));
   require_positive("bond stiffness k_bond", k_bond);
+  if (law_.damping != contact::DampingModel::mass_velocity && law_.damping_coefficient > 0.0)
+    fail(fmt::format("bonds take the particle law's gamma_n, which needs mass_velocity damping; the law is '{}'",
+                     contact::describe(law_)));
   if (i > j) std::swap(i, j);
   const double L0 = rest_length < 0.0 ? radius_[i] + radius_[j] : rest_length;
   require_non_negative("bond rest_length", L0);
@@ -159,9 +167,10 @@ void ParticleSystem::refresh_neighbours(const Vector& x) const {
 }
 
 // The one place where contact geometry, history and the law meet. Visits every ordinary contact in
-// ascending key order (pairs (i, j) then walls of i, for each i), then every bond.
+// ascending key order (pairs (i, j) then walls of i, for each i), then every bond, with the law's
+// input (histories advanced to t) and its response (with its derivative when `derivative`).
 template <class Visit>
-void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v, bool for_energy,
+void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v, bool for_energy, bool derivative,
                                       Visit&& visit) const {
   refresh_neighbours(x);
   const Index n = particle_count();
@@ -173,30 +182,30 @@ void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v
     const Index b = i * dpp;
     return dim_ == 2 ? Vec3(0.0, 0.0, q[b + 2]) : Vec3(q[b + 3], q[b + 4], q[b + 5]);
   };
-  auto vel = [&](Index i) { return centre(v, i); };  // translational part of v, same layout as x
+  auto vel = [&](Index i) { return for_energy ? Vec3(Vec3::Zero()) : centre(v, i); };
+  auto omega = [&](Index i) { return for_energy ? Vec3(Vec3::Zero()) : spin(v, i); };
 
   const auto& rows = nlist_.cells().row_start();
   const auto& cols = nlist_.cells().neighbours();
   std::size_t ci = 0;  // merge pointer into committed_
   Record rec;
   Geom g;
+  g.dt = dt;
 
-  auto finish = [&](const Vec3& v_rel, double m_eff, const HookeParams& law, const Vec3& s_now,
-                    const Vec3& s_prev, double overlap_prev, const Vec3& phi_i, const Vec3& phi_i_prev,
-                    const Vec3& phi_j, const Vec3& phi_j_prev) {
+  // The law at one contact: histories from the committed record, advanced to t (traditional) or read
+  // from the positions (consistent), then the law itself.
+  auto finish = [&](const ContactLaw& law, const Vec3& s_now, const Vec3& s_prev, double overlap_prev,
+                    const Vec3& phi_i, const Vec3& phi_i_prev, const Vec3& phi_j, const Vec3& phi_j_prev) {
     while (ci < committed_.size() && committed_[ci].key < g.key) ++ci;
     const Record* old = (ci < committed_.size() && committed_[ci].key == g.key) ? &committed_[ci] : nullptr;
     rec = Record{};
     rec.key = g.key;
-    ContactInput in;
-    in.overlap = g.overlap;
-    in.normal = g.n;
-    in.v_rel = for_energy ? Vec3::Zero() : v_rel;
-    in.m_eff = m_eff;
-    Vec3 xi_raw;
+    const Vec3 vj = g.j >= 0 ? vel(g.j) : Vec3(Vec3::Zero()), wj = g.j >= 0 ? omega(g.j) : Vec3(Vec3::Zero());
+    contact::ContactInput in = contact::contact_input(g.rc, vel(g.i), omega(g.i), vj, wj, g.m_eff, {});
+    contact::History h;
+    if (old) h = contact::History{old->xi, old->xi_r, old->xi_tw, old->a_prev};
     if (!consistent) {
-      const Vec3 xi0 = old ? old->xi : Vec3::Zero();
-      xi_raw = project_tangent(xi0 + dt * v_rel, g.n);
+      h = contact::advance_history(law, in, h, dt);
     } else {
       if (old) {
         rec.anchor_x = old->anchor_x;
@@ -206,24 +215,28 @@ void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v
         // Onset: interpolate the configuration where the overlap crossed zero between the committed
         // call and this one (lambda = 1: now; lambda = 0: already touching at the committed call).
         double lambda = 1.0;
-        if (have_prev) lambda = overlap_prev < 0.0 ? overlap_prev / (overlap_prev - g.overlap) : 0.0;
+        if (have_prev) lambda = overlap_prev < 0.0 ? overlap_prev / (overlap_prev - g.rc.overlap) : 0.0;
         rec.anchor_x = s_prev + lambda * (s_now - s_prev);
         rec.anchor_phi_i = phi_i_prev + lambda * (phi_i - phi_i_prev);
         rec.anchor_phi_j = phi_j_prev + lambda * (phi_j - phi_j_prev);
       }
-      const Vec3 rot = (g.ri * (phi_i - rec.anchor_phi_i) + g.rj * (phi_j - rec.anchor_phi_j)).cross(g.n);
-      xi_raw = project_tangent(s_now - rec.anchor_x - rot, g.n);
+      const Vec3 rot = (g.rc.ri * (phi_i - rec.anchor_phi_i) + g.rc.rj * (phi_j - rec.anchor_phi_j)).cross(g.rc.normal);
+      h.xi_t = project_tangent(s_now - rec.anchor_x - rot, g.rc.normal);
     }
-    in.xi = xi_raw;
-    const ContactOutput out = hooke_history_force(law, in);
-    rec.xi = out.xi;
-    if (consistent) rec.slip = xi_raw - out.xi;
-    visit(g, out, rec);
+    in.xi_t = h.xi_t;
+    in.xi_r = h.xi_r;
+    in.xi_tw = h.xi_tw;
+    const contact::ContactResponse out = contact::evaluate(law, in, derivative);
+    rec.xi = out.xi_t;
+    rec.xi_r = out.xi_r;
+    rec.xi_tw = out.xi_tw;
+    rec.a_prev = h.a_prev;
+    if (consistent) rec.slip = h.xi_t - out.xi_t;
+    visit(g, law, in, out, rec);
   };
 
   for (Index i = 0; i < n; ++i) {
     const Vec3 ci_pos = centres_[i];
-    const Vec3 wi = spin(v, i);
     const Vec3 phi_i = consistent ? phi(x, i) : Vec3::Zero();
     const Vec3 phi_i_prev = (consistent && have_prev) ? phi(x_committed_, i) : phi_i;
     const Vec3 ci_prev = (consistent && have_prev) ? centre(x_committed_, i) : ci_pos;
@@ -242,21 +255,15 @@ void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v
       g.i = i;
       g.j = j;
       g.bond = false;
-      g.n = d / r;
-      g.overlap = R - r;
-      g.ri = radius_[i];
-      g.rj = radius_[j];
-      g.dt = dt;
-      const Vec3 wj = spin(v, j);
-      const Vec3 v_rel = vel(i) - vel(j) - (g.ri * wi + g.rj * wj).cross(g.n);
-      const double m_eff = pmass_[i] * pmass_[j] / (pmass_[i] + pmass_[j]);
+      g.rc = contact::RoundContact{d / r, R - r, radius_[i], radius_[j], r, false};
+      g.m_eff = contact::effective_mass(pmass_[i], pmass_[j]);
       if (consistent) {
         const Vec3 d_prev = have_prev ? Vec3(ci_prev - centre(x_committed_, j)) : d;
         const Vec3 phi_j = phi(x, j);
         const Vec3 phi_j_prev = have_prev ? phi(x_committed_, j) : phi_j;
-        finish(v_rel, m_eff, law_, d, d_prev, R - d_prev.norm(), phi_i, phi_i_prev, phi_j, phi_j_prev);
+        finish(law_, d, d_prev, R - d_prev.norm(), phi_i, phi_i_prev, phi_j, phi_j_prev);
       } else {
-        finish(v_rel, m_eff, law_, d, d, 0.0, phi_i, phi_i, Vec3::Zero(), Vec3::Zero());
+        finish(law_, d, d, 0.0, phi_i, phi_i, Vec3::Zero(), Vec3::Zero());
       }
     }
     for (std::size_t w = 0; w < walls_.size(); ++w) {
@@ -267,19 +274,13 @@ void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v
       g.i = i;
       g.j = -1;
       g.bond = false;
-      g.n = wall.normal;
-      g.overlap = overlap;
-      g.ri = radius_[i];
-      g.rj = 0.0;
-      g.dt = dt;
-      const Vec3 v_rel = vel(i) - g.ri * wi.cross(g.n);
+      g.rc = contact::RoundContact{wall.normal, overlap, radius_[i], 0.0, 0.0, true};
+      g.m_eff = pmass_[i];
       const double overlap_prev = radius_[i] - (ci_prev - wall.point).dot(wall.normal);
-      finish(v_rel, pmass_[i], wall.law, ci_pos, ci_prev, overlap_prev, phi_i, phi_i_prev, Vec3::Zero(),
-             Vec3::Zero());
+      finish(wall.law, ci_pos, ci_prev, overlap_prev, phi_i, phi_i_prev, Vec3::Zero(), Vec3::Zero());
     }
   }
 
-  const HookeParams none{};
   for (const Bond& bd : bonds_) {
     const Vec3 d = centres_[bd.i] - centres_[bd.j];
     const double r = d.norm();
@@ -288,23 +289,14 @@ void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v
     g.i = bd.i;
     g.j = bd.j;
     g.bond = true;
-    g.n = d / r;
-    g.overlap = bd.rest_length - r;
-    g.ri = radius_[bd.i];
-    g.rj = radius_[bd.j];
-    g.dt = dt;
-    ContactInput in;
-    in.overlap = g.overlap;
-    in.normal = g.n;
-    in.v_rel = for_energy ? Vec3::Zero()
-                          : Vec3(vel(bd.i) - vel(bd.j) - (g.ri * spin(v, bd.i) + g.rj * spin(v, bd.j)).cross(g.n));
-    in.m_eff = pmass_[bd.i] * pmass_[bd.j] / (pmass_[bd.i] + pmass_[bd.j]);
-    HookeParams law = none;
-    law.kn = bd.k_bond;
-    law.gamma_n = law_.gamma_n;
+    g.rc = contact::RoundContact{d / r, bd.rest_length - r, radius_[bd.i], radius_[bd.j], r, false};
+    g.m_eff = contact::effective_mass(pmass_[bd.i], pmass_[bd.j]);
+    const contact::ContactInput in = contact::contact_input(g.rc, vel(bd.i), omega(bd.i), vel(bd.j), omega(bd.j),
+                                                            g.m_eff, {});
     rec = Record{};
     rec.key = g.key;
-    visit(g, hooke_history_force(law, in), rec);
+    const ContactLaw bond_law = contact::hooke_history(bd.k_bond, 0.0, law_.damping_coefficient, 0.0, 0.0);
+    visit(g, bond_law, in, contact::evaluate(bond_law, in, derivative), rec);
   }
 }
 
@@ -329,15 +321,22 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
 
   trial_.clear();
   reports_.clear();
-  for_each_contact(t, x, v, false, [&](const Geom& g, const ContactOutput& out, const Record& rec) {
-    // Torques: arm -r_i n for i, +r_j n for j (LAMMPS: torque -= r (n x F_t) on both).
-    const Vec3 nxft = g.n.cross(out.tangential_force);
-    add_generalised(f, g.i, out.force, -g.ri * nxft);
-    if (g.j >= 0) add_generalised(f, g.j, -out.force, -g.rj * nxft);
+  for_each_contact(t, x, v, false, false,
+                   [&](const Geom& g, const ContactLaw& law, const contact::ContactInput& in,
+                       const contact::ContactResponse& out, const Record& rec) {
+    // Generalised forces A^T Q_c (contact/kinematics.hpp): the tangential force's torque through the
+    // law's torque arm (LAMMPS: torque -= arm (n x F_t) on both), rolling R_eff n x F_r and twisting
+    // M n on i, their opposites on j.
+    const Vec3& nrm = g.rc.normal;
+    const Vec3 force = out.force(nrm);
+    const Vec3 nxft = nrm.cross(out.tangential_force);
+    const Vec3 resist = in.r_eff * nrm.cross(out.rolling_force) + out.twisting_torque * nrm;
+    add_generalised(f, g.i, force, -contact::torque_arm(law, g.rc, true) * nxft + resist);
+    if (g.j >= 0) add_generalised(f, g.j, -force, -contact::torque_arm(law, g.rc, false) * nxft - resist);
     if (g.bond) return;
     trial_.push_back(rec);
-    reports_.push_back(ContactReport{g.key, g.overlap, g.n, out.normal_force, out.tangential_force, out.xi,
-                                     out.sliding});
+    reports_.push_back(ContactReport{g.key, g.rc.overlap, nrm, out.normal_force, out.tangential_force, out.xi_t,
+                                     out.sliding, out.rolling_force, out.twisting_torque});
   });
   t_trial_ = t;
   if (consistent) x_trial_ = x;
@@ -365,46 +364,35 @@ void ParticleSystem::tangent(double t, const Vector& x, const Vector& v, SparseM
   const Index dpp = dofs_per_particle();
   const bool traditional = mode_ == TangentialHistory::traditional;
   std::vector<Eigen::Triplet<double>> tk, tc;
-
-  // Contact-point Jacobian block of one body: 3 x dpp, rows in world axes.
-  using JBlock = Eigen::Matrix<double, 3, Eigen::Dynamic>;
-  auto jblock = [&](double sign, double arm, const Vec3& nrm) {
-    JBlock J = JBlock::Zero(3, dpp);
-    for (int d = 0; d < dim_; ++d) J(d, d) = sign;
-    const Eigen::Matrix3d R = arm * cross_matrix(nrm);  // omega -> -(arm omega) x n = arm n x omega
-    if (dim_ == 2) J.col(2) = R.col(2);
-    else J.rightCols<3>() = R;
-    return J;
-  };
-  auto scatter = [&](std::vector<Eigen::Triplet<double>>& tr, Index bi, Index bj, const Matrix& blk) {
-    for (Index a = 0; a < blk.rows(); ++a)
-      for (Index b = 0; b < blk.cols(); ++b)
-        if (blk(a, b) != 0.0) tr.emplace_back(bi + a, bj + b, blk(a, b));
+  // Which of a body's 6 velocity components (v, w) are dofs here: 3D all, 2D (vx, vy, w_z).
+  const std::array<int, 6> sel3{0, 1, 2, 3, 4, 5}, sel2{0, 1, 5, -1, -1, -1};
+  const auto& sel = dim_ == 3 ? sel3 : sel2;
+  auto scatter = [&](std::vector<Eigen::Triplet<double>>& tr, const Eigen::Matrix<double, 12, 12>& B, Index bi,
+                     Index bj, bool pair) {
+    const Index body_count = pair ? 2 : 1;
+    for (Index p = 0; p < body_count; ++p)
+      for (Index q = 0; q < body_count; ++q)
+        for (Index a = 0; a < dpp; ++a)
+          for (Index b = 0; b < dpp; ++b) {
+            const double val = B(6 * p + sel[a], 6 * q + sel[b]);
+            if (val != 0.0) tr.emplace_back((p ? bj : bi) + a, (q ? bj : bi) + b, val);
+          }
   };
 
-  for_each_contact(t, x, v, false, [&](const Geom& g, const ContactOutput& out, const Record&) {
-    const Eigen::Matrix3d nn = g.n * g.n.transpose();
-    const Eigen::Matrix3d P = Eigen::Matrix3d::Identity() - nn;
-    // traditional: xi depends on v through the increment (t - t_ref) v_t, not on x.
-    const double kt = traditional ? 0.0 : out.kt_lin;
-    const double ct = out.ct_lin + (traditional ? out.kt_lin * g.dt : 0.0);
-    const Eigen::Matrix3d Kc = out.kn_lin * nn + kt * P;
-    const Eigen::Matrix3d Cc = out.cn_lin * nn + ct * P;
-    const JBlock Ji = jblock(1.0, g.ri, g.n);
-    const Index bi = g.i * dpp;
-    scatter(tk, bi, bi, Ji.transpose() * Kc * Ji);
-    scatter(tc, bi, bi, Ji.transpose() * Cc * Ji);
-    if (g.j >= 0) {
-      const JBlock Jj = jblock(-1.0, g.rj, g.n);
-      const Index bj = g.j * dpp;
-      const Matrix Kij = Ji.transpose() * Kc * Jj, Cij = Ji.transpose() * Cc * Jj;
-      scatter(tk, bi, bj, Kij);
-      scatter(tk, bj, bi, Kij.transpose());
-      scatter(tk, bj, bj, Jj.transpose() * Kc * Jj);
-      scatter(tc, bi, bj, Cij);
-      scatter(tc, bj, bi, Cij.transpose());
-      scatter(tc, bj, bj, Jj.transpose() * Cc * Jj);
+  for_each_contact(t, x, v, false, true,
+                   [&](const Geom& g, const ContactLaw& law, const contact::ContactInput&,
+                       const contact::ContactResponse& out, const Record&) {
+    contact::ContactBlocks blocks = contact::contact_blocks(law, g.rc, out, !g.rc.wall);
+    // traditional: the histories are incremented by dt times the velocities, so what the law's
+    // springs see moves with v, not with x.
+    if (traditional) {
+      blocks.K -= blocks.K_history;
+      blocks.C += g.dt * blocks.K_history;
     }
+    const contact::BodyBlocks bb = contact::body_blocks(law, g.rc, blocks);
+    const Index bi = g.i * dpp, bj = g.j >= 0 ? g.j * dpp : 0;
+    scatter(tk, bb.K, bi, bj, g.j >= 0);
+    scatter(tc, bb.C, bi, bj, g.j >= 0);
   });
   K.resize(n, n);
   C.resize(n, n);
@@ -468,12 +456,9 @@ double ParticleSystem::energy(const Vector& x, const Vector& v) const {
     fail(fmt::format("energy: x has {} and v has {} entries, expected {}", x.size(), v.size(), dofs()));
   double e = 0.5 * v.dot(mass_.cwiseProduct(v)) - external_.dot(x);
   for (Index i = 0; i < particle_count(); ++i) e -= pmass_[i] * gravity_.dot(centre(x, i));
-  for_each_contact(t_ref_, x, v, true, [&](const Geom& g, const ContactOutput& out, const Record&) {
-    e += 0.5 * out.kn_lin * g.overlap * g.overlap;  // kn_lin is k_B for a bond
-    if (g.bond) return;
-    const HookeParams& law = g.j >= 0 ? law_ : walls_[g.key.j - particle_count()].law;
-    e += 0.5 * law.kt * out.xi.squaredNorm();
-  });
+  for_each_contact(t_ref_, x, v, true, false,
+                   [&](const Geom&, const ContactLaw& law, const contact::ContactInput& in,
+                       const contact::ContactResponse& out, const Record&) { e += contact::stored_energy(law, in, out); });
   return e;
 }
 

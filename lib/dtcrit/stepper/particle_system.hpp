@@ -1,6 +1,6 @@
 #pragma once
-// The reference DEM stepper's physics: discs (2D) or spheres (3D) with LAMMPS gran/hooke/history
-// contacts, plane walls, De Klerk's bonded contacts, gravity and constant external loads, as a
+// The reference DEM stepper's physics: discs (2D) or spheres (3D) with any contact law of
+// contact/law.hpp (LAMMPS gran/* and granular, with their history semantics), plane walls, De Klerk's bonded contacts, gravity and constant external loads, as a
 // MechanicalSystem that any integrator of the registry can advance. See stepper/README.md.
 //
 // State layout (generalised coordinates, one block per particle, particle-major):
@@ -16,10 +16,15 @@
 #include <vector>
 
 #include "dtcrit/dynamics/system.hpp"
+#include "dtcrit/contact/kinematics.hpp"
+#include "dtcrit/contact/law.hpp"
 #include "dtcrit/stepper/cell_list.hpp"
-#include "dtcrit/stepper/contact_law.hpp"
 
 namespace dtcrit::stepper {
+
+using Vec3 = Eigen::Vector3d;
+using contact::ContactLaw;
+using contact::HookeParams;
 
 // How the tangential spring displacement xi of a contact evolves (Xue et al. 2023).
 enum class TangentialHistory {
@@ -34,9 +39,8 @@ enum class TangentialHistory {
 TangentialHistory parse_tangential_history(std::string_view name);
 std::string_view to_string(TangentialHistory mode);
 
-// Moments of inertia of homogeneous bodies.
-inline double disc_inertia(double m, double r) { return 0.5 * m * r * r; }
-inline double sphere_inertia(double m, double r) { return 0.4 * m * r * r; }
+using contact::disc_inertia;    // m r^2 / 2
+using contact::sphere_inertia;  // 2 m r^2 / 5
 
 // A plane wall: the half-space the particles live in is (x - point) . normal > 0; a particle of
 // radius r touches the wall when its overlap r - (x - point) . normal is positive. The wall is
@@ -44,13 +48,14 @@ inline double sphere_inertia(double m, double r) { return 0.4 * m * r * r; }
 struct Wall {
   Vec3 point = Vec3::Zero();
   Vec3 normal = Vec3::UnitZ();  // unit, pointing into the particles' side
-  HookeParams law;
+  ContactLaw law;
 };
 
 // A bond (De Klerk et al.): the pair keeps a normal spring k_B at any separation,
 //   F = (k_B (L0 - |x_i - x_j|) - m_eff gamma_n v_n) n    on i,
 // attractive when stretched. L0 defaults to r_i + r_j (De Klerk's choice). A bonded pair has no
-// ordinary contact and no tangential spring; its damping rate gamma_n is the particle law's.
+// ordinary contact and no tangential spring; its damping rate gamma_n is the particle law's (which
+// must then be a mass_velocity damping, as gran/hooke/history's).
 struct Bond {
   Index i = 0, j = 0;
   double k_bond = 0.0;
@@ -74,6 +79,8 @@ struct ContactReport {
   Vec3 tangential_force = Vec3::Zero(); // on i
   Vec3 xi = Vec3::Zero();               // after the Coulomb rule
   bool sliding = false;
+  Vec3 rolling_force = Vec3::Zero();    // rolling resistance (torque R_eff n x F_r on i)
+  double twisting_torque = 0.0;         // twisting resistance (torque M n on i)
 };
 
 class ParticleSystem final : public MechanicalSystem {
@@ -82,6 +89,9 @@ class ParticleSystem final : public MechanicalSystem {
   struct Record {
     ContactKey key;
     Vec3 xi = Vec3::Zero();          // traditional: the spring; consistent: last value (diagnostic)
+    Vec3 xi_r = Vec3::Zero();        // rolling history (traditional only)
+    double xi_tw = 0.0;              // twisting history (traditional only)
+    double a_prev = 0.0;             // mindlin_rescale: contact radius at the last update
     Vec3 anchor_x = Vec3::Zero();    // consistent: relative centre position at onset (+ slips)
     Vec3 anchor_phi_i = Vec3::Zero(), anchor_phi_j = Vec3::Zero();  // consistent: phi at onset
     Vec3 slip = Vec3::Zero();        // consistent: anchor shift to apply at accept_step()
@@ -93,14 +103,15 @@ class ParticleSystem final : public MechanicalSystem {
     double t_ref = std::numeric_limits<double>::quiet_NaN();
   };
 
-  // dim = 2 (discs) or 3 (spheres); law: the particle-particle interaction.
-  ParticleSystem(int dim, const HookeParams& law, TangentialHistory mode = TangentialHistory::traditional);
+  // dim = 2 (discs) or 3 (spheres); law: the particle-particle interaction. The consistent history
+  // mode supports tangential springs only (no rolling or twisting resistance).
+  ParticleSystem(int dim, const ContactLaw& law, TangentialHistory mode = TangentialHistory::traditional);
 
   // --- building the system (before the first force() call) ---
   // Returns the particle index. inertia > 0 (use disc_inertia / sphere_inertia).
   Index add_particle(double radius, double mass, double inertia);
   // normal is normalised here; in 2D point and normal must have z = 0.
-  Index add_wall(const Vec3& point, const Vec3& normal, const HookeParams& law);
+  Index add_wall(const Vec3& point, const Vec3& normal, const ContactLaw& law);
   // rest_length < 0 (the default) means r_i + r_j.
   void add_bond(Index i, Index j, double k_bond, double rest_length = -1.0);
   void set_gravity(const Vec3& g);  // in 2D, g.z must be 0
@@ -114,7 +125,7 @@ class ParticleSystem final : public MechanicalSystem {
   Index particle_count() const { return static_cast<Index>(radius_.size()); }
   Index dofs_per_particle() const { return dim_ == 2 ? 3 : 6; }
   TangentialHistory history_mode() const { return mode_; }
-  const HookeParams& law() const { return law_; }
+  const ContactLaw& law() const { return law_; }
   double radius(Index i) const { return radius_[i]; }
   const std::vector<Wall>& walls() const { return walls_; }
   const std::vector<Bond>& bonds() const { return bonds_; }
@@ -131,8 +142,9 @@ class ParticleSystem final : public MechanicalSystem {
   const Vector& mass() const override { return mass_; }
   // Non-finite x or v gives an all-NaN force (so that a blowing-up run is detected, not thrown).
   void force(double t, const Vector& x, const Vector& v, Vector& f) override;
-  // K = -df/dx, C = -df/dv (symmetric approximation, see README): per contact J^T K_c J and
-  // J^T C_c J with the contact Jacobian J (translation and rotation through the arms).
+  // K = -df/dx, C = -df/dv from the contact module's exact derivative of the law (contact/kinematics.hpp:
+  // A^T K_c J per contact, with the geometric stiffness of the turning normal); see README for what
+  // is dropped. Not symmetric in general (granular torque arms, histories under load, sliding).
   void tangent(double t, const Vector& x, const Vector& v, SparseMatrix& K, SparseMatrix& C) override;
   void accept_step() override;
   // traditional: the committed xi of every committed contact, dim() entries each, in ascending
@@ -170,12 +182,14 @@ class ParticleSystem final : public MechanicalSystem {
 
  private:
   template <class Visit>
-  void for_each_contact(double t, const Vector& x, const Vector& v, bool for_energy, Visit&& visit) const;
+  void for_each_contact(double t, const Vector& x, const Vector& v, bool for_energy, bool derivative,
+                        Visit&& visit) const;
+  void check_history_mode(const ContactLaw& law) const;
   void refresh_neighbours(const Vector& x) const;
   void add_generalised(Vector& f, Index i, const Vec3& force, const Vec3& torque) const;
 
   int dim_;
-  HookeParams law_;
+  ContactLaw law_;
   TangentialHistory mode_;
   std::vector<double> radius_, pmass_, inertia_;
   Vector mass_;

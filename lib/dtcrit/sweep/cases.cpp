@@ -11,7 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "dtcrit/core/check.hpp"
-#include "dtcrit/stepper/contact_law.hpp"
+#include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 #include "dtcrit/sweep/case_support.hpp"
 #include "dtcrit/sweep/collision_monitor.hpp"
@@ -142,8 +142,8 @@ class TwoSphereImpact final : public SweepCase {
       uses_tangential_ = true;
     }
     m_eff_ = 0.5 * m_;
-    gamma_n_ = stepper::gamma_n_from_restitution(e_, kn_, m_eff_);
-    tc_ = stepper::collision_time(gamma_n_, kn_, m_eff_);
+    gamma_n_ = gamma_n_from_restitution(e_, kn_, m_eff_);
+    tc_ = collision_time(gamma_n_, kn_, m_eff_);
     h0_ = tc_ / 8.0;
     t_end_ = gap_ / (2.0 * v_) + 2.0 * tc_ + h0_;
     levels_ = o.quick ? 4 : 6;
@@ -254,8 +254,8 @@ class WallBounce final : public SweepCase {
     sep_ = param(kv, "separation", 1.01, "wall separation / d") * d_;
     if (!(sep_ > d_)) fail(fmt::format("separation = {} must exceed 1 (walls farther apart than d)", sep_ / d_));
     collisions_ = whole("collisions", param(kv, "collisions", o.quick ? 20.0 : 250.0, "number of collisions"), 1);
-    gamma_n_ = stepper::gamma_n_from_restitution(e_, kn_, m_);
-    tc_ = stepper::collision_time(gamma_n_, kn_, m_);
+    gamma_n_ = gamma_n_from_restitution(e_, kn_, m_);
+    tc_ = collision_time(gamma_n_, kn_, m_);
     h0_ = tc_ / 8.0;
     if (!(v_ * h0_ < 0.5 * (sep_ - d_)))
       fail(fmt::format("wall-bounce: one coarse step of flight (v h0 = {}) must be shorter than half the free gap {}",
@@ -475,8 +475,8 @@ class FallingBall final : public SweepCase {
     spin_ = param(kv, "spin", 0.2, "initial angular velocity [rad/s]");
     vx_ = param(kv, "vx", 0.0, "initial tangential velocity [m/s]");
     R_ = 0.5 * d_;
-    gamma_n_ = stepper::gamma_n_from_restitution(e_, kn_, m_);
-    tc_ = stepper::collision_time(gamma_n_, kn_, m_);
+    gamma_n_ = gamma_n_from_restitution(e_, kn_, m_);
+    tc_ = collision_time(gamma_n_, kn_, m_);
     v_impact_ = std::sqrt(2.0 * g_ * drop_);
     const double t_fall = v_impact_ / g_;
     t_end_ = 1.5 * t_fall + 2.0 * tc_;
@@ -549,8 +549,8 @@ class BondedImpact final : public SweepCase {
     v_ = require_positive("v", param(kv, "v", 1.0, "initial speed [m/s]"));
     gap_ = require_positive("gap", param(kv, "gap", 0.02, "initial surface gap between pair and striker [m]"));
     const double periods = require_positive("periods", param(kv, "periods", o.quick ? 3.0 : 10.0, "bond periods simulated after the impact"));
-    gamma_n_ = stepper::gamma_n_from_restitution(e_, kn_, 0.5 * m_);
-    tc_ = stepper::collision_time(gamma_n_, kn_, 0.5 * m_);
+    gamma_n_ = gamma_n_from_restitution(e_, kn_, 0.5 * m_);
+    tc_ = collision_time(gamma_n_, kn_, 0.5 * m_);
     const double T_bond = 2.0 * pi / std::sqrt(2.0 * kb_ / m_);
     h0_ = std::min(tc_, T_bond) / 8.0;
     t_end_ = gap_ / (2.0 * v_) + tc_ + periods * T_bond + h0_;
@@ -636,8 +636,8 @@ class BoxSettle final : public SweepCase {
     spread_ = require_non_negative("spread", param(kv, "spread", 0.3, "initial random speeds, units of sqrt(g d)"));
     seed_ = whole("seed", param(kv, "seed", 1.0, "random seed of the initial state"), 0);
     t_end_ = require_positive("t_end", param(kv, "t_end", o.quick ? 0.4 : 8.0, "simulated time [s]"));
-    gamma_n_ = stepper::gamma_n_from_restitution(e_, kn_, 0.5 * m_);
-    tc_ = stepper::collision_time(gamma_n_, kn_, 0.5 * m_);
+    gamma_n_ = gamma_n_from_restitution(e_, kn_, 0.5 * m_);
+    tc_ = collision_time(gamma_n_, kn_, 0.5 * m_);
     h0_ = tc_ / 10.0;
     levels_ = o.quick ? 2 : 3;
     reference_integrator_ = "velocity_verlet";
@@ -658,8 +658,8 @@ class BoxSettle final : public SweepCase {
     auto sys = std::make_unique<ParticleSystem>(3, law, mode_);
     const double R = 0.5 * d_;
     // Walls use m_eff = m: the same restitution needs gamma_n for m.
-    const HookeParams wall{kn_, kt_, stepper::gamma_n_from_restitution(e_, kn_, m_),
-                           gt_ratio_ * stepper::gamma_n_from_restitution(e_, kn_, m_), mu_};
+    const HookeParams wall{kn_, kt_, gamma_n_from_restitution(e_, kn_, m_),
+                           gt_ratio_ * gamma_n_from_restitution(e_, kn_, m_), mu_};
     const double H = 20.0 * L_;
     sys->add_wall(Vec3::Zero(), Vec3::UnitX(), wall);
     sys->add_wall(Vec3(L_, 0, 0), -Vec3::UnitX(), wall);

@@ -1,0 +1,98 @@
+#include "dtcrit/contact/impact.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "dtcrit/contact/response.hpp"
+#include "dtcrit/core/check.hpp"
+
+namespace dtcrit::contact {
+
+namespace {
+
+// Normal force of the law at overlap d and overlap rate dd (v_n = -dd along n), no tangential motion.
+double normal_force(const ContactLaw& law, double m_eff, double r_eff, double d, double dd) {
+  ContactInput c;
+  c.normal = Vec3::UnitZ();
+  c.overlap = d;
+  c.velocity = Vec3(0.0, 0.0, -dd);
+  c.m_eff = m_eff;
+  c.r_eff = r_eff;
+  return evaluate(law, c).normal_force;
+}
+
+}  // namespace
+
+ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, double speed) {
+  require_positive("impact speed", speed);
+  require_positive("effective mass", m_eff);
+  require_positive("effective radius", r_eff);
+  // Undamped peak overlap: the stored normal energy equals m v^2 / 2 (bisection on the exact energy).
+  ContactLaw elastic = law;
+  elastic.damping_coefficient = 0.0;
+  auto energy = [&](double d) {
+    ContactInput c;
+    c.overlap = d;
+    c.m_eff = m_eff;
+    c.r_eff = r_eff;
+    return stored_energy(elastic, c, evaluate(elastic, c));
+  };
+  const double target = 0.5 * m_eff * speed * speed;
+  double hi = 1e-12 * r_eff;
+  while (energy(hi) < target) hi *= 2.0;
+  double lo = 0.0;
+  for (int k = 0; k < 200; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    (energy(mid) < target ? lo : hi) = mid;
+  }
+  const double h = (0.5 * (lo + hi) / speed) / 4000.0;
+
+  ImpactResult out;
+  double d = 0.0, dd = speed;
+  auto acc = [&](double x, double xd) { return -normal_force(law, m_eff, r_eff, x, xd) / m_eff; };
+  for (long n = 1; n <= 1000000; ++n) {
+    const double k1x = dd, k1v = acc(d, dd);
+    const double k2x = dd + 0.5 * h * k1v, k2v = acc(d + 0.5 * h * k1x, dd + 0.5 * h * k1v);
+    const double k3x = dd + 0.5 * h * k2v, k3v = acc(d + 0.5 * h * k2x, dd + 0.5 * h * k2v);
+    const double k4x = dd + h * k3v, k4v = acc(d + h * k3x, dd + h * k3v);
+    const double d1 = d + h / 6.0 * (k1x + 2.0 * k2x + 2.0 * k3x + k4x);
+    const double dd1 = dd + h / 6.0 * (k1v + 2.0 * k2v + 2.0 * k3v + k4v);
+    out.peak_overlap = std::max(out.peak_overlap, d1);
+    if (dd > 0.0 && dd1 <= 0.0) {
+      // The peak lies inside the step: the maximum of the cubic Hermite interpolant.
+      for (double s = 0.0; s <= 1.0; s += 1.0 / 256.0) {
+        const double h00 = 2 * s * s * s - 3 * s * s + 1, h10 = s * s * s - 2 * s * s + s;
+        const double h01 = -2 * s * s * s + 3 * s * s, h11 = s * s * s - s * s;
+        out.peak_overlap = std::max(out.peak_overlap, h00 * d + h10 * h * dd + h01 * d1 + h11 * h * dd1);
+      }
+    }
+    if (d1 <= 0.0 && n > 1) {
+      // Root of the cubic Hermite interpolant on [0, 1] by bisection (it is positive at 0).
+      double a = 0.0, b = 1.0;
+      for (int k = 0; k < 100; ++k) {
+        const double s = 0.5 * (a + b);
+        const double val = (2 * s * s * s - 3 * s * s + 1) * d + (s * s * s - 2 * s * s + s) * h * dd +
+                           (-2 * s * s * s + 3 * s * s) * d1 + (s * s * s - s * s) * h * dd1;
+        (val > 0.0 ? a : b) = s;
+      }
+      const double s = 0.5 * (a + b);
+      out.duration = (static_cast<double>(n - 1) + s) * h;
+      const double rate = (6 * s * s - 6 * s) * d / h + (3 * s * s - 4 * s + 1) * dd + (-6 * s * s + 6 * s) * d1 / h +
+                          (3 * s * s - 2 * s) * dd1;
+      out.restitution = std::max(0.0, -rate / speed);
+      out.steps = n;
+      return out;
+    }
+    d = d1;
+    dd = dd1;
+  }
+  fail(fmt::format("head-on impact at {} m/s under '{}' did not end within 10^6 steps (over-damped?)", speed,
+                   describe(law)));
+}
+
+double hertz_duration_formula(double m_eff, double r_eff, double e_star, double speed) {
+  return 2.868 * std::pow(m_eff * m_eff / (r_eff * e_star * e_star * speed), 0.2);
+}
+
+}  // namespace dtcrit::contact

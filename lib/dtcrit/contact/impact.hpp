@@ -1,0 +1,26 @@
+#pragma once
+// The head-on collision of two bodies under a contact law: the overlap obeys
+//   m_eff delta'' = -F_n(delta, delta'),   delta(0) = 0, delta'(0) = v (the approach speed),
+// integrated until the overlap returns to zero. Its peak overlap is the stiffest state of that
+// collision (what `--impact-velocity` linearises at), its duration the law's own collision time.
+#include "dtcrit/contact/law.hpp"
+
+namespace dtcrit::contact {
+
+struct ImpactResult {
+  double peak_overlap = 0.0;  // [m]
+  double duration = 0.0;      // [s], contact from delta = 0 to delta = 0
+  double restitution = 0.0;   // rebound speed / approach speed (0 if the bodies do not separate)
+  long steps = 0;             // RK4 steps taken
+};
+
+// RK4 with a fixed step of 1/4000 of delta_p / v (delta_p the undamped peak overlap), the end of
+// contact located by cubic Hermite interpolation between steps. Throws on a non-positive speed or
+// a contact that has not ended after 10^6 steps.
+ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, double speed);
+
+// The textbook Hertz collision time t_c = 2.868 (m*^2 / (R* E*^2 v))^(1/5) (undamped; E* the
+// effective modulus of F = 4/3 E* sqrt(R*) delta^(3/2)).
+double hertz_duration_formula(double m_eff, double r_eff, double e_star, double speed);
+
+}  // namespace dtcrit::contact

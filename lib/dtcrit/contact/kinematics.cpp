@@ -1,0 +1,157 @@
+#include "dtcrit/contact/kinematics.hpp"
+
+#include <cmath>
+#include <numbers>
+
+#include <Eigen/Geometry>
+
+#include "dtcrit/core/check.hpp"
+
+namespace dtcrit::contact {
+
+namespace {
+using Mat3 = Eigen::Matrix3d;
+Mat3 cross_matrix(const Vec3& a) {  // cross_matrix(a) * b = a x b
+  Mat3 m;
+  m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
+  return m;
+}
+}  // namespace
+
+double sphere_mass(double radius, double density) {
+  require_positive("radius", radius);
+  require_positive("density", density);
+  return 4.0 / 3.0 * std::numbers::pi * radius * radius * radius * density;
+}
+double sphere_inertia(double mass, double radius) { return 0.4 * mass * radius * radius; }
+double disc_mass(double radius, double thickness, double density) {
+  require_positive("radius", radius);
+  require_positive("thickness", thickness);
+  require_positive("density", density);
+  return std::numbers::pi * radius * radius * thickness * density;
+}
+double disc_inertia(double mass, double radius) { return 0.5 * mass * radius * radius; }
+double effective_mass(double mi, double mj) { return std::isinf(mj) ? mi : mi * mj / (mi + mj); }
+double effective_radius(double ri, double rj) { return std::isinf(rj) ? ri : ri * rj / (ri + rj); }
+
+ContactInput contact_input(const RoundContact& g, const Vec3& vi, const Vec3& wi, const Vec3& vj, const Vec3& wj,
+                           double m_eff, const History& h) {
+  ContactInput c;
+  const Vec3& n = g.normal;
+  c.overlap = g.overlap;
+  c.normal = n;
+  c.r_eff = g.r_eff();
+  c.m_eff = m_eff;
+  if (g.wall) {
+    c.velocity = vi - (g.ri * wi).cross(n);
+    c.rolling_velocity = c.r_eff * wi.cross(n);
+    c.twisting_rate = wi.dot(n);
+  } else {
+    c.velocity = vi - vj - (g.ri * wi + g.rj * wj).cross(n);
+    c.rolling_velocity = c.r_eff * (wi - wj).cross(n);
+    c.twisting_rate = (wi - wj).dot(n);
+  }
+  c.xi_t = h.xi_t;
+  c.xi_r = h.xi_r;
+  c.xi_tw = h.xi_tw;
+  return c;
+}
+
+BodyJacobian body_jacobian(const Vec3& n, double arm, double r_eff, bool first) {
+  const double s = first ? 1.0 : -1.0;
+  const Mat3 N = cross_matrix(n);  // N w = n x w
+  BodyJacobian J = BodyJacobian::Zero();
+  J.block<3, 3>(0, 0) = s * Mat3::Identity();
+  J.block<3, 3>(0, 3) = arm * N;           // -(arm w) x n = arm n x w, for i and for j
+  J.block<3, 3>(3, 3) = -s * r_eff * N;    // R (w_i - w_j) x n
+  J.block<1, 3>(6, 3) = s * n.transpose();  // (w_i - w_j) . n
+  return J;
+}
+
+double torque_arm(const ContactLaw& law, const RoundContact& g, bool first) {
+  const double r = first ? g.ri : g.rj;
+  return (law.style == Style::granular && !g.wall) ? r - 0.5 * g.overlap : r;
+}
+
+ContactBlocks contact_blocks(const ContactLaw& law, const RoundContact& g, const ContactResponse& r,
+                             bool geometric_stiffness) {
+  const Vec3& n = g.normal;
+  const Mat3 P = Mat3::Identity() - n * n.transpose();
+  const Derivative& D = r.derivative;
+  // How the tangential history moves with u: the displacement itself, or -k_t times it (force form).
+  const bool force_form =
+      law.tangential == TangentialModel::mindlin_force || law.tangential == TangentialModel::mindlin_rescale_force;
+  const double h_t = force_form ? -r.tangential_stiffness : 1.0;
+  ContactBlocks b;
+  b.K_history.leftCols<3>() = -h_t * D.middleCols<3>(in::xi_t) * P;
+  b.K_history.middleCols<3>(3) = -D.middleCols<3>(in::xi_r) * P;
+  b.K_history.col(6) = -D.col(in::xi_tw);
+  b.K = b.K_history;
+  b.K.leftCols<3>() += D.col(in::overlap) * n.transpose();
+  b.C.leftCols<3>() = -D.middleCols<3>(in::velocity);
+  b.C.middleCols<3>(3) = -D.middleCols<3>(in::rolling_velocity);
+  b.C.col(6) = -D.col(in::twisting_rate);
+  if (geometric_stiffness && !g.wall) {
+    if (!(g.distance > 0.0)) fail(fmt::format("geometric stiffness needs the centre distance, got {}", g.distance));
+    b.geometric = r.normal_force / g.distance;
+  }
+  return b;
+}
+
+IsotropicBlocks isotropic_part(const ContactBlocks& b, const Vec3& n) {
+  const Mat3 nn = n * n.transpose();
+  const Mat3 P = Mat3::Identity() - nn;
+  IsotropicBlocks out;
+  out.geometric = b.geometric;
+  double scale = 0.0, residual = 0.0;
+  auto split = [&](const Block7& M, double& along, double& across) {
+    const Mat3 B = M.block<3, 3>(0, 0);
+    along = n.dot(B * n);
+    across = 0.5 * (P * B * P).trace();
+    residual = std::max(residual, (B - along * nn - across * P).cwiseAbs().maxCoeff());
+    const Mat3 R = M.block<3, 3>(3, 3);
+    double r_along = n.dot(R * n);
+    residual = std::max(residual, std::abs(r_along));
+    const double r_across = 0.5 * (P * R * P).trace();
+    residual = std::max(residual, (R - r_across * P).cwiseAbs().maxCoeff());
+    // Couplings between u, rho and theta must vanish.
+    Block7 rest = M;
+    rest.block<3, 3>(0, 0).setZero();
+    rest.block<3, 3>(3, 3).setZero();
+    rest(6, 6) = 0.0;
+    residual = std::max(residual, rest.cwiseAbs().maxCoeff());
+    scale = std::max(scale, M.cwiseAbs().maxCoeff());
+    return std::pair{r_across, M(6, 6)};
+  };
+  std::tie(out.k_roll, out.k_twist) = split(b.K, out.kn, out.kt);
+  std::tie(out.c_roll, out.c_twist) = split(b.C, out.cn, out.ct);
+  // The law's derivative is exact arithmetic on the same branches: at rest, sticking and without
+  // history every other term is an exact zero, so any residual at all means "not isotropic".
+  out.exact = residual <= 1e-14 * scale;
+  return out;
+}
+
+BodyBlocks body_blocks(const ContactLaw& law, const RoundContact& g, const ContactBlocks& b) {
+  const Vec3& n = g.normal;
+  const double R = g.r_eff();
+  Eigen::Matrix<double, 7, 12> J = Eigen::Matrix<double, 7, 12>::Zero(), A = J;
+  J.leftCols<6>() = body_jacobian(n, g.ri, R, true);
+  A.leftCols<6>() = body_jacobian(n, torque_arm(law, g, true), R, true);
+  if (!g.wall) {
+    J.rightCols<6>() = body_jacobian(n, g.rj, R, false);
+    A.rightCols<6>() = body_jacobian(n, torque_arm(law, g, false), R, false);
+  }
+  BodyBlocks out;
+  out.K = A.transpose() * b.K * J;
+  out.C = A.transpose() * b.C * J;
+  if (b.geometric != 0.0) {
+    const Mat3 gP = b.geometric * (Mat3::Identity() - n * n.transpose());
+    out.K.block<3, 3>(0, 0) -= gP;
+    out.K.block<3, 3>(0, 6) += gP;
+    out.K.block<3, 3>(6, 0) += gP;
+    out.K.block<3, 3>(6, 6) -= gP;
+  }
+  return out;
+}
+
+}  // namespace dtcrit::contact

@@ -1,0 +1,98 @@
+#pragma once
+// The geometry of a contact between two round bodies (spheres, or discs moving in their plane) or a
+// round body and an immovable wall: mass and inertia conventions, effective mass and radius, the
+// relative velocities the law reads, and the linearisation of the law in body coordinates.
+//
+// Contact coordinates. The law's forces Q_c = (F (3), F_r (3), M_t (1)) act along the contact
+// coordinates w = (u, rho, theta):
+//   du/dt     = v_i - v_j - (r_i w_i + r_j w_j) x n      relative contact-point velocity
+//   drho/dt   = R_eff (w_i - w_j) x n                    rolling velocity (LAMMPS' vrl)
+//   dtheta/dt = (w_i - w_j) . n                          twisting rate
+// so that dw/dt = J_i q_i' + J_j q_j' with body Jacobians J (7 x 6, generalised velocities
+// (v, w) of a body). The generalised forces on the bodies are A_i^T Q_c and A_j^T Q_c, where A
+// equals J except for the torque arm of the tangential force: LAMMPS' classic styles and walls use
+// r_i, `granular` pair contacts r_i - delta/2 (pair_granular.cpp, dist_to_contact). With A != J
+// the linearised stiffness is not symmetric.
+//
+// The law's histories follow the contact coordinates when the contact sticks (LAMMPS increments
+// them by the same velocities times dt at the velocity-Verlet half step, so that they move with the
+// positions): d xi_t = P du (mindlin*_force: -k_t P du), d xi_r = P d rho, d xi_tw = d theta,
+// d delta = -n . du. Hence, with D the law's derivative (contact/response.hpp),
+//   K_c = -dQ_c/dw,  C_c = -dQ_c/dw',  K = sum A^T K_c J (+ geometric),  C = sum A^T C_c J.
+// Geometric stiffness: the normal turns with the centre line, dn = P d(x_i - x_j) / |x_i - x_j|, so
+// the normal force F_ntot n adds -F_ntot / |x_i - x_j| P on the translations (pair contacts only).
+#include <Eigen/Core>
+
+#include "dtcrit/contact/law.hpp"
+#include "dtcrit/contact/response.hpp"
+
+namespace dtcrit::contact {
+
+// --- bodies: the one convention for spheres and discs ---------------------------------------------
+// Sphere: m = 4/3 pi r^3 rho, I = 2/5 m r^2 (LAMMPS atom_style sphere, fix nve/sphere).
+double sphere_mass(double radius, double density);
+double sphere_inertia(double mass, double radius);
+// Disc (a cylinder moving in its plane): m = pi r^2 t rho (t the thickness; rho t is an areal
+// density, LAMMPS' `set density/disc`), I = 1/2 m r^2 (fix nve/sphere disc).
+double disc_mass(double radius, double thickness, double density);
+double disc_inertia(double mass, double radius);
+// m_i m_j / (m_i + m_j); an immovable partner (m_j = +inf) gives m_i.
+double effective_mass(double mi, double mj);
+// r_i r_j / (r_i + r_j); a plane wall (r_j = +inf) gives r_i.
+double effective_radius(double ri, double rj);
+
+// --- one contact between round bodies -------------------------------------------------------------
+// What the caller knows of a contact's geometry: the normal (from j to i), the overlap, the radii,
+// the centre distance (for the geometric stiffness; 0 for a wall), whether j is a wall.
+struct RoundContact {
+  Vec3 normal = Vec3::UnitX();
+  double overlap = 0.0;
+  double ri = 0.0, rj = 0.0;  // rj unused for a wall
+  double distance = 0.0;      // |x_i - x_j| (pair contacts)
+  bool wall = false;
+  double r_eff() const { return wall ? ri : effective_radius(ri, rj); }
+};
+
+// The state the law reads, from the bodies' velocities (v, w each) and the histories.
+ContactInput contact_input(const RoundContact& g, const Vec3& vi, const Vec3& wi, const Vec3& vj, const Vec3& wj,
+                           double m_eff, const History& h);
+
+// Body Jacobian of the contact coordinates w = (u, rho, theta) for body i (first = true) or j,
+// generalised velocities (v, w): 7 x 6. `arm` is the arm of the u rows (r_i for J; the law's torque
+// arm for A).
+using BodyJacobian = Eigen::Matrix<double, 7, 6>;
+BodyJacobian body_jacobian(const Vec3& normal, double arm, double r_eff, bool first);
+// The torque arm of the tangential force on body i / j (r - delta/2 for `granular` pairs, else r).
+double torque_arm(const ContactLaw& law, const RoundContact& g, bool first);
+
+// The law's linearisation in contact coordinates (see the header comment).
+using Block7 = Eigen::Matrix<double, 7, 7>;
+struct ContactBlocks {
+  Block7 K = Block7::Zero(), C = Block7::Zero();
+  Block7 K_history = Block7::Zero();  // the part of K that acts through the histories (included in K)
+  double geometric = 0.0;  // F_ntot / |x_i - x_j| (0 for walls, or when not asked for)
+};
+// response must carry its derivative (evaluate(..., true)).
+ContactBlocks contact_blocks(const ContactLaw& law, const RoundContact& g, const ContactResponse& response,
+                             bool geometric_stiffness);
+
+// The same blocks split into the parts the packing operator applies cheaply: each 3x3 block of
+// K_c and C_c that is a n n^T + b (I - n n^T) (every law at rest, sticking, without history), and a
+// flag when anything else is present (histories, sliding, moving contacts).
+struct IsotropicBlocks {
+  double kn = 0.0, kt = 0.0, k_roll = 0.0, k_twist = 0.0;  // stiffness: normal, tangential, rolling, twisting
+  double cn = 0.0, ct = 0.0, c_roll = 0.0, c_twist = 0.0;  // dashpots, same order
+  double geometric = 0.0;
+  bool exact = true;  // false: the blocks have other terms; use ContactBlocks
+};
+IsotropicBlocks isotropic_part(const ContactBlocks& b, const Vec3& normal);
+
+// The full linearisation of one contact in body coordinates: K and C over (q_i, q_j) (12 x 12; a
+// wall contact: the first 6 x 6 only), the generalised force on the bodies being
+//   dQ = -(K dq + C dq'),  K = [A_i; A_j]^T K_c [J_i, J_j] + geometric.
+struct BodyBlocks {
+  Eigen::Matrix<double, 12, 12> K = Eigen::Matrix<double, 12, 12>::Zero(), C = Eigen::Matrix<double, 12, 12>::Zero();
+};
+BodyBlocks body_blocks(const ContactLaw& law, const RoundContact& g, const ContactBlocks& b);
+
+}  // namespace dtcrit::contact

@@ -1,0 +1,27 @@
+#pragma once
+// LAMMPS' own argument syntax for a contact law, so that a user can paste their input:
+//   "gran/hooke KN KT GAMMA_N GAMMA_T XMU DAMPFLAG [limit_damping]"   (also gran/hooke/history,
+//   gran/hertz/history; KT and GAMMA_T may be NULL: 2/7 KN and GAMMA_N/2, as LAMMPS)
+//   "granular MODEL ARGS... [damping D] tangential T ARGS... [rolling R ARGS...] [twisting W ARGS...]
+//    [limit_damping] [cutoff C]"   (the pair_coeff arguments after the two type columns)
+// Everything else (dmt and jkr normal models, unknown keywords, missing or extra numbers) is an error
+// that names the word and its position. Conversions follow pair_granular.cpp coeff(): hertz/material
+// stores 4/3 E*, `damping tsuji` turns the restitution into Tsuji's coefficient, a NULL Mindlin kt is
+// 8 G*.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dtcrit/contact/law.hpp"
+
+namespace dtcrit::contact {
+
+// The whole law from one string ("STYLE ARGS..."); `where` prefixes error messages ("--lammps-pair").
+ContactLaw parse_lammps_pair(std::string_view text, std::string_view where = "LAMMPS pair");
+
+// The same from the words of a `pair_style` line (STYLE and its arguments) and of one `pair_coeff`
+// line without the two type columns (granular: the models; gran/*: empty).
+ContactLaw parse_lammps_pair(const std::vector<std::string>& style_words, const std::vector<std::string>& coeff_words,
+                             std::string_view where);
+
+}  // namespace dtcrit::contact

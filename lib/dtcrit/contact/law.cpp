@@ -1,0 +1,176 @@
+#include "dtcrit/contact/law.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "dtcrit/core/check.hpp"
+
+namespace dtcrit::contact {
+
+namespace {
+bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+}  // namespace
+
+bool ContactLaw::operator==(const ContactLaw& o) const {
+  return style == o.style && normal == o.normal && same(kn, o.kn) && damping == o.damping &&
+         same(damping_coefficient, o.damping_coefficient) && limit_damping == o.limit_damping &&
+         tangential == o.tangential && same(kt, o.kt) && same(tangential_damping, o.tangential_damping) &&
+         same(mu, o.mu) && rolling == o.rolling && same(k_roll, o.k_roll) && same(gamma_roll, o.gamma_roll) &&
+         same(mu_roll, o.mu_roll) && twisting == o.twisting && same(k_twist, o.k_twist) &&
+         same(gamma_twist, o.gamma_twist) && same(mu_twist, o.mu_twist) && same(youngs, o.youngs) &&
+         same(poisson, o.poisson);
+}
+
+ContactLaw hooke_history(double kn, double kt, double gamma_n, double gamma_t, double mu) {
+  ContactLaw law;
+  law.style = Style::gran_hooke_history;
+  law.normal = NormalModel::hooke;
+  law.kn = kn;
+  law.damping = DampingModel::mass_velocity;
+  law.damping_coefficient = gamma_n;
+  law.tangential = TangentialModel::linear_history;
+  law.kt = kt;
+  law.tangential_damping = gamma_t;
+  law.mu = mu;
+  return law;
+}
+
+void set_classic_coefficient(ContactLaw& law, std::string_view key, double value) {
+  if (key == "kn") law.kn = value;
+  else if (key == "kt") law.kt = value;
+  else if (key == "mu") law.mu = value;
+  else if (key == "gamma_n" || key == "gamma_t") {
+    if (law.style == Style::granular)
+      fail(fmt::format("{} = {} applies to the gran/* styles; this law is '{}'", key, value, describe(law)));
+    (key == "gamma_n" ? law.damping_coefficient : law.tangential_damping) = value;
+  } else {
+    fail(fmt::format("contact coefficient '{}' is unknown; valid: kn, kt, gamma_n, gamma_t, mu", key));
+  }
+}
+
+bool has_tangential_history(const ContactLaw& law) {
+  return law.tangential != TangentialModel::linear_nohistory || law.rolling != RollingModel::none ||
+         law.twisting != TwistingModel::none;
+}
+
+bool overlap_dependent(const ContactLaw& law) {
+  return law.normal != NormalModel::hooke || (law.tangential != TangentialModel::linear_history &&
+                                              law.tangential != TangentialModel::linear_nohistory) ||
+         law.damping == DampingModel::viscoelastic || law.twisting == TwistingModel::marshall;
+}
+
+bool damped(const ContactLaw& law) {
+  return law.damping_coefficient > 0.0 || law.tangential_damping > 0.0 || law.gamma_roll > 0.0 ||
+         law.gamma_twist > 0.0;
+}
+
+ContactLaw validated(const ContactLaw& law) {
+  require_positive("normal stiffness kn", law.kn);
+  require_non_negative("normal damping coefficient", law.damping_coefficient);
+  require_non_negative("tangential stiffness kt", law.kt);
+  require_non_negative("tangential damping", law.tangential_damping);
+  require_non_negative("friction coefficient mu", law.mu);
+  if (law.tangential != TangentialModel::linear_nohistory && law.mu > 0.0 && !(law.kt > 0.0))
+    fail(fmt::format("tangential model {} with friction mu = {} needs kt > 0 (got kt = {})", to_string(law.tangential),
+                     law.mu, law.kt));
+  if (law.rolling == RollingModel::sds) {
+    require_positive("rolling stiffness k_roll", law.k_roll);
+    require_non_negative("rolling damping gamma_roll", law.gamma_roll);
+    require_non_negative("rolling friction mu_roll", law.mu_roll);
+  }
+  if (law.twisting == TwistingModel::sds) {
+    require_positive("twisting stiffness k_twist", law.k_twist);
+    require_non_negative("twisting damping gamma_twist", law.gamma_twist);
+    require_non_negative("twisting friction mu_twist", law.mu_twist);
+  }
+  if (law.twisting == TwistingModel::marshall && !(law.kt > 0.0))
+    fail(fmt::format("twisting marshall derives its stiffness from kt, which is {}; give kt > 0", law.kt));
+  return law;
+}
+
+std::string_view to_string(Style s) {
+  switch (s) {
+    case Style::gran_hooke: return "gran/hooke";
+    case Style::gran_hooke_history: return "gran/hooke/history";
+    case Style::gran_hertz_history: return "gran/hertz/history";
+    case Style::granular: return "granular";
+  }
+  return "?";
+}
+std::string_view to_string(NormalModel m) {
+  switch (m) {
+    case NormalModel::hooke: return "hooke";
+    case NormalModel::hertz: return "hertz";
+    case NormalModel::hertz_material: return "hertz/material";
+  }
+  return "?";
+}
+std::string_view to_string(DampingModel m) {
+  switch (m) {
+    case DampingModel::velocity: return "velocity";
+    case DampingModel::mass_velocity: return "mass_velocity";
+    case DampingModel::viscoelastic: return "viscoelastic";
+    case DampingModel::tsuji: return "tsuji";
+  }
+  return "?";
+}
+std::string_view to_string(TangentialModel m) {
+  switch (m) {
+    case TangentialModel::linear_nohistory: return "linear_nohistory";
+    case TangentialModel::linear_history: return "linear_history";
+    case TangentialModel::mindlin: return "mindlin";
+    case TangentialModel::mindlin_rescale: return "mindlin_rescale";
+    case TangentialModel::mindlin_force: return "mindlin/force";
+    case TangentialModel::mindlin_rescale_force: return "mindlin_rescale/force";
+  }
+  return "?";
+}
+std::string_view to_string(RollingModel m) { return m == RollingModel::sds ? "sds" : "none"; }
+std::string_view to_string(TwistingModel m) {
+  switch (m) {
+    case TwistingModel::none: return "none";
+    case TwistingModel::marshall: return "marshall";
+    case TwistingModel::sds: return "sds";
+  }
+  return "?";
+}
+
+std::string describe(const ContactLaw& law) {
+  switch (law.style) {
+    case Style::gran_hooke:
+    case Style::gran_hooke_history:
+    case Style::gran_hertz_history:
+      return fmt::format("{} kn = {:g}, kt = {:g}, gamma_n = {:g} 1/s, gamma_t = {:g} 1/s, mu = {:g}{}",
+                         to_string(law.style), law.kn, law.kt, law.damping_coefficient, law.tangential_damping,
+                         law.mu, law.limit_damping ? ", limit_damping" : "");
+    case Style::granular: break;
+  }
+  std::string s = fmt::format("granular {} kn = {:g}", to_string(law.normal), law.kn);
+  if (law.normal == NormalModel::hertz_material) s += fmt::format(" (E = {:g}, nu = {:g})", law.youngs, law.poisson);
+  s += fmt::format(", damping {} {:g}, tangential {} kt = {:g} x_gamma_t = {:g} mu = {:g}", to_string(law.damping),
+                   law.damping_coefficient, to_string(law.tangential), law.kt, law.tangential_damping, law.mu);
+  if (law.rolling == RollingModel::sds)
+    s += fmt::format(", rolling sds {:g} {:g} {:g}", law.k_roll, law.gamma_roll, law.mu_roll);
+  if (law.twisting == TwistingModel::marshall) s += ", twisting marshall";
+  if (law.twisting == TwistingModel::sds)
+    s += fmt::format(", twisting sds {:g} {:g} {:g}", law.k_twist, law.gamma_twist, law.mu_twist);
+  if (law.limit_damping) s += ", limit_damping";
+  return s;
+}
+
+double effective_youngs(double E1, double nu1, double E2, double nu2) {
+  return 1.0 / ((1.0 - nu1 * nu1) / E1 + (1.0 - nu2 * nu2) / E2);
+}
+
+double effective_shear(double E1, double nu1, double E2, double nu2) {
+  return 1.0 / (2.0 * (2.0 - nu1) * (1.0 + nu1) / E1 + 2.0 * (2.0 - nu2) * (1.0 + nu2) / E2);
+}
+
+double tsuji_coefficient(double e) {
+  require_in_range("restitution (tsuji damping)", e, 0.0, 1.0);
+  return 1.2728 - 4.2783 * e + 11.087 * e * e - 22.348 * std::pow(e, 3) + 27.467 * std::pow(e, 4) -
+         18.022 * std::pow(e, 5) + 4.8218 * std::pow(e, 6);
+}
+
+}  // namespace dtcrit::contact

@@ -1,0 +1,295 @@
+#include "dtcrit/contact/response.hpp"
+
+#include <cmath>
+
+namespace dtcrit::contact {
+
+namespace {
+
+// --- one code path for the force and its derivative ------------------------------------------------
+// The law is written once, as a template over its scalar. With double it gives the forces; with Dual
+// (a value and its gradient over the 15 inputs, forward mode) it gives the forces and their exact
+// derivative along the very branches the force takes, so the linearisation cannot drift from the law.
+
+using Grad = Eigen::Matrix<double, 1, in::count>;
+
+struct Dual {
+  double v = 0.0;
+  Grad g = Grad::Zero();
+  Dual() = default;
+  Dual(double x) : v(x) {}  // NOLINT: constants promote implicitly, as doubles do
+  Dual(double x, const Grad& d) : v(x), g(d) {}
+};
+Dual operator+(const Dual& a, const Dual& b) { return {a.v + b.v, a.g + b.g}; }
+Dual operator-(const Dual& a, const Dual& b) { return {a.v - b.v, a.g - b.g}; }
+Dual operator-(const Dual& a) { return {-a.v, -a.g}; }
+Dual operator*(const Dual& a, const Dual& b) { return {a.v * b.v, a.v * b.g + b.v * a.g}; }
+Dual operator/(const Dual& a, const Dual& b) { return {a.v / b.v, (a.g * b.v - a.v * b.g) / (b.v * b.v)}; }
+Dual sqrt(const Dual& a) {
+  const double s = std::sqrt(a.v);
+  return {s, s > 0.0 ? Grad(a.g / (2.0 * s)) : Grad(Grad::Zero())};
+}
+Dual abs(const Dual& a) { return a.v < 0.0 ? -a : a; }
+double value(const Dual& a) { return a.v; }
+double value(double a) { return a; }
+
+template <class S>
+struct V3 {
+  S x = S(0.0), y = S(0.0), z = S(0.0);
+};
+template <class S>
+V3<S> operator+(const V3<S>& a, const V3<S>& b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+template <class S>
+V3<S> operator-(const V3<S>& a, const V3<S>& b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+template <class S>
+V3<S> operator*(const S& s, const V3<S>& a) { return {s * a.x, s * a.y, s * a.z}; }
+template <class S>
+S dot(const V3<S>& a, const V3<S>& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+template <class S>
+S norm(const V3<S>& a) {
+  using std::sqrt;
+  return sqrt(dot(a, a));
+}
+template <class S>
+V3<S> constant(const Vec3& a) { return {S(a.x()), S(a.y()), S(a.z())}; }
+
+template <class S>
+struct Inputs {
+  S overlap;
+  V3<S> v, v_roll;
+  S w_tw;
+  V3<S> xi_t, xi_r;
+  S xi_tw;
+};
+
+template <class S>
+struct Outputs {
+  S Fne, Fntot;
+  V3<S> fs, fr;
+  S M;
+  V3<S> xi_t, xi_r;
+  S xi_tw;
+  bool sliding = false, rolling_slip = false, twisting_slip = false;
+  double a = 0.0, k_t = 0.0;
+};
+
+bool is_mindlin(TangentialModel m) { return m != TangentialModel::linear_history && m != TangentialModel::linear_nohistory; }
+bool force_history(TangentialModel m) {
+  return m == TangentialModel::mindlin_force || m == TangentialModel::mindlin_rescale_force;
+}
+
+// Mirrors PairGranular::compute() of LAMMPS 29 Sep 2021 (src/GRANULAR/pair_granular.cpp, the block
+// from "delta = radsum - r" to "apply forces & torques") and the classic styles' compute(); the
+// mapping of the classic styles onto these sub-models is in law.hpp and contact/README.md.
+template <class S>
+Outputs<S> law_kernel(const ContactLaw& law, const ContactInput& c, const Inputs<S>& p) {
+  using std::abs;
+  using std::sqrt;
+  Outputs<S> o;
+  const V3<S> n = constant<S>(c.normal);
+  const double R = c.r_eff, m = c.m_eff;
+
+  // Normal: a = sqrt(R delta) (one-sided 0 for delta <= 0), F_ne = knfac delta.
+  const S a = value(p.overlap) > 0.0 ? sqrt(p.overlap * S(R)) : S(0.0);
+  S knfac = S(law.kn);
+  if (law.normal != NormalModel::hooke) knfac = knfac * a;
+  o.Fne = knfac * p.overlap;
+  S damp_normal = S(1.0);
+  switch (law.damping) {
+    case DampingModel::velocity: damp_normal = S(1.0); break;
+    case DampingModel::mass_velocity: damp_normal = S(m); break;
+    case DampingModel::viscoelastic: damp_normal = a * S(m); break;
+    case DampingModel::tsuji: damp_normal = sqrt(S(m) * knfac); break;
+  }
+  const S eta_n = S(law.damping_coefficient) * damp_normal;
+  const S vn = dot(p.v, n);
+  o.Fntot = o.Fne - eta_n * vn;
+  if (law.limit_damping && value(o.Fntot) < 0.0) o.Fntot = S(0.0);
+  const S Fncrit = abs(o.Fntot);
+
+  // Tangential.
+  const V3<S> vt = p.v - vn * n;
+  S k_t = S(law.kt);
+  if (is_mindlin(law.tangential)) k_t = k_t * a;
+  const S eta_t = law.style == Style::granular ? S(law.tangential_damping) * eta_n
+                                               : S(law.tangential_damping) * damp_normal;
+  const S Fscrit = S(law.mu) * Fncrit;
+  o.xi_t = p.xi_t;
+  if (law.tangential == TangentialModel::linear_nohistory) {
+    // |F_t| = min(mu |F_n|, eta_t |v_t|) along -v_t. Below the cap (and as the limit v_t -> 0 when
+    // the cap is open) that is -eta_t v_t, written so, which keeps its derivative at v_t = 0.
+    const S vrel = norm(vt);
+    const bool capped = value(eta_t) * value(vrel) > value(Fscrit);
+    if (!capped) o.fs = (S(-1.0) * eta_t) * vt;
+    else o.fs = (S(-1.0) * Fscrit / vrel) * vt;
+    o.sliding = capped;
+  } else {
+    o.fs = force_history(law.tangential) ? p.xi_t - eta_t * vt : (S(-1.0) * k_t) * p.xi_t - eta_t * vt;
+    const S fsn = norm(o.fs);
+    if (value(fsn) > value(Fscrit)) {
+      o.sliding = true;
+      if (value(norm(p.xi_t)) != 0.0) {
+        const V3<S> capped = (Fscrit / fsn) * o.fs;
+        o.xi_t = force_history(law.tangential) ? capped + eta_t * vt : (S(-1.0) / k_t) * (capped + eta_t * vt);
+        o.fs = capped;
+      } else {
+        o.fs = V3<S>{};  // LAMMPS: a cap on a zero history zeroes the force
+      }
+    }
+  }
+
+  // Rolling resistance (sds).
+  o.xi_r = p.xi_r;
+  if (law.rolling == RollingModel::sds) {
+    o.fr = (S(-law.k_roll)) * p.xi_r - S(law.gamma_roll) * p.v_roll;
+    const S Frcrit = S(law.mu_roll) * Fncrit;
+    const S frn = norm(o.fr);
+    if (value(frn) > value(Frcrit)) {
+      o.rolling_slip = true;
+      if (value(norm(p.xi_r)) != 0.0) {
+        const V3<S> capped = (Frcrit / frn) * o.fr;
+        o.xi_r = (S(-1.0 / law.k_roll)) * (capped + S(law.gamma_roll) * p.v_roll);
+        o.fr = capped;
+      } else {
+        o.fr = V3<S>{};
+      }
+    }
+  }
+
+  // Twisting resistance.
+  o.xi_tw = p.xi_tw;
+  o.M = S(0.0);
+  if (law.twisting != TwistingModel::none) {
+    S k_tw = S(law.k_twist), eta_tw = S(law.gamma_twist), mu_tw = S(law.mu_twist);
+    if (law.twisting == TwistingModel::marshall) {  // Marshall (2009) eq. 32, as LAMMPS
+      k_tw = S(0.5) * k_t * a * a;
+      eta_tw = S(0.5) * eta_t * a * a;
+      mu_tw = S(2.0 / 3.0) * a * S(law.mu);
+    }
+    o.M = S(-1.0) * k_tw * p.xi_tw - eta_tw * p.w_tw;
+    const S Mtcrit = mu_tw * Fncrit;
+    if (value(abs(o.M)) > value(Mtcrit)) {
+      o.twisting_slip = true;
+      // LAMMPS puts the torque on the cap with the sign of the twisting RATE (0 when it is 0).
+      const double sign = (value(p.w_tw) > 0.0) - (value(p.w_tw) < 0.0);
+      if (value(k_tw) > 0.0) o.xi_tw = (Mtcrit * S(sign) - eta_tw * p.w_tw) / k_tw;
+      o.M = S(-sign) * Mtcrit;
+    }
+  }
+  o.a = value(a);
+  o.k_t = value(k_t);
+  return o;
+}
+
+Vec3 to_vec(const V3<double>& a) { return {a.x, a.y, a.z}; }
+V3<double> from_vec(const Vec3& a) { return {a.x(), a.y(), a.z()}; }
+
+Dual seed(double x, int k) {
+  Grad g = Grad::Zero();
+  g[k] = 1.0;
+  return {x, g};
+}
+V3<Dual> seed(const Vec3& a, int k) { return {seed(a.x(), k), seed(a.y(), k + 1), seed(a.z(), k + 2)}; }
+
+}  // namespace
+
+ContactResponse evaluate(const ContactLaw& law, const ContactInput& c, bool derivative) {
+  ContactResponse r;
+  const auto fill = [&](const auto& o) {
+    r.elastic_normal_force = value(o.Fne);
+    r.normal_force = value(o.Fntot);
+    r.tangential_force = Vec3(value(o.fs.x), value(o.fs.y), value(o.fs.z));
+    r.rolling_force = Vec3(value(o.fr.x), value(o.fr.y), value(o.fr.z));
+    r.twisting_torque = value(o.M);
+    r.xi_t = Vec3(value(o.xi_t.x), value(o.xi_t.y), value(o.xi_t.z));
+    r.xi_r = Vec3(value(o.xi_r.x), value(o.xi_r.y), value(o.xi_r.z));
+    r.xi_tw = value(o.xi_tw);
+    r.sliding = o.sliding;
+    r.rolling_slip = o.rolling_slip;
+    r.twisting_slip = o.twisting_slip;
+    r.contact_radius = o.a;
+    r.tangential_stiffness = o.k_t;
+  };
+  if (!derivative) {
+    const Inputs<double> p{c.overlap, from_vec(c.velocity), from_vec(c.rolling_velocity), c.twisting_rate,
+                           from_vec(c.xi_t), from_vec(c.xi_r), c.xi_tw};
+    fill(law_kernel(law, c, p));
+    return r;
+  }
+  const Inputs<Dual> p{seed(c.overlap, in::overlap),      seed(c.velocity, in::velocity),
+                       seed(c.rolling_velocity, in::rolling_velocity), seed(c.twisting_rate, in::twisting_rate),
+                       seed(c.xi_t, in::xi_t),            seed(c.xi_r, in::xi_r),
+                       seed(c.xi_tw, in::xi_tw)};
+  const Outputs<Dual> o = law_kernel(law, c, p);
+  fill(o);
+  // Force on i = F_ntot n + F_t.
+  const Vec3& n = c.normal;
+  const V3<Dual> F = V3<Dual>{o.Fntot * Dual(n.x()), o.Fntot * Dual(n.y()), o.Fntot * Dual(n.z())} + o.fs;
+  const Dual* rows[out::count] = {&F.x, &F.y, &F.z, &o.fr.x, &o.fr.y, &o.fr.z, &o.M};
+  for (int k = 0; k < out::count; ++k) r.derivative.row(k) = rows[k]->g;
+  return r;
+}
+
+double stored_energy(const ContactLaw& law, const ContactInput& c, const ContactResponse& r) {
+  const double a = r.contact_radius;
+  double e = law.normal == NormalModel::hooke ? 0.5 * law.kn * c.overlap * c.overlap
+                                              : 0.4 * law.kn * a * c.overlap * c.overlap;
+  const double k_t = r.tangential_stiffness;
+  if (law.tangential != TangentialModel::linear_nohistory && k_t > 0.0)
+    e += force_history(law.tangential) ? 0.5 * r.xi_t.squaredNorm() / k_t : 0.5 * k_t * r.xi_t.squaredNorm();
+  if (law.rolling == RollingModel::sds) e += 0.5 * law.k_roll * r.xi_r.squaredNorm();
+  if (law.twisting != TwistingModel::none) {
+    const double k_tw = law.twisting == TwistingModel::marshall ? 0.5 * k_t * a * a : law.k_twist;
+    e += 0.5 * k_tw * r.xi_tw * r.xi_tw;
+  }
+  return e;
+}
+
+History advance_history(const ContactLaw& law, const ContactInput& c, const History& h, double dt) {
+  History out = h;
+  const Vec3& n = c.normal;
+  const bool granular = law.style == Style::granular;
+  // Quantities the frame-update test of `granular` reads (the cap at this state, before the update).
+  const ContactResponse now = evaluate(law, c);
+  const double Fncrit = std::abs(now.normal_force);
+  const double a = now.contact_radius;
+  const double k_t = now.tangential_stiffness;
+
+  auto bring_into_plane = [&](Vec3& xi, double k, double crit) {
+    const double along = xi.dot(n);
+    if (!granular) {  // classic: projected after the increment (below), never rescaled
+      return;
+    }
+    if (!(std::abs(along) * k > 1e-10 * crit)) return;
+    const double before = xi.norm();
+    xi -= along * n;
+    const double after = xi.norm();
+    xi *= after > 0.0 ? before / after : 0.0;
+  };
+
+  if (law.tangential != TangentialModel::linear_nohistory) {
+    const bool force_form = force_history(law.tangential);
+    if (law.tangential == TangentialModel::mindlin_rescale || law.tangential == TangentialModel::mindlin_rescale_force) {
+      if (a < out.a_prev) out.xi_t *= a / out.a_prev;
+    }
+    const Vec3 vt = c.velocity - c.velocity.dot(n) * n;
+    if (granular) {
+      // LAMMPS tests |xi.n| k_t > 1e-10 Fscrit (force form: |xi.n| > 1e-10 Fscrit).
+      bring_into_plane(out.xi_t, force_form ? 1.0 : k_t, law.mu * Fncrit);
+      out.xi_t += force_form ? Vec3(-k_t * vt * dt) : Vec3(vt * dt);
+    } else {
+      out.xi_t += vt * dt;
+      out.xi_t -= out.xi_t.dot(n) * n;
+    }
+    if (law.tangential == TangentialModel::mindlin_rescale || law.tangential == TangentialModel::mindlin_rescale_force)
+      out.a_prev = a;
+  }
+  if (law.rolling == RollingModel::sds) {
+    bring_into_plane(out.xi_r, law.k_roll, law.mu_roll * Fncrit);
+    out.xi_r += c.rolling_velocity * dt;
+  }
+  if (law.twisting != TwistingModel::none) out.xi_tw += c.twisting_rate * dt;
+  return out;
+}
+
+}  // namespace dtcrit::contact
