@@ -218,7 +218,7 @@ TEST_CASE("restitution, damping ratio and LAMMPS gamma conversions", "[model][co
   }
   CHECK(damping_ratio_from_restitution(1.0) == 0.0);
   // restitution maps to cn through the normal effective mass 1/Dhat.
-  PairInput in{"shape=disc,r=5e-4,m=0.003", "shape=disc,r=5e-4,m=0.003", {{"kn", 8e7}, {"kt_ratio", 0.5}, {"restitution", 0.5}}};
+  PairInput in{"shape=disc,r=5e-4,m=0.003", "shape=disc,r=5e-4,m=0.003", {{"kn", 8e7}, {"kt_ratio", 0.5}, {"restitution", 0.5}}, ""};
   const ContactPointModel m = build_model(in);
   const double zeta = damping_ratio(m.law().cn, 8e7, 0.0015);
   CHECK_THAT(restitution_from_damping_ratio(zeta), WithinRel(0.5, 1e-13));
@@ -238,8 +238,8 @@ TEST_CASE("bad input names the parameter and its value", "[model][errors]") {
   CHECK_THAT(message([] { parse_body("shape=blob,m=1", "body1"); }), Contains("unknown shape 'blob'"));
   CHECK_THAT(message([] { parse_body("shape=disc,r=0.001,m=1,colour=red", "body1"); }), Contains("key 'colour'"));
   CHECK_THAT(message([] { parse_body("shape=disc,r=0.001,m=abc", "body1"); }), Contains("body1 m = 'abc' is not a number"));
-  CHECK_THAT(message([] { build_model(PairInput{"", "shape=disc,r=1,m=1", {{"kn", 1}, {"kt", 1}}}); }), Contains("missing body1"));
-  CHECK_THAT(message([] { build_model(PairInput{"shape=disc,r=1,m=1", "shape=disc,r=1,m=1", {{"kn", 0}, {"kt", 1}}}); }),
+  CHECK_THAT(message([] { build_model(PairInput{"", "shape=disc,r=1,m=1", {{"kn", 1}, {"kt", 1}}, ""}); }), Contains("missing body1"));
+  CHECK_THAT(message([] { build_model(PairInput{"shape=disc,r=1,m=1", "shape=disc,r=1,m=1", {{"kn", 0}, {"kt", 1}}, ""}); }),
              Contains("kn = 0"));
   CHECK_THAT(message([] { ContactPointModel({"custom", 1, 1, {0, 1}}, {"custom", 1, 1, {0, 1}}, {1, -1, 0, 0}); }),
              Contains("kt = -1"));

@@ -40,7 +40,7 @@ struct Config {
 const double kn = 1e7;  // the coefficients do not depend on it (scaling is tested in tests/test_model.cpp)
 
 PairInput pair(const std::string& b1, const std::string& b2, double kt_ratio, double e) {
-  PairInput in{b1, b2, {{"kn", kn}, {"kt_ratio", kt_ratio}, {"ct_ratio", 0.5}}};
+  PairInput in{b1, b2, {{"kn", kn}, {"kt_ratio", kt_ratio}, {"ct_ratio", 0.5}}, ""};
   // LAMMPS' default tangential damping gamma_t = gamma_n / 2, i.e. ct = cn / 2 with one m_eff.
   if (e < 1.0) in.law["restitution"] = e;
   return in;

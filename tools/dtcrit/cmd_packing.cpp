@@ -12,6 +12,8 @@
 
 #include "commands.hpp"
 
+#include "dtcrit/contact/lammps_syntax.hpp"
+#include "dtcrit/contact/operating_point.hpp"
 #include "dtcrit/analysis/pair_analysis.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/io/key_values.hpp"
@@ -31,8 +33,9 @@ struct PackingOptions {
   unsigned seed = 1;
   int dimension = 3;
   bool disc = false;
-  std::optional<double> kn, kt;
-  double gamma_n = 0.0, gamma_t = 0.0;
+  std::optional<double> kn, kt, gamma_n, gamma_t;
+  std::string lammps_pair;
+  bool geometric_stiffness = false;
   std::vector<std::string> type_laws, walls;
   std::string periodic;
   std::optional<double> gap_tolerance;
@@ -81,8 +84,13 @@ std::pair<std::pair<int, int>, contact::ContactLaw> parse_type_law(const std::st
 void run(const PackingOptions& o) {
   const int sources = !o.lattice.empty() + !o.data_file.empty() + !o.dump_file.empty();
   if (sources != 1) fail("give exactly one of --lattice, --lammps-data and --lammps-dump");
-  if (!o.kn) fail("--kn (normal stiffness [N/m]) is required");
-  if (!o.kt) fail("--kt (tangential stiffness [N/m]) is required");
+  if (!o.lammps_pair.empty()) {
+    if (o.kn || o.kt || o.gamma_n || o.gamma_t)
+      fail("--lammps-pair gives the whole law: drop --kn, --kt, --gamma-n and --gamma-t");
+  } else {
+    if (!o.kn) fail("--kn (normal stiffness [N/m]) is required, or the law as --lammps-pair");
+    if (!o.kt) fail("--kt (tangential stiffness [N/m]) is required, or the law as --lammps-pair");
+  }
   const bool tty = isatty(STDERR_FILENO) != 0;
   const auto t_start = std::chrono::steady_clock::now();
   auto progress = [&](std::string_view what) {
@@ -112,10 +120,7 @@ void run(const PackingOptions& o) {
       p.source = fmt::format("{} lattice, {} cells per side, periodic: {}", o.lattice, o.n, o.periodic);
     }
     for (int d = p.dim; d < 3; ++d) p.periodic[d] = false;
-    if (o.box_walls) {
-      if (o.periodic != "none") fail("--box-walls needs --periodic none");
-      packing::add_box_walls(p, 2.0 * o.radius * o.compression);
-    }
+    if (o.box_walls && o.periodic != "none") fail("--box-walls needs --periodic none");
     lattice = true;
   } else {
     if (o.n != 0) fail("--n applies to --lattice only");
@@ -131,11 +136,26 @@ void run(const PackingOptions& o) {
   }
 
   packing::ContactLaws laws;
-  laws.base = contact::validated(contact::hooke_history(*o.kn, *o.kt, o.gamma_n, o.gamma_t, 0.0));
+  laws.base = o.lammps_pair.empty()
+                  ? contact::validated(contact::hooke_history(*o.kn, *o.kt, o.gamma_n.value_or(0.0),
+                                                              o.gamma_t.value_or(0.0), 0.0))
+                  : contact::parse_lammps_pair(o.lammps_pair, "--lammps-pair");
   for (const auto& s : o.type_laws) {
     auto [key, law] = parse_type_law(s, laws.base);
     if (!laws.by_types.emplace(key, law).second)
       fail(fmt::format("--type-law for types {}-{} is given twice", key.first, key.second));
+  }
+  if (o.box_walls) {
+    // Walls pressed in so that a wall contact (R_eff = r) carries the force of a pair contact
+    // (R_eff = r/2) at the lattice's overlap: the same overlap for overlap-independent laws.
+    const double overlap = 2.0 * o.radius * o.compression;
+    double wall_overlap = overlap;
+    if (contact::overlap_dependent(laws.base) && overlap > 0.0) {
+      const double m = p.mass.front();
+      const auto pair = contact::operating_point(laws.base, 0.5 * m, 0.5 * m, 0.5 * o.radius, {overlap, {}, {}});
+      wall_overlap = contact::operating_point(laws.base, m, m, o.radius, {{}, pair.normal_force, {}}).overlap;
+    }
+    packing::add_box_walls(p, wall_overlap);
   }
   for (const auto& w : o.walls) p.walls.push_back(packing::parse_wall(w, p, laws.base));
 
@@ -144,7 +164,7 @@ void run(const PackingOptions& o) {
   progress(fmt::format("finding the contacts of {} particles", p.size()));
   auto contacts = packing::find_contacts(p, laws, co);
   progress(fmt::format("assembling the global system ({} contacts)", contacts.contacts.size()));
-  const packing::GlobalSystem sys(p, std::move(contacts), !o.no_rotation);
+  const packing::GlobalSystem sys(p, std::move(contacts), !o.no_rotation, o.geometric_stiffness);
 
   packing::PackingAnalysisOptions ao;
   ao.integrators = expand_integrator_specs(o.integrators);
@@ -164,7 +184,11 @@ void run(const PackingOptions& o) {
     // The stepper with the same law, mu so large that every contact sticks, from a perturbation of
     // 1e-4 of the smallest overlap.
     packing::ContactLaws sticking = laws;
-    sticking.base.mu = 1e6;
+    for (contact::ContactLaw* law : {&sticking.base}) {
+      law->mu = 1e6;
+      if (law->rolling != contact::RollingModel::none) law->mu_roll = 1e6;
+      if (law->twisting == contact::TwistingModel::sds) law->mu_twist = 1e6;
+    }
     double dmin = std::numeric_limits<double>::infinity();
     for (const auto& c : sys.contacts().contacts) dmin = std::min(dmin, c.overlap);
     if (!(dmin > 0.0)) fail("--confirm needs every contact closed (overlap > 0): compress the packing");
@@ -224,11 +248,16 @@ void add_packing_command(CLI::App& app) {
   cmd->add_flag("--disc", o->disc,
                 "2D bodies as discs: m = rho pi r^2, I = m r^2 / 2 (LAMMPS set density/disc, fix nve/sphere disc); "
                 "default: LAMMPS' sphere mass and inertia");
+  cmd->add_option("--lammps-pair", o->lammps_pair,
+                  "the contact law in LAMMPS' syntax instead of --kn ...: \"gran/hertz/history 1e9 NULL 1e4 NULL 0.5 "
+                  "1\" or \"granular hertz/material 7e10 0.3 0.3 tangential mindlin NULL 1.0 0.5 rolling sds 1e3 50 "
+                  "0.3\"; linearised at each contact's overlap");
+  cmd->add_flag("--geometric-stiffness", o->geometric_stiffness,
+                "add the turning of each contact normal under its normal force (-F_n/|x_i - x_j| across the normal)");
   cmd->add_option("--kn", o->kn, "normal stiffness k_n [N/m] (LAMMPS gran/hooke/history)");
   cmd->add_option("--kt", o->kt, "tangential stiffness k_t [N/m]");
-  cmd->add_option("--gamma-n", o->gamma_n, "normal damping per unit effective mass [1/s]: c_n = m_eff gamma_n")
-      ->capture_default_str();
-  cmd->add_option("--gamma-t", o->gamma_t, "tangential damping per unit effective mass [1/s]")->capture_default_str();
+  cmd->add_option("--gamma-n", o->gamma_n, "normal damping per unit effective mass [1/s]: c_n = m_eff gamma_n (default 0)");
+  cmd->add_option("--gamma-t", o->gamma_t, "tangential damping per unit effective mass [1/s] (default 0)");
   cmd->add_option("--type-law", o->type_laws,
                   "law of one pair of atom types, e.g. types=1-2,kn=2e5,kt=1e5 (other keys: gamma_n, gamma_t; "
                   "keys not given are the base law's); repeatable");

@@ -26,26 +26,39 @@ void PairOptions::add_to(CLI::App& app, bool with_bodies) {
   app.add_option("--poisson", poisson, "Poisson ratio nu, for the material heuristics");
   app.add_option("--density", density, "density rho [kg/m^3], for the material heuristics");
   app.add_option("--radius", radius, "sphere radius R [m], for the material heuristics");
-  app.add_option("--impact-velocity", impact_velocity, "impact velocity [m/s], for the Hertz contact time");
+  app.add_option("--impact-velocity", impact_velocity,
+                 "impact speed [m/s]: with --lammps-pair, linearise at the peak overlap of a head-on impact at this "
+                 "speed (integrated); with the material, the Hertz contact time");
+  app.add_option("--lammps-pair", lammps_pair,
+                 "the contact law in LAMMPS' syntax, e.g. \"gran/hertz/history 1e9 NULL 1e4 NULL 0.5 1\" or "
+                 "\"granular hertz/material 7e10 0.3 0.3 tangential mindlin NULL 1.0 0.5\" (instead of --kn ...)");
+  app.add_option("--overlap", overlap, "with --lammps-pair: linearise at this overlap [m]");
+  app.add_option("--normal-force", normal_force, "with --lammps-pair: linearise where the elastic normal force is this [N]");
+  app.add_option("--r-eff", r_eff,
+                 "with --lammps-pair: the effective radius R_eff [m] (default: from disc/sphere bodies)");
   app.add_option("--integrator", integrators,
                  "integrator whose exact limit to report (repeatable; 'all' = every registry row, 'none')")
       ->capture_default_str();
 }
 
 PairInput PairOptions::input() const {
-  PairInput in{body1, body2, {}};
+  PairInput in{body1, body2, {}, lammps_pair};
   auto put = [&](const char* key, const std::optional<double>& v) {
     if (v) in.law[key] = *v;
   };
   put("kn", kn), put("kt", kt), put("kt_ratio", kt_ratio), put("cn", cn), put("ct", ct), put("ct_ratio", ct_ratio);
   put("gamma_n", gamma_n), put("gamma_t", gamma_t), put("restitution", restitution);
+  put("overlap", overlap), put("normal_force", normal_force), put("r_eff", r_eff);
+  in.lammps_pair = lammps_pair;
+  if (!lammps_pair.empty()) put("impact_velocity", impact_velocity);
   return in;
 }
 
 std::optional<Material> PairOptions::material() const {
   const int given = youngs.has_value() + poisson.has_value() + density.has_value() + radius.has_value();
   if (given == 0) {
-    if (impact_velocity) fail("--impact-velocity needs the material: --youngs, --poisson, --density, --radius");
+    if (impact_velocity && lammps_pair.empty())
+      fail("--impact-velocity needs the material (--youngs, --poisson, --density, --radius) or a --lammps-pair law");
     return std::nullopt;
   }
   if (given < 4) fail("the material heuristics need all of --youngs, --poisson, --density and --radius");

@@ -15,6 +15,8 @@ struct PairOptions {
   std::string body1, body2;
   std::optional<double> kn, kt, kt_ratio, cn, ct, ct_ratio, gamma_n, gamma_t, restitution;
   std::optional<double> youngs, poisson, density, radius, impact_velocity;
+  std::string lammps_pair;
+  std::optional<double> overlap, normal_force, r_eff;
   std::vector<std::string> integrators{"all"};
 
   // Registers the options on a subcommand; with_bodies = false for commands with built-in bodies.

@@ -1,5 +1,7 @@
 #include "dtcrit/analysis/pair_analysis.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <limits>
 #include <map>
@@ -59,6 +61,23 @@ std::vector<IntegratorLimit> integrator_limits(const ContactPointModel& model, c
 PairReport analyse_pair(std::string label, const ContactPointModel& model, const std::optional<Material>& material,
                         const std::vector<std::string>& integrator_specs) {
   PairReport r{std::move(label), model, pair_estimates(model), {}};
+  if (const auto& o = model.origin(); o && o->point.impact) {
+    // The law's own collision: its integrated duration replaces the linear spring's, with the
+    // Hertz closed form beside it for Hertz laws.
+    for (auto& e : r.estimates)
+      if (e.name == "collision_time") {
+        e.seconds = o->point.impact->duration;
+        e.description = fmt::format("duration of a head-on impact at {} m/s under the law, integrated (RK4)",
+                                    o->point.impact_velocity);
+      } else if (e.name == "collision_time_over_50") {
+        e.seconds = o->point.impact->duration / 50.0;
+      }
+    if (o->e_star > 0.0)
+      r.estimates.push_back({"hertz_collision_time_formula",
+                             contact::hertz_duration_formula(model.normal_effective_mass(), o->r_eff, o->e_star,
+                                                             o->point.impact_velocity),
+                             "2.868 (m*^2 / (R* E*^2 v))^(1/5), the undamped Hertz closed form"});
+  }
   if (material)
     for (auto& e : material_estimates(*material)) r.estimates.push_back(std::move(e));
   r.integrators = integrator_limits(model, integrator_specs);

@@ -24,7 +24,7 @@ double normal_force(const ContactLaw& law, double m_eff, double r_eff, double d,
 
 }  // namespace
 
-ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, double speed) {
+ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, double speed, double law_m_eff) {
   require_positive("impact speed", speed);
   require_positive("effective mass", m_eff);
   require_positive("effective radius", r_eff);
@@ -50,7 +50,8 @@ ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, d
 
   ImpactResult out;
   double d = 0.0, dd = speed;
-  auto acc = [&](double x, double xd) { return -normal_force(law, m_eff, r_eff, x, xd) / m_eff; };
+  const double m_law = law_m_eff > 0.0 ? law_m_eff : m_eff;
+  auto acc = [&](double x, double xd) { return -normal_force(law, m_law, r_eff, x, xd) / m_eff; };
   for (long n = 1; n <= 1000000; ++n) {
     const double k1x = dd, k1v = acc(d, dd);
     const double k2x = dd + 0.5 * h * k1v, k2v = acc(d + 0.5 * h * k1x, dd + 0.5 * h * k1v);

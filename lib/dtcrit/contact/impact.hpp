@@ -17,7 +17,9 @@ struct ImpactResult {
 // RK4 with a fixed step of 1/4000 of delta_p / v (delta_p the undamped peak overlap), the end of
 // contact located by cubic Hermite interpolation between steps. Throws on a non-positive speed or
 // a contact that has not ended after 10^6 steps.
-ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, double speed);
+// m_eff moves (the equation of motion) and is the law's effective mass, unless law_m_eff > 0 gives
+// the law its own (a contact-point normal mass that differs from LAMMPS' m_i m_j / (m_i + m_j)).
+ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, double speed, double law_m_eff = 0.0);
 
 // The textbook Hertz collision time t_c = 2.868 (m*^2 / (R* E*^2 v))^(1/5) (undamped; E* the
 // effective modulus of F = 4/3 E* sqrt(R*) delta^(3/2)).

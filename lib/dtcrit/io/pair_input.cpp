@@ -1,16 +1,22 @@
 #include "dtcrit/io/pair_input.hpp"
 
+#include <cmath>
+#include <limits>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/io/body_spec.hpp"
+#include "dtcrit/contact/kinematics.hpp"
+#include "dtcrit/contact/lammps_syntax.hpp"
 
 namespace dtcrit {
 
 const std::vector<std::string>& pair_law_keys() {
-  static const std::vector<std::string> keys{"kn", "kt", "kt_ratio", "cn", "gamma_n", "restitution",
-                                             "ct", "gamma_t", "ct_ratio"};
+  static const std::vector<std::string> keys{"kn",      "kt",       "kt_ratio",     "cn",              "gamma_n",
+                                             "restitution", "ct",   "gamma_t",      "ct_ratio",        "overlap",
+                                             "normal_force", "impact_velocity", "r_eff"};
   return keys;
 }
 
@@ -43,6 +49,56 @@ void at_most_one(const std::map<std::string, double>& law, const std::vector<std
 }
 }  // namespace
 
+namespace {
+
+// The radius of curvature a body offers at its contact: a disc's or sphere's radius; a flat face
+// (rect) none (infinite); other shapes unknown (NaN: r_eff must then be given).
+double contact_curvature_radius(const PlanarBody& b) {
+  if (b.shape == "disc" || b.shape == "sphere") return b.arm_length();
+  if (b.shape == "rect") return std::numeric_limits<double>::infinity();
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+// --lammps-pair: the law linearised at the contact's state.
+ContactPointModel build_law_model(const PairInput& input, const PlanarBody& b1, const PlanarBody& b2) {
+  for (const char* key : {"kn", "kt", "kt_ratio", "cn", "gamma_n", "restitution", "ct", "gamma_t", "ct_ratio"})
+    if (input.law.count(key))
+      fail(fmt::format("{} = {} cannot be combined with --lammps-pair, which gives the whole law", key,
+                       input.law.at(key)));
+  const contact::ContactLaw law = contact::parse_lammps_pair(input.lammps_pair, "--lammps-pair");
+  const double m_eff = b1.mass * b2.mass / (b1.mass + b2.mass);  // LAMMPS' translational m_eff
+  double r_eff = 0.0;
+  if (auto r = get(input.law, "r_eff")) {
+    r_eff = require_positive("r_eff", *r);
+  } else {
+    const double r1 = contact_curvature_radius(b1), r2 = contact_curvature_radius(b2);
+    if (std::isnan(r1) || std::isnan(r2)) {
+      if (contact::overlap_dependent(law))
+        fail(fmt::format("the effective radius of a {}-{} contact is not known: give r_eff", b1.shape, b2.shape));
+    } else if (std::isinf(r1) && std::isinf(r2)) {
+      if (contact::overlap_dependent(law)) fail("two flat faces have no Hertz contact radius: give r_eff");
+    } else {
+      r_eff = std::isinf(r1) ? r2 : std::isinf(r2) ? r1 : contact::effective_radius(r1, r2);
+    }
+  }
+  // The normal contact-point mass moves in the impact (1 / zhat_nn; m_eff for collinear discs).
+  const ContactPointModel geometry(b1, b2, LinearContactLaw{1.0, 0.0, 0.0, 0.0});
+  contact::OperatingPointInput state;
+  state.overlap = get(input.law, "overlap");
+  state.normal_force = get(input.law, "normal_force");
+  state.impact_velocity = get(input.law, "impact_velocity");
+  const contact::OperatingPoint point =
+      contact::operating_point(law, m_eff, geometry.normal_effective_mass(), r_eff, state);
+  ContactPointModel model(b1, b2, contact::linearised_law(law, point, m_eff, r_eff));
+  LawOrigin origin{contact::describe(law), point, r_eff, 0.0};
+  // Hertz laws: F = kn sqrt(R) delta^(3/2), so kn = 4/3 E* (hertz/material stores exactly that).
+  if (law.normal != contact::NormalModel::hooke) origin.e_star = 0.75 * law.kn;
+  model.set_origin(std::move(origin));
+  return model;
+}
+
+}  // namespace
+
 ContactPointModel build_model(const PairInput& input) {
   if (input.body1.empty()) fail("missing body1: give --body1 shape=...,");
   if (input.body2.empty()) fail("missing body2: give --body2 shape=...,");
@@ -53,6 +109,11 @@ ContactPointModel build_model(const PairInput& input) {
   }
   const PlanarBody b1 = parse_body(input.body1, "body1");
   const PlanarBody b2 = parse_body(input.body2, "body2");
+  if (!input.lammps_pair.empty()) return build_law_model(input, b1, b2);
+  for (const char* key : {"overlap", "normal_force", "impact_velocity", "r_eff"})
+    if (input.law.count(key))
+      fail(fmt::format("{} = {} is the state of a contact law given with --lammps-pair; a linear spring has none",
+                       key, input.law.at(key)));
   const auto& law = input.law;
 
   LinearContactLaw c;

@@ -14,7 +14,11 @@ namespace dtcrit {
 
 struct PairInput {
   std::string body1, body2;            // body specifications (io/body_spec.hpp)
-  std::map<std::string, double> law;   // law keys above
+  std::map<std::string, double> law;   // law keys above, or the state keys below
+  // The law in LAMMPS' syntax instead of the keys above (contact/lammps_syntax.hpp), linearised at
+  // the state given by one of the keys overlap [m], normal_force [N] or impact_velocity [m/s]; its
+  // effective radius from the bodies (discs and spheres; flat faces count as infinite) or r_eff [m].
+  std::string lammps_pair;
 
   // Sets one input by name: a law key, or "body1.KEY" / "body2.KEY" for a body's key.
   void set(const std::string& key, double value);

@@ -1,5 +1,6 @@
 #include "dtcrit/io/pair_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -39,6 +40,19 @@ nlohmann::json to_json(const PairReport& r) {
   j["body1"] = body_json(r.model.body1());
   j["body2"] = body_json(r.model.body2());
   j["law"] = {{"kn", law.kn}, {"kt", law.kt}, {"cn", law.cn}, {"ct", law.ct}};
+  if (const auto& o = r.model.origin()) {
+    j["operating_point"] = {{"law", o->law},
+                            {"from", o->point.origin},
+                            {"overlap", o->point.overlap},
+                            {"normal_force", o->point.normal_force},
+                            {"contact_radius", o->point.contact_radius},
+                            {"r_eff", o->r_eff}};
+    if (o->point.impact) {
+      j["operating_point"]["impact_velocity"] = o->point.impact_velocity;
+      j["operating_point"]["impact_duration"] = o->point.impact->duration;
+      j["operating_point"]["impact_restitution"] = o->point.impact->restitution;
+    }
+  }
   j["zhat"] = matrix_json(r.model.zhat());
   const Vector2 w = r.model.undamped_frequencies();
   j["omega"] = {w[0], w[1]};
@@ -63,6 +77,16 @@ std::string format_pair_table(const std::vector<PairReport>& reports) {
     row.push_back(unit);
     t.add_row(row);
   };
+  // A state-dependent law: the point it was linearised at, and the springs it gave there.
+  const bool any_origin = std::any_of(reports.begin(), reports.end(), [](const PairReport& r) { return r.model.origin().has_value(); });
+  if (any_origin) {
+    add("overlap", [](const PairReport& r) { return r.model.origin() ? format_number(r.model.origin()->point.overlap) : std::string("-"); }, "m");
+    add("normal_force", [](const PairReport& r) { return r.model.origin() ? format_number(r.model.origin()->point.normal_force) : std::string("-"); }, "N");
+    add("kn (linearised)", [](const PairReport& r) { return format_number(r.model.law().kn); }, "N/m");
+    add("kt (linearised)", [](const PairReport& r) { return format_number(r.model.law().kt); }, "N/m");
+    add("cn (linearised)", [](const PairReport& r) { return format_number(r.model.law().cn); }, "N s/m");
+    add("ct (linearised)", [](const PairReport& r) { return format_number(r.model.law().ct); }, "N s/m");
+  }
   add("omega_min", [](const PairReport& r) { return format_number(r.model.undamped_frequencies()[0]); }, "rad/s");
   add("omega_max", [](const PairReport& r) { return format_number(r.model.omega_max()); }, "rad/s");
   // Estimates in the order of the first report; a report lacking one shows "-".

@@ -7,9 +7,12 @@
 // The pair's mobility is zhat = z^-1 + z'^-1, and the relative contact-point motion obeys
 //   x'' = -zhat (Kc x + Cc x'),  Kc = diag(kt, kn),  Cc = diag(ct, cn).
 #include <array>
+#include <optional>
+#include <string>
 
 #include "dtcrit/bodies/planar_body.hpp"
 #include "dtcrit/contact/linear_contact.hpp"
+#include "dtcrit/contact/operating_point.hpp"
 #include "dtcrit/dynamics/linear_system.hpp"
 
 namespace dtcrit {
@@ -19,6 +22,15 @@ using Matrix6 = Eigen::Matrix<double, 6, 6>;
 
 // One body's contact-point mobility z^-1 (symmetric 2x2: [[A, B], [B, D]]).
 Matrix2 contact_point_mobility(const PlanarBody& body);
+
+// Where the linear springs of a model came from when the user gave a state-dependent contact law
+// (dtcrit pair --lammps-pair): the law as dtcrit holds it and the point it was linearised at.
+struct LawOrigin {
+  std::string law;  // contact::describe()
+  contact::OperatingPoint point;
+  double r_eff = 0.0;
+  double e_star = 0.0;  // hertz/material: E*, for the closed-form Hertz collision time (else 0)
+};
 
 class ContactPointModel {
  public:
@@ -63,10 +75,14 @@ class ContactPointModel {
   double translational_effective_mass() const;
   double normal_effective_mass() const { return 1.0 / zhat_(1, 1); }
 
+  const std::optional<LawOrigin>& origin() const { return origin_; }
+  void set_origin(LawOrigin o) { origin_ = std::move(o); }
+
  private:
   PlanarBody body1_, body2_;
   LinearContactLaw law_;
   Matrix2 zhat_;
+  std::optional<LawOrigin> origin_;
 };
 
 }  // namespace dtcrit
