@@ -33,6 +33,12 @@ Run run(const std::string& args) {
   return {WEXITSTATUS(status), out};
 }
 
+std::string fmt_g(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
 std::filesystem::path scratch(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / "dtcrit_cli_tests";
   std::filesystem::create_directories(dir);
@@ -125,4 +131,58 @@ TEST_CASE("dtcrit example prints the Fig. 6(b) table", "[cli]") {
   CHECK_THAT(r.out, Contains("plate-plate"));
   CHECK_THAT(r.out, Contains("disc-disc"));
   CHECK_THAT(r.out, Contains("eq28_two_discs"));
+}
+
+TEST_CASE("packing with a Hertz law: the stepper confirms the limit (bounded at 0.99, grows at 1.01)", "[cli][contact]") {
+  for (const std::string law : {"gran/hertz/history 4e9 NULL 0 NULL 0.5 1", "gran/hertz/history 4e9 NULL 3e4 NULL 0.5 1"}) {
+    INFO(law);
+    const Run r = run("packing --lattice sc --n 3 --compression 1e-3 --periodic none --box-walls --lammps-pair '" + law +
+                      "' --integrator velocity_verlet --confirm 2000 --json");
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j["confirmation"].size() == 2);
+    for (const auto& c : j["confirmation"]) {
+      CHECK(c["equilibrium_residual"].get<double>() < 1e-9);
+      if (c["factor"].get<double>() < 1.0) CHECK(c["growth"].get<double>() < 1.5);
+      else CHECK((c["growth"].is_null() || c["growth"].get<double>() > 1e3));
+    }
+  }
+}
+
+TEST_CASE("pair with --lammps-pair: the state it is linearised at, the integrated impact, named errors", "[cli][contact]") {
+  const std::string bodies = "--body1 shape=disc,r=5e-4,m=1.309e-6 --body2 shape=disc,r=5e-4,m=1.309e-6 ";
+  const Run r = run("pair " + bodies +
+                    "--lammps-pair 'granular hertz/material 5e10 0 0.22 tangential mindlin NULL 0 0.5' "
+                    "--impact-velocity 1 --integrator velocity_verlet --json");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["operating_point"]["from"] == "impact_velocity");
+  // The integrated duration and the closed form agree to the closed form's four digits.
+  CHECK_THAT(j["estimates"]["collision_time"].get<double>(),
+             WithinRel(j["estimates"]["hertz_collision_time_formula"].get<double>(), 2e-4));
+  // At the peak the linearised kn is 3/2 k_n a: omega_max of collinear discs is sqrt(kn / m_eff).
+  const double kn = j["law"]["kn"].get<double>(), overlap = j["operating_point"]["overlap"].get<double>();
+  const double kn_hertz = 4.0 / 3.0 * 5e10 / (2.0 * (1.0 - 0.22 * 0.22));
+  CHECK_THAT(kn, WithinRel(1.5 * kn_hertz * std::sqrt(2.5e-4 * overlap), 1e-12));
+  // The same law at the same overlap, given directly.
+  const Run r2 = run("pair " + bodies + "--lammps-pair 'granular hertz/material 5e10 0 0.22 tangential mindlin NULL 0 0.5' "
+                     "--overlap " + fmt_g(overlap) + " --integrator velocity_verlet --json");
+  REQUIRE(r2.status == 0);
+  CHECK_THAT(nlohmann::json::parse(r2.out)["law"]["kn"].get<double>(), WithinRel(kn, 1e-12));
+  // A linear law in LAMMPS syntax is the --kn path exactly.
+  const Run a = run("pair " + bodies + "--kn 1e5 --kt 3e4 --gamma-n 40 --gamma-t 20 --integrator velocity_verlet --json");
+  const Run b = run("pair " + bodies + "--lammps-pair 'gran/hooke/history 1e5 3e4 40 20 0.5 1' --integrator velocity_verlet --json");
+  REQUIRE(a.status == 0);
+  REQUIRE(b.status == 0);
+  CHECK(nlohmann::json::parse(a.out)["integrators"] == nlohmann::json::parse(b.out)["integrators"]);
+  // Errors name the value.
+  const Run e1 = run("pair " + bodies + "--lammps-pair 'gran/hertz/history 4e9 NULL 0 NULL 0.5 1'");
+  CHECK(e1.status != 0);
+  CHECK_THAT(e1.out, Contains("overlap, normal_force or impact_velocity"));
+  const Run e2 = run("pair " + bodies + "--kn 1e5 --lammps-pair 'gran/hooke/history 1e5 3e4 40 20 0.5 1'");
+  CHECK(e2.status != 0);
+  CHECK_THAT(e2.out, Contains("kn = 100000 cannot be combined with --lammps-pair"));
+  const Run e3 = run("pair " + bodies + "--lammps-pair 'granular jkr 1e9 0.3 0.3 50 tangential mindlin NULL 1 0.5' --overlap 1e-6");
+  CHECK(e3.status != 0);
+  CHECK_THAT(e3.out, Contains("'jkr'"));
 }

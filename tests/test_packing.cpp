@@ -19,6 +19,7 @@
 #include <Eigen/Eigenvalues>
 #include <nlohmann/json.hpp>
 
+#include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/packing/confirmation.hpp"
@@ -107,14 +108,20 @@ TEST_CASE("matrix-free operator equals the assembled K and C; K matches the step
   CHECK((y - K * x).norm() <= 1e-12 * (K * x).norm());
   g.apply(0.0, 1.0, x.data(), y.data());
   CHECK((y - C * x).norm() <= 1e-12 * (C * x).norm());
-  // The stepper (consistent history: xi follows the positions) assembles the same tangent K at rest.
+  // The stepper (consistent history: xi follows the positions) assembles the same tangent K at rest,
+  // which carries the geometric stiffness of the turning normals.
+  const GlobalSystem gg(p, find_contacts(p, laws), true, true);
+  const SparseMatrix Kg = gg.stiffness();
+  CHECK((Matrix(Kg) - Matrix(K)).norm() > 1e-6 * Matrix(K).norm());  // compression 1e-3: visible
+  gg.apply(1.0, 0.0, x.data(), y.data());
+  CHECK((y - Kg * x).norm() <= 1e-12 * (Kg * x).norm());
   auto stepped = to_particle_system(p, laws, stepper::TangentialHistory::consistent);
   SparseMatrix Ks, Cs;
   const Vector v0 = Vector::Zero(stepped.system->dofs());
   Vector f;
   stepped.system->force(0.0, stepped.x0, v0, f);
   stepped.system->tangent(0.0, stepped.x0, v0, Ks, Cs);
-  CHECK((Matrix(Ks) - Matrix(K)).norm() <= 1e-12 * Matrix(K).norm());
+  CHECK((Matrix(Ks) - Matrix(Kg)).norm() <= 1e-12 * Matrix(Kg).norm());
   CHECK((Matrix(Cs) - Matrix(C)).norm() <= 1e-12 * Matrix(C).norm());
 }
 
@@ -525,4 +532,54 @@ TEST_CASE("dtcrit packing --eigensolver: every solver gives the closed form; a b
   CHECK_THAT(out, Contains("eigensolver 'arpack'"));
   CHECK(run(base + " --lanczos-tol 0", out) != 0);
   CHECK_THAT(out, Contains("--lanczos-tol = 0"));
+}
+
+TEST_CASE("Hertz and rolling laws in a packing: matrix-free equals assembled, Lanczos equals dense", "[packing][contact]") {
+  Packing p = lattice(LatticeKind::sc, 4, false, 1e-3, 2e-4);
+  add_box_walls(p, 1e-6);
+  // Classic Hertz (per-contact coefficients); granular without a tangential spring (symmetric with
+  // rotations) carrying rolling and twisting resistance; the geometric stiffness on top.
+  const std::string law_text = GENERATE(std::string("gran/hertz/history 4e9 NULL 3e4 NULL 0.5 1"),
+                                        std::string("granular hertz 4e9 2e4 tangential linear_history 0 0 0 "
+                                                    "rolling sds 2e3 1e-2 0.3 twisting sds 1e-3 1e-6 0.2"));
+  const bool geometric = GENERATE(false, true);
+  INFO(law_text << (geometric ? " with geometric stiffness" : ""));
+  ContactLaws laws;
+  laws.base = contact::parse_lammps_pair(law_text);
+  const GlobalSystem g(p, find_contacts(p, laws), true, geometric);
+  CHECK(g.per_contact());
+  const SparseMatrix K = g.stiffness(), C = g.damping();
+  const Vector x = Vector::Random(g.dofs());
+  Vector y(g.dofs());
+  g.apply(1.0, 0.0, x.data(), y.data());
+  CHECK((y - K * x).norm() <= 1e-12 * (K * x).norm());
+  g.apply(0.0, 1.0, x.data(), y.data());
+  CHECK((y - C * x).norm() <= 1e-12 * (C * x).norm());
+  CHECK((Matrix(K) - Matrix(K).transpose()).norm() == 0.0);
+  // The overlap-dependent stiffness: a contact's kn is 3/2 k_n sqrt(R_eff delta).
+  const Contact& c0 = g.contacts().contacts.front();
+  const double ri = p.radius[static_cast<std::size_t>(c0.i)];
+  const double reff = c0.j >= 0 ? ri * p.radius[static_cast<std::size_t>(c0.j)] / (ri + p.radius[static_cast<std::size_t>(c0.j)]) : ri;
+  CHECK_THAT(g.coefficients(c0).kn, WithinRel(1.5 * 4e9 * std::sqrt(reff * c0.overlap), 1e-12));
+  EigenOptions lanczos;
+  lanczos.method = EigenMethod::lanczos;
+  lanczos.tolerance = 1e-10;
+  CHECK_THAT(largest_eigen(g, 1.0, 0.0, lanczos).lambda, WithinRel(largest_eigen_dense(g, 1.0, 0.0), 1e-9));
+}
+
+TEST_CASE("a linear law given in LAMMPS syntax gives the packing exactly the same answer", "[packing][contact]") {
+  Packing p = lattice(LatticeKind::fcc, 3, true, 1e-3, 1e-3);
+  ContactLaws a = hooke(1e5, 3e4, 40.0, 20.0), b;
+  b.base = contact::parse_lammps_pair("gran/hooke/history 1e5 3e4 40 20 0.5 1");
+  const GlobalSystem ga(p, find_contacts(p, a), true), gb(p, find_contacts(p, b), true);
+  CHECK(largest_eigen_dense(ga, 1.0, 0.0) == largest_eigen_dense(gb, 1.0, 0.0));
+  CHECK(half_step_damped_limit_dense(ga) == half_step_damped_limit_dense(gb));
+}
+
+TEST_CASE("granular with rotations is rejected by name in packings (non-symmetric stiffness)", "[packing][contact]") {
+  Packing p = lattice(LatticeKind::sc, 2, true, 1e-3);
+  ContactLaws laws;
+  laws.base = contact::parse_lammps_pair("granular hertz 4e9 2e4 tangential mindlin 1e9 0.5 0.4");
+  CHECK_THROWS_WITH(GlobalSystem(p, find_contacts(p, laws), true), Contains("non-symmetric"));
+  CHECK_NOTHROW(GlobalSystem(p, find_contacts(p, laws), false));
 }

@@ -89,7 +89,7 @@ ContactBlocks contact_blocks(const ContactLaw& law, const RoundContact& g, const
   b.K = b.K_history;
   b.K.leftCols<3>() += D.col(in::overlap) * n.transpose();
   b.C.leftCols<3>() = -D.middleCols<3>(in::velocity);
-  b.C.middleCols<3>(3) = -D.middleCols<3>(in::rolling_velocity);
+  b.C.middleCols<3>(3) = -D.middleCols<3>(in::rolling_velocity) * P;  // d rho/dt = R (w_i - w_j) x n has no normal part
   b.C.col(6) = -D.col(in::twisting_rate);
   if (geometric_stiffness && !g.wall) {
     if (!(g.distance > 0.0)) fail(fmt::format("geometric stiffness needs the centre distance, got {}", g.distance));
@@ -144,6 +144,12 @@ BodyBlocks body_blocks(const ContactLaw& law, const RoundContact& g, const Conta
   BodyBlocks out;
   out.K = A.transpose() * b.K * J;
   out.C = A.transpose() * b.C * J;
+  // Equal arms and symmetric blocks: the result is symmetric, but the two triangles are summed in
+  // different orders; make them equal to the last bit (symmetric solvers read one triangle).
+  if (A == J) {
+    if (b.K == b.K.transpose()) out.K = 0.5 * (out.K + out.K.transpose()).eval();
+    if (b.C == b.C.transpose()) out.C = 0.5 * (out.C + out.C.transpose()).eval();
+  }
   if (b.geometric != 0.0) {
     const Mat3 gP = b.geometric * (Mat3::Identity() - n * n.transpose());
     out.K.block<3, 3>(0, 0) -= gP;
