@@ -61,26 +61,38 @@ void check_solvers(const SweepResult& r) {
 
 // ---- default tier: quick cases, seconds each ------------------------------------------------
 
-TEST_CASE("wall-bounce: energy error against the analytic energy, second order for velocity Verlet, first for "
-          "alpha = 0", "[sweep]") {
+TEST_CASE("wall-bounce: energy error against the analytic energy, second order for velocity Verlet and alpha = 1/2, "
+          "first for alpha = 0 (De Klerk et al. 2022 Fig. 10a)", "[sweep]") {
+  // The full case (250 collisions, 5 levels; about 7 s), as studies/de_klerk_2022 runs it for Fig. 10.
   const auto r = sweep_of({"wall-bounce", {"velocity_verlet", "variational_1", "variational_2"}, "", "traditional",
-                           true, 5});
+                           false, 5});
   check_solvers(r);
-  // De Klerk et al. 2022 Fig. 10a: alpha = 1/2 and velocity Verlet second order, alpha = 0 first.
-  CHECK_THAT(order(r, "velocity_verlet", "energy"), WithinAbs(2.0, 0.3));
+  CHECK_THAT(order(r, "velocity_verlet", "energy"), WithinAbs(2.0, 0.1));
   CHECK_THAT(order(r, "variational_2", "energy"), WithinAbs(2.0, 0.4));
-  CHECK_THAT(order(r, "variational_1", "energy"), WithinAbs(1.0, 0.2));
-  // The error is measured against the analytic energy (kinetic + contact, exactly m v^2 / 2 at every
-  // time); at h = t_c/128 velocity Verlet keeps it to a fraction of a percent, alpha = 0 does not.
+  CHECK_THAT(order(r, "variational_1", "energy"), WithinAbs(1.0, 0.1));
+  // The error is the largest |E - E_exact| over the outputs relative to the initial kinetic energy,
+  // E_exact = m v^2 / 2 at every time (undamped). studies/de_klerk_2022/README.md quotes, at
+  // h = t_c/128: velocity Verlet 1.51e-4, alpha = 0 1.24e-2, alpha = 1/2 1.59e-4 (results/de_klerk_2022/
+  // fig10.csv); the reading there is that alpha = 1/2 "performs similar to" velocity Verlet (the
+  // paper's Fig. 10 caption) and both beat alpha = 0.
   const double vv = row(r, "velocity_verlet").points.back().error.at("energy");
   const double a0 = row(r, "variational_1").points.back().error.at("energy");
-  CHECK(vv < 1e-3);
-  CHECK(a0 > 10.0 * vv);
+  const double a5 = row(r, "variational_2").points.back().error.at("energy");
+  CHECK_THAT(vv, WithinRel(1.51e-4, 0.01));
+  CHECK_THAT(a0, WithinRel(1.24e-2, 0.01));
+  CHECK_THAT(a5, WithinRel(1.59e-4, 0.01));
+  for (std::size_t k = 0; k < row(r, "velocity_verlet").points.size(); ++k) {  // similar: within a factor 2
+    const double ratio = row(r, "variational_2").points[k].error.at("energy") / row(r, "velocity_verlet").points[k].error.at("energy");
+    CHECK(ratio > 0.5);
+    CHECK(ratio < 2.0);
+  }
 }
 
 TEST_CASE("oblique with friction: the dashpot at v_{n+1/2} caps trajectories at first order; implicit damping keeps "
           "the restitution second order", "[sweep]") {
-  const auto r = sweep_of({"oblique", {"velocity_verlet", "velocity_verlet_implicit_damping"}, "mu=0.5"});
+  // The full case, as results/sweeps/oblique-friction (0.3 s): VV 1.15 / 1.00, implicit damping 2.02.
+  const auto r = sweep_of({"oblique", {"velocity_verlet", "velocity_verlet_implicit_damping"}, "mu=0.5", "traditional",
+                           false});
   check_solvers(r);
   CHECK_THAT(order(r, "velocity_verlet", "position"), WithinAbs(1.0, 0.3));
   CHECK_THAT(order(r, "velocity_verlet", "velocity"), WithinAbs(1.0, 0.3));
@@ -90,7 +102,8 @@ TEST_CASE("oblique with friction: the dashpot at v_{n+1/2} caps trajectories at 
 TEST_CASE("falling-ball: position orders stay near 1 in both tangential modes (Xue et al.'s second order with the "
           "consistent update does not reproduce)", "[sweep]") {
   for (const char* mode : {"traditional", "consistent"}) {
-    const auto r = sweep_of({"falling-ball", {"central_difference", "rk4"}, "", mode});
+    // The full case, as results/sweeps/falling-ball-* (1 s each): 0.87 / 0.96 and 1.05 / 0.82.
+    const auto r = sweep_of({"falling-ball", {"central_difference", "rk4"}, "", mode, false});
     INFO(mode);
     check_solvers(r);
     CHECK_THAT(order(r, "central_difference", "position"), WithinAbs(1.0, 0.35));
@@ -105,7 +118,6 @@ TEST_CASE("bonded-impact: empirical limits within 2e-3 of the limits predicted o
     INFO(s.spec << ": predicted " << s.predicted.h << ", empirical " << s.empirical.h);
     REQUIRE(s.predicted.conditional());
     REQUIRE(s.empirical.status == "found");
-    CHECK(s.empirical.h >= s.predicted.h * (1.0 - 1e-4));  // never unstable below the prediction
     CHECK_THAT(s.empirical.h, WithinRel(s.predicted.h, 2e-3));
   }
 }
@@ -114,7 +126,8 @@ TEST_CASE("box-settle: a damped, frictional packing never gains energy", "[sweep
   // Total energy (kinetic + gravity + contact springs) of a dissipative system can only fall; the
   // integrators' own error may add a little. Bound: E(t) - E_floor <= (1 + 1e-2) (E0 - E_floor) at every
   // output, and the settled state has lost most of the energy above the floor.
-  const auto c = make_case("box-settle", CaseOptions{KeyValues("", "--set"), "consistent", true});
+  // The quick box (24 spheres) for the full case's 8 s, long enough to land and settle.
+  const auto c = make_case("box-settle", CaseOptions{KeyValues("t_end=8", "--set"), "consistent", true});
   for (const char* spec : {"velocity_verlet", "velocity_verlet_implicit_damping"}) {
     INFO(spec);
     RunSetup s = c->build(0.0);
@@ -134,6 +147,7 @@ TEST_CASE("box-settle: a damped, frictional packing never gains energy", "[sweep
       worst = std::max(worst, last);
     }
     CHECK(integ->solver_status().ok());
+    INFO("max (E - floor)/(E0 - floor) = " << worst << ", final " << last);
     CHECK(worst <= 1.0 + 1e-2);
     CHECK(last < 0.5);
   }
@@ -214,17 +228,4 @@ TEST_CASE("slow: spinning-disk (README: traditional 0.85-1.0 for schemes whose f
   CHECK_THAT(order(c, "newmark_average", "position"), WithinAbs(2.0, 0.05));
   CHECK_THAT(order(c, "rk4", "position"), WithinAbs(4.0, 0.05));
   CHECK_THAT(order(c, "gear5", "position"), WithinAbs(5.0, 0.1));
-}
-
-TEST_CASE("slow: wall-bounce, 250 collisions, 5 levels (De Klerk Fig. 10a; studies/de_klerk_2022 quotes the energy "
-          "errors at t_c/128)", "[sweep][slow]") {
-  const auto r = sweep_of({"wall-bounce", {"velocity_verlet", "variational_1", "variational_2"}, "", "traditional",
-                           false, 5});
-  check_solvers(r);
-  CHECK_THAT(order(r, "velocity_verlet", "energy"), WithinAbs(1.96, 0.1));
-  CHECK_THAT(order(r, "variational_1", "energy"), WithinAbs(1.06, 0.1));
-  // results/de_klerk_2022/fig10.csv at t_c/128: 1.51e-4, 1.24e-2, 1.59e-4 (energy error / initial kinetic energy)
-  CHECK_THAT(row(r, "velocity_verlet").points.back().error.at("energy"), WithinRel(1.51e-4, 0.02));
-  CHECK_THAT(row(r, "variational_1").points.back().error.at("energy"), WithinRel(1.24e-2, 0.02));
-  CHECK_THAT(row(r, "variational_2").points.back().error.at("energy"), WithinRel(1.59e-4, 0.02));
 }
