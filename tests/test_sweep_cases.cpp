@@ -61,28 +61,22 @@ void check_solvers(const SweepResult& r) {
 
 // ---- default tier: quick cases, seconds each ------------------------------------------------
 
-TEST_CASE("wall-bounce: energy error against the analytic energy, second order for velocity Verlet and alpha = 1/2, "
-          "first for alpha = 0 (De Klerk et al. 2022 Fig. 10a)", "[sweep]") {
-  // The full case (250 collisions, 5 levels; about 7 s), as studies/de_klerk_2022 runs it for Fig. 10.
+TEST_CASE("wall-bounce: energy error against the analytic energy, second order for velocity Verlet, first for alpha "
+          "= 0, alpha = 1/2 similar to velocity Verlet (De Klerk et al. 2022 Fig. 10a)", "[sweep]") {
+  // The quick case (20 collisions); the full one, with the numbers the study quotes, is [slow] below.
   const auto r = sweep_of({"wall-bounce", {"velocity_verlet", "variational_1", "variational_2"}, "", "traditional",
-                           false, 5});
+                           true, 5});
   check_solvers(r);
-  CHECK_THAT(order(r, "velocity_verlet", "energy"), WithinAbs(2.0, 0.1));
-  CHECK_THAT(order(r, "variational_2", "energy"), WithinAbs(2.0, 0.4));
-  CHECK_THAT(order(r, "variational_1", "energy"), WithinAbs(1.0, 0.1));
+  CHECK_THAT(order(r, "velocity_verlet", "energy"), WithinAbs(2.0, 0.3));
+  CHECK_THAT(order(r, "variational_1", "energy"), WithinAbs(1.0, 0.2));
   // The error is the largest |E - E_exact| over the outputs relative to the initial kinetic energy,
-  // E_exact = m v^2 / 2 at every time (undamped). studies/de_klerk_2022/README.md quotes, at
-  // h = t_c/128: velocity Verlet 1.51e-4, alpha = 0 1.24e-2, alpha = 1/2 1.59e-4 (results/de_klerk_2022/
-  // fig10.csv); the reading there is that alpha = 1/2 "performs similar to" velocity Verlet (the
-  // paper's Fig. 10 caption) and both beat alpha = 0.
+  // E_exact = m v^2 / 2 at every time (undamped).
   const double vv = row(r, "velocity_verlet").points.back().error.at("energy");
-  const double a0 = row(r, "variational_1").points.back().error.at("energy");
-  const double a5 = row(r, "variational_2").points.back().error.at("energy");
-  CHECK_THAT(vv, WithinRel(1.51e-4, 0.01));
-  CHECK_THAT(a0, WithinRel(1.24e-2, 0.01));
-  CHECK_THAT(a5, WithinRel(1.59e-4, 0.01));
-  for (std::size_t k = 0; k < row(r, "velocity_verlet").points.size(); ++k) {  // similar: within a factor 2
+  CHECK(vv < 1e-3);
+  CHECK(row(r, "variational_1").points.back().error.at("energy") > 10.0 * vv);
+  for (std::size_t k = 0; k < row(r, "velocity_verlet").points.size(); ++k) {  // "similar": within a factor 2
     const double ratio = row(r, "variational_2").points[k].error.at("energy") / row(r, "velocity_verlet").points[k].error.at("energy");
+    INFO("level " << k << ": alpha = 1/2 / velocity Verlet = " << ratio);
     CHECK(ratio > 0.5);
     CHECK(ratio < 2.0);
   }
@@ -228,4 +222,31 @@ TEST_CASE("slow: spinning-disk (README: traditional 0.85-1.0 for schemes whose f
   CHECK_THAT(order(c, "newmark_average", "position"), WithinAbs(2.0, 0.05));
   CHECK_THAT(order(c, "rk4", "position"), WithinAbs(4.0, 0.05));
   CHECK_THAT(order(c, "gear5", "position"), WithinAbs(5.0, 0.1));
+}
+
+TEST_CASE("slow: wall-bounce: energy error against the analytic energy, second order for velocity Verlet and alpha = 1/2, "
+          "first for alpha = 0 (De Klerk et al. 2022 Fig. 10a)", "[sweep][slow]") {
+  // The full case (250 collisions, 5 levels; 7-15 s), as studies/de_klerk_2022 runs it for Fig. 10.
+  const auto r = sweep_of({"wall-bounce", {"velocity_verlet", "variational_1", "variational_2"}, "", "traditional",
+                           false, 5});
+  check_solvers(r);
+  CHECK_THAT(order(r, "velocity_verlet", "energy"), WithinAbs(2.0, 0.1));
+  CHECK_THAT(order(r, "variational_2", "energy"), WithinAbs(2.0, 0.4));
+  CHECK_THAT(order(r, "variational_1", "energy"), WithinAbs(1.0, 0.1));
+  // The error is the largest |E - E_exact| over the outputs relative to the initial kinetic energy,
+  // E_exact = m v^2 / 2 at every time (undamped). studies/de_klerk_2022/README.md quotes, at
+  // h = t_c/128: velocity Verlet 1.51e-4, alpha = 0 1.24e-2, alpha = 1/2 1.59e-4 (results/de_klerk_2022/
+  // fig10.csv); the reading there is that alpha = 1/2 "performs similar to" velocity Verlet (the
+  // paper's Fig. 10 caption) and both beat alpha = 0.
+  const double vv = row(r, "velocity_verlet").points.back().error.at("energy");
+  const double a0 = row(r, "variational_1").points.back().error.at("energy");
+  const double a5 = row(r, "variational_2").points.back().error.at("energy");
+  CHECK_THAT(vv, WithinRel(1.51e-4, 0.01));
+  CHECK_THAT(a0, WithinRel(1.24e-2, 0.01));
+  CHECK_THAT(a5, WithinRel(1.59e-4, 0.01));
+  for (std::size_t k = 0; k < row(r, "velocity_verlet").points.size(); ++k) {  // similar: within a factor 2
+    const double ratio = row(r, "variational_2").points[k].error.at("energy") / row(r, "velocity_verlet").points[k].error.at("energy");
+    CHECK(ratio > 0.5);
+    CHECK(ratio < 2.0);
+  }
 }
