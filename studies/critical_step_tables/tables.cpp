@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
     {
       const ContactPointModel probe = build_model(pair("shape=disc,r=1,m=1", "shape=disc,r=1,m=1", 0.5, 0.7));
       for (const auto& l : integrator_limits(probe, default_integrator_specs()))
-        if (l.stability == "conditional") specs.push_back(l.name);
+        if (l.stability == Stability::conditional) specs.push_back(l.name);
     }
     std::string csv = "family,parameter,kt_ratio,restitution,integrator,stability,h_crit_s,sqrt_m_over_k_s,coefficient\n";
     // family -> rows (parameter, kt, e) -> integrator -> coefficient
@@ -149,8 +149,9 @@ int main(int argc, char** argv) {
       for (const auto& l : limits) {
         const double coef = l.h_crit / unit;
         csv += fmt::format("{},\"{}\",{},{},{},{},{},{},{}\n", c.family, c.parameter, c.kt_ratio, c.restitution, l.name,
-                           l.stability, format_exact(l.h_crit), unit, format_exact(coef));
-        cells.push_back(l.stability == "conditional" ? fmt::format("{:.4f}", coef) : l.stability);
+                           stability_keyword(l.stability), format_exact(l.h_crit), unit, format_exact(coef));
+        cells.push_back(l.stability == Stability::conditional ? fmt::format("{:.4f}", coef)
+                                                              : std::string(stability_keyword(l.stability)));
       }
       // Checks: equal undamped discs at kt = kn: velocity Verlet reaches 2/omega_max = (2/sqrt 6) sqrt(m/k)
       // (eq. 29 times 4/pi); every integrator's coefficient scales with Omega_crit.

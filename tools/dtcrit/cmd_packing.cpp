@@ -7,6 +7,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -50,7 +51,13 @@ struct PackingOptions {
   Index amplification_dofs = 48;
   bool box_walls = false;
   int confirm_steps = 0;
+  std::set<std::string> given;  // the options given on the command line (long names)
 };
+
+// An option the chosen mode would not read is an error, not a silent default.
+void reject_unread(const PackingOptions& o, const std::string& option, const std::string& why) {
+  if (o.given.count(option)) fail(fmt::format("{} {}", option, why));
+}
 
 std::array<bool, 3> parse_periodic(const std::string& text) {
   std::array<bool, 3> p{false, false, false};
@@ -91,6 +98,21 @@ void run(const PackingOptions& o) {
     if (!o.kn) fail("--kn (normal stiffness [N/m]) is required, or the law as --lammps-pair");
     if (!o.kt) fail("--kt (tangential stiffness [N/m]) is required, or the law as --lammps-pair");
   }
+  if (o.lattice.empty()) {
+    for (const char* opt : {"--radius", "--compression", "--radius-spread", "--seed"})
+      reject_unread(o, opt, "applies to --lattice only; a file gives the radii and positions");
+    if (!o.data_file.empty()) reject_unread(o, "--density", "is not read with --lammps-data: the data file gives the densities");
+    if (o.dimension == 3) reject_unread(o, "--disc", "applies to 2D packings only (--dimension 2)");
+  } else {
+    reject_unread(o, "--dimension", "applies to files only; a lattice's dimension is its kind (square, hex: 2D)");
+    if (o.radius_spread == 0.0) reject_unread(o, "--seed", "is only read with --radius-spread");
+    if (packing::lattice_dimension(packing::parse_lattice(o.lattice)) == 3)
+      reject_unread(o, "--disc", "applies to 2D lattices only (square, hex)");
+  }
+  if (o.eigensolver != "spectra") reject_unread(o, "--ncv", "is Spectra's basis size: it needs --eigensolver spectra");
+  // Every output is checked before the computation and written only once the report is complete.
+  OutputFiles files;
+  files.declare("--output", o.output);
   const bool tty = isatty(STDERR_FILENO) != 0;
   const auto t_start = std::chrono::steady_clock::now();
   auto progress = [&](std::string_view what) {
@@ -177,7 +199,12 @@ void run(const PackingOptions& o) {
   ao.eigen.ncv = o.ncv;
   ao.amplification_dofs = o.amplification_dofs;
   ao.progress = progress;
-  const auto report = packing::analyse_packing(p, sys, ao);
+  auto report = packing::analyse_packing(p, sys, ao);
+  if (lattice) {  // the lattice inputs that set the answer, defaults marked
+    report.inputs.push_back({"radius", o.radius, "m", !o.given.count("--radius")});
+    report.inputs.push_back({"density", o.density, "kg/m^3", !o.given.count("--density")});
+    report.inputs.push_back({"compression", o.compression, "", !o.given.count("--compression")});
+  }
   nlohmann::json confirmation = nlohmann::json::array();
   std::string confirmation_text;
   if (o.confirm_steps > 0) {
@@ -200,15 +227,19 @@ void run(const PackingOptions& o) {
         "the smallest overlap and an unperturbed one (initial force residual {:.2g} kn x smallest overlap{}):\n",
         residual, residual < 1e-9 ? ", in equilibrium" : ", the packing relaxes; its motion cancels out");
     for (const auto& lim : report.integrators) {
-      if (lim.stability != "conditional") continue;
+      if (lim.stability != Stability::conditional || !lim.converged) continue;
       for (double f : {0.99, 1.01}) {
         progress(fmt::format("stepper: {} at {} h_crit", lim.name, f));
         const auto run = packing::confirm_with_stepper(p, sticking, lim.name, lim.h_crit, f, o.confirm_steps, 1e-4 * dmin);
         confirmation.push_back({{"integrator", run.integrator}, {"factor", run.factor}, {"h", run.h},
                                 {"steps", run.steps}, {"growth", std::isfinite(run.growth) ? nlohmann::json(run.growth) : nlohmann::json(nullptr)},
+                                {"unconverged_steps", run.unconverged_steps},
                                 {"equilibrium_residual", residual}});
-        confirmation_text += fmt::format("  {:<24} {:.2f} h_crit = {:.6g} s: {} steps, max growth {:.4g}\n", run.integrator,
-                                         run.factor, run.h, run.steps, run.growth);
+        confirmation_text += fmt::format("  {:<24} {:.2f} h_crit = {:.6g} s: {} steps, max growth {:.4g}{}\n", run.integrator,
+                                         run.factor, run.h, run.steps, run.growth,
+                                         run.unconverged_steps ? fmt::format(" (SOLVER FAILURE: Newton did not converge "
+                                                                             "in {} steps)", run.unconverged_steps)
+                                                               : "");
       }
     }
     if (confirmation.empty()) confirmation_text += "  none of the integrators is conditionally stable: nothing to confirm\n";
@@ -222,8 +253,12 @@ void run(const PackingOptions& o) {
   } else {
     text = format_packing_table(report) + confirmation_text;
   }
-  if (o.output.empty()) std::cout << text << std::flush;
-  else write_file_atomically(o.output, [&](std::ostream& out) { out << text; });
+  if (o.output.empty()) {
+    std::cout << text << std::flush;
+    return;
+  }
+  files.write_text(o.output, text);
+  files.commit();
 }
 
 }  // namespace
@@ -290,7 +325,11 @@ void add_packing_command(CLI::App& app) {
   cmd->add_option("--amplification-dofs", o->amplification_dofs,
                   "damped packings up to this many dofs: amplification matrix for every integrator")
       ->capture_default_str();
-  cmd->callback([o] { run(*o); });
+  cmd->callback([o, cmd] {
+    for (const CLI::Option* opt : cmd->get_options())
+      if (opt->count() > 0) o->given.insert(opt->get_name());
+    run(*o);
+  });
 }
 
 }  // namespace dtcrit::cli

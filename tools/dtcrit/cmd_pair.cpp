@@ -20,11 +20,14 @@ void add_pair_command(CLI::App& app) {
   cmd->add_option("-o,--output", *out, "write to this file instead of the terminal");
   cmd->callback([=] {
     if (*json && *csv) throw std::invalid_argument("choose one of --json and --csv");
+    OutputFiles files;
+    files.declare("--output", *out);
     const auto model = build_model(opts->input());
     const auto report = analyse_pair("", model, opts->material(), expand_integrator_specs(opts->integrators));
-    if (*json) emit(*out, to_json(report).dump(2) + "\n");
-    else if (*csv) emit(*out, format_pair_csv({report}));
-    else emit(*out, format_pair_table({report}));
+    if (*json) emit(files, *out, to_json(report).dump(2) + "\n");
+    else if (*csv) emit(files, *out, format_pair_csv({report}));
+    else emit(files, *out, format_pair_table({report}));
+    files.commit();
   });
 }
 

@@ -14,6 +14,7 @@
 
 #include "dtcrit/analysis/pair_analysis.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/plot.hpp"
 #include "dtcrit/io/text_table.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
@@ -87,10 +88,17 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--tolerance", o->tolerance, "relative tolerance of the accuracy-limited step")->capture_default_str();
   cmd->add_flag("--no-accuracy", o->no_accuracy, "skip the accuracy-limited step");
   cmd->callback([o] {
+    // Every output is checked before the sweep runs, and all are written together at the end.
+    OutputFiles files;
+    files.declare("--output", o->output);
     if (o->list) {
-      emit(o->output, list_cases());
+      emit(files, o->output, list_cases());
+      files.commit();
       return;
     }
+    files.declare("--json-file", o->json_file);
+    files.declare("--csv-file", o->csv_file);
+    files.declare("--plot", o->plot, OutputFormat::plot);
     if (o->case_name.empty())
       fail(fmt::format("--case is required; valid cases: {}", fmt::join(sweep::case_names(), ", ")));
     std::string spec;
@@ -127,13 +135,16 @@ void add_sweep_command(CLI::App& app) {
     const sweep::SweepResult r = sweep::run_sweep(*c, o->tangential, so);
     if (bar) std::cerr << "\r" << std::string(70, ' ') << "\r" << std::flush;
 
-    if (o->json) emit(o->output, sweep::to_json(r).dump(2) + "\n");
-    else if (o->csv) emit(o->output, sweep::to_csv(r));
-    else emit(o->output, sweep::to_text(r));
-    if (!o->json_file.empty()) emit(o->json_file, sweep::to_json(r).dump(2) + "\n");
-    if (!o->csv_file.empty()) emit(o->csv_file, sweep::to_csv(r));
+    const std::string main_text = o->json  ? sweep::to_json(r).dump(2) + "\n"
+                                  : o->csv ? sweep::to_csv(r)
+                                           : sweep::to_text(r);
+    if (!o->output.empty()) files.write_text(o->output, main_text);
+    if (!o->json_file.empty()) files.write_text(o->json_file, sweep::to_json(r).dump(2) + "\n");
+    if (!o->csv_file.empty()) files.write_text(o->csv_file, sweep::to_csv(r));
     if (!o->plot.empty())
-      write_plot(o->plot, sweep::error_plot(r, o->plot_quantity.empty() ? r.channels.front().name : o->plot_quantity));
+      files.plot(o->plot, sweep::error_plot(r, o->plot_quantity.empty() ? r.channels.front().name : o->plot_quantity));
+    files.commit();
+    if (o->output.empty()) std::cout << main_text << std::flush;
   });
 }
 

@@ -87,6 +87,11 @@ void add_table_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--threads", *threads, "worker threads")->capture_default_str();
   cmd->callback([=] {
+    // Every output is checked before the grid is computed, and all are written together at the end.
+    OutputFiles files;
+    files.declare("--csv", *csv_path);
+    files.declare("--markdown", *md_path);
+    files.declare("--plot", *plot_path, OutputFormat::plot);
     std::vector<Axis> axes;
     for (const auto& v : *vary) axes.push_back(parse_axis(v));
     const PairInput base = opts->input();
@@ -101,6 +106,12 @@ void add_table_command(CLI::App& app) {
     for (const auto& a : axes) total *= a.values.size();
 
     const auto& est_names = estimate_columns();
+    if (!plot_path->empty())
+      for (const auto& q : *plot_quantities)
+        if (std::find(est_names.begin(), est_names.end(), q) == est_names.end() &&
+            std::find(specs.begin(), specs.end(), q) == specs.end() && q != "omega_max" &&
+            std::none_of(axes.begin(), axes.end(), [&](const Axis& a) { return a.key == q; }))
+          fail(fmt::format("--plot-quantity '{}' is not a column of this table (an estimate or a --integrator spec)", q));
     const std::size_t n_cols = axes.size() + 1 + est_names.size() + specs.size();
     std::vector<double> data(total * n_cols, std::numeric_limits<double>::quiet_NaN());
     std::atomic<std::size_t> done{0};
@@ -186,13 +197,10 @@ void add_table_command(CLI::App& app) {
         out << line;
       }
     };
-    auto emit_table = [&](const std::string& path, bool markdown) {
-      if (path.empty()) write_table(std::cout, markdown);
-      else write_file_atomically(path, [&](std::ostream& out) { write_table(out, markdown); });
-    };
     // CSV to the file given, or to the terminal when no other output was asked for.
-    if (!csv_path->empty() || (md_path->empty() && plot_path->empty())) emit_table(*csv_path, false);
-    if (!md_path->empty()) emit_table(*md_path, true);
+    const bool csv_to_terminal = csv_path->empty() && md_path->empty() && plot_path->empty();
+    if (!csv_path->empty()) files.write(*csv_path, [&](std::ostream& out) { write_table(out, false); });
+    if (!md_path->empty()) files.write(*md_path, [&](std::ostream& out) { write_table(out, true); });
 
     if (!plot_path->empty()) {
       PlotSpec plot{"Critical time-step against " + axes.front().key, axes.front().key, "time-step [s]", false, false, {}};
@@ -214,8 +222,10 @@ void add_table_command(CLI::App& app) {
           plot.series.push_back(std::move(s));
         }
       }
-      write_plot(*plot_path, plot);
+      files.plot(*plot_path, plot);
     }
+    files.commit();
+    if (csv_to_terminal) write_table(std::cout, false);
   });
 }
 

@@ -65,12 +65,9 @@ std::optional<Material> PairOptions::material() const {
   return validated(Material{*youngs, *poisson, *density, *radius, impact_velocity.value_or(0.0)});
 }
 
-void emit(const std::string& path, const std::string& text) {
-  if (path.empty()) {
-    std::cout << text << std::flush;
-    return;
-  }
-  write_file_atomically(path, [&](std::ostream& out) { out << text; });
+void emit(OutputFiles& files, const std::string& path, const std::string& text) {
+  if (path.empty()) std::cout << text << std::flush;
+  else files.write_text(path, text);
 }
 
 }  // namespace dtcrit::cli

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "dtcrit/estimates/material.hpp"
+#include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/pair_input.hpp"
 
 namespace dtcrit::cli {
@@ -26,7 +27,8 @@ struct PairOptions {
   std::optional<Material> material() const;
 };
 
-// Writes `text` to stdout, or atomically to `path` when it is not empty.
-void emit(const std::string& path, const std::string& text);
+// Stages `text` for `path` in `files` (declared there before the computation), or prints it to
+// stdout when `path` is empty. Call files.commit() after the last emit.
+void emit(OutputFiles& files, const std::string& path, const std::string& text);
 
 }  // namespace dtcrit::cli

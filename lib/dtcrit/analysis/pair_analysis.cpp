@@ -53,7 +53,7 @@ std::vector<IntegratorLimit> integrator_limits(const ContactPointModel& model, c
       if (!reduced) reduced.emplace(model.reduced_system());
       c = critical_step(spec, *reduced, omega_max);
     }
-    out.push_back({spec, std::string(stability_keyword(c.stability)), c.h_crit});
+    out.push_back({spec, c.stability, c.h_crit});
   }
   return out;
 }

@@ -57,25 +57,21 @@ void VelocityVerlet::step(MechanicalSystem& sys) {
     // Solve M (w - v½) = (h/2) f(t1, x+, w) for w = v+; initial guess: the explicit update with the old a.
     vhalf_ = v_;
     w_ = vhalf_ + 0.5 * h * a_;
-    detail::NewtonControl newton(50);
+    detail::NewtonControl newton(mass_, 50);
+    bool converged = false;
     while (true) {
       sys.force(t1, x_, w_, f_);
       r_ = mass_.cwiseProduct(w_ - vhalf_) - 0.5 * h * f_;
-      const double scale = mass_.cwiseProduct(w_).norm() + mass_.cwiseProduct(vhalf_).norm() + 0.5 * h * f_.norm();
-      if (newton.converged(r_.norm(), scale)) break;
-      if (newton.exhausted()) {
-        detail::warn_once("velocity_verlet_implicit_damping",
-                          fmt::format("velocity_verlet_implicit_damping: Newton did not converge in {} iterations "
-                                      "(residual {:.3g})",
-                                      newton.iterations(), r_.norm()));
-        break;
-      }
+      terms_ = mass_.cwiseProduct(w_.cwiseAbs() + vhalf_.cwiseAbs()) + 0.5 * h * f_.cwiseAbs();
+      if ((converged = newton.converged(r_, terms_)) || newton.exhausted()) break;
       sys.tangent(t1, x_, w_, K_, C_);
+      newton.set_state_rounding(K_, x_, C_, w_, 0.5 * h);
       solver_.factor(mass_, 1.0, C_, 0.5 * h, K_, 0.0);
       solver_.solve(r_, d_);
       w_ -= d_;
       newton.record_update(d_.norm(), w_.norm());
     }
+    newton.report(solver_status_, "velocity_verlet_implicit_damping", converged);
     v_ = w_;
     a_ = accel(f_);
   }

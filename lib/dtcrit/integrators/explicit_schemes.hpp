@@ -39,7 +39,7 @@ class VelocityVerlet final : public BlockStateIntegrator {
 
  private:
   DampingVelocity level_;
-  Vector a_, vhalf_, w_, r_, d_;
+  Vector a_, vhalf_, w_, r_, d_, terms_;
   SparseMatrix K_, C_;
   detail::TangentSolver solver_;
 };

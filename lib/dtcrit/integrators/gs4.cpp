@@ -71,26 +71,24 @@ void GS4Integrator::step(MechanicalSystem& sys) {
     sys.force(tw, x0, v0, f_);
     da_ = (accel(f_) - a_) / c_.L6W1;
   } else {
-    detail::NewtonControl newton(50);
+    detail::NewtonControl newton(mass_, 50);
+    bool converged = false;
     while (true) {
       xt_ = x0 + c_.L3W3 * h * h * da_;
       vt_ = v0 + c_.L5W2 * h * da_;
       at_ = a_ + c_.L6W1 * da_;
       sys.force(tw, xt_, vt_, f_);
       r_ = mass_.cwiseProduct(at_) - f_;
-      const double scale = mass_.cwiseProduct(a_).norm() + c_.L6W1 * mass_.cwiseProduct(da_).norm() + f_.norm();
-      if (newton.converged(r_.norm(), scale)) break;
-      if (newton.exhausted()) {
-        detail::warn_once(c_.name, fmt::format("{}: Newton did not converge in {} iterations (residual {:.3g})",
-                                               c_.name, newton.iterations(), r_.norm()));
-        break;
-      }
+      terms_ = mass_.cwiseProduct(a_.cwiseAbs() + c_.L6W1 * da_.cwiseAbs()) + f_.cwiseAbs();
+      if ((converged = newton.converged(r_, terms_)) || newton.exhausted()) break;
       sys.tangent(tw, xt_, vt_, K_, C_);
+      newton.set_state_rounding(K_, xt_, C_, vt_, 1.0);
       solver_.factor(mass_, c_.L6W1, C_, c_.L5W2 * h, K_, c_.L3W3 * h * h);
       solver_.solve(r_, d_);
       da_ -= d_;
       newton.record_update(d_.norm(), da_.norm() + a_.norm());
     }
+    newton.report(solver_status_, c_.name, converged);
   }
   x_ += c_.l1 * h * v_ + c_.l2 * h * h * a_ + c_.l3 * h * h * da_;
   v_ += c_.l4 * h * a_ + c_.l5 * h * da_;

@@ -54,7 +54,7 @@ class GS4Integrator final : public BlockStateIntegrator {
 
  private:
   GS4Coefficients c_;
-  Vector a_, da_, xt_, vt_, at_, r_, d_;
+  Vector a_, da_, xt_, vt_, at_, r_, d_, terms_;
   SparseMatrix K_, C_;
   detail::TangentSolver solver_;
 };

@@ -16,6 +16,17 @@
 
 namespace dtcrit {
 
+// What the solvers inside the steps of an implicit scheme did (Newton, its LU or CG solves): a
+// failure travels with the run that had it, into the report, not only as a warning.
+struct SolverStatus {
+  long steps = 0;                  // steps that ran a Newton iteration
+  long unconverged_steps = 0;      // steps whose Newton iteration stopped at its cap, or whose CG failed
+  int max_iterations = 0;          // most Newton iterations of one step
+  double worst_residual = 0.0;     // largest final residual / its rounding floor over unconverged steps
+  std::string first_failure;       // the message of the first failure ("" if none)
+  bool ok() const { return unconverged_steps == 0; }
+};
+
 class Integrator {
  public:
   virtual ~Integrator() = default;
@@ -34,9 +45,13 @@ class Integrator {
   virtual Vector state() const = 0;
   virtual void set_state(const Vector& z) = 0;
 
+  // The solver status of the steps since start() (explicit schemes: nothing to report).
+  const SolverStatus& solver_status() const { return solver_status_; }
+
  protected:
+  SolverStatus solver_status_;
   // Bookkeeping for derived classes: time is t0 + n h, never accumulated.
-  void reset_clock(double t0, double h) { t0_ = t0; h_ = h; n_ = 0; }
+  void reset_clock(double t0, double h) { t0_ = t0; h_ = h; n_ = 0; solver_status_ = {}; }
   void tick() { ++n_; }
 
  private:

@@ -55,27 +55,30 @@ const std::vector<IntegratorParameter> gs4_parameters = {
 const std::vector<Row>& rows() {
   static const std::vector<Row> table = [] {
     using VV = VelocityVerlet::DampingVelocity;
+    constexpr auto backward = DashpotVelocity::backward_difference, central = DashpotVelocity::central_difference;
     std::vector<Row> t;
     t.push_back({{"explicit_euler", "x+ = x + h v, v+ = v + h a(x, v)", {}, 1, 1, true}, fixed<ExplicitEuler>(), {}, {}, {}});
-    t.push_back({{"symplectic_euler", "kick-drift: v+ = v + h a(x, v), x+ = x + h v+", {}, 1, 1, true},
+    t.push_back({{"symplectic_euler", "kick-drift: v+ = v + h a(x, v), x+ = x + h v+", {}, 1, 1, true, backward},
                  fixed<SymplecticEuler>(), {}, {}, {}});
     t.push_back({{"velocity_verlet",
-                  "velocity Verlet as LAMMPS fix nve/sphere: dashpots see the half-step velocity v_{n+1/2}", {}, 2, 1, true},
+                  "velocity Verlet as LAMMPS fix nve/sphere: dashpots see the half-step velocity v_{n+1/2}", {}, 2, 1, true,
+                  backward},
                  fixed<VelocityVerlet>(VV::half_step), {}, {}, {}});
     t.push_back({{"velocity_verlet_implicit_damping",
-                  "velocity Verlet with dashpots at v_{n+1} (solved with J = M + h/2 C)", {}, 2, 2, true},
+                  "velocity Verlet with dashpots at v_{n+1} (solved with J = M + h/2 C)", {}, 2, 2, true, central},
                  fixed<VelocityVerlet>(VV::end_of_step), {}, {}, {}});
     t.push_back({{"leapfrog",
                   "Cundall leapfrog: v_{n+1/2} = v_{n-1/2} + h a(x_n, v_{n-1/2}); velocity() is v_{n-1/2} (offset -h/2)",
-                  {}, 2, 1, true},
+                  {}, 2, 1, true, backward},
                  fixed<Leapfrog>(), {}, {}, {}});
     t.push_back({{"central_difference",
-                  "Newmark beta=0, gamma=1/2 (GS4 engine); dashpots at v_{n+1}, solved with J = M + h/2 C", {}, 2, 2, true},
+                  "Newmark beta=0, gamma=1/2 (GS4 engine); dashpots at v_{n+1}, solved with J = M + h/2 C", {}, 2, 2, true,
+                  central},
                  [](const Values&) -> std::unique_ptr<Integrator> {
                    return std::make_unique<GS4Integrator>(central_difference_coefficients());
                  },
                  {}, {}, {}});
-    t.push_back({{"position_verlet", "drift-kick-drift; dashpots see the start-of-step velocity v_n", {}, 2, 1, true},
+    t.push_back({{"position_verlet", "drift-kick-drift; dashpots see the start-of-step velocity v_n", {}, 2, 1, true, backward},
                  fixed<PositionVerlet>(), {}, {}, {}});
     t.push_back({{"rk4", "classical Runge-Kutta from its Butcher tableau (generic explicit RK stepper)", {}, 4, 4, true},
                  [](const Values&) -> std::unique_ptr<Integrator> {
@@ -103,6 +106,8 @@ const std::vector<Row>& rows() {
                  [](const Values& p, IntegratorInfo& info) {
                    info.order = info.order_damped = p[1] == 0.5 ? 2 : 1;
                    info.is_explicit = p[0] == 0.0;
+                   info.dashpot_velocity = p[0] == 0.0 && p[1] == 0.5 ? DashpotVelocity::central_difference
+                                                                      : DashpotVelocity::other;
                  },
                  {}, {}});
     t.push_back({{"newmark_average", "alias of newmark:beta=0.25,gamma=0.5 (average acceleration, trapezoidal rule)", {}, 2, 2, false},
@@ -128,15 +133,18 @@ const std::vector<Row>& rows() {
                  gs4_factory(&gs4_v0_coefficients), {}, {}, {}});
     t.push_back({{"variational",
                   "De Klerk et al. variational integrator, Newton + conjugate gradient; dashpots at the start-of-step velocity",
-                  {{"alpha", 0.0, 0.0, 1.0, "quadrature point of the potential, q_alpha = (1-alpha) q + alpha q+"}}, 1, 1, true},
+                  {{"alpha", 0.0, 0.0, 1.0, "quadrature point of the potential, q_alpha = (1-alpha) q + alpha q+"}}, 1, 1, true,
+                  backward},
                  [](const Values& p) -> std::unique_ptr<Integrator> { return std::make_unique<VariationalIntegrator>(p[0]); },
                  [](const Values& p, IntegratorInfo& info) {
                    info.order = p[0] == 0.5 ? 2 : 1;
                    info.order_damped = 1;
                    info.is_explicit = p[0] * (1.0 - p[0]) == 0.0;
+                   // alpha = 0 is symplectic Euler; alpha = 1 drifts first and kicks at x+ with v_n
+                   info.dashpot_velocity = info.is_explicit ? DashpotVelocity::backward_difference : DashpotVelocity::other;
                  },
                  {}, {}});
-    t.push_back({{"variational_1", "alias of variational:alpha=0 (explicit in disguise; first order)", {}, 1, 1, true},
+    t.push_back({{"variational_1", "alias of variational:alpha=0 (explicit in disguise; first order)", {}, 1, 1, true, backward},
                  {}, {}, "variational", {0.0}});
     t.push_back({{"variational_2", "alias of variational:alpha=0.5 (midpoint; implicit)", {}, 2, 1, false},
                  {}, {}, "variational", {0.5}});

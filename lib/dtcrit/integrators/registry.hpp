@@ -19,6 +19,18 @@ struct IntegratorParameter {
   std::string meaning;
 };
 
+// The velocity a scheme's dashpots see at the force evaluation at x_n, on M a + C v + K x = 0 (it
+// decides which exact damped criterion applies; packing/README.md):
+//  backward_difference: (x_n - x_{n-1}) / h, the velocity of the last drift (velocity Verlet's
+//    v_{n+1/2}, leapfrog, symplectic Euler, position Verlet in its midpoint variable, the variational
+//    integrator at alpha = 0 or 1). The scheme reduces to M(x+ - 2x + x-) + hC(x - x-) + h^2 K x = 0:
+//    unstable from the first h at which 4M - 2hC - h^2 K is singular.
+//  central_difference: (x_{n+1} - x_{n-1}) / 2h, the end-of-step velocity solved implicitly
+//    (velocity_verlet_implicit_damping, central difference): M(x+ - 2x + x-) + (h/2)C(x+ - x-) +
+//    h^2 K x = 0, unstable from h = 2 / omega_max whatever C.
+//  other: no such reduction; the damped limit comes from the amplification matrix.
+enum class DashpotVelocity { other, backward_difference, central_difference };
+
 struct IntegratorInfo {
   std::string name;
   std::string description;
@@ -26,6 +38,7 @@ struct IntegratorInfo {
   int order;          // declared global order, forces independent of velocity
   int order_damped;   // declared global order with velocity-dependent (dashpot) forces
   bool is_explicit;   // no solve with the stiffness (a diagonal dashpot solve may remain)
+  DashpotVelocity dashpot_velocity = DashpotVelocity::other;
 };
 
 // Every row, in table order (aliases such as newmark_average are rows of their own).

@@ -33,20 +33,17 @@ void VariationalIntegrator::step(MechanicalSystem& sys) {
     }
   } else {
     dq_ = h * vs_;
-    detail::NewtonControl newton(max_iterations, tolerance);
+    detail::NewtonControl newton(mass_, max_iterations, tolerance);
+    bool converged = false, cg_failed = false;
     while (true) {
       qa_ = x_ + a * dq_;
       sys.force(ta, qa_, vs_, f_);
       const Vector inertia = mass_.cwiseProduct(dq_) / h;
       r_ = p_ - inertia + h * (1.0 - a) * f_;
-      if (newton.converged(r_.norm(), p_.norm() + inertia.norm() + h * (1.0 - a) * f_.norm())) break;
-      if (newton.exhausted()) {
-        detail::warn_once("variational", fmt::format("{}: Newton did not converge in {} iterations (residual {:.3g}); "
-                                                     "keeping the last iterate",
-                                                     scheme_, newton.iterations(), r_.norm()));
-        break;
-      }
+      const Vector terms = p_.cwiseAbs() + inertia.cwiseAbs() + h * (1.0 - a) * f_.cwiseAbs();
+      if ((converged = newton.converged(r_, terms)) || newton.exhausted() || cg_failed) break;
       sys.tangent(ta, qa_, vs_, K_, C_);
+      newton.set_state_rounding(K_, qa_, C_, vs_, h * (1.0 - a));
       // (M + h² α(1-α) K_sym) d = h R
       J_ = (0.5 * h * h * a * (1.0 - a)) * (K_ + SparseMatrix(K_.transpose()));
       J_ += SparseMatrix(mass_.asDiagonal());
@@ -54,10 +51,12 @@ void VariationalIntegrator::step(MechanicalSystem& sys) {
       cg_.compute(J_);
       rhs_ = h * r_;
       d_ = cg_.solve(rhs_);
+      cg_failed = cg_.info() != Eigen::Success || !d_.allFinite();
       dq_ += d_;
       newton.record_update(d_.norm(), dq_.norm());
     }
     last_iterations_ = newton.iterations();
+    newton.report(solver_status_, cg_failed ? scheme_ + " (conjugate gradient failed)" : scheme_, converged);
   }
   p_ = mass_.cwiseProduct(dq_) / h + h * a * f_;  // eq. (31)
   x_ += dq_;

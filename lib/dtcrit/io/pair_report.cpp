@@ -62,7 +62,7 @@ nlohmann::json to_json(const PairReport& r) {
   for (const auto& e : r.estimates) j["estimate_descriptions"][e.name] = e.description;
   j["integrators"] = nlohmann::json::object();
   for (const auto& i : r.integrators)
-    j["integrators"][i.name] = {{"h_crit", number_or_null(i.h_crit)}, {"stability", i.stability}};
+    j["integrators"][i.name] = {{"h_crit", number_or_null(i.h_crit)}, {"stability", stability_keyword(i.stability)}};
   return j;
 }
 
@@ -105,7 +105,8 @@ std::string format_pair_table(const std::vector<PairReport>& reports) {
       add("h_crit " + reports.front().integrators[i].name,
           [&](const PairReport& r) {
             const auto& lim = r.integrators[i];
-            return lim.stability == "conditional" ? format_number(lim.h_crit) : lim.stability;
+            return lim.stability == Stability::conditional ? format_number(lim.h_crit)
+                                                           : std::string(stability_keyword(lim.stability));
           },
           "s");
   return t.to_text();
@@ -118,7 +119,8 @@ std::string format_pair_csv(const std::vector<PairReport>& reports) {
     for (const auto& e : r.estimates)
       t.add_row({r.label, "estimate", e.name, format_exact(e.seconds), format_exact(e.seconds / ref), ""});
     for (const auto& i : r.integrators)
-      t.add_row({r.label, "integrator", i.name, format_exact(i.h_crit), format_exact(i.h_crit / ref), i.stability});
+      t.add_row({r.label, "integrator", i.name, format_exact(i.h_crit), format_exact(i.h_crit / ref),
+                 std::string(stability_keyword(i.stability))});
   }
   return t.to_csv();
 }

@@ -9,12 +9,13 @@
 
 #include "dtcrit/estimates/estimates.hpp"
 #include "dtcrit/estimates/material.hpp"
+#include "dtcrit/stability/amplification.hpp"
 
 namespace dtcrit {
 
 struct IntegratorLimit {
   std::string name;       // integrator specification
-  std::string stability;  // "conditional", "unconditional" or "unstable"
+  Stability stability;    // printed as stability_keyword() only by the printers
   double h_crit;          // seconds; NaN unless conditional
 };
 

@@ -1,5 +1,7 @@
 #include "dtcrit/io/plot.hpp"
 
+#include "dtcrit/io/output_file.hpp"
+
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
@@ -18,17 +20,24 @@ std::string quoted(const std::string& s) {
 }
 }  // namespace
 
+std::string plot_terminal(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".png") return "pngcairo size 900,650 enhanced font 'DejaVu Sans,11'";
+  if (ext == ".svg") return "svg size 900,650 enhanced font 'DejaVu Sans,11'";
+  throw std::invalid_argument(fmt::format("plot file '{}' must end in .png or .svg", path));
+}
+
 void write_plot(const std::string& path, const PlotSpec& spec) {
+  OutputFiles files;
+  files.declare("plot", path, OutputFormat::plot);
+  files.plot(path, spec);
+  files.commit();
+}
+
+void draw_plot(const std::string& path, const std::string& file, const PlotSpec& spec) {
   namespace fs = std::filesystem;
-  const fs::path target(path);
-  const std::string ext = target.extension().string();
-  std::string terminal;
-  if (ext == ".png") terminal = "pngcairo size 900,650 enhanced font 'DejaVu Sans,11'";
-  else if (ext == ".svg") terminal = "svg size 900,650 enhanced font 'DejaVu Sans,11'";
-  else throw std::runtime_error(fmt::format("plot file '{}' must end in .png or .svg", path));
-  if (target.has_parent_path() && !fs::is_directory(target.parent_path()))
-    throw std::runtime_error(fmt::format("cannot write '{}': folder '{}' does not exist", path, target.parent_path().string()));
-  const fs::path tmp = target.string() + ".partial";
+  const std::string terminal = plot_terminal(path);
+  const fs::path tmp(file);
   {
     Gnuplot gp("gnuplot 2>/dev/null");
     gp << "set terminal " << terminal << "\n";
@@ -60,7 +69,6 @@ void write_plot(const std::string& path, const PlotSpec& spec) {
     fs::remove(tmp, ec);
     throw std::runtime_error(fmt::format("gnuplot failed to draw '{}' (is gnuplot installed?)", path));
   }
-  fs::rename(tmp, target);
 }
 
 }  // namespace dtcrit

@@ -20,7 +20,16 @@ struct PlotSpec {
   std::vector<PlotSeries> series;
 };
 
-// Writes `path` (.png or .svg) atomically; throws std::runtime_error if gnuplot is missing or fails.
+// The gnuplot terminal of a plot file, chosen by its extension (.png or .svg); throws
+// std::invalid_argument naming the path otherwise.
+std::string plot_terminal(const std::string& path);
+
+// Draws `spec` into `file` in the format of `path`'s extension (file may be a temporary name);
+// throws std::runtime_error if gnuplot is missing or fails (and removes `file`).
+void draw_plot(const std::string& path, const std::string& file, const PlotSpec& spec);
+
+// Writes `path` (.png or .svg) atomically (io/output_file.hpp; commands declare their plots in an
+// OutputFiles instead, so that the format is checked before the computation).
 void write_plot(const std::string& path, const PlotSpec& spec);
 
 }  // namespace dtcrit

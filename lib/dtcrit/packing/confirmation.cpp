@@ -54,6 +54,7 @@ ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, 
     out.growth = std::max(out.growth, d);
     if (out.growth > 1e6) break;
   }
+  out.unconverged_steps = integ->solver_status().unconverged_steps + ref_integ->solver_status().unconverged_steps;
   return out;
 }
 

@@ -19,6 +19,7 @@ struct ConfirmationRun {
   double h = 0.0;
   int steps = 0;         // steps taken (a run stops once the growth exceeds 1e6)
   double growth = 0.0;   // max over the run of |M^1/2 (x - x_ref)| / |M^1/2 (x(0) - x0)|; inf if non-finite
+  long unconverged_steps = 0;  // implicit steps of either run whose Newton iteration did not converge
 };
 
 // max |f(x0, 0)| / (kn * smallest overlap) of the stepper's forces on the packing as given: 0 in

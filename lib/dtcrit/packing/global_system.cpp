@@ -573,6 +573,7 @@ DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, cons
   if (!s.damped()) {
     out.h_crit = h_max;
     out.lambda_at_root = 4.0;
+    out.converged = true;
     return out;
   }
   EigenOptions o = opts;
@@ -593,10 +594,12 @@ DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, cons
     out.iterations = it;
     out.lambda_at_root = e.lambda;
     const double g = e.lambda - 4.0;
+    if (!std::isfinite(g)) break;  // NaN guard: not converged, h_crit NaN below
     if (fresh_derivative) {  // g'(h) = v^T (2h K~ + 2 C~) v (Hellmann-Feynman)
       Vector w(s.dofs());
       s.apply_scaled(2.0 * h, 2.0, e.vector.data(), w.data());
       dg = e.vector.dot(w);
+      if (std::isnan(dg)) break;
       if (!(dg > 0.0)) fail("damped limit: lambda_max(h^2 K + 2h C) does not grow with h");
     }
     const double step = g / dg;
@@ -606,9 +609,12 @@ DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, cons
     const bool done = std::abs(h_new - h) <= 1e-12 * h;
     fresh_derivative = std::abs(h_new - h) > 1e-6 * h;
     h = h_new;
-    if (done) break;
+    if (done) {
+      out.converged = std::isfinite(h) && h > 0.0;
+      break;
+    }
   }
-  out.h_crit = h;
+  out.h_crit = out.converged ? h : std::numeric_limits<double>::quiet_NaN();
   return out;
 }
 

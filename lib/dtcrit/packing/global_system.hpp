@@ -185,6 +185,9 @@ struct DampedLimit {
   double h_crit = 0.0;
   int iterations = 0;
   double lambda_at_root = 0.0;  // lambda_max at h_crit (4 up to the tolerance)
+  // false when the iteration cap was reached before two iterates agreed to 1e-12, or an eigenvalue
+  // or a derivative was not finite (then h_crit is NaN: no number is reported after a failure)
+  bool converged = false;
 };
 DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts = {},
                                    double top_mode_zeta = 0.0);

@@ -268,6 +268,9 @@ Packing read_lammps_dump(const std::string& path, const ReadOptions& opts) {
     const bool has_mass = at.count("mass") > 0, has_type = at.count("type") > 0;
     if (!has_mass && !opts.density)
       in.error("the ATOMS columns have no mass: expected a 'mass' column, or give the density (--density)");
+    if (has_mass && opts.density)
+      in.error(fmt::format("the ATOMS columns have a mass column, so the density {} (--density) would not be used",
+                           *opts.density));
     for (long k = 0; k < n; ++k) {
       if (!in.next(line)) in.expected(fmt::format("{} atom lines", n), "end of file");
       const auto w = words(line);

@@ -41,10 +41,10 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const GlobalSystem& sys, double omega_max,
                                                 double zeta, const PackingAnalysisOptions& opts,
-                                                std::optional<double> half_step_limit) {
-  PackingIntegratorLimit out{spec, "", kNaN, "", true};
+                                                std::optional<DampedLimit> half_step_limit) {
+  PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, true};
   auto from = [&](const CriticalStep& c, double scale) {
-    out.stability = std::string(stability_keyword(c.stability));
+    out.stability = c.stability;
     out.h_crit = c.stability == Stability::conditional ? c.h_crit * scale : kNaN;
   };
   if (!sys.damped()) {
@@ -52,15 +52,15 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
     out.method = "undamped: Omega_crit(scalar oscillator) / omega_max, exact by modal decomposition";
     return out;
   }
-  const std::string canon = canonical_integrator_spec(spec);
-  if (canon == "velocity_verlet" || canon == "leapfrog") {
-    out.stability = "conditional";
-    out.h_crit = half_step_limit ? *half_step_limit : half_step_damped_limit(sys, omega_max, opts.eigen, zeta).h_crit;
-    out.method = "damped, half-step dashpot: first h where 4M - 2hC - h^2 K is singular (exact)";
+  const DashpotVelocity dashpot = integrator_info(spec).dashpot_velocity;
+  if (dashpot == DashpotVelocity::backward_difference) {
+    const DampedLimit limit = half_step_limit ? *half_step_limit : half_step_damped_limit(sys, omega_max, opts.eigen, zeta);
+    out.h_crit = limit.h_crit;
+    out.converged = limit.converged;
+    out.method = "damped, dashpot at (x_n - x_{n-1})/h: first h where 4M - 2hC - h^2 K is singular (exact)";
     return out;
   }
-  if (canon == "velocity_verlet_implicit_damping" || canon == "central_difference") {
-    out.stability = "conditional";
+  if (dashpot == DashpotVelocity::central_difference) {
     out.h_crit = 2.0 / omega_max;
     out.method = "damped, dashpot at v_{n+1}: first h where 4M - h^2 K is singular, 2 / omega_max (exact)";
     return out;
@@ -121,6 +121,12 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
   const ExtremeEigen top = largest_eigen(sys, 1.0, 0.0, eigen);
   r.omega_max = std::sqrt(top.lambda);
   r.eigen_residual = top.residual / top.lambda;
+  // With the eigenvector the residual is the true |K~ v - lambda v|, checked against the
+  // tolerance here: loss of orthogonality can make the three-term estimate optimistic.
+  r.eigen_residual_is_true = top.vector.size() > 0;
+  r.eigen_tolerance = eigen.tolerance;
+  if (top.method != "dense") r.eigen_converged = std::isfinite(r.eigen_residual) && r.eigen_residual <= eigen.tolerance;
+  if (!std::isfinite(r.omega_max)) r.eigen_converged = false;
   r.eigen_method = top.method;
   r.eigen_operations = top.operations;
   if (r.damped) {
@@ -133,9 +139,16 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
   t0 = std::chrono::steady_clock::now();
   say("integrator limits");
   // The reference: the exact velocity_verlet step (LAMMPS' scheme), also the leapfrog limit.
-  r.h_exact = r.damped ? half_step_damped_limit(sys, r.omega_max, opts.eigen, r.top_mode_zeta).h_crit : 2.0 / r.omega_max;
-  for (const auto& spec : opts.integrators)
-    r.integrators.push_back(packing_integrator_limit(spec, sys, r.omega_max, r.top_mode_zeta, opts, r.h_exact));
+  const DampedLimit reference = half_step_damped_limit(sys, r.omega_max, opts.eigen, r.top_mode_zeta);
+  r.h_exact = reference.h_crit;
+  r.h_exact_converged = reference.converged;
+  for (const auto& spec : opts.integrators) {
+    r.integrators.push_back(packing_integrator_limit(spec, sys, r.omega_max, r.top_mode_zeta, opts, reference));
+    if (!r.eigen_converged) {  // every limit scales with omega_max: none is trustworthy
+      r.integrators.back().converged = false;
+      r.integrators.back().h_crit = kNaN;
+    }
+  }
   r.timings.emplace_back("integrator limits", seconds_since(t0));
 
   t0 = std::chrono::steady_clock::now();
@@ -192,12 +205,18 @@ nlohmann::json to_json(const PackingReport& r) {
                   {"wall_contacts", r.wall_contacts},
                   {"mean_coordination", r.mean_coordination},
                   {"rattlers", r.rattlers}};
+  for (const auto& in : r.inputs)
+    j["packing"]["inputs"][in.name] = {{"value", in.value}, {"unit", in.unit}, {"default", in.is_default}};
   j["omega_max"] = r.omega_max;
   j["eigen"] = {{"method", r.eigen_method},
                 {"relative_residual", r.eigen_residual},
+                {"residual_is_true", r.eigen_residual_is_true},
+                {"tolerance", r.eigen_tolerance},
+                {"converged", r.eigen_converged},
                 {"operator_applications", r.eigen_operations},
                 {"top_mode_zeta", r.top_mode_zeta}};
-  j["h_exact_velocity_verlet"] = r.h_exact;
+  j["h_exact_velocity_verlet"] = number_or_null(r.h_exact);
+  j["h_exact_converged"] = r.h_exact_converged;
   j["estimates"] = nlohmann::json::object();
   for (const auto& e : r.estimates)
     j["estimates"][e.name] = {{"seconds", number_or_null(e.seconds)},
@@ -206,7 +225,8 @@ nlohmann::json to_json(const PackingReport& r) {
   j["integrators"] = nlohmann::json::object();
   for (const auto& i : r.integrators)
     j["integrators"][i.name] = {
-        {"h_crit", number_or_null(i.h_crit)}, {"stability", i.stability}, {"exact", i.exact}, {"method", i.method}};
+        {"h_crit", number_or_null(i.h_crit)}, {"stability", stability_keyword(i.stability)}, {"exact", i.exact},
+        {"converged", i.converged},           {"method", i.method}};
   j["timings_s"] = nlohmann::json::object();
   for (const auto& [stage, s] : r.timings) j["timings_s"][stage] = s;
   return j;
@@ -215,15 +235,29 @@ nlohmann::json to_json(const PackingReport& r) {
 std::string format_packing_table(const PackingReport& r) {
   std::string out;
   out += fmt::format("packing: {}\n", r.source);
+  if (!r.inputs.empty()) {
+    std::string line;
+    for (const auto& in : r.inputs)
+      line += fmt::format("{}{} = {:g}{}{}", line.empty() ? "" : ", ", in.name, in.value, in.unit.empty() ? "" : " " + in.unit,
+                          in.is_default ? " (default)" : "");
+    out += "  " + line + "\n";
+  }
   out += fmt::format("  {}D, {} particles, {} dofs ({}), {} pair + {} wall contacts, mean coordination {:.4g}, {} rattlers\n",
                      r.dim, r.particles, r.dofs, r.rotation ? "with rotation" : "translations only", r.pair_contacts,
                      r.wall_contacts, r.mean_coordination, r.rattlers);
-  out += fmt::format("  omega_max = {} rad/s ({}, relative residual {:.2g}){}\n\n", format_number(r.omega_max),
-                     r.eigen_method, r.eigen_residual,
+  out += fmt::format("  omega_max = {} rad/s ({}, relative residual {:.2g}{}){}\n", format_number(r.omega_max),
+                     r.eigen_method, r.eigen_residual, r.eigen_residual_is_true ? "" : " (Lanczos estimate)",
                      r.damped ? fmt::format(", top-mode damping ratio {:.4g}", r.top_mode_zeta) : "");
+  if (!r.eigen_converged)
+    out += fmt::format("  NOT CONVERGED: the eigensolver's residual {:.2g} is above its tolerance {:.2g}; no limit is "
+                       "reported\n",
+                       r.eigen_residual, r.eigen_tolerance);
+  if (!r.h_exact_converged) out += "  NOT CONVERGED: the damped velocity_verlet limit (root of lambda_max = 4)\n";
+  out += "\n";
   TextTable t({"integrator", "h_crit [s]", "stability", "method"});
   for (const auto& i : r.integrators)
-    t.add_row({i.name, format_number(i.h_crit), i.stability, i.exact ? "exact" : "estimate"});
+    t.add_row({i.name, format_number(i.h_crit), std::string(stability_keyword(i.stability)),
+               !i.converged ? "not converged" : i.exact ? "exact" : "estimate"});
   out += t.to_text();
   out += "\n";
   TextTable e({"bound / estimate", "step [s]", "ratio to exact"});

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/stability/amplification.hpp"
 
 namespace dtcrit::packing {
 
@@ -23,25 +24,39 @@ struct PackingEstimate {
 };
 
 struct PackingIntegratorLimit {
-  std::string name;       // integrator specification
-  std::string stability;  // "conditional", "unconditional" or "unstable"
-  double h_crit = 0.0;    // seconds; NaN unless conditional
-  std::string method;     // how it was obtained, and whether it is exact
+  std::string name;                          // integrator specification
+  Stability stability = Stability::conditional;
+  double h_crit = 0.0;                       // seconds; NaN unless conditional and converged
+  std::string method;                        // how it was obtained, and whether it is exact
   bool exact = true;
+  bool converged = true;                     // the solver behind h_crit converged (else h_crit is NaN)
+};
+
+// An input the caller chose (or left at its default) that sets the answer, e.g. a lattice's radius.
+struct PackingInput {
+  std::string name;
+  double value = 0.0;
+  std::string unit;
+  bool is_default = false;
 };
 
 struct PackingReport {
   std::string source;
+  std::vector<PackingInput> inputs;  // printed under the source; filled by the caller
   int dim = 3;
   bool rotation = true, damped = false;
   Index particles = 0, dofs = 0, pair_contacts = 0, wall_contacts = 0, rattlers = 0;
   double mean_coordination = 0.0;  // contacts per particle, pairs counted for both
   double omega_max = 0.0;          // [rad/s]
   double eigen_residual = 0.0;     // |K~ v - omega^2 v| / omega^2
+  bool eigen_residual_is_true = false;  // computed from the eigenvector (else the Lanczos estimate)
+  double eigen_tolerance = 0.0;
+  bool eigen_converged = true;     // the residual is within eigen_tolerance (a true residual above it: false)
   std::string eigen_method;
   Index eigen_operations = 0;
   double top_mode_zeta = 0.0;      // v^T C~ v / (2 omega_max): modal damping ratio of the top mode
   double h_exact = 0.0;            // exact velocity_verlet (LAMMPS) step: the estimates' reference
+  bool h_exact_converged = true;   // its root finding converged (else h_exact is NaN)
   std::vector<PackingEstimate> estimates;
   std::vector<PackingIntegratorLimit> integrators;
   std::vector<std::pair<std::string, double>> timings;  // stage, seconds
@@ -65,14 +80,16 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
 
 // The limit of one integrator on the global system (see packing/README.md for the methods):
 //  undamped: Omega_crit of the scalar oscillator / omega_max (modal decomposition, exact);
-//  damped velocity_verlet / leapfrog: first loss of definiteness of 4M - 2hC - h^2 K (exact);
-//  damped velocity_verlet_implicit_damping / central_difference: 2 / omega_max (exact);
-//  other damped schemes: the amplification matrix up to amplification_dofs, else the scalar
-//  limit at the top mode's modal damping ratio (an estimate, flagged exact = false).
-// half_step_limit: the damped velocity_verlet / leapfrog limit if already computed (else computed here).
+//  damped, chosen by the registry row's dashpot_velocity (integrators/registry.hpp):
+//    backward_difference (velocity Verlet, leapfrog, symplectic Euler, position Verlet,
+//    variational_1): first loss of definiteness of 4M - 2hC - h^2 K (exact);
+//    central_difference (velocity_verlet_implicit_damping, central_difference): 2 / omega_max (exact);
+//    other: the amplification matrix up to amplification_dofs, else the scalar limit at the top
+//    mode's modal damping ratio (an estimate, flagged exact = false).
+// half_step_limit: the backward-difference limit if already computed (else computed here).
 PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const GlobalSystem& sys, double omega_max,
                                                 double top_mode_zeta, const PackingAnalysisOptions& opts,
-                                                std::optional<double> half_step_limit = std::nullopt);
+                                                std::optional<DampedLimit> half_step_limit = std::nullopt);
 
 nlohmann::json to_json(const PackingReport& r);
 std::string format_packing_table(const PackingReport& r);

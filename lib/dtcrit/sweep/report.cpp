@@ -21,9 +21,9 @@ std::string limit_text(double h, double scale) {
 }
 
 std::string predicted_text(const PredictedLimit& p, double scale) {
-  if (p.status == "conditional") return format_number(p.h / scale);
-  if (p.status == "not available") return "-";
-  return p.status;
+  if (!p.stability) return "-";
+  if (p.conditional()) return format_number(p.h / scale);
+  return std::string(stability_keyword(*p.stability));
 }
 
 nlohmann::json number(double x) {
@@ -62,7 +62,7 @@ std::string to_text(const SweepResult& r) {
     for (const auto& q : ordered) row.push_back(s.order.count(q) ? order_text(s.order.at(q)) : "-");
     row.push_back(predicted_text(s.predicted, r.time_scale));
     row.push_back(limit_text(s.empirical.h, r.time_scale));
-    row.push_back(s.predicted.status == "conditional" && s.empirical.status == "found"
+    row.push_back(s.predicted.conditional() && s.empirical.status == "found"
                       ? fmt::format("{:.4f}", s.empirical.h / s.predicted.h)
                       : "-");
     row.push_back(s.accuracy.status.empty() ? "-"
@@ -71,6 +71,17 @@ std::string to_text(const SweepResult& r) {
     summary.add_row(row);
   }
   out += summary.to_text() + "\n";
+  for (const auto& s : r.integrators)
+    if (!s.solver.ok())
+      out += fmt::format("SOLVER FAILURE {}: {} of {} implicit steps did not converge; errors and orders of this row are "
+                         "not trustworthy. First: {}\n",
+                         s.spec, s.solver.unconverged_steps, s.solver.steps, s.solver.first_failure);
+  for (const auto& s : r.integrators)
+    if (s.empirical.unconverged_runs > 0)
+      out += fmt::format("note {}: {} stability run(s) from h = {} {} on were judged stable with Newton not converging "
+                         "in some steps; the empirical limit above that h is not a linear-stability result\n",
+                         s.spec, s.empirical.unconverged_runs, format_number(s.empirical.smallest_unconverged_h / r.time_scale),
+                         r.time_scale_name);
 
   std::vector<std::string> head2{"integrator", "h/" + r.time_scale_name};
   for (const auto& c : r.channels) head2.push_back(c.name);
@@ -129,7 +140,9 @@ std::string to_csv(const SweepResult& r) {
       for (std::size_t k = 0; k < f.slopes.size(); ++k)
         add(s.spec, std::to_string(k), s.points[k].h, "mean", "slope", q, f.slopes[k]);
     }
-    add(s.spec, "", std::nan(""), "", "h_crit_predicted", s.predicted.status, s.predicted.h);
+    add(s.spec, "", std::nan(""), "", "h_crit_predicted",
+        s.predicted.stability ? std::string(stability_keyword(*s.predicted.stability)) : "not available", s.predicted.h);
+    add(s.spec, "", std::nan(""), "", "unconverged_steps", "", static_cast<double>(s.solver.unconverged_steps));
     add(s.spec, "", std::nan(""), "", "h_crit_empirical", s.empirical.status, s.empirical.h);
     if (!s.accuracy.status.empty())
       add(s.spec, "", std::nan(""), "", "h_accuracy", s.accuracy.quantity, s.accuracy.h);
@@ -179,11 +192,18 @@ nlohmann::json to_json(const SweepResult& r) {
     i["order"] = order;
     i["order_fit"] = fits;
     i["h_crit_predicted"] = number(s.predicted.h);
-    i["h_crit_predicted_status"] = s.predicted.status;
+    i["h_crit_predicted_status"] =
+        s.predicted.stability ? json(std::string(stability_keyword(*s.predicted.stability))) : json(nullptr);
+    i["solver"] = {{"implicit_steps", s.solver.steps},
+                   {"unconverged_steps", s.solver.unconverged_steps},
+                   {"max_newton_iterations", s.solver.max_iterations},
+                   {"first_failure", s.solver.first_failure.empty() ? json(nullptr) : json(s.solver.first_failure)}};
     i["h_crit_empirical"] = number(s.empirical.h);
     i["h_crit_empirical_status"] = s.empirical.status;
     i["h_crit_empirical_bracket"] = {number(s.empirical.lo), number(s.empirical.hi)};
     i["stability_run_steps"] = s.empirical.steps;
+    i["stability_unconverged_runs"] = s.empirical.unconverged_runs;
+    i["stability_smallest_unconverged_h"] = number(s.empirical.smallest_unconverged_h);
     i["accuracy"] = {{"quantity", s.accuracy.quantity},
                      {"tolerance", s.accuracy.tolerance},
                      {"h", number(s.accuracy.h)},

@@ -26,6 +26,7 @@ struct RunRecord {
   std::vector<double> offsets;       // velocity_offset() at each output [s]
   std::map<std::string, double> outcomes;
   bool blew_up = false;
+  SolverStatus solver;
 };
 
 Observation nan_observation(const SweepCase& c, const Observation& like) {
@@ -85,9 +86,18 @@ RunRecord run_case(const SweepCase& c, const std::string& spec, double h, double
     }
   }
   if (mon) r.outcomes = mon->outcomes();
+  r.solver = integ->solver_status();
   if (r.blew_up)
     for (auto& [k, v] : r.outcomes) v = nan;
   return r;
+}
+
+void merge(SolverStatus& into, const SolverStatus& s) {
+  into.steps += s.steps;
+  into.unconverged_steps += s.unconverged_steps;
+  into.max_iterations = std::max(into.max_iterations, s.max_iterations);
+  into.worst_residual = std::max(into.worst_residual, s.worst_residual);
+  if (into.first_failure.empty()) into.first_failure = s.first_failure;
 }
 
 // A fine reference run of one phase: observations every `spacing` = h_min / 2.
@@ -248,6 +258,7 @@ class Engine {
         const RunRecord r = run_case(c_, spec, p.h, delay, n_out_ * (1L << k), 1L << k);
         if (k == 0 && r.offsets.size() > 1) out.velocity_offset = r.offsets.back() / p.h;
         p.blew_up = p.blew_up || r.blew_up;
+        merge(p.solver, r.solver);
         const auto e = run_errors(c_, r, delay, 0.0, h0_, ref);
         for (std::size_t q = 0; q < ch.size(); ++q) p.phase_errors[ch[q].name].push_back(e[q]);
         const auto ref_out = reference_outcomes(j);
@@ -265,6 +276,7 @@ class Engine {
       }
       for (auto it = p.phase_outcomes.begin(); it != p.phase_outcomes.end();)
         it = it->first.ends_with("_error") ? p.phase_outcomes.erase(it) : std::next(it);
+      merge(out.solver, p.solver);
       out.points.push_back(std::move(p));
     }
     // Order per channel.
@@ -285,9 +297,7 @@ class Engine {
     if (stability) {
       if (lin_) {
         const CriticalStep cs = critical_step(spec, *lin_->system, lin_->omega_max);
-        out.predicted.status = cs.stability == Stability::conditional     ? "conditional"
-                               : cs.stability == Stability::unconditional ? "unconditional"
-                                                                          : "unstable";
+        out.predicted.stability = cs.stability;
         out.predicted.h = cs.h_crit;
       }
       out.empirical = empirical_limit(spec, out.predicted);
@@ -300,6 +310,7 @@ class Engine {
   // True if a run of the case at h blows up: a non-finite state or energy, or
   // E - floor > growth (E0 - floor).
   bool blows_up(const std::string& spec, double h, long& steps_out) {
+    stability_failure_ = false;
     tick(1);
     RunSetup s = c_.build(0.0);
     MechanicalSystem& sys = *s.system;
@@ -321,10 +332,22 @@ class Engine {
         const double E = sys.energy(x, v);
         if (!std::isfinite(E) || E - floor > o_.growth * base) return true;
       }
+      stability_failure_ = !integ->solver_status().ok();
     } catch (const std::exception&) {
       return true;  // a solver failing on a diverging state counts as a blow-up
     }
     return false;
+  }
+  bool stability_failure_ = false;  // the last stable-looking run of blows_up() had unconverged Newton steps
+
+  // blows_up() that also records, in r, a "stable" verdict resting on unconverged Newton steps.
+  bool blows_up(const std::string& spec, double h, long& steps_out, StabilityResult& r) {
+    const bool b = blows_up(spec, h, steps_out);
+    if (!b && stability_failure_) {
+      ++r.unconverged_runs;
+      r.smallest_unconverged_h = std::min(r.smallest_unconverged_h, h);
+    }
+    return b;
   }
 
   StabilityResult empirical_limit(const std::string& spec, const PredictedLimit& pred) {
@@ -334,10 +357,10 @@ class Engine {
                                                          : h0_;
     long steps = 0;
     double lo, hi;
-    if (blows_up(spec, start, steps)) {
+    if (blows_up(spec, start, steps, r)) {
       hi = start;
       lo = 0.5 * start;
-      while (blows_up(spec, lo, steps)) {
+      while (blows_up(spec, lo, steps, r)) {
         hi = lo;
         lo *= 0.5;
         if (lo < start * 1e-4) {
@@ -352,7 +375,7 @@ class Engine {
     } else {
       lo = start;
       hi = 2.0 * start;
-      while (!blows_up(spec, hi, steps)) {
+      while (!blows_up(spec, hi, steps, r)) {
         lo = hi;
         hi *= 2.0;
         if (hi > start * 64.0) {
@@ -367,7 +390,7 @@ class Engine {
     }
     while (hi - lo > o_.stability_rel_tol * lo) {
       const double mid = 0.5 * (lo + hi);
-      (blows_up(spec, mid, steps) ? hi : lo) = mid;
+      (blows_up(spec, mid, steps, r) ? hi : lo) = mid;
     }
     r.status = "found";
     r.h = 0.5 * (lo + hi);

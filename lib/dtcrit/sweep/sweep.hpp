@@ -11,9 +11,12 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "dtcrit/integrators/integrator.hpp"
+#include "dtcrit/stability/amplification.hpp"
 #include "dtcrit/sweep/order_fit.hpp"
 #include "dtcrit/sweep/sweep_case.hpp"
 
@@ -55,6 +58,7 @@ struct SweepPoint {
   std::map<std::string, double> outcome;
   std::map<std::string, double> outcome_error;
   bool blew_up = false;  // a run produced a non-finite state
+  SolverStatus solver;   // the implicit solves of this step size's runs (all phases)
 };
 
 struct StabilityResult {
@@ -64,11 +68,16 @@ struct StabilityResult {
   double h = std::numeric_limits<double>::quiet_NaN();
   double lo = 0.0, hi = 0.0;  // bracket: last stable, first unstable
   long steps = 0;             // steps of each run at the limit
+  // Runs judged stable although some implicit step's Newton iteration did not converge (their
+  // verdict rests on garbage steps), and the smallest h of such a run (inf: none).
+  long unconverged_runs = 0;
+  double smallest_unconverged_h = std::numeric_limits<double>::infinity();
 };
 
 struct PredictedLimit {
-  std::string status = "not available";  // conditional | unconditional | unstable | not available
+  std::optional<Stability> stability;  // empty: not available (no linearisation, or not asked for)
   double h = std::numeric_limits<double>::quiet_NaN();
+  bool conditional() const { return stability == Stability::conditional; }
 };
 
 struct AccuracyResult {
@@ -93,6 +102,9 @@ struct IntegratorSweep {
   PredictedLimit predicted;
   StabilityResult empirical;
   AccuracyResult accuracy;
+  // The implicit solves of the convergence runs (every level and phase; not the stability runs,
+  // whose diverging states are meant to defeat them): a failure here taints the errors and orders.
+  SolverStatus solver;
   double seconds = 0.0;  // wall time of this integrator's runs
 };
 

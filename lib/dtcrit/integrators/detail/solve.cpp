@@ -1,9 +1,9 @@
 #include "dtcrit/integrators/detail/solve.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <limits>
-#include <mutex>
-#include <set>
 #include <string>
 
 #include "dtcrit/core/check.hpp"
@@ -64,41 +64,43 @@ void TangentSolver::solve(const Vector& r, Vector& d) const {
   }
 }
 
-bool NewtonControl::converged(double residual, double scale) {
-  if (!(residual == residual)) return false;  // NaN: let the iteration cap decide
-  if (residual == 0.0) return true;
-  // round-off floor: a residual this close to the rounding of its own terms cannot improve
-  const double floor = 16.0 * std::numeric_limits<double>::epsilon() * scale;
-  if (first_residual_ < 0.0) {
-    first_residual_ = previous_residual_ = residual;
-    return residual <= floor;
-  }
-  // The force routine has its own rounding floor, which `scale` cannot see (a bond force
-  // k (L0 - |x_i - x_j|) carries eps k |x| of noise however small the stretch). Newton converges
-  // quadratically, so a residual that stops falling for two iterations in a row while the update
-  // is already negligible has reached that floor.
-  stagnant_ = residual >= 0.5 * previous_residual_ ? stagnant_ + 1 : 0;
-  previous_residual_ = residual;
-  const bool at_force_floor = stagnant_ >= 2 && last_update_ <= 1e-8 * last_unknown_;
-  return stalled_ || at_force_floor || residual <= tol_ * first_residual_ || residual <= floor ||
+double NewtonControl::weighted(const Vector& r) const { return r.cwiseQuotient(mass_.cwiseSqrt()).norm(); }
+
+bool NewtonControl::converged(const Vector& r, const Vector& terms) {
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  residual_ = weighted(r);
+  floor_ = 16.0 * eps * weighted(state_rounding_.size() == terms.size() ? Vector(terms + state_rounding_) : terms);
+  if (!std::isfinite(residual_)) return false;  // NaN: let the iteration cap decide (and report it)
+  if (first_residual_ < 0.0) first_residual_ = residual_;
+  return residual_ <= floor_ || residual_ <= tol_ * first_residual_ || stalled_ ||
          (iterations_ >= 2 && last_update_ <= tol_ * first_update_);
+}
+
+void NewtonControl::set_state_rounding(const SparseMatrix& K, const Vector& x, const SparseMatrix& C, const Vector& v,
+                                       double force_weight) {
+  state_rounding_ = Vector::Zero(x.size());
+  if (K.nonZeros() > 0) state_rounding_ += K.cwiseAbs() * x.cwiseAbs();
+  if (C.nonZeros() > 0) state_rounding_ += C.cwiseAbs() * v.cwiseAbs();
+  state_rounding_ *= std::abs(force_weight);
 }
 
 void NewtonControl::record_update(double update, double unknown) {
   ++iterations_;
   if (first_update_ < 0.0) first_update_ = update;
   last_update_ = update;
-  last_unknown_ = unknown;
   stalled_ = update <= 4.0 * std::numeric_limits<double>::epsilon() * unknown;
 }
 
-void warn_once(std::string_view key, std::string_view message) {
-  static std::mutex mutex;
-  static std::set<std::string, std::less<>> warned;
-  std::lock_guard lock(mutex);
-  if (warned.find(key) != warned.end()) return;
-  warned.emplace(key);
-  std::cerr << "dtcrit warning: " << message << " (reported once)\n";
+void NewtonControl::report(SolverStatus& status, std::string_view what, bool converged) const {
+  ++status.steps;
+  status.max_iterations = std::max(status.max_iterations, iterations_);
+  if (converged) return;
+  ++status.unconverged_steps;
+  status.worst_residual = std::max(status.worst_residual, floor_ > 0.0 ? residual_ / floor_ : residual_);
+  if (status.first_failure.empty())
+    status.first_failure = fmt::format("{}: Newton did not converge in {} iterations (mass-weighted residual {:.3g}, "
+                                       "{:.3g} times its rounding floor)",
+                                       what, iterations_, residual_, floor_ > 0.0 ? residual_ / floor_ : 0.0);
 }
 
 }  // namespace dtcrit::detail

@@ -1,12 +1,13 @@
 #pragma once
-// Shared machinery of the implicit schemes: the Newton stopping rule, the linear solve with
-// J = a M + b C + c K, and the once-per-process warning when Newton does not converge.
+// Shared machinery of the implicit schemes: the Newton stopping rule and its report into the
+// integrator's SolverStatus, and the linear solve with J = a M + b C + c K.
 #include <string_view>
 
 #include <Eigen/SparseLU>
 #include <Eigen/LU>
 
 #include "dtcrit/core/types.hpp"
+#include "dtcrit/integrators/integrator.hpp"
 
 namespace dtcrit::detail {
 
@@ -27,36 +28,50 @@ class TangentSolver {
   Eigen::SparseLU<SparseMatrix> sparse_;
 };
 
-// The stopping rule shared by every Newton loop of dtcrit: converged when the residual falls to
-// tol times its first value, or to the round-off of the terms it is made of (16 eps |terms|:
-// a tolerance relative to the terms, not to the first residual, would accept real residuals
-// when the initial guess is already close, e.g. at the tiny steps of a stability scan), or when the
-// update falls to tol times the first update (tol = 1e-13 as in De Klerk et al. 2022), or when
-// the update no longer changes the unknown (|update| <= 4 eps |unknown|: round-off, nothing left
-// to gain), or when the residual has stopped falling for two iterations with a negligible update
-// (the rounding floor of the force routine itself). The residual is always evaluated at the final iterate, so the force routine's last
-// call (and the history it leaves for accept_step) belongs to the accepted state.
+// The stopping rule shared by every Newton loop of dtcrit, in the mass-weighted norm
+// |r|_M = |M^{-1/2} r| (translations and rotations on one energy scale; a plain norm lets a
+// rotational residual of 1e-17 N m hide under a translational one, or the reverse).
+//
+// Converged when |r|_M falls to tol times its first value, or to its rounding floor, or when the
+// update falls to tol times the first update (tol = 1e-13 as in De Klerk et al. 2022), or when the
+// update no longer changes the unknown (|update| <= 4 eps |unknown|). The rounding floor is derived,
+// not tuned: every term of r is computed with a few roundings (16 eps |term| bounds them), and the
+// force routine is evaluated at a stored state (x, v) whose every component is already rounded
+// (eps |x_i|), so f carries at least |K| eps|x| + |C| eps|v| of noise however the routine computes
+// it (a bond force k (L0 - |x_i - x_j|) loses eps k |x| to the subtraction). Componentwise:
+//   floor = 16 eps (sum_terms |term| + c_f (|K| |x| + |C| |v|)),   c_f the weight of f in r,
+// with K, C the tangent of the latest Newton step (before the first one: the terms alone).
+// The residual is always evaluated at the final iterate, so the force routine's last call (and the
+// history it leaves for accept_step) belongs to the accepted state.
 class NewtonControl {
  public:
-  explicit NewtonControl(int max_iterations, double tol = 1e-13) : max_iterations_(max_iterations), tol_(tol) {}
-  // After a residual evaluation: |R| and the size of the terms that make up R.
-  bool converged(double residual, double scale);
+  NewtonControl(const Vector& mass, int max_iterations, double tol = 1e-13)
+      : mass_(mass), max_iterations_(max_iterations), tol_(tol) {}
+  // After a residual evaluation: r and the componentwise magnitude of the terms it is made of.
+  bool converged(const Vector& r, const Vector& terms);
+  // After a tangent evaluation at the state (x, v) the force is evaluated at, with f weighted by
+  // force_weight in r: the force's sensitivity to the rounding of that state.
+  void set_state_rounding(const SparseMatrix& K, const Vector& x, const SparseMatrix& C, const Vector& v,
+                          double force_weight);
   // After a solve: |update| and |unknown| after the update.
   void record_update(double update, double unknown);
   bool exhausted() const { return iterations_ >= max_iterations_; }
   int iterations() const { return iterations_; }
+  double residual() const { return residual_; }  // |r|_M of the last check
+  double floor() const { return floor_; }        // its rounding floor
+  double weighted(const Vector& r) const;         // |M^{-1/2} r|
+  // Adds this step to `status`; a step that did not converge is recorded with `what` as the message.
+  void report(SolverStatus& status, std::string_view what, bool converged) const;
 
  private:
+  const Vector& mass_;
   int max_iterations_;
   double tol_;
   int iterations_ = 0;
-  double first_residual_ = -1.0, first_update_ = -1.0, last_update_ = -1.0;
-  double previous_residual_ = -1.0, last_unknown_ = 0.0;
-  int stagnant_ = 0;
+  double first_residual_ = -1.0, residual_ = 0.0, floor_ = 0.0, first_update_ = -1.0, last_update_ = -1.0;
+  Vector state_rounding_;  // c_f (|K| |x| + |C| |v|); empty before the first tangent
   bool stalled_ = false;
 };
 
-// Print `message` to stderr the first time `key` warns in this process.
-void warn_once(std::string_view key, std::string_view message);
 
 }  // namespace dtcrit::detail
