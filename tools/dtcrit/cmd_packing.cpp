@@ -1,6 +1,7 @@
 // dtcrit packing: critical time-steps of a whole packing (lattice or LAMMPS file).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -11,10 +12,13 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "progress.hpp"
 
 #include "dtcrit/analysis/pair_analysis.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/io/key_values.hpp"
+#include "dtcrit/io/pair_input.hpp"
+#include "dtcrit/io/step_recommendation.hpp"
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
@@ -32,7 +36,9 @@ struct PackingOptions {
   int dimension = 3;
   bool disc = false;
   std::optional<double> kn, kt;
-  double gamma_n = 0.0, gamma_t = 0.0;
+  double gamma_n = 0.0;
+  std::optional<double> gamma_t;  // default gamma_n / 2 (LAMMPS)
+  double margin = default_step_margin;
   std::vector<std::string> type_laws, walls;
   std::string periodic;
   std::optional<double> gap_tolerance;
@@ -61,7 +67,8 @@ std::array<bool, 3> parse_periodic(const std::string& text) {
   return p;
 }
 
-// "types=1-2,kn=...,kt=...,gamma_n=...,gamma_t=..." (keys not given: the base law's).
+// "types=1-2,kn=...,kt=...,gamma_n=...,gamma_t=..." (keys not given: the base law's, except gamma_t,
+// which is gamma_n / 2 when gamma_n is given alone, as everywhere).
 std::pair<std::pair<int, int>, stepper::HookeParams> parse_type_law(const std::string& spec,
                                                                     const stepper::HookeParams& base) {
   KeyValues kv(spec, fmt::format("--type-law {}", spec));
@@ -74,10 +81,115 @@ std::pair<std::pair<int, int>, stepper::HookeParams> parse_type_law(const std::s
   stepper::HookeParams law = base;
   if (auto v = kv.number("kn")) law.kn = *v;
   if (auto v = kv.number("kt")) law.kt = *v;
-  if (auto v = kv.number("gamma_n")) law.gamma_n = *v;
+  if (auto v = kv.number("gamma_n")) law.gamma_n = *v, law.gamma_t = default_ct_ratio * *v;
   if (auto v = kv.number("gamma_t")) law.gamma_t = *v;
   kv.reject_unused({"types", "kn", "kt", "gamma_n", "gamma_t"});
   return {{std::min(a, b), std::max(a, b)}, stepper::validated(law)};
+}
+
+// Particles within their radius of a box bound on an axis that is neither periodic nor walled: a
+// periodic simulation would have contacts across that bound which this analysis does not see (a
+// step too large). "" when there are none.
+std::string box_bound_warning(const packing::Packing& p) {
+  const char* names[] = {"x", "y", "z"};
+  std::string axes;
+  Index touching = 0;
+  for (int d = 0; d < p.dim; ++d) {
+    if (p.periodic[d]) continue;
+    bool walled = false;
+    for (const auto& w : p.walls) walled = walled || std::abs(w.normal[d]) == 1.0;
+    if (walled) continue;
+    Index n = 0;
+    for (Index i = 0; i < p.size(); ++i)
+      if (p.centre[i][d] - p.radius[i] <= p.box_lo[d] || p.centre[i][d] + p.radius[i] >= p.box_hi[d]) ++n;
+    if (n > 0) axes += (axes.empty() ? "" : ", ") + std::string(names[d]), touching += n;
+  }
+  if (touching == 0) return "";
+  return fmt::format("{} particles reach the box bounds in {}, which is neither periodic nor walled: if the "
+                     "simulation is periodic there, give --periodic (contacts across the bound are missing and the "
+                     "step is too large); if it has walls, give --wall",
+                     touching, axes);
+}
+
+std::string law_text(const stepper::HookeParams& l) {
+  return fmt::format("kn = {:g} N/m, kt = {:g} N/m, gamma_n = {:g} 1/s, gamma_t = {:g} 1/s", l.kn, l.kt, l.gamma_n,
+                     l.gamma_t);
+}
+
+std::string periodic_text(const packing::Packing& p) {
+  std::string out;
+  const char* names[] = {"x", "y", "z"};
+  for (int d = 0; d < p.dim; ++d)
+    if (p.periodic[d]) out += (out.empty() ? "" : ",") + std::string(names[d]);
+  return out.empty() ? "none" : out;
+}
+
+std::pair<double, double> range(const std::vector<double>& v) {
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  return {*lo, *hi};
+}
+
+// The effective inputs, echoed at the top of every report.
+std::string inputs_text(const packing::Packing& p, const packing::ContactLaws& laws,
+                        const std::vector<std::string>& defaults) {
+  const auto [r0, r1] = range(p.radius);
+  const auto [m0, m1] = range(p.mass);
+  const auto [i0, i1] = range(p.inertia);
+  std::string out = "inputs:\n";
+  out += fmt::format("  law: {}\n", law_text(laws.base));
+  for (const auto& [types, law] : laws.by_types)
+    out += fmt::format("  law of types {}-{}: {}\n", types.first, types.second, law_text(law));
+  out += fmt::format("  particles: r {:g}..{:g} m, m {:g}..{:g} kg, I {:g}..{:g} kg m^2\n", r0, r1, m0, m1, i0, i1);
+  out += fmt::format("  periodic: {}; walls: ", periodic_text(p));
+  if (p.walls.empty()) out += "none";
+  for (std::size_t w = 0; w < p.walls.size(); ++w)
+    out += (w ? "; " : "") + p.walls[w].label + (p.walls[w].law ? " (" + law_text(*p.walls[w].law) + ")" : "");
+  out += "\n";
+  for (const auto& d : defaults) out += "  default: " + d + "\n";
+  return out + "\n";
+}
+
+nlohmann::json inputs_json(const packing::Packing& p, const packing::ContactLaws& laws,
+                           const std::vector<std::string>& defaults) {
+  auto law_json = [](const stepper::HookeParams& l) {
+    return nlohmann::json{{"kn", l.kn}, {"kt", l.kt}, {"gamma_n", l.gamma_n}, {"gamma_t", l.gamma_t}};
+  };
+  nlohmann::json j;
+  j["law"] = law_json(laws.base);
+  j["type_laws"] = nlohmann::json::array();
+  for (const auto& [types, law] : laws.by_types) {
+    auto t = law_json(law);
+    t["types"] = fmt::format("{}-{}", types.first, types.second);
+    j["type_laws"].push_back(t);
+  }
+  const auto [r0, r1] = range(p.radius);
+  const auto [m0, m1] = range(p.mass);
+  const auto [i0, i1] = range(p.inertia);
+  j["particles"] = {{"radius", {r0, r1}}, {"mass", {m0, m1}}, {"inertia", {i0, i1}}};
+  j["periodic"] = periodic_text(p);
+  j["walls"] = nlohmann::json::array();
+  for (const auto& w : p.walls) {
+    nlohmann::json wj{{"wall", w.label}};
+    if (w.law) wj["law"] = law_json(*w.law);
+    j["walls"].push_back(wj);
+  }
+  j["defaults_applied"] = defaults;
+  return j;
+}
+
+// velocity_verlet (LAMMPS' scheme) when it was computed, else the first integrator.
+std::optional<StepRecommendation> recommendation(const packing::PackingReport& r, double margin) {
+  validated_margin(margin);
+  if (r.integrators.empty()) return std::nullopt;
+  const auto* chosen = &r.integrators.front();
+  for (const auto& i : r.integrators)
+    if (i.name == "velocity_verlet") chosen = &i;
+  StepRecommendation rec;
+  rec.integrator = chosen->name;
+  rec.stability = chosen->stability;
+  rec.h_crit = chosen->h_crit;
+  rec.margin = margin;
+  return rec;
 }
 
 void run(const PackingOptions& o) {
@@ -132,8 +244,13 @@ void run(const PackingOptions& o) {
     packing::sort_spatially(p);  // files come in atom-id order; the operator wants neighbours close
   }
 
+  std::vector<std::string> defaults;
+  if (!o.gamma_t && o.gamma_n > 0.0)
+    defaults.push_back(fmt::format("gamma_t = {:g} gamma_n (not given; LAMMPS' gran/hooke/history with NULL)", default_ct_ratio));
+  if (o.gamma_n == 0.0 && !o.gamma_t) defaults.push_back("gamma_n = gamma_t = 0 (no damping given)");
   packing::ContactLaws laws;
-  laws.base = stepper::validated(stepper::HookeParams{*o.kn, *o.kt, o.gamma_n, o.gamma_t, 0.0});
+  laws.base = stepper::validated(
+      stepper::HookeParams{*o.kn, *o.kt, o.gamma_n, o.gamma_t.value_or(default_ct_ratio * o.gamma_n), 0.0});
   for (const auto& s : o.type_laws) {
     auto [key, law] = parse_type_law(s, laws.base);
     if (!laws.by_types.emplace(key, law).second)
@@ -141,8 +258,15 @@ void run(const PackingOptions& o) {
   }
   for (const auto& w : o.walls) p.walls.push_back(packing::parse_wall(w, p, laws.base));
 
+  if (o.periodic.empty())
+    defaults.push_back(lattice ? "periodic in every axis (lattice default)"
+                       : !o.data_file.empty() ? "no periodic axis (data files do not record it)"
+                                              : "periodic axes from the dump's BOX BOUNDS");
+  const std::string bound_warning = o.data_file.empty() ? "" : box_bound_warning(p);
+
   packing::ContactOptions co;
   co.gap_tolerance = o.gap_tolerance.value_or(lattice ? 1e-9 : 0.0);
+  if (!o.gap_tolerance) defaults.push_back(fmt::format("contact gap tolerance {:g}", co.gap_tolerance));
   progress(fmt::format("finding the contacts of {} particles", p.size()));
   auto contacts = packing::find_contacts(p, laws, co);
   progress(fmt::format("assembling the global system ({} contacts)", contacts.contacts.size()));
@@ -177,10 +301,16 @@ void run(const PackingOptions& o) {
         "\nconfirmation with the reference stepper: growth of the separation between a run perturbed by 1e-4 of\n"
         "the smallest overlap and an unperturbed one (initial force residual {:.2g} kn x smallest overlap{}):\n",
         residual, residual < 1e-9 ? ", in equilibrium" : ", the packing relaxes; its motion cancels out");
+    std::size_t runs = 0, done = 0;
+    for (const auto& lim : report.integrators) runs += lim.stability == "conditional" ? 2 : 0;
+    const auto confirm_start = std::chrono::steady_clock::now();
     for (const auto& lim : report.integrators) {
       if (lim.stability != "conditional") continue;
       for (double f : {0.99, 1.01}) {
-        progress(fmt::format("stepper: {} at {} h_crit", lim.name, f));
+        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - confirm_start).count();
+        progress(fmt::format("stepper: {} at {} h_crit (run {}/{}{}{})", lim.name, f, done + 1, runs,
+                             done ? ", " : "", time_left(spent, done, runs)));
+        ++done;
         const auto run = packing::confirm_with_stepper(p, sticking, lim.name, lim.h_crit, f, o.confirm_steps, 1e-4 * dmin);
         confirmation.push_back({{"integrator", run.integrator}, {"factor", run.factor}, {"h", run.h},
                                 {"steps", run.steps}, {"growth", std::isfinite(run.growth) ? nlohmann::json(run.growth) : nlohmann::json(nullptr)},
@@ -192,13 +322,20 @@ void run(const PackingOptions& o) {
     if (confirmation.empty()) confirmation_text += "  none of the integrators is conditionally stable: nothing to confirm\n";
   }
   progress("done");
+  if (!bound_warning.empty()) std::cerr << "dtcrit: warning: " << bound_warning << "\n";
+  const auto rec = recommendation(report, o.margin);
   std::string text;
   if (o.json) {
     auto j = to_json(report);
+    j["inputs"] = inputs_json(p, laws, defaults);
+    if (!bound_warning.empty()) j["warnings"] = {bound_warning};
     if (o.confirm_steps > 0) j["confirmation"] = confirmation;
+    if (rec) j["recommended_step"] = to_json(*rec);
     text = j.dump(2) + "\n";
   } else {
-    text = format_packing_table(report) + confirmation_text;
+    text = inputs_text(p, laws, defaults) + format_packing_table(report) + confirmation_text;
+    if (!bound_warning.empty()) text += "\nwarning: " + bound_warning + "\n";
+    if (rec) text += "\n" + format_recommendation(*rec);
   }
   if (o.output.empty()) std::cout << text << std::flush;
   else write_file_atomically(o.output, [&](std::ostream& out) { out << text; });
@@ -230,7 +367,12 @@ void add_packing_command(CLI::App& app) {
   cmd->add_option("--kt", o->kt, "tangential stiffness k_t [N/m]");
   cmd->add_option("--gamma-n", o->gamma_n, "normal damping per unit effective mass [1/s]: c_n = m_eff gamma_n")
       ->capture_default_str();
-  cmd->add_option("--gamma-t", o->gamma_t, "tangential damping per unit effective mass [1/s]")->capture_default_str();
+  cmd->add_option("--gamma-t", o->gamma_t, "tangential damping per unit effective mass [1/s] (default gamma_n / 2, "
+                                           "as LAMMPS' gran/hooke/history with NULL)");
+  cmd->add_option("--margin", o->margin,
+                  "recommended step = margin x the limit of velocity_verlet (or of the first --integrator when "
+                  "velocity_verlet is not among them); results/GUIDE.md says why 0.8")
+      ->capture_default_str();
   cmd->add_option("--type-law", o->type_laws,
                   "law of one pair of atom types, e.g. types=1-2,kn=2e5,kt=1e5 (other keys: gamma_n, gamma_t; "
                   "keys not given are the base law's); repeatable");
@@ -263,6 +405,10 @@ void add_packing_command(CLI::App& app) {
   cmd->add_option("--amplification-dofs", o->amplification_dofs,
                   "damped packings up to this many dofs: amplification matrix for every integrator")
       ->capture_default_str();
+  cmd->footer(
+      "Damping: --gamma-n sets the normal dashpot per unit effective mass; without --gamma-t the tangential one is "
+      "gamma_n / 2 (LAMMPS' gran/hooke/history with NULL), also in --type-law and --wall. The report starts with "
+      "the effective inputs and the defaults applied, and ends with the recommended step.");
   cmd->callback([o] { run(*o); });
 }
 

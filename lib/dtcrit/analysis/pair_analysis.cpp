@@ -58,7 +58,7 @@ std::vector<IntegratorLimit> integrator_limits(const ContactPointModel& model, c
 
 PairReport analyse_pair(std::string label, const ContactPointModel& model, const std::optional<Material>& material,
                         const std::vector<std::string>& integrator_specs) {
-  PairReport r{std::move(label), model, pair_estimates(model), {}};
+  PairReport r{std::move(label), model, pair_estimates(model), {}, {}, {}};
   if (material)
     for (auto& e : material_estimates(*material)) r.estimates.push_back(std::move(e));
   r.integrators = integrator_limits(model, integrator_specs);

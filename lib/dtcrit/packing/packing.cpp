@@ -237,7 +237,9 @@ PlaneWall parse_wall(std::string_view spec, const Packing& p, const stepper::Hoo
       own_law = true;
     }
   };
-  take("kn", law.kn), take("kt", law.kt), take("gamma_n", law.gamma_n), take("gamma_t", law.gamma_t);
+  take("kn", law.kn), take("kt", law.kt), take("gamma_n", law.gamma_n);
+  if (kv.number("gamma_n")) law.gamma_t = 0.5 * law.gamma_n;  // LAMMPS: gamma_t = gamma_n / 2 unless given
+  take("gamma_t", law.gamma_t);
   kv.reject_unused({"x", "y", "z", "kn", "kt", "gamma_n", "gamma_t"});
   double centroid = 0.0;
   for (const auto& c : p.centre) centroid += c[axis];

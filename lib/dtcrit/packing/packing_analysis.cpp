@@ -98,7 +98,7 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
     double sum = 0.0;
     for (auto k : z) {
       sum += k;
-      if (k == 0) ++r.rattlers;
+      if (k < r.dim + 1) ++r.rattlers;
     }
     r.mean_coordination = sum / static_cast<double>(std::max<Index>(1, r.particles));
   }
@@ -134,8 +134,16 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
   say("integrator limits");
   // The reference: the exact velocity_verlet step (LAMMPS' scheme), also the leapfrog limit.
   r.h_exact = r.damped ? half_step_damped_limit(sys, r.omega_max, opts.eigen, r.top_mode_zeta).h_crit : 2.0 / r.omega_max;
-  for (const auto& spec : opts.integrators)
-    r.integrators.push_back(packing_integrator_limit(spec, sys, r.omega_max, r.top_mode_zeta, opts, r.h_exact));
+  const auto limits_start = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < opts.integrators.size(); ++i) {
+    const std::size_t n = opts.integrators.size();
+    // The time left assumes the mean cost so far: amplification matrices cost more than closed forms.
+    const double spent = seconds_since(limits_start);
+    say(fmt::format("  {} ({}/{}{})", opts.integrators[i], i + 1, n,
+                    i == 0 ? "" : fmt::format(", about {:.0f} s left", spent / i * (n - i))));
+    r.integrators.push_back(
+        packing_integrator_limit(opts.integrators[i], sys, r.omega_max, r.top_mode_zeta, opts, r.h_exact));
+  }
   r.timings.emplace_back("integrator limits", seconds_since(t0));
 
   t0 = std::chrono::steady_clock::now();
@@ -191,7 +199,8 @@ nlohmann::json to_json(const PackingReport& r) {
                   {"pair_contacts", r.pair_contacts},
                   {"wall_contacts", r.wall_contacts},
                   {"mean_coordination", r.mean_coordination},
-                  {"rattlers", r.rattlers}};
+                  {"rattlers", r.rattlers},
+                  {"rattler_definition", fmt::format("fewer than d + 1 = {} contacts (pairs and walls)", r.dim + 1)}};
   j["omega_max"] = r.omega_max;
   j["eigen"] = {{"method", r.eigen_method},
                 {"relative_residual", r.eigen_residual},
@@ -215,9 +224,12 @@ nlohmann::json to_json(const PackingReport& r) {
 std::string format_packing_table(const PackingReport& r) {
   std::string out;
   out += fmt::format("packing: {}\n", r.source);
-  out += fmt::format("  {}D, {} particles, {} dofs ({}), {} pair + {} wall contacts, mean coordination {:.4g}, {} rattlers\n",
+  out += fmt::format("  {}D, {} particles, {} dofs ({}), {} pair + {} wall contacts, mean coordination {:.4g}\n",
                      r.dim, r.particles, r.dofs, r.rotation ? "with rotation" : "translations only", r.pair_contacts,
-                     r.wall_contacts, r.mean_coordination, r.rattlers);
+                     r.wall_contacts, r.mean_coordination);
+  out += fmt::format("  {} rattlers (particles with fewer than d + 1 = {} contacts, pairs and walls counted: not held "
+                     "in every direction by compressive normal forces)\n",
+                     r.rattlers, r.dim + 1);
   out += fmt::format("  omega_max = {} rad/s ({}, relative residual {:.2g}){}\n\n", format_number(r.omega_max),
                      r.eigen_method, r.eigen_residual,
                      r.damped ? fmt::format(", top-mode damping ratio {:.4g}", r.top_mode_zeta) : "");

@@ -1,0 +1,48 @@
+#include "dtcrit/io/step_recommendation.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/io/text_table.hpp"
+
+namespace dtcrit {
+
+double StepRecommendation::recommended() const {
+  if (stability != "conditional") return std::numeric_limits<double>::quiet_NaN();
+  return margin * h_safe.value_or(h_crit);
+}
+
+double validated_margin(double margin) {
+  if (!(margin > 0.0 && margin <= 1.0)) fail(fmt::format("margin = {} must lie in (0, 1]", margin));
+  return margin;
+}
+
+std::string format_recommendation(const StepRecommendation& r) {
+  if (r.stability == "unconditional")
+    return fmt::format("recommended step: no stability limit for {} (unconditionally stable on this linear system); "
+                       "choose the step by accuracy (dtcrit sweep)\n",
+                       r.integrator);
+  if (r.stability != "conditional")
+    return fmt::format("recommended step: none, {} is {} here; choose another --integrator\n", r.integrator,
+                       r.stability);
+  const std::string basis =
+      r.h_safe ? fmt::format("{} s, the certified safe step of {}", format_number(*r.h_safe), r.integrator)
+               : fmt::format("{} s, the stability limit of {} (no certified h_safe yet: the limit stands in)",
+                             format_number(r.h_crit), r.integrator);
+  return fmt::format("recommended step: {} s = {:g} (--margin) x {}\n", format_number(r.recommended()), r.margin, basis);
+}
+
+nlohmann::json to_json(const StepRecommendation& r) {
+  auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  return {{"integrator", r.integrator},
+          {"stability", r.stability},
+          {"h_crit", num(r.h_crit)},
+          {"h_safe", r.h_safe ? num(*r.h_safe) : nlohmann::json(nullptr)},
+          {"margin", r.margin},
+          {"basis", r.h_safe ? "h_safe" : "h_crit"},
+          {"h_recommended", num(r.recommended())}};
+}
+
+}  // namespace dtcrit
