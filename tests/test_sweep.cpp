@@ -167,9 +167,12 @@ TEST_CASE("sweep reports: JSON keys, tidy CSV rows, text table", "[sweep]") {
   CHECK(to_text(r).find("velocity_verlet") != std::string::npos);
   const PlotSpec p = error_plot(r, "position");
   CHECK(p.logx);
-  // The integrator, its predicted limit where it lies inside the plotted steps, and slopes 1, 2, 4.
+  // The integrator, its predicted limit where it lies inside the plotted steps, the tolerance (position
+  // is bonded-pair's accuracy quantity) and slopes 1, 2, 4.
   const bool inside = r.integrators[0].predicted.h <= r.integrators[0].points.front().h;
-  CHECK(p.series.size() == (inside ? 5u : 4u));
+  CHECK(p.series.size() == (inside ? 6u : 5u));
+  CHECK(p.series[0].label == "velocity_verlet");
+  CHECK(p.series[inside ? 2 : 1].label == "tolerance 0.01 (h_accuracy)");
   CHECK(p.title.find("tangential") == std::string::npos);  // bonded-pair has no tangential spring
 }
 

@@ -406,8 +406,8 @@ void add_packing_command(CLI::App& app) {
                   "damped packings up to this many dofs: amplification matrix for every integrator")
       ->capture_default_str();
   cmd->footer(
-      "Damping: --gamma-n sets the normal dashpot per unit effective mass; without --gamma-t the tangential one is "
-      "gamma_n / 2 (LAMMPS' gran/hooke/history with NULL), also in --type-law and --wall. The report starts with "
+      "Damping: --gamma-n sets the normal dashpot per unit effective mass; without --gamma-t, gamma_t = gamma_n / 2 "
+      "(LAMMPS' gran/hooke/history with NULL), also in --type-law and --wall. The report starts with "
       "the effective inputs and the defaults applied, and ends with the recommended step.");
   cmd->callback([o] { run(*o); });
 }

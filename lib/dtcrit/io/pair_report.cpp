@@ -161,7 +161,9 @@ std::string format_pair_table(const std::vector<PairReport>& reports) {
   bool first = true;
   for (const auto& r : reports)
     if (r.recommendation) {
-      text += (first ? "\n" : "") + (reports.size() > 1 ? r.label + ": " : "") + format_recommendation(*r.recommendation);
+      if (first) text += "\n";
+      if (reports.size() > 1) text += r.label + ": ";
+      text += format_recommendation(*r.recommendation);
       first = false;
     }
   return text;
