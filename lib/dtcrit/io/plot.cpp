@@ -34,9 +34,11 @@ void write_plot(const std::string& path, const PlotSpec& spec) {
   namespace fs = std::filesystem;
   const fs::path target(path);
   const std::string ext = target.extension().string();
+  // The key sits below the plot: grow the picture with it, so that many series keep the plot readable.
+  const int height = 650 + 10 * static_cast<int>(spec.series.size() > 10 ? spec.series.size() - 10 : 0);
   std::string terminal;
-  if (ext == ".png") terminal = "pngcairo size 900,650 enhanced font 'DejaVu Sans,11'";
-  else if (ext == ".svg") terminal = "svg size 900,650 enhanced font 'DejaVu Sans,11'";
+  if (ext == ".png") terminal = fmt::format("pngcairo size 900,{} enhanced font 'DejaVu Sans,11'", height);
+  else if (ext == ".svg") terminal = fmt::format("svg size 900,{} enhanced font 'DejaVu Sans,11'", height);
   else throw std::runtime_error(fmt::format("plot file '{}' must end in .png or .svg", path));
   if (target.has_parent_path() && !fs::is_directory(target.parent_path()))
     throw std::runtime_error(fmt::format("cannot write '{}': folder '{}' does not exist", path, target.parent_path().string()));
