@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 using Catch::Matchers::Contains;
@@ -345,4 +346,35 @@ TEST_CASE("progress goes to stderr only when it is a terminal", "[cli]") {
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, !Contains("left"));
   CHECK(r.out.find('\r') == std::string::npos);
+}
+
+TEST_CASE("pair --accuracy restitution=1%: the sweep engine's accuracy-limited step bounds the recommended one",
+          "[cli]") {
+  // Two glass spheres, e = 0.5: a collinear contact, normal effective mass m/2.
+  const std::string spheres = "--body1 shape=sphere,r=5e-4,rho=2500 --body2 shape=sphere,r=5e-4,rho=2500 "
+                              "--kn 1e5 --kt-ratio 0.8 --restitution 0.5 --integrator velocity_verlet ";
+  const auto j = json_of(run("pair " + spheres + "--accuracy restitution=1% --json"));
+  const auto& rec = j["recommended_step"];
+  const double h_acc = rec["h_accuracy"].get<double>();
+  const double h_crit = j["integrators"]["velocity_verlet"]["h_crit"].get<double>();
+  CHECK(rec["h_recommended"].get<double>() == std::min(0.8 * h_crit, h_acc));
+  CHECK_THAT(rec["accuracy"].get<std::string>(), Contains("restitution within 1%"));
+  // The same collision through `dtcrit sweep`, set up here from the sphere's mass: two spheres of mass
+  // m each (m_eff = m/2, the pair's normal effective mass).
+  const double m = 2500 * 4.0 / 3.0 * std::numbers::pi * 1.25e-10;
+  const auto s = json_of(run(fmt::format("sweep --case head-on --set m={:.17g},kn=1e5,restitution=0.5 "
+                                         "--integrator velocity_verlet --no-stability --accuracy-quantity restitution "
+                                         "--tolerance 0.01 --json", m)));
+  CHECK_THAT(h_acc, WithinRel(s["integrators"][0]["accuracy"]["h"].get<double>(), 1e-12));
+  CHECK(h_acc < h_crit);  // 1 % of restitution needs a far smaller step than stability
+  const Run text = run("pair " + spheres + "--accuracy restitution=1%");
+  CHECK_THAT(last_line(text.out), Contains("the accuracy-limited step for restitution within 1%"));
+  // Eccentric contacts couple to rotation: not the head-on collision.
+  const Run ecc = run("pair --body1 shape=rect,a=1e-3,b=1e-3,m=1e-3,e=2e-4 --body2 shape=disc,r=5e-4,m=1e-3 "
+                      "--kn 1e5 --kt 1e5 --restitution 0.5 --accuracy restitution=1%");
+  CHECK(ecc.status != 0);
+  CHECK_THAT(ecc.out, Contains("collinear"));
+  const Run bad = run("pair " + spheres + "--accuracy speed=1%");
+  CHECK(bad.status != 0);
+  CHECK_THAT(bad.out, Contains("unknown quantity 'speed'"));
 }

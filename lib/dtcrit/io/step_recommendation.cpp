@@ -10,8 +10,11 @@
 namespace dtcrit {
 
 double StepRecommendation::recommended() const {
-  if (stability != "conditional") return std::numeric_limits<double>::quiet_NaN();
-  return margin * h_safe.value_or(h_crit);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (stability == "unconditional") return h_accuracy.value_or(nan);
+  if (stability != "conditional") return nan;
+  const double stable = margin * h_safe.value_or(h_crit);
+  return h_accuracy ? std::min(stable, *h_accuracy) : stable;
 }
 
 double validated_margin(double margin) {
@@ -20,6 +23,10 @@ double validated_margin(double margin) {
 }
 
 std::string format_recommendation(const StepRecommendation& r) {
+  if (r.stability == "unconditional" && r.h_accuracy)
+    return fmt::format("recommended step: {} s, the accuracy-limited step of {} ({}); no stability limit "
+                       "(unconditionally stable on this linear system)\n",
+                       format_number(*r.h_accuracy), r.integrator, r.accuracy);
   if (r.stability == "unconditional")
     return fmt::format("recommended step: no stability limit for {} (unconditionally stable on this linear system); "
                        "choose the step by accuracy (dtcrit sweep)\n",
@@ -31,6 +38,9 @@ std::string format_recommendation(const StepRecommendation& r) {
       r.h_safe ? fmt::format("{} s, the certified safe step of {}", format_number(*r.h_safe), r.integrator)
                : fmt::format("{} s, the stability limit of {} (no certified h_safe yet: the limit stands in)",
                              format_number(r.h_crit), r.integrator);
+  if (r.h_accuracy)
+    return fmt::format("recommended step: {} s = min({:g} (--margin) x {}; {} s, the accuracy-limited step for {})\n",
+                       format_number(r.recommended()), r.margin, basis, format_number(*r.h_accuracy), r.accuracy);
   return fmt::format("recommended step: {} s = {:g} (--margin) x {}\n", format_number(r.recommended()), r.margin, basis);
 }
 
@@ -42,6 +52,8 @@ nlohmann::json to_json(const StepRecommendation& r) {
           {"h_safe", r.h_safe ? num(*r.h_safe) : nlohmann::json(nullptr)},
           {"margin", r.margin},
           {"basis", r.h_safe ? "h_safe" : "h_crit"},
+          {"h_accuracy", r.h_accuracy ? num(*r.h_accuracy) : nlohmann::json(nullptr)},
+          {"accuracy", r.accuracy},
           {"h_recommended", num(r.recommended())}};
 }
 

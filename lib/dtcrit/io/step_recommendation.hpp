@@ -1,7 +1,8 @@
 #pragma once
 // The step a user acts on: the largest stable step of the chosen integrator, the certified safe
 // step where one exists, and a recommended step = margin x the safe step (the limit until a
-// certified h_safe is available). One line for the text reports, one object for JSON.
+// certified h_safe is available), or the accuracy-limited step when that is smaller. One line for
+// the text reports, one object for JSON.
 #include <limits>
 #include <optional>
 #include <string>
@@ -20,8 +21,13 @@ struct StepRecommendation {
   double h_crit = std::numeric_limits<double>::quiet_NaN();  // largest stable step [s]
   std::optional<double> h_safe;                               // certified safe step [s], when known
   double margin = default_step_margin;
+  // The accuracy-limited step, when asked for (--accuracy): its value and what it keeps, e.g.
+  // "restitution within 1%".
+  std::optional<double> h_accuracy;
+  std::string accuracy;
 
-  // margin x (h_safe, else h_crit); NaN unless the integrator is conditionally stable.
+  // min(margin x (h_safe, else h_crit), h_accuracy); without a stability limit (unconditional)
+  // h_accuracy alone; NaN when there is neither.
   double recommended() const;
 };
 
