@@ -2,6 +2,7 @@
 // no file behind.
 #include <catch2/catch.hpp>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 using Catch::Matchers::Contains;
@@ -78,7 +80,7 @@ TEST_CASE("dtcrit pair prints an aligned table and tidy CSV", "[cli]") {
   CHECK_THAT(table.out, Contains("h_crit velocity_verlet"));
   const Run csv = run("pair " + equal_discs + "--kn 5e7 --kt-ratio 0.5 --integrator rk4 --csv");
   REQUIRE(csv.status == 0);
-  CHECK_THAT(csv.out, Contains("configuration,kind,name,seconds,over_sqrt_m_over_k,stability"));
+  CHECK_THAT(csv.out, Contains("configuration,kind,name,value,unit,over_sqrt_m_over_k,stability"));
   CHECK_THAT(csv.out, Contains(",integrator,rk4,"));
 }
 
@@ -110,7 +112,8 @@ TEST_CASE("dtcrit table writes CSV and Markdown over a grid, and nothing on bad 
   std::ifstream in(csv);
   std::string header, line;
   std::getline(in, header);
-  CHECK_THAT(header, Contains("kt_ratio,body1.m,omega_max,burns2016"));
+  CHECK_THAT(header, Contains("kt_ratio,body1.m,body1.I,"));  // the varied body1.m is not repeated
+  CHECK_THAT(header, Contains(",gamma_t,omega_max,burns2016"));
   CHECK_THAT(header, Contains("h_crit:velocity_verlet"));
   int rows = 0;
   while (std::getline(in, line)) ++rows;
@@ -185,4 +188,253 @@ TEST_CASE("pair with --lammps-pair: the state it is linearised at, the integrate
   const Run e3 = run("pair " + bodies + "--lammps-pair 'granular jkr 1e9 0.3 0.3 50 tangential mindlin NULL 1 0.5' --overlap 1e-6");
   CHECK(e3.status != 0);
   CHECK_THAT(e3.out, Contains("'jkr'"));
+}
+
+// --- issue 19: the answer a user acts on -------------------------------------------------------
+
+namespace {
+nlohmann::json json_of(const Run& r) {
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  return nlohmann::json::parse(r.out);
+}
+std::string last_line(const std::string& text) {
+  const auto end = text.find_last_not_of('\n');
+  const auto start = text.rfind('\n', end);
+  return text.substr(start == std::string::npos ? 0 : start + 1, end - (start == std::string::npos ? 0 : start + 1) + 1);
+}
+// Two glass discs of the issue: r = 0.5 mm, rho = 2500, t = 1 mm, kn = 1e5, kt/kn = 0.8, e = 0.5.
+const std::string glass_discs = "--body1 shape=disc,r=5e-4,rho=2500,t=1e-3 --body2 shape=disc,r=5e-4,rho=2500,t=1e-3 "
+                                "--kn 1e5 --kt-ratio 0.8 --restitution 0.5 --integrator velocity_verlet ";
+}  // namespace
+
+TEST_CASE("pair: without tangential damping ct = cn / 2 (LAMMPS' gamma_t = gamma_n / 2), and the report says so",
+          "[cli][defaults]") {
+  const auto d = json_of(run("pair " + glass_discs + "--json"));
+  const auto half = json_of(run("pair " + glass_discs + "--ct-ratio 0.5 --json"));
+  const auto none = json_of(run("pair " + glass_discs + "--ct 0 --json"));
+  // cn from e through the normal effective mass m/2 (equal discs): cn = 2 zeta sqrt(kn m/2).
+  const double m = 2500 * std::numbers::pi * 5e-4 * 5e-4 * 1e-3, le = std::log(0.5);
+  const double zeta = -le / std::sqrt(std::numbers::pi * std::numbers::pi + le * le);
+  CHECK_THAT(d["law"]["cn"].get<double>(), WithinRel(2 * zeta * std::sqrt(1e5 * m / 2), 1e-12));
+  CHECK_THAT(d["law"]["ct"].get<double>(), WithinRel(0.5 * d["law"]["cn"].get<double>(), 1e-15));
+  CHECK_THAT(d["law"]["gamma_t"].get<double>(), WithinRel(0.5 * d["law"]["gamma_n"].get<double>(), 1e-15));
+  CHECK_THAT(d["body1"]["m"].get<double>(), WithinRel(m, 1e-14));
+  const double h = d["integrators"]["velocity_verlet"]["h_crit"].get<double>();
+  CHECK(h == half["integrators"]["velocity_verlet"]["h_crit"].get<double>());
+  // The issue's numbers: 3.28829e-06 s with ct = cn/2, 4.04505e-06 s without a tangential dashpot.
+  CHECK_THAT(h, WithinRel(3.28829e-06, 1e-5));
+  CHECK_THAT(none["integrators"]["velocity_verlet"]["h_crit"].get<double>(), WithinRel(4.04505e-06, 1e-5));
+  REQUIRE(d["defaults_applied"].size() == 1);
+  CHECK_THAT(d["defaults_applied"][0].get<std::string>(), Contains("ct = 0.5 cn"));
+  CHECK(half["defaults_applied"].empty());
+  for (const char* cmd : {"pair", "table", "packing", "example"}) {
+    const Run help = run(std::string(cmd) + " --help");
+    INFO(cmd);
+    CHECK(help.status == 0);
+    std::string flat;  // CLI11 wraps the footer: compare with single spaces
+    for (char c : help.out)
+      if (!std::isspace(static_cast<unsigned char>(c))) flat += c;
+      else if (!flat.empty() && flat.back() != ' ') flat += ' ';
+    CHECK_THAT(flat, Contains("gamma_t = gamma_n / 2"));
+  }
+}
+
+TEST_CASE("packing: without --gamma-t, gamma_t = gamma_n / 2; echoed with the law, periodicity and walls",
+          "[cli][defaults]") {
+  const std::string base = "packing --lattice fcc --n 2 --compression 1e-3 --kn 1e4 --kt 5e3 --gamma-n 100 "
+                           "--integrator velocity_verlet ";
+  const auto d = json_of(run(base + "--json"));
+  const auto given = json_of(run(base + "--gamma-t 50 --json"));
+  const auto none = json_of(run(base + "--gamma-t 0 --json"));
+  CHECK(d["inputs"]["law"]["gamma_t"].get<double>() == 50.0);
+  CHECK(d["inputs"]["periodic"] == "x,y,z");
+  CHECK(d["inputs"]["walls"].empty());
+  const double h = d["integrators"]["velocity_verlet"]["h_crit"].get<double>();
+  CHECK(h == given["integrators"]["velocity_verlet"]["h_crit"].get<double>());
+  CHECK(h < none["integrators"]["velocity_verlet"]["h_crit"].get<double>());  // tangential damping lowers it
+  CHECK_THAT(d["inputs"]["defaults_applied"].dump(), Contains("gamma_t = 0.5 gamma_n"));
+  CHECK_THAT(given["inputs"]["defaults_applied"].dump(), !Contains("gamma_t"));
+  const Run text = run(base + "--periodic none --box-walls");
+  REQUIRE(text.status == 0);
+  CHECK_THAT(text.out, Contains("inputs:"));
+  CHECK_THAT(text.out, Contains("law: kn = 10000 N/m, kt = 5000 N/m, gamma_n = 100 1/s, gamma_t = 50 1/s"));
+  CHECK_THAT(text.out, Contains("periodic: none; walls: "));
+  CHECK_THAT(text.out, !Contains("walls: none"));
+}
+
+TEST_CASE("a disc or rect given by density needs its thickness", "[cli][errors]") {
+  const Run r = run("pair --body1 shape=disc,r=5e-4,rho=2500 --body2 shape=disc,r=5e-4,m=0.003 --kn 1e5 --kt 1e5");
+  CHECK(r.status != 0);
+  CHECK_THAT(r.out, Contains("body1: missing the thickness t="));
+  CHECK_THAT(r.out, Contains("rho = 2500"));
+  const Run rect = run("pair --body1 shape=rect,a=1e-3,b=1e-3,rho=2500 --body2 shape=disc,r=5e-4,m=0.003 --kn 1e5 --kt 1e5");
+  CHECK(rect.status != 0);
+  CHECK_THAT(rect.out, Contains("body1: missing the thickness t="));
+}
+
+TEST_CASE("shape=sphere: I = 2/5 m r^2, the planar motion of a sphere", "[cli]") {
+  const double m = 0.003, r = 5e-4, k = 5e7;
+  const auto j = json_of(run("pair --body1 shape=sphere,r=5e-4,m=0.003 --body2 shape=sphere,r=5e-4,m=0.003 "
+                             "--kn 5e7 --kt 5e7 --json"));
+  CHECK(j["body1"]["shape"] == "sphere");
+  CHECK_THAT(j["body1"]["I"].get<double>(), WithinRel(0.4 * m * r * r, 1e-14));
+  CHECK_THAT(j["body1"]["rn"].get<double>(), WithinRel(r, 1e-15));
+  // Equal spheres: tangential mobility 2 (1/m + r^2/I) = 7/m, normal 2/m: omega = sqrt(2k/m), sqrt(7k/m).
+  CHECK_THAT(j["omega"][1].get<double>(), WithinRel(std::sqrt(7 * k / m), 1e-12));
+  CHECK_THAT(j["omega"][0].get<double>(), WithinRel(std::sqrt(2 * k / m), 1e-12));
+  CHECK_THAT(j["integrators"]["velocity_verlet"]["h_crit"].get<double>(), WithinRel(2 / std::sqrt(7 * k / m), 1e-9));
+  const auto rho = json_of(run("pair --body1 shape=sphere,r=5e-4,rho=2500 --body2 shape=sphere,r=5e-4,rho=2500 "
+                               "--kn 5e7 --kt 5e7 --json"));
+  CHECK_THAT(rho["body1"]["m"].get<double>(), WithinRel(2500 * 4.0 / 3.0 * std::numbers::pi * r * r * r, 1e-14));
+  const Run bad = run("pair --body1 shape=sphere,r=5e-4,rho=2500,t=1e-3 --body2 shape=sphere,r=5e-4,m=1 --kn 1 --kt 1");
+  CHECK(bad.status != 0);
+  CHECK_THAT(bad.out, Contains("t"));
+}
+
+TEST_CASE("pair echoes the effective inputs in the table, CSV and JSON", "[cli]") {
+  const Run t = run("pair " + equal_discs + "--kn 5e7 --kt-ratio 0.5 --gamma-n 100 --integrator velocity_verlet");
+  REQUIRE(t.status == 0);
+  for (const char* row : {"body1 m", "body1 I", "body1 arm rt", "body2 arm rn", "kn ", "kt ", "cn ", "ct ",
+                          "gamma_n = cn/m_eff", "gamma_t = ct/m_eff", "default: ct = 0.5 cn"})
+    CHECK_THAT(t.out, Contains(row));
+  // gamma_n = 100 through the translational effective mass m/2 of equal discs: cn = 0.15 N s/m.
+  const auto j = json_of(run("pair " + equal_discs + "--kn 5e7 --kt-ratio 0.5 --gamma-n 100 --json"));
+  CHECK_THAT(j["law"]["cn"].get<double>(), WithinRel(100 * 0.0015, 1e-12));
+  CHECK_THAT(j["law"]["gamma_n"].get<double>(), WithinRel(100.0, 1e-12));
+  const Run csv = run("pair " + equal_discs + "--kn 5e7 --kt-ratio 0.5 --integrator rk4 --csv");
+  REQUIRE(csv.status == 0);
+  CHECK_THAT(csv.out, Contains(",input,body1 I,"));
+  CHECK_THAT(csv.out, Contains(",input,kt,25000000,N/m"));
+  CHECK_THAT(csv.out, Contains(",default,cn = ct = 0 (no damping given)"));
+  const auto out = scratch("echo.csv");
+  const Run table = run("table " + equal_discs + "--kn 5e7 --vary kt_ratio=0.5,1 --integrator velocity_verlet --csv " +
+                        out.string());
+  REQUIRE(table.status == 0);
+  std::ifstream in(out);
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  CHECK_THAT(header, Contains("kt_ratio,body1.m,body1.I,body1.rt,body1.rn,body2.m,"));
+  CHECK_THAT(header, Contains(",kn,kt,cn,ct,gamma_n,gamma_t,omega_max,"));
+  CHECK_THAT(header, Contains(",defaults_applied"));
+  CHECK_THAT(row, Contains("\"cn = ct = 0 (no damping given)\""));
+}
+
+TEST_CASE("pair and packing end with the recommended step: margin x the velocity_verlet limit", "[cli]") {
+  const auto j = json_of(run("pair " + glass_discs + "--json"));
+  const double h = j["integrators"]["velocity_verlet"]["h_crit"].get<double>();
+  CHECK(j["recommended_step"]["integrator"] == "velocity_verlet");
+  CHECK(j["recommended_step"]["basis"] == "h_crit");
+  CHECK(j["recommended_step"]["h_safe"].is_null());
+  CHECK_THAT(j["recommended_step"]["h_recommended"].get<double>(), WithinRel(0.8 * h, 1e-15));
+  const Run text = run("pair " + glass_discs + "--margin 0.5");
+  REQUIRE(text.status == 0);
+  const std::string line = last_line(text.out);
+  CHECK(line.rfind("recommended step: ", 0) == 0);
+  CHECK_THAT(line, Contains("= 0.5 (--margin) x "));
+  CHECK_THAT(line, Contains("the stability limit of velocity_verlet (no certified h_safe yet"));
+  const double printed = std::stod(line.substr(std::string("recommended step: ").size()));
+  CHECK_THAT(printed, WithinRel(0.5 * h, 1e-5));
+  // Another integrator when velocity_verlet is not asked for; none when it is unconditional.
+  const auto rk4 = json_of(run("pair " + equal_discs + "--kn 5e7 --kt 5e7 --integrator rk4 --json"));
+  CHECK(rk4["recommended_step"]["integrator"] == "rk4");
+  const Run unc = run("pair " + equal_discs + "--kn 5e7 --kt 5e7 --integrator newmark_average");
+  CHECK_THAT(last_line(unc.out), Contains("no stability limit for newmark_average"));
+  for (const char* m : {"1.2", "0", "-1"}) {
+    const Run bad = run("pair " + glass_discs + "--margin " + m);
+    CHECK(bad.status != 0);
+    CHECK_THAT(bad.out, Contains("margin = "));
+  }
+  const Run pk = run("packing --lattice sc --n 3 --compression 1e-3 --kn 1e4 --kt 5e3 --integrator velocity_verlet");
+  REQUIRE(pk.status == 0);
+  CHECK(last_line(pk.out).rfind("recommended step: ", 0) == 0);
+  const auto pj = json_of(run("packing --lattice sc --n 3 --compression 1e-3 --kn 1e4 --kt 5e3 --margin 0.7 --json"));
+  CHECK_THAT(pj["recommended_step"]["h_recommended"].get<double>(),
+             WithinRel(0.7 * pj["integrators"]["velocity_verlet"]["h_crit"].get<double>(), 1e-15));
+}
+
+TEST_CASE("packing warns about particles at unwalled, non-periodic box bounds, and counts rattlers", "[cli]") {
+  const auto data = scratch("bounds.data");
+  {
+    std::ofstream f(data);
+    f << "two spheres, one at the x bound\n\n2 atoms\n1 atom types\n0 1 xlo xhi\n0 1 ylo yhi\n0 1 zlo zhi\n\n"
+         "Atoms # sphere\n\n1 1 0.1 1000 0.05 0.5 0.5\n2 1 0.1 1000 0.149 0.5 0.5\n";
+  }
+  const std::string base = "packing --lammps-data " + data.string() + " --kn 1e4 --kt 5e3 --integrator velocity_verlet ";
+  const Run warned = run(base);
+  REQUIRE(warned.status == 0);
+  CHECK_THAT(warned.out, Contains("warning: 1 particles reach the box bounds in x"));
+  const auto out = scratch("bounds.json");
+  const Run jr = run(base + "--json -o " + out.string());
+  REQUIRE(jr.status == 0);
+  CHECK_THAT(jr.out, Contains("warning: 1 particles"));  // on stderr as well
+  std::ifstream jin(out);
+  const auto wj = nlohmann::json::parse(jin);
+  CHECK(wj["warnings"].size() == 1);
+  CHECK(wj["packing"]["rattlers"] == 2);  // one contact each, fewer than d + 1 = 4
+  for (const char* fix : {"--periodic x", "--wall x=0"}) {
+    const Run ok = run(base + fix);
+    INFO(fix);
+    REQUIRE(ok.status == 0);
+    CHECK_THAT(ok.out, !Contains("warning"));
+  }
+  // A square lattice between no walls: the 4 corner discs have 2 contacts, fewer than d + 1 = 3.
+  const auto sq = json_of(run("packing --lattice square --n 4 --periodic none --kn 1e4 --kt 5e3 "
+                              "--integrator velocity_verlet --json"));
+  CHECK(sq["packing"]["rattlers"] == 4);
+  CHECK_THAT(sq["packing"]["rattler_definition"].get<std::string>(), Contains("fewer than d + 1 = 3 contacts"));
+}
+
+TEST_CASE("CLI11's parse errors read like ours", "[cli][errors]") {
+  const Run kn = run("pair " + equal_discs + "--kn 1e5x --kt 1");
+  CHECK(kn.status != 0);
+  CHECK_THAT(kn.out, Contains("dtcrit: error: kn = '1e5x' is not a number"));
+  const Run cmd = run("pairs --kn 1");
+  CHECK(cmd.status != 0);
+  CHECK_THAT(cmd.out, Contains("dtcrit: error: unknown command 'pairs'; commands: pair, table, example, integrators, "
+                               "sweep, packing"));
+  const Run none = run("");
+  CHECK(none.status != 0);
+  CHECK_THAT(none.out, Contains("a command is required; commands: pair,"));
+}
+
+TEST_CASE("progress goes to stderr only when it is a terminal", "[cli]") {
+  // The tests read stderr through a pipe: no bar, no time-left estimate may appear.
+  const Run r = run("packing --lattice sc --n 3 --periodic none --box-walls --compression 1e-4 --kn 1e5 --kt 5e4 "
+                    "--gamma-n 400 --integrator velocity_verlet --confirm 50");
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, !Contains("left"));
+  CHECK(r.out.find('\r') == std::string::npos);
+}
+
+TEST_CASE("pair --accuracy restitution=1%: the sweep engine's accuracy-limited step bounds the recommended one",
+          "[cli]") {
+  // Two glass spheres, e = 0.5: a collinear contact, normal effective mass m/2.
+  const std::string spheres = "--body1 shape=sphere,r=5e-4,rho=2500 --body2 shape=sphere,r=5e-4,rho=2500 "
+                              "--kn 1e5 --kt-ratio 0.8 --restitution 0.5 --integrator velocity_verlet ";
+  const auto j = json_of(run("pair " + spheres + "--accuracy restitution=1% --json"));
+  const auto& rec = j["recommended_step"];
+  const double h_acc = rec["h_accuracy"].get<double>();
+  const double h_crit = j["integrators"]["velocity_verlet"]["h_crit"].get<double>();
+  CHECK(rec["h_recommended"].get<double>() == std::min(0.8 * h_crit, h_acc));
+  CHECK_THAT(rec["accuracy"].get<std::string>(), Contains("restitution within 1%"));
+  // The same collision through `dtcrit sweep`, set up here from the sphere's mass: two spheres of mass
+  // m each (m_eff = m/2, the pair's normal effective mass).
+  const double m = 2500 * 4.0 / 3.0 * std::numbers::pi * 1.25e-10;
+  const auto s = json_of(run(fmt::format("sweep --case head-on --set m={:.17g},kn=1e5,restitution=0.5 "
+                                         "--integrator velocity_verlet --no-stability --accuracy-quantity restitution "
+                                         "--tolerance 0.01 --json", m)));
+  CHECK_THAT(h_acc, WithinRel(s["integrators"][0]["accuracy"]["h"].get<double>(), 1e-12));
+  CHECK(h_acc < h_crit);  // 1 % of restitution needs a far smaller step than stability
+  const Run text = run("pair " + spheres + "--accuracy restitution=1%");
+  CHECK_THAT(last_line(text.out), Contains("the accuracy-limited step for restitution within 1%"));
+  // Eccentric contacts couple to rotation: not the head-on collision.
+  const Run ecc = run("pair --body1 shape=rect,a=1e-3,b=1e-3,m=1e-3,e=2e-4 --body2 shape=disc,r=5e-4,m=1e-3 "
+                      "--kn 1e5 --kt 1e5 --restitution 0.5 --accuracy restitution=1%");
+  CHECK(ecc.status != 0);
+  CHECK_THAT(ecc.out, Contains("collinear"));
+  const Run bad = run("pair " + spheres + "--accuracy speed=1%");
+  CHECK(bad.status != 0);
+  CHECK_THAT(bad.out, Contains("unknown quantity 'speed'"));
 }

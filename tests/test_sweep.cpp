@@ -2,15 +2,19 @@
 // claims of issue 5 that run in seconds. Longer sweeps carry [slow]; the full tables are in
 // results/sweeps/.
 #include <cmath>
+#include <algorithm>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/io/text_table.hpp"
 #include "dtcrit/sweep/order_fit.hpp"
 #include "dtcrit/sweep/report.hpp"
 #include "dtcrit/sweep/sweep.hpp"
@@ -163,7 +167,64 @@ TEST_CASE("sweep reports: JSON keys, tidy CSV rows, text table", "[sweep]") {
   CHECK(to_text(r).find("velocity_verlet") != std::string::npos);
   const PlotSpec p = error_plot(r, "position");
   CHECK(p.logx);
-  CHECK(p.series.size() == 4);  // the integrator and slopes 1, 2, 4
+  // The integrator, its predicted limit where it lies inside the plotted steps, the tolerance (position
+  // is bonded-pair's accuracy quantity) and slopes 1, 2, 4.
+  const bool inside = r.integrators[0].predicted.h <= r.integrators[0].points.front().h;
+  CHECK(p.series.size() == (inside ? 6u : 5u));
+  CHECK(p.series[0].label == "velocity_verlet");
+  CHECK(p.series[inside ? 2 : 1].label == "tolerance 0.01 (h_accuracy)");
+  CHECK(p.title.find("tangential") == std::string::npos);  // bonded-pair has no tangential spring
+}
+
+TEST_CASE("sweep reports of a collision case: outcome spread over phases, h_blowup is not a limit, plot marks",
+          "[sweep]") {
+  const auto c = make_case("head-on", CaseOptions{KeyValues("", "--set"), "traditional", true});
+  SweepOptions o;
+  o.integrators = {"velocity_verlet", "explicit_euler"};
+  o.levels = 3;
+  o.phases = 4;
+  o.stability = 1;
+  o.stability_steps = 2000;
+  const auto r = run_sweep(*c, "traditional", o);
+  REQUIRE(r.transient_contacts);
+  const std::string text = to_text(r);
+  CHECK(text.find("h_blowup") != std::string::npos);
+  CHECK(text.find("not a stability limit") != std::string::npos);
+  CHECK(text.find("h_crit emp") == std::string::npos);
+  CHECK(text.find("[smallest, largest single phase]") != std::string::npos);
+  const auto j = to_json(r);
+  CHECK(j["integrators"][0]["h_crit_empirical_is_stability_limit"] == false);
+  // The range is the phases' own extremes, and brackets their mean.
+  const auto& pt = r.integrators[0].points[0];
+  const auto& phases = pt.phase_outcomes.at("restitution");
+  REQUIRE(phases.size() == 4);
+  const auto range = j["integrators"][0]["points"][0]["outcome_range"]["restitution"];
+  CHECK(range[0].get<double>() == *std::min_element(phases.begin(), phases.end()));
+  CHECK(range[1].get<double>() == *std::max_element(phases.begin(), phases.end()));
+  CHECK(range[0].get<double>() < range[1].get<double>());  // at h = t_c/8 the phases differ
+  const std::string row = fmt::format("{} [{:.4g}, {:.4g}]", format_number(pt.outcome.at("restitution")),
+                                      range[0].get<double>(), range[1].get<double>());
+  CHECK(text.find(row) != std::string::npos);
+  // The restitution plot: distinct styles, the tolerance and explicit Euler's limit (inside the steps).
+  const PlotSpec p = error_plot(r, "restitution");
+  CHECK(p.series[0].rgb != p.series[1].rgb);
+  bool tolerance = false, limit = false;
+  for (const auto& s : p.series) {
+    tolerance = tolerance || s.label.rfind("tolerance 0.01", 0) == 0;
+    limit = limit || s.label == "predicted limit of explicit_euler";
+  }
+  CHECK(tolerance);
+  CHECK(limit);
+}
+
+TEST_CASE("distinct_style: 18 integrators get 18 different colour x dash pairs", "[sweep]") {
+  std::set<std::pair<std::string, int>> seen;
+  for (std::size_t i = 0; i < 18; ++i) {
+    PlotSeries s;
+    distinct_style(s, i);
+    seen.insert({s.rgb, s.dash});
+  }
+  CHECK(seen.size() == 18);
 }
 
 TEST_CASE("every sweep case runs in quick mode", "[sweep]") {

@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# README command 1: install what is missing, build, and run the main job on its embedded example.
+# README command 1: install what is missing, build the dtcrit command first and run the main job on its
+# embedded example as soon as it is linked, then build the rest (tests, studies) in the background of
+# the answer: its output comes after the example's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/setup.sh default >&2
-exec build/dtcrit example "$@"
+tools/setup.sh default dtcrit_cli >&2
+status=0
+build/dtcrit example "$@" || status=$?
+echo "dtcrit: building the tests and studies (tools/test.sh runs them)" >&2
+cmake --build --preset default -j "$(nproc)" >&2
+exit "$status"

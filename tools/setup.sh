@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Install the Debian packages dtcrit needs (only those missing), then configure and build
-# with the CMake preset given as $1 (default: "default").
+# with the CMake preset given as $1 (default: "default"); $2, if given, builds only that target
+# (tools/run.sh builds dtcrit_cli first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset="${1:-default}"
+target="${2:-}"
 
 packages=(cmake g++ make libeigen3-dev libspectra-dev libboost-math-dev libboost-iostreams-dev
           libboost-filesystem-dev libfmt-dev catch2 libgnuplot-iostream-dev gnuplot-nox
@@ -15,11 +17,21 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+      echo "dtcrit: missing Debian packages: ${missing[*]}" >&2
+      echo "dtcrit: not root and no sudo here; as root, run:" >&2
+      echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+      echo "then run $0 again." >&2
+      exit 1
+    fi
+    sudo="sudo"
+  fi
   echo "dtcrit: installing missing Debian packages: ${missing[*]}"
-  sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset" -j "$(nproc)"
+cmake --build --preset "$preset" -j "$(nproc)" ${target:+--target "$target"}

@@ -1,6 +1,7 @@
 // dtcrit packing: critical time-steps of a whole packing (lattice or LAMMPS file).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -12,12 +13,15 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "progress.hpp"
 
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/contact/operating_point.hpp"
 #include "dtcrit/analysis/pair_analysis.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/io/key_values.hpp"
+#include "dtcrit/io/pair_input.hpp"
+#include "dtcrit/io/step_recommendation.hpp"
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
@@ -34,9 +38,11 @@ struct PackingOptions {
   unsigned seed = 1;
   int dimension = 3;
   bool disc = false;
-  std::optional<double> kn, kt, gamma_n, gamma_t;
+  std::optional<double> kn, kt, gamma_n;
+  std::optional<double> gamma_t;  // default gamma_n / 2 (LAMMPS)
   std::string lammps_pair;
   bool geometric_stiffness = false;
+  double margin = default_step_margin;
   std::vector<std::string> type_laws, walls;
   std::string periodic;
   std::optional<double> gap_tolerance;
@@ -71,7 +77,8 @@ std::array<bool, 3> parse_periodic(const std::string& text) {
   return p;
 }
 
-// "types=1-2,kn=...,kt=...,gamma_n=...,gamma_t=..." (keys not given: the base law's).
+// "types=1-2,kn=...,kt=...,gamma_n=...,gamma_t=..." (keys not given: the base law's, except gamma_t,
+// which is gamma_n / 2 when gamma_n is given alone, as everywhere).
 std::pair<std::pair<int, int>, contact::ContactLaw> parse_type_law(const std::string& spec,
                                                                     const contact::ContactLaw& base) {
   KeyValues kv(spec, fmt::format("--type-law {}", spec));
@@ -84,8 +91,121 @@ std::pair<std::pair<int, int>, contact::ContactLaw> parse_type_law(const std::st
   contact::ContactLaw law = base;
   for (const char* key : {"kn", "kt", "gamma_n", "gamma_t"})
     if (auto v = kv.number(key)) contact::set_classic_coefficient(law, key, *v);
+  if (auto gn = kv.number("gamma_n"); gn && !kv.number("gamma_t"))
+    contact::set_classic_coefficient(law, "gamma_t", default_ct_ratio * *gn);
   kv.reject_unused({"types", "kn", "kt", "gamma_n", "gamma_t"});
   return {{std::min(a, b), std::max(a, b)}, contact::validated(law)};
+}
+
+// Particles within their radius of a box bound on an axis that is neither periodic nor walled: a
+// periodic simulation would have contacts across that bound which this analysis does not see (a
+// step too large). "" when there are none.
+std::string box_bound_warning(const packing::Packing& p) {
+  const char* names[] = {"x", "y", "z"};
+  std::string axes;
+  Index touching = 0;
+  for (int d = 0; d < p.dim; ++d) {
+    if (p.periodic[d]) continue;
+    bool walled = false;
+    for (const auto& w : p.walls) walled = walled || std::abs(w.normal[d]) == 1.0;
+    if (walled) continue;
+    Index n = 0;
+    for (Index i = 0; i < p.size(); ++i)
+      if (p.centre[i][d] - p.radius[i] <= p.box_lo[d] || p.centre[i][d] + p.radius[i] >= p.box_hi[d]) ++n;
+    if (n > 0) axes += (axes.empty() ? "" : ", ") + std::string(names[d]), touching += n;
+  }
+  if (touching == 0) return "";
+  return fmt::format("{} particles reach the box bounds in {}, which is neither periodic nor walled: if the "
+                     "simulation is periodic there, give --periodic (contacts across the bound are missing and the "
+                     "step is too large); if it has walls, give --wall",
+                     touching, axes);
+}
+
+std::string law_text(const contact::ContactLaw& l) { return contact::describe(l); }
+
+std::string periodic_text(const packing::Packing& p) {
+  std::string out;
+  const char* names[] = {"x", "y", "z"};
+  for (int d = 0; d < p.dim; ++d)
+    if (p.periodic[d]) out += (out.empty() ? "" : ",") + std::string(names[d]);
+  return out.empty() ? "none" : out;
+}
+
+std::pair<double, double> range(const std::vector<double>& v) {
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  return {*lo, *hi};
+}
+
+// The effective inputs, echoed at the top of every report.
+std::string inputs_text(const packing::Packing& p, const packing::ContactLaws& laws,
+                        const std::vector<std::string>& defaults) {
+  const auto [r0, r1] = range(p.radius);
+  const auto [m0, m1] = range(p.mass);
+  const auto [i0, i1] = range(p.inertia);
+  std::string out = "inputs:\n";
+  out += fmt::format("  law: {}\n", law_text(laws.base));
+  for (const auto& [types, law] : laws.by_types)
+    out += fmt::format("  law of types {}-{}: {}\n", types.first, types.second, law_text(law));
+  out += fmt::format("  particles: r {:g}..{:g} m, m {:g}..{:g} kg, I {:g}..{:g} kg m^2\n", r0, r1, m0, m1, i0, i1);
+  out += fmt::format("  periodic: {}; walls: ", periodic_text(p));
+  if (p.walls.empty()) out += "none";
+  for (std::size_t w = 0; w < p.walls.size(); ++w)
+    out += (w ? "; " : "") + p.walls[w].label + (p.walls[w].law ? " (" + law_text(*p.walls[w].law) + ")" : "");
+  out += "\n";
+  for (const auto& d : defaults) out += "  default: " + d + "\n";
+  return out + "\n";
+}
+
+nlohmann::json inputs_json(const packing::Packing& p, const packing::ContactLaws& laws,
+                           const std::vector<std::string>& defaults) {
+  auto law_json = [](const contact::ContactLaw& l) {
+    nlohmann::json j{{"style", contact::to_string(l.style)}, {"description", contact::describe(l)}, {"kn", l.kn}, {"kt", l.kt}};
+    if (l.style == contact::Style::granular) {
+      j["damping"] = contact::to_string(l.damping);
+      j["damping_coefficient"] = l.damping_coefficient;
+      j["x_gamma_t"] = l.tangential_damping;
+    } else {
+      j["gamma_n"] = l.damping_coefficient;
+      j["gamma_t"] = l.tangential_damping;
+    }
+    return j;
+  };
+  nlohmann::json j;
+  j["law"] = law_json(laws.base);
+  j["type_laws"] = nlohmann::json::array();
+  for (const auto& [types, law] : laws.by_types) {
+    auto t = law_json(law);
+    t["types"] = fmt::format("{}-{}", types.first, types.second);
+    j["type_laws"].push_back(t);
+  }
+  const auto [r0, r1] = range(p.radius);
+  const auto [m0, m1] = range(p.mass);
+  const auto [i0, i1] = range(p.inertia);
+  j["particles"] = {{"radius", {r0, r1}}, {"mass", {m0, m1}}, {"inertia", {i0, i1}}};
+  j["periodic"] = periodic_text(p);
+  j["walls"] = nlohmann::json::array();
+  for (const auto& w : p.walls) {
+    nlohmann::json wj{{"wall", w.label}};
+    if (w.law) wj["law"] = law_json(*w.law);
+    j["walls"].push_back(wj);
+  }
+  j["defaults_applied"] = defaults;
+  return j;
+}
+
+// velocity_verlet (LAMMPS' scheme) when it was computed, else the first integrator.
+std::optional<StepRecommendation> recommendation(const packing::PackingReport& r, double margin) {
+  validated_margin(margin);
+  if (r.integrators.empty()) return std::nullopt;
+  const auto* chosen = &r.integrators.front();
+  for (const auto& i : r.integrators)
+    if (i.name == "velocity_verlet") chosen = &i;
+  StepRecommendation rec;
+  rec.integrator = chosen->name;
+  rec.stability = chosen->stability;
+  rec.h_crit = chosen->h_crit;
+  rec.margin = margin;
+  return rec;
 }
 
 void run(const PackingOptions& o) {
@@ -157,10 +277,17 @@ void run(const PackingOptions& o) {
     packing::sort_spatially(p);  // files come in atom-id order; the operator wants neighbours close
   }
 
+  std::vector<std::string> defaults;
+  const double gamma_n = o.gamma_n.value_or(0.0);
+  if (o.lammps_pair.empty()) {
+    if (!o.gamma_t && gamma_n > 0.0)
+      defaults.push_back(fmt::format("gamma_t = {:g} gamma_n (not given; LAMMPS' gran/hooke/history with NULL)", default_ct_ratio));
+    if (gamma_n == 0.0 && !o.gamma_t) defaults.push_back("gamma_n = gamma_t = 0 (no damping given)");
+  }
   packing::ContactLaws laws;
   laws.base = o.lammps_pair.empty()
-                  ? contact::validated(contact::hooke_history(*o.kn, *o.kt, o.gamma_n.value_or(0.0),
-                                                              o.gamma_t.value_or(0.0), 0.0))
+                  ? contact::validated(contact::hooke_history(*o.kn, *o.kt, gamma_n,
+                                                              o.gamma_t.value_or(default_ct_ratio * gamma_n), 0.0))
                   : contact::parse_lammps_pair(o.lammps_pair, "--lammps-pair");
   for (const auto& s : o.type_laws) {
     auto [key, law] = parse_type_law(s, laws.base);
@@ -181,8 +308,15 @@ void run(const PackingOptions& o) {
   }
   for (const auto& w : o.walls) p.walls.push_back(packing::parse_wall(w, p, laws.base));
 
+  if (o.periodic.empty())
+    defaults.push_back(lattice ? "periodic in every axis (lattice default)"
+                       : !o.data_file.empty() ? "no periodic axis (data files do not record it)"
+                                              : "periodic axes from the dump's BOX BOUNDS");
+  const std::string bound_warning = o.data_file.empty() ? "" : box_bound_warning(p);
+
   packing::ContactOptions co;
   co.gap_tolerance = o.gap_tolerance.value_or(lattice ? 1e-9 : 0.0);
+  if (!o.gap_tolerance) defaults.push_back(fmt::format("contact gap tolerance {:g}", co.gap_tolerance));
   progress(fmt::format("finding the contacts of {} particles", p.size()));
   auto contacts = packing::find_contacts(p, laws, co);
   progress(fmt::format("assembling the global system ({} contacts)", contacts.contacts.size()));
@@ -226,10 +360,16 @@ void run(const PackingOptions& o) {
         "\nconfirmation with the reference stepper: growth of the separation between a run perturbed by 1e-4 of\n"
         "the smallest overlap and an unperturbed one (initial force residual {:.2g} kn x smallest overlap{}):\n",
         residual, residual < 1e-9 ? ", in equilibrium" : ", the packing relaxes; its motion cancels out");
+    std::size_t runs = 0, done = 0;
+    for (const auto& lim : report.integrators) runs += lim.stability == Stability::conditional ? 2 : 0;
+    const auto confirm_start = std::chrono::steady_clock::now();
     for (const auto& lim : report.integrators) {
       if (lim.stability != Stability::conditional || !lim.converged) continue;
       for (double f : {0.99, 1.01}) {
-        progress(fmt::format("stepper: {} at {} h_crit", lim.name, f));
+        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - confirm_start).count();
+        progress(fmt::format("stepper: {} at {} h_crit (run {}/{}{}{})", lim.name, f, done + 1, runs,
+                             done ? ", " : "", time_left(spent, done, runs)));
+        ++done;
         const auto run = packing::confirm_with_stepper(p, sticking, lim.name, lim.h_crit, f, o.confirm_steps, 1e-4 * dmin);
         confirmation.push_back({{"integrator", run.integrator}, {"factor", run.factor}, {"h", run.h},
                                 {"steps", run.steps}, {"growth", std::isfinite(run.growth) ? nlohmann::json(run.growth) : nlohmann::json(nullptr)},
@@ -245,13 +385,20 @@ void run(const PackingOptions& o) {
     if (confirmation.empty()) confirmation_text += "  none of the integrators is conditionally stable: nothing to confirm\n";
   }
   progress("done");
+  if (!bound_warning.empty()) std::cerr << "dtcrit: warning: " << bound_warning << "\n";
+  const auto rec = recommendation(report, o.margin);
   std::string text;
   if (o.json) {
     auto j = to_json(report);
+    j["inputs"] = inputs_json(p, laws, defaults);
+    if (!bound_warning.empty()) j["warnings"] = {bound_warning};
     if (o.confirm_steps > 0) j["confirmation"] = confirmation;
+    if (rec) j["recommended_step"] = to_json(*rec);
     text = j.dump(2) + "\n";
   } else {
-    text = format_packing_table(report) + confirmation_text;
+    text = inputs_text(p, laws, defaults) + format_packing_table(report) + confirmation_text;
+    if (!bound_warning.empty()) text += "\nwarning: " + bound_warning + "\n";
+    if (rec) text += "\n" + format_recommendation(*rec);
   }
   if (o.output.empty()) {
     std::cout << text << std::flush;
@@ -292,7 +439,12 @@ void add_packing_command(CLI::App& app) {
   cmd->add_option("--kn", o->kn, "normal stiffness k_n [N/m] (LAMMPS gran/hooke/history)");
   cmd->add_option("--kt", o->kt, "tangential stiffness k_t [N/m]");
   cmd->add_option("--gamma-n", o->gamma_n, "normal damping per unit effective mass [1/s]: c_n = m_eff gamma_n (default 0)");
-  cmd->add_option("--gamma-t", o->gamma_t, "tangential damping per unit effective mass [1/s] (default 0)");
+  cmd->add_option("--gamma-t", o->gamma_t, "tangential damping per unit effective mass [1/s] (default gamma_n / 2, "
+                                           "as LAMMPS' gran/hooke/history with NULL)");
+  cmd->add_option("--margin", o->margin,
+                  "recommended step = margin x the limit of velocity_verlet (or of the first --integrator when "
+                  "velocity_verlet is not among them); results/GUIDE.md says why 0.8")
+      ->capture_default_str();
   cmd->add_option("--type-law", o->type_laws,
                   "law of one pair of atom types, e.g. types=1-2,kn=2e5,kt=1e5 (other keys: gamma_n, gamma_t; "
                   "keys not given are the base law's); repeatable");
@@ -325,6 +477,11 @@ void add_packing_command(CLI::App& app) {
   cmd->add_option("--amplification-dofs", o->amplification_dofs,
                   "damped packings up to this many dofs: amplification matrix for every integrator")
       ->capture_default_str();
+  cmd->footer(
+      "Damping: --gamma-n sets the normal dashpot per unit effective mass; without --gamma-t, gamma_t = gamma_n / 2 "
+      "(LAMMPS' gran/hooke/history with NULL), also in --type-law and --wall. The report starts with "
+      "the effective inputs and the defaults applied, and ends with the recommended step. --lammps-pair gives the "
+      "whole law in LAMMPS' syntax instead.");
   cmd->callback([o, cmd] {
     for (const CLI::Option* opt : cmd->get_options())
       if (opt->count() > 0) o->given.insert(opt->get_name());

@@ -1,8 +1,5 @@
 // dtcrit sweep: convergence order, empirical and predicted stability limits and the
 // accuracy-limited step of integrators on a named DEM case (lib/dtcrit/sweep).
-#include <unistd.h>
-
-#include <chrono>
 #include <iostream>
 #include <memory>
 
@@ -11,6 +8,7 @@
 
 #include "commands.hpp"
 #include "pair_options.hpp"
+#include "progress.hpp"
 
 #include "dtcrit/analysis/pair_analysis.hpp"
 #include "dtcrit/core/check.hpp"
@@ -120,20 +118,10 @@ void add_sweep_command(CLI::App& app) {
     so.accuracy = !o->no_accuracy;
     so.accuracy_quantity = o->accuracy_quantity;
     so.tolerance = o->tolerance;
-    const bool bar = isatty(STDERR_FILENO);
-    auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
-    if (bar)
-      so.progress = [&last](std::size_t done, std::size_t total) {
-        const auto now = std::chrono::steady_clock::now();
-        if (now - last < std::chrono::milliseconds(200) && done < total) return;
-        last = now;
-        const int width = 40, filled = static_cast<int>(width * done / std::max<std::size_t>(total, 1));
-        std::cerr << fmt::format("\r[{}{}] {}/{} runs", std::string(filled, '#'), std::string(width - filled, ' '),
-                                 done, total)
-                  << std::flush;
-      };
+    ProgressBar bar("runs");  // the plan grows with the bisections: the time left is a lower estimate
+    if (bar.enabled()) so.progress = [&bar](std::size_t done, std::size_t total) { bar.update(done, total); };
     const sweep::SweepResult r = sweep::run_sweep(*c, o->tangential, so);
-    if (bar) std::cerr << "\r" << std::string(70, ' ') << "\r" << std::flush;
+    bar.finish();
 
     const std::string main_text = o->json  ? sweep::to_json(r).dump(2) + "\n"
                                   : o->csv ? sweep::to_csv(r)

@@ -1,6 +1,4 @@
 // dtcrit table: the pair computation over a grid of inputs, as CSV, Markdown and a plot.
-#include <unistd.h>
-
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -9,6 +7,7 @@
 
 #include "commands.hpp"
 #include "pair_options.hpp"
+#include "progress.hpp"
 
 #include "dtcrit/analysis/pair_analysis.hpp"
 #include "dtcrit/core/check.hpp"
@@ -74,6 +73,9 @@ void add_table_command(CLI::App& app) {
   auto plot_quantities = std::make_shared<std::vector<std::string>>(std::vector<std::string>{"burns2016"});
   auto threads = std::make_shared<unsigned>(std::max(1u, std::thread::hardware_concurrency()));
   opts->add_to(*cmd);
+  cmd->footer(std::string(damping_convention) +
+              " The columns after the varied inputs are every row's effective inputs; the last column names the "
+              "defaults applied.");
   cmd->add_option("--vary", *vary,
                   "an input to vary: KEY=a,b,c or KEY=START:STOP:N[:log]; KEY is a law input (kn, kt_ratio, cn, "
                   "restitution, ...) or body1.KEY / body2.KEY (e.g. body1.e); repeatable, the grid is their product")
@@ -97,11 +99,16 @@ void add_table_command(CLI::App& app) {
     const PairInput base = opts->input();
     const auto material = opts->material();
     const auto specs = expand_integrator_specs(opts->integrators);
-    // Validate every axis key once before the long run.
+    // Validate every axis key once before the long run; which defaults apply depends only on the
+    // keys given, the same for every row.
+    std::string defaults;
     {
       PairInput probe = base;
       for (const auto& a : axes) probe.set(a.key, a.values.front());
+      for (const auto& d : applied_defaults(probe)) defaults += (defaults.empty() ? "" : "; ") + d;
     }
+    const std::vector<std::string> input_names{"body1.m", "body1.I", "body1.rt", "body1.rn", "body2.m", "body2.I",
+                                               "body2.rt", "body2.rn", "kn", "kt", "cn", "ct", "gamma_n", "gamma_t"};
     std::size_t total = 1;
     for (const auto& a : axes) total *= a.values.size();
 
@@ -112,7 +119,8 @@ void add_table_command(CLI::App& app) {
             std::find(specs.begin(), specs.end(), q) == specs.end() && q != "omega_max" &&
             std::none_of(axes.begin(), axes.end(), [&](const Axis& a) { return a.key == q; }))
           fail(fmt::format("--plot-quantity '{}' is not a column of this table (an estimate or a --integrator spec)", q));
-    const std::size_t n_cols = axes.size() + 1 + est_names.size() + specs.size();
+    const std::size_t n_in = input_names.size(), first_out = axes.size() + n_in;  // omega_max's column
+    const std::size_t n_cols = first_out + 1 + est_names.size() + specs.size();
     std::vector<double> data(total * n_cols, std::numeric_limits<double>::quiet_NaN());
     std::atomic<std::size_t> done{0};
     std::exception_ptr error;
@@ -131,13 +139,20 @@ void add_table_command(CLI::App& app) {
             out[a] = v;
           }
           const auto report = analyse_pair("", build_model(in), material, specs);
-          out[axes.size()] = report.model.omega_max();
+          const auto& m = report.model;
+          const double m_eff = m.translational_effective_mass();
+          const double inputs[] = {m.body1().mass, m.body1().inertia, m.body1().arm[0], m.body1().arm[1],
+                                   m.body2().mass, m.body2().inertia, m.body2().arm[0], m.body2().arm[1],
+                                   m.law().kn,     m.law().kt,        m.law().cn,       m.law().ct,
+                                   m.law().cn / m_eff, m.law().ct / m_eff};
+          std::copy(std::begin(inputs), std::end(inputs), out + axes.size());
+          out[first_out] = m.omega_max();
           for (const auto& e : report.estimates) {
             const auto it = std::find(est_names.begin(), est_names.end(), e.name);
-            if (it != est_names.end()) out[axes.size() + 1 + (it - est_names.begin())] = e.seconds;
+            if (it != est_names.end()) out[first_out + 1 + (it - est_names.begin())] = e.seconds;
           }
           for (std::size_t i = 0; i < specs.size(); ++i)
-            out[axes.size() + 1 + est_names.size() + i] = report.integrators[i].h_crit;
+            out[first_out + 1 + est_names.size() + i] = report.integrators[i].h_crit;
           done.fetch_add(1, std::memory_order_relaxed);
         }
       } catch (...) {
@@ -150,16 +165,13 @@ void add_table_command(CLI::App& app) {
       std::vector<std::jthread> pool;
       for (unsigned t = 0; t < n_threads; ++t)
         pool.emplace_back(work, total * t / n_threads, total * (t + 1) / n_threads);
-      if (isatty(STDERR_FILENO) && total >= 1000) {
+      ProgressBar bar("configurations");
+      if (bar.enabled() && total >= 1000) {
         while (done.load() < total && !error) {
-          const std::size_t d = done.load();
-          const int width = 40, filled = static_cast<int>(width * d / total);
-          std::cerr << fmt::format("\r[{}{}] {}/{} configurations", std::string(filled, '#'),
-                                   std::string(width - filled, ' '), d, total)
-                    << std::flush;
+          bar.update(done.load(), total);
           std::this_thread::sleep_for(std::chrono::milliseconds(200));
         }
-        std::cerr << "\r" << std::string(80, ' ') << "\r";
+        bar.finish();
       }
     }
     if (error) std::rethrow_exception(error);
@@ -167,12 +179,17 @@ void add_table_command(CLI::App& app) {
     // Columns that no configuration filled (estimates that never apply) are left out.
     std::vector<std::string> header;
     for (const auto& a : axes) header.push_back(a.key);
+    for (const auto& n : input_names) header.push_back(n);
     header.push_back("omega_max");
     for (const auto& n : est_names) header.push_back(n);
     for (const auto& s : specs) header.push_back("h_crit:" + s);
     std::vector<std::size_t> keep;
     for (std::size_t c = 0; c < n_cols; ++c) {
-      bool any = c < axes.size() + 1 + est_names.size() ? false : true;  // integrators: keep "unconditional" columns
+      // An effective input that is also a varied input has the same values: one column.
+      if (c >= axes.size() && c < first_out &&
+          std::any_of(axes.begin(), axes.end(), [&](const Axis& a) { return a.key == header[c]; }))
+        continue;
+      bool any = c < first_out + 1 + est_names.size() ? false : true;  // integrators: keep "unconditional" columns
       for (std::size_t r = 0; r < total && !any; ++r) any = !std::isnan(data[r * n_cols + c]);
       if (any) keep.push_back(c);
     }
@@ -181,10 +198,11 @@ void add_table_command(CLI::App& app) {
       const char* sep = markdown ? " | " : ",";
       if (markdown) out << "| ";
       for (std::size_t i = 0; i < keep.size(); ++i) out << (i ? sep : "") << header[keep[i]];
-      out << (markdown ? " |\n|" : "\n");
+      out << sep << "defaults_applied" << (markdown ? " |\n|" : "\n");
       if (markdown)
         for (std::size_t i = 0; i < keep.size(); ++i) out << (i < axes.size() ? " --- |" : " ---: |");
-      if (markdown) out << "\n";
+      if (markdown) out << " --- |\n";
+      const std::string defaults_cell = markdown ? defaults : "\"" + defaults + "\"";
       std::string line;
       for (std::size_t r = 0; r < total; ++r) {
         line.clear();
@@ -193,7 +211,7 @@ void add_table_command(CLI::App& app) {
           if (i) line += sep;
           line += format_exact(data[r * n_cols + keep[i]]);
         }
-        line += markdown ? " |\n" : "\n";
+        line += sep + defaults_cell + (markdown ? " |\n" : "\n");
         out << line;
       }
     };
@@ -213,7 +231,9 @@ void add_table_command(CLI::App& app) {
           fail(fmt::format("--plot-quantity '{}' is not a column of this table", q));
         const std::size_t col = (it != header.end() ? it : it2) - header.begin();
         for (std::size_t j = 0; j < n1; ++j) {
-          PlotSeries s{q + (axes.size() > 1 ? fmt::format(", {} = {:g}", axes[1].key, axes[1].values[j]) : ""), {}, {}};
+          PlotSeries s{q + (axes.size() > 1 ? fmt::format(", {} = {:g}", axes[1].key, axes[1].values[j]) : ""), {}, {},
+                       n0 <= 30};
+          distinct_style(s, plot.series.size());
           for (std::size_t i = 0; i < n0; ++i) {  // other axes at their first value
             const std::size_t row = i + n0 * j;
             s.x.push_back(data[row * n_cols]);

@@ -1,10 +1,36 @@
 // dtcrit: critical time-steps and integrator stability for DEM simulations.
 #include <exception>
 #include <iostream>
+#include <regex>
 
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+
+namespace {
+
+// CLI11's parse errors in the style of our own messages: the parameter, the value, what is wrong.
+std::string our_style(const CLI::ParseError& e, const CLI::App& app) {
+  std::string commands;
+  for (const auto* sub : app.get_subcommands({})) commands += (commands.empty() ? "" : ", ") + sub->get_name();
+  const std::string what = e.what();
+  std::smatch m;
+  // "Could not convert: --kn = 1e5x" and "The value 1e5x is not an allowed value for --kn"
+  if (std::regex_match(what, m, std::regex(R"(Could not convert: -*([^ ]+) = (.*))")))
+    return m[1].str() + " = '" + m[2].str() + "' is not a number";
+  if (std::regex_match(what, m, std::regex(R"(The value (.*) is not an allowed value for -*(.+))")))
+    return m[2].str() + " = '" + m[1].str() + "' is not a number";
+  if (app.get_subcommands().empty()) {  // no command recognised
+    const auto extras = app.remaining();
+    if (!extras.empty() && extras.front().rfind('-', 0) != 0)
+      return "unknown command '" + extras.front() + "'; commands: " + commands;
+    if (dynamic_cast<const CLI::RequiredError*>(&e))
+      return "a command is required; commands: " + commands + " (dtcrit COMMAND --help)";
+  }
+  return what;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"dtcrit: critical time-steps and integrator stability for DEM simulations.\n"
@@ -19,8 +45,11 @@ int main(int argc, char** argv) {
   dtcrit::cli::add_packing_command(app);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
+  } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "dtcrit: error: " << our_style(e, app) << "\n";
+    return e.get_exit_code() != 0 ? e.get_exit_code() : 1;
   } catch (const std::exception& e) {
     std::cerr << "dtcrit: error: " << e.what() << "\n";
     return 1;

@@ -60,7 +60,7 @@ std::vector<IntegratorLimit> integrator_limits(const ContactPointModel& model, c
 
 PairReport analyse_pair(std::string label, const ContactPointModel& model, const std::optional<Material>& material,
                         const std::vector<std::string>& integrator_specs) {
-  PairReport r{std::move(label), model, pair_estimates(model), {}};
+  PairReport r{std::move(label), model, pair_estimates(model), {}, {}, {}};
   if (const auto& o = model.origin(); o && o->point.impact) {
     // The law's own collision: its integrated duration replaces the linear spring's, with the
     // Hertz closed form beside it for Hertz laws.

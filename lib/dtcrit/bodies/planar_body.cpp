@@ -33,6 +33,12 @@ PlanarBody make_disc(double radius, double mass) {
   return {"disc", mass, 0.5 * mass * radius * radius, {0.0, radius}};
 }
 
+PlanarBody make_sphere(double radius, double mass) {
+  require_positive("sphere radius r", radius);
+  require_positive("sphere mass m", mass);
+  return {"sphere", mass, 0.4 * mass * radius * radius, {0.0, radius}};
+}
+
 PlanarBody make_rect(double a, double b, double mass, double e) {
   require_positive("rect side a", a);
   require_positive("rect side b", b);

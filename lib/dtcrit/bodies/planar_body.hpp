@@ -10,7 +10,7 @@
 namespace dtcrit {
 
 struct PlanarBody {
-  std::string shape;  // "disc", "rect", "ellipse", "polygon" or "custom": for reports only
+  std::string shape;  // "disc", "sphere", "rect", "ellipse", "polygon" or "custom": for reports only
   double mass = 0.0;     // m [kg]
   double inertia = 0.0;  // I about G [kg m^2]
   Vector2 arm = Vector2::Zero();  // (r_t, r_n) [m]
@@ -29,6 +29,9 @@ Vector2 arm_from_eccentricity(double L, double e);
 
 // Shapes that compute I (and the arm where the geometry fixes it). Masses per body as given.
 PlanarBody make_disc(double radius, double mass);                 // I = m r^2 / 2, arm (0, r)
+// A sphere moving in the contact plane (its other rotations and out-of-plane motion do not couple to
+// an in-plane contact): I = 2/5 m r^2, arm (0, r).
+PlanarBody make_sphere(double radius, double mass);
 PlanarBody make_rect(double a, double b, double mass, double e);  // sides a (along t) x b (along n): I = m(a^2+b^2)/12,
                                                                    // contact on a face of side a at offset e: arm (e, b/2)
 PlanarBody make_ellipse(double a, double b, double mass, Vector2 arm);  // semi-axes a, b: I = m(a^2+b^2)/4

@@ -14,7 +14,8 @@ Vector2 parse_point(const KeyValues& spec, const std::string& key, const std::st
   return {parse_number(spec.who() + " " + key, parts[0]), parse_number(spec.who() + " " + key, parts[1])};
 }
 
-// Mass from m=, or from rho= times area times thickness t= (default 1 m: mass per metre of a 2D body).
+// Mass from m=, or from rho= times area times thickness t= (required: a silent 1 m made steps 35x too
+// large for a 1 mm disc).
 double body_mass(const KeyValues& spec, double area) {
   const auto m = spec.number("m");
   const auto rho = spec.number("rho");
@@ -24,8 +25,11 @@ double body_mass(const KeyValues& spec, double area) {
     if (t) fail(fmt::format("{}: thickness t= only goes with rho=", spec.who()));
     return require_positive(spec.who() + " m", *m);
   }
-  if (!rho) fail(fmt::format("{}: missing the mass (m=, or rho= with optional thickness t=)", spec.who()));
-  return require_positive(spec.who() + " rho", *rho) * area * require_positive(spec.who() + " t", t.value_or(1.0));
+  if (!rho) fail(fmt::format("{}: missing the mass (m=, or rho= with the thickness t=)", spec.who()));
+  if (!t)
+    fail(fmt::format("{}: missing the thickness t= that goes with rho = {:g} (m = rho x area x t; a sphere is "
+                     "shape=sphere)", spec.who(), *rho));
+  return require_positive(spec.who() + " rho", *rho) * area * require_positive(spec.who() + " t", *t);
 }
 
 // The arm from rt=,rn= or L=,theta= or L=,e=; nullopt when none of these keys is given.
@@ -56,6 +60,15 @@ PlanarBody parse_body(const KeyValues& spec) {
     const double r = require_positive(who + " r", spec.required_number("r"));
     body = make_disc(r, body_mass(spec, std::numbers::pi * r * r));
     spec.reject_unused({"shape", "r", "m", "rho", "t"});  // a disc's arm follows from its radius
+  } else if (shape == "sphere") {
+    const double r = require_positive(who + " r", spec.required_number("r"));
+    const auto m = spec.number("m");
+    const auto rho = spec.number("rho");
+    if (m && rho) fail(fmt::format("{}: give the mass as m= or as rho=, not both", who));
+    if (!m && !rho) fail(fmt::format("{}: missing the mass (m=, or the density rho=)", who));
+    body = make_sphere(r, m ? require_positive(who + " m", *m)
+                            : require_positive(who + " rho", *rho) * 4.0 / 3.0 * std::numbers::pi * r * r * r);
+    spec.reject_unused({"shape", "r", "m", "rho"});
   } else if (shape == "rect") {
     const double a = require_positive(who + " a", spec.required_number("a"));
     const double b = require_positive(who + " b", spec.required_number("b"));
@@ -81,7 +94,7 @@ PlanarBody parse_body(const KeyValues& spec) {
     body = {"custom", m, I, *arm};
     spec.reject_unused({"shape", "m", "I", "rt", "rn", "L", "theta", "e"});
   } else {
-    fail(fmt::format("{}: unknown shape '{}'; valid shapes: disc, rect, ellipse, polygon, custom", who, shape));
+    fail(fmt::format("{}: unknown shape '{}'; valid shapes: disc, sphere, rect, ellipse, polygon, custom", who, shape));
   }
   return validated(body, who);
 }

@@ -140,6 +140,7 @@ ContactPointModel build_model(const PairInput& input) {
   else if (auto g = get(law, "gamma_t"))
     c.ct = dashpot_from_lammps_gamma(require_non_negative("gamma_t", *g), undamped.translational_effective_mass());
   else if (auto r = get(law, "ct_ratio")) c.ct = require_non_negative("damping ratio ct_ratio", *r) * c.cn;
+  else c.ct = default_ct_ratio * c.cn;  // LAMMPS' gran/hooke/history with NULL: gamma_t = gamma_n / 2
 
   return ContactPointModel(b1, b2, c);
 }

@@ -3,7 +3,8 @@
 // and tangential stiffness in whichever form they have them.
 //
 // Law keys (SI): kn; kt or kt_ratio (kt/kn); cn or gamma_n (LAMMPS, 1/s: c = m_eff gamma) or
-// restitution (normal e, 0 < e <= 1); ct or gamma_t or ct_ratio (ct/cn).
+// restitution (normal e, 0 < e <= 1); ct or gamma_t or ct_ratio (ct/cn). Without any of the last
+// three, ct = cn / 2: LAMMPS' gamma_t = gamma_n / 2 (gran/hooke/history with NULL).
 #include <map>
 #include <string>
 
@@ -25,6 +26,9 @@ struct PairInput {
 };
 
 const std::vector<std::string>& pair_law_keys();
+
+// ct / cn when no tangential damping is given (LAMMPS' convention, also `packing`'s gamma_t / gamma_n).
+inline constexpr double default_ct_ratio = 0.5;
 
 ContactPointModel build_model(const PairInput& input);
 

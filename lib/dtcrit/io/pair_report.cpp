@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "dtcrit/core/check.hpp"
 #include "dtcrit/io/text_table.hpp"
 
 namespace dtcrit {
@@ -30,7 +31,61 @@ nlohmann::json matrix_json(const Matrix& m) {
 nlohmann::json body_json(const PlanarBody& b) {
   return {{"shape", b.shape}, {"m", b.mass}, {"I", b.inertia}, {"rt", b.arm[0]}, {"rn", b.arm[1]}};
 }
+
+struct Input {
+  std::string name;
+  double value;
+  std::string unit;
+};
+// The effective inputs of one contact, in the order every report shows them.
+std::vector<Input> effective_inputs(const ContactPointModel& model) {
+  std::vector<Input> out;
+  for (const auto* b : {&model.body1(), &model.body2()}) {
+    const std::string who = b == &model.body1() ? "body1 " : "body2 ";
+    out.push_back({who + "m", b->mass, "kg"});
+    out.push_back({who + "I", b->inertia, "kg m^2"});
+    out.push_back({who + "arm rt", b->arm[0], "m"});
+    out.push_back({who + "arm rn", b->arm[1], "m"});
+  }
+  const auto& law = model.law();
+  const double m_eff = model.translational_effective_mass();
+  out.push_back({"kn", law.kn, "N/m"});
+  out.push_back({"kt", law.kt, "N/m"});
+  out.push_back({"cn", law.cn, "N s/m"});
+  out.push_back({"ct", law.ct, "N s/m"});
+  out.push_back({"gamma_n = cn/m_eff", law.cn / m_eff, "1/s"});
+  out.push_back({"gamma_t = ct/m_eff", law.ct / m_eff, "1/s"});
+  return out;
+}
 }  // namespace
+
+std::vector<std::string> applied_defaults(const PairInput& input) {
+  const auto given = [&](std::initializer_list<const char*> keys) {
+    for (const char* k : keys)
+      if (input.law.count(k)) return true;
+    return false;
+  };
+  const bool normal = given({"cn", "gamma_n", "restitution"}), tangential = given({"ct", "gamma_t", "ct_ratio"});
+  if (!normal && !tangential) return {"cn = ct = 0 (no damping given)"};
+  if (!normal) return {"cn = 0 (no normal damping given)"};
+  if (!tangential)
+    return {fmt::format("ct = {:g} cn (no tangential damping given; LAMMPS: gamma_t = gamma_n / 2)", default_ct_ratio)};
+  return {};
+}
+
+std::optional<StepRecommendation> recommend_step(const PairReport& r, double margin) {
+  validated_margin(margin);
+  if (r.integrators.empty()) return std::nullopt;
+  const IntegratorLimit* chosen = &r.integrators.front();
+  for (const auto& i : r.integrators)
+    if (i.name == "velocity_verlet") chosen = &i;
+  StepRecommendation rec;
+  rec.integrator = chosen->name;
+  rec.stability = chosen->stability;
+  rec.h_crit = chosen->h_crit;
+  rec.margin = validated_margin(margin);
+  return rec;
+}
 
 nlohmann::json to_json(const PairReport& r) {
   const auto& law = r.model.law();
@@ -39,7 +94,11 @@ nlohmann::json to_json(const PairReport& r) {
   j["units"] = "SI: kg, m, s, N/m, N s/m";
   j["body1"] = body_json(r.model.body1());
   j["body2"] = body_json(r.model.body2());
-  j["law"] = {{"kn", law.kn}, {"kt", law.kt}, {"cn", law.cn}, {"ct", law.ct}};
+  const double m_eff = r.model.translational_effective_mass();
+  j["law"] = {{"kn", law.kn},           {"kt", law.kt},           {"cn", law.cn},
+              {"ct", law.ct},           {"gamma_n", law.cn / m_eff}, {"gamma_t", law.ct / m_eff},
+              {"m_eff", m_eff}};
+  j["defaults_applied"] = r.defaults;
   if (const auto& o = r.model.origin()) {
     j["operating_point"] = {{"law", o->law},
                             {"from", o->point.origin},
@@ -63,6 +122,7 @@ nlohmann::json to_json(const PairReport& r) {
   j["integrators"] = nlohmann::json::object();
   for (const auto& i : r.integrators)
     j["integrators"][i.name] = {{"h_crit", number_or_null(i.h_crit)}, {"stability", stability_keyword(i.stability)}};
+  if (r.recommendation) j["recommended_step"] = to_json(*r.recommendation);
   return j;
 }
 
@@ -77,15 +137,17 @@ std::string format_pair_table(const std::vector<PairReport>& reports) {
     row.push_back(unit);
     t.add_row(row);
   };
-  // A state-dependent law: the point it was linearised at, and the springs it gave there.
-  const bool any_origin = std::any_of(reports.begin(), reports.end(), [](const PairReport& r) { return r.model.origin().has_value(); });
-  if (any_origin) {
+  // The effective inputs first, so that no default hides in the answer.
+  if (!reports.empty()) {
+    const auto names = effective_inputs(reports.front().model);
+    for (std::size_t i = 0; i < names.size(); ++i)
+      add(names[i].name, [&](const PairReport& r) { return format_number(effective_inputs(r.model)[i].value); },
+          names[i].unit);
+  }
+  // A state-dependent law: the point it was linearised at.
+  if (std::any_of(reports.begin(), reports.end(), [](const PairReport& r) { return r.model.origin().has_value(); })) {
     add("overlap", [](const PairReport& r) { return r.model.origin() ? format_number(r.model.origin()->point.overlap) : std::string("-"); }, "m");
     add("normal_force", [](const PairReport& r) { return r.model.origin() ? format_number(r.model.origin()->point.normal_force) : std::string("-"); }, "N");
-    add("kn (linearised)", [](const PairReport& r) { return format_number(r.model.law().kn); }, "N/m");
-    add("kt (linearised)", [](const PairReport& r) { return format_number(r.model.law().kt); }, "N/m");
-    add("cn (linearised)", [](const PairReport& r) { return format_number(r.model.law().cn); }, "N s/m");
-    add("ct (linearised)", [](const PairReport& r) { return format_number(r.model.law().ct); }, "N s/m");
   }
   add("omega_min", [](const PairReport& r) { return format_number(r.model.undamped_frequencies()[0]); }, "rad/s");
   add("omega_max", [](const PairReport& r) { return format_number(r.model.omega_max()); }, "rad/s");
@@ -109,18 +171,39 @@ std::string format_pair_table(const std::vector<PairReport>& reports) {
                                                            : std::string(stability_keyword(lim.stability));
           },
           "s");
-  return t.to_text();
+  std::string text = t.to_text();
+  // Defaults applied, per configuration when they differ.
+  std::vector<std::string> notes;
+  for (const auto& r : reports)
+    for (const auto& d : r.defaults)
+      if (std::find(notes.begin(), notes.end(), d) == notes.end()) notes.push_back(d);
+  for (const auto& n : notes) text += "default: " + n + "\n";
+  bool first = true;
+  for (const auto& r : reports)
+    if (r.recommendation) {
+      if (first) text += "\n";
+      if (reports.size() > 1) text += r.label + ": ";
+      text += format_recommendation(*r.recommendation);
+      first = false;
+    }
+  return text;
 }
 
 std::string format_pair_csv(const std::vector<PairReport>& reports) {
-  TextTable t({"configuration", "kind", "name", "seconds", "over_sqrt_m_over_k", "stability"});
+  TextTable t({"configuration", "kind", "name", "value", "unit", "over_sqrt_m_over_k", "stability"});
   for (const auto& r : reports) {
     const double ref = r.reference_step();
+    for (const auto& in : effective_inputs(r.model))
+      t.add_row({r.label, "input", in.name, format_exact(in.value), in.unit, "", ""});
+    for (const auto& d : r.defaults) t.add_row({r.label, "default", d, "", "", "", ""});
     for (const auto& e : r.estimates)
-      t.add_row({r.label, "estimate", e.name, format_exact(e.seconds), format_exact(e.seconds / ref), ""});
+      t.add_row({r.label, "estimate", e.name, format_exact(e.seconds), "s", format_exact(e.seconds / ref), ""});
     for (const auto& i : r.integrators)
-      t.add_row({r.label, "integrator", i.name, format_exact(i.h_crit), format_exact(i.h_crit / ref),
+      t.add_row({r.label, "integrator", i.name, format_exact(i.h_crit), "s", format_exact(i.h_crit / ref),
                  std::string(stability_keyword(i.stability))});
+    if (const auto& rec = r.recommendation)
+      t.add_row({r.label, "recommended_step", rec->integrator, format_exact(rec->recommended()), "s",
+                 format_exact(rec->recommended() / ref), std::string(stability_keyword(rec->stability))});
   }
   return t.to_csv();
 }

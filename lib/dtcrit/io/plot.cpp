@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <iterator>
 #include <stdexcept>
 #include <system_error>
 
@@ -20,11 +21,24 @@ std::string quoted(const std::string& s) {
 }
 }  // namespace
 
-std::string plot_terminal(const std::string& path) {
+std::string plot_terminal(const std::string& path, std::size_t series) {
+  // The key sits below the plot: grow the picture with it, so that many series keep the plot readable.
+  const int height = 650 + 10 * static_cast<int>(series > 10 ? series - 10 : 0);
   const std::string ext = std::filesystem::path(path).extension().string();
-  if (ext == ".png") return "pngcairo size 900,650 enhanced font 'DejaVu Sans,11'";
-  if (ext == ".svg") return "svg size 900,650 enhanced font 'DejaVu Sans,11'";
+  if (ext == ".png") return fmt::format("pngcairo size 900,{} enhanced font 'DejaVu Sans,11'", height);
+  if (ext == ".svg") return fmt::format("svg size 900,{} enhanced font 'DejaVu Sans,11'", height);
   throw std::invalid_argument(fmt::format("plot file '{}' must end in .png or .svg", path));
+}
+
+void distinct_style(PlotSeries& s, std::size_t index) {
+  // Okabe-Ito's colour-blind-safe set, plus a grey and a brown.
+  static const char* const colours[] = {"#000000", "#e69f00", "#56b4e9", "#009e73", "#d55e00",
+                                        "#0072b2", "#cc79a7", "#999999", "#8c510a"};
+  static const int markers[] = {7, 5, 9, 11, 13, 1, 2, 3, 6, 4, 8, 10, 12, 14};
+  constexpr std::size_t n_colours = std::size(colours);
+  s.rgb = colours[index % n_colours];
+  s.dash = 1 + static_cast<int>((index / n_colours) % 3);
+  s.marker = markers[index % std::size(markers)];
 }
 
 void write_plot(const std::string& path, const PlotSpec& spec) {
@@ -36,7 +50,7 @@ void write_plot(const std::string& path, const PlotSpec& spec) {
 
 void draw_plot(const std::string& path, const std::string& file, const PlotSpec& spec) {
   namespace fs = std::filesystem;
-  const std::string terminal = plot_terminal(path);
+  const std::string terminal = plot_terminal(path, spec.series.size());
   const fs::path tmp(file);
   {
     Gnuplot gp("gnuplot 2>/dev/null");
@@ -47,6 +61,13 @@ void draw_plot(const std::string& path, const std::string& file, const PlotSpec&
     gp << "set grid\nset key below noenhanced\nset format y '%.3g'\nset format x '%.3g'\n";
     if (spec.logx) gp << "set logscale x\n";
     if (spec.logy) gp << "set logscale y\n";
+    if (!spec.xtic_labels.empty()) {
+      std::string tics;
+      for (std::size_t i = 0; i < spec.xtic_labels.size(); ++i)
+        tics += fmt::format("{}{} {}", i ? ", " : "", quoted(spec.xtic_labels[i]), i + 1);
+      gp << "set xtics (" << tics << ") rotate by -35 noenhanced font ',9'\n";
+      gp << "set bmargin 10\n";
+    }
     std::vector<std::vector<std::pair<double, double>>> data;
     std::string plot = "plot ";
     for (std::size_t i = 0; i < spec.series.size(); ++i) {
@@ -55,9 +76,13 @@ void draw_plot(const std::string& path, const std::string& file, const PlotSpec&
       for (std::size_t k = 0; k < s.x.size() && k < s.y.size(); ++k)
         if (std::isfinite(s.x[k]) && std::isfinite(s.y[k])) pts.emplace_back(s.x[k], s.y[k]);
       data.push_back(std::move(pts));
-      plot += fmt::format("{}'-' with {} lw 2 dt {}{} title {}", i ? ", " : "",
-                          s.markers_only ? "points pt 7 ps 1.5" : s.points ? "linespoints pt 7 ps 0.8" : "lines", s.dash,
-                          s.color > 0 ? fmt::format(" lc {}", s.color) : "", quoted(s.label));
+      const std::string style = s.markers_only ? fmt::format("points pt {} ps 1.5", s.marker)
+                                : s.points      ? fmt::format("linespoints pt {} ps 0.9", s.marker)
+                                                : std::string("lines");
+      const std::string colour = !s.rgb.empty() ? fmt::format(" lc rgb '{}'", s.rgb)
+                                 : s.color > 0  ? fmt::format(" lc {}", s.color)
+                                                : std::string();
+      plot += fmt::format("{}'-' with {} lw 2 dt {}{} title {}", i ? ", " : "", style, s.dash, colour, quoted(s.label));
     }
     gp << plot << "\n";
     for (const auto& d : data) gp.send1d(d);

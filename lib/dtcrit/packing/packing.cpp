@@ -236,6 +236,8 @@ PlaneWall parse_wall(std::string_view spec, const Packing& p, const contact::Con
       contact::set_classic_coefficient(law, key, *v);
       own_law = true;
     }
+  // LAMMPS: gamma_t = gamma_n / 2 unless given.
+  if (auto gn = kv.number("gamma_n"); gn && !kv.number("gamma_t")) contact::set_classic_coefficient(law, "gamma_t", 0.5 * *gn);
   kv.reject_unused({"x", "y", "z", "kn", "kt", "gamma_n", "gamma_t"});
   double centroid = 0.0;
   for (const auto& c : p.centre) centroid += c[axis];

@@ -95,7 +95,7 @@ Packing make_lattice(const LatticeSpec& spec);
 void add_box_walls(Packing& p, double overlap, const std::optional<contact::ContactLaw>& law = std::nullopt);
 
 // "z=0", "x=1.5e-2" or with its own law "z=0,kn=1e5,kt=5e4,gamma_n=10,gamma_t=5" (keys not given
-// take their value from `base`, the particle law): a wall normal to that axis, facing the side
+// take their value from `base`, the particle law, except gamma_t: gamma_n / 2 when gamma_n is given alone): a wall normal to that axis, facing the side
 // where the packing's centroid lies. Unknown keys throw.
 PlaneWall parse_wall(std::string_view spec, const Packing& p, const contact::ContactLaw& base);
 

@@ -98,7 +98,7 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
     double sum = 0.0;
     for (auto k : z) {
       sum += k;
-      if (k == 0) ++r.rattlers;
+      if (k < r.dim + 1) ++r.rattlers;
     }
     r.mean_coordination = sum / static_cast<double>(std::max<Index>(1, r.particles));
   }
@@ -142,8 +142,14 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
   const DampedLimit reference = half_step_damped_limit(sys, r.omega_max, opts.eigen, r.top_mode_zeta);
   r.h_exact = reference.h_crit;
   r.h_exact_converged = reference.converged;
-  for (const auto& spec : opts.integrators) {
-    r.integrators.push_back(packing_integrator_limit(spec, sys, r.omega_max, r.top_mode_zeta, opts, reference));
+  const auto limits_start = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < opts.integrators.size(); ++i) {
+    const std::size_t n = opts.integrators.size();
+    // The time left assumes the mean cost so far: amplification matrices cost more than closed forms.
+    const double spent = seconds_since(limits_start);
+    say(fmt::format("  {} ({}/{}{})", opts.integrators[i], i + 1, n,
+                    i == 0 ? "" : fmt::format(", about {:.0f} s left", spent / i * (n - i))));
+    r.integrators.push_back(packing_integrator_limit(opts.integrators[i], sys, r.omega_max, r.top_mode_zeta, opts, reference));
     if (!r.eigen_converged) {  // every limit scales with omega_max: none is trustworthy
       r.integrators.back().converged = false;
       r.integrators.back().h_crit = kNaN;
@@ -204,7 +210,8 @@ nlohmann::json to_json(const PackingReport& r) {
                   {"pair_contacts", r.pair_contacts},
                   {"wall_contacts", r.wall_contacts},
                   {"mean_coordination", r.mean_coordination},
-                  {"rattlers", r.rattlers}};
+                  {"rattlers", r.rattlers},
+                  {"rattler_definition", fmt::format("fewer than d + 1 = {} contacts (pairs and walls)", r.dim + 1)}};
   for (const auto& in : r.inputs)
     j["packing"]["inputs"][in.name] = {{"value", in.value}, {"unit", in.unit}, {"default", in.is_default}};
   j["omega_max"] = r.omega_max;
@@ -242,9 +249,12 @@ std::string format_packing_table(const PackingReport& r) {
                           in.is_default ? " (default)" : "");
     out += "  " + line + "\n";
   }
-  out += fmt::format("  {}D, {} particles, {} dofs ({}), {} pair + {} wall contacts, mean coordination {:.4g}, {} rattlers\n",
+  out += fmt::format("  {}D, {} particles, {} dofs ({}), {} pair + {} wall contacts, mean coordination {:.4g}\n",
                      r.dim, r.particles, r.dofs, r.rotation ? "with rotation" : "translations only", r.pair_contacts,
-                     r.wall_contacts, r.mean_coordination, r.rattlers);
+                     r.wall_contacts, r.mean_coordination);
+  out += fmt::format("  {} rattlers (particles with fewer than d + 1 = {} contacts, pairs and walls counted: not held "
+                     "in every direction by compressive normal forces)\n",
+                     r.rattlers, r.dim + 1);
   out += fmt::format("  omega_max = {} rad/s ({}, relative residual {:.2g}{}){}\n", format_number(r.omega_max),
                      r.eigen_method, r.eigen_residual, r.eigen_residual_is_true ? "" : " (Lanczos estimate)",
                      r.damped ? fmt::format(", top-mode damping ratio {:.4g}", r.top_mode_zeta) : "");

@@ -45,7 +45,8 @@ struct PackingReport {
   std::vector<PackingInput> inputs;  // printed under the source; filled by the caller
   int dim = 3;
   bool rotation = true, damped = false;
-  Index particles = 0, dofs = 0, pair_contacts = 0, wall_contacts = 0, rattlers = 0;
+  Index particles = 0, dofs = 0, pair_contacts = 0, wall_contacts = 0;
+  Index rattlers = 0;              // particles with fewer than dim + 1 contacts (pairs and walls)
   double mean_coordination = 0.0;  // contacts per particle, pairs counted for both
   double omega_max = 0.0;          // [rad/s]
   double eigen_residual = 0.0;     // |K~ v - omega^2 v| / omega^2

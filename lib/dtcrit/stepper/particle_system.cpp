@@ -382,7 +382,7 @@ void ParticleSystem::tangent(double t, const Vector& x, const Vector& v, SparseM
   for_each_contact(t, x, v, false, true,
                    [&](const Geom& g, const ContactLaw& law, const contact::ContactInput&,
                        const contact::ContactResponse& out, const Record&) {
-    contact::ContactBlocks blocks = contact::contact_blocks(law, g.rc, out, !g.rc.wall);
+    contact::ContactBlocks blocks = contact::contact_blocks(law, g.rc, out, geometric_ && !g.rc.wall);
     // traditional: the histories are incremented by dt times the velocities, so what the law's
     // springs see moves with v, not with x.
     if (traditional) {

@@ -119,6 +119,11 @@ class ParticleSystem final : public MechanicalSystem {
   void set_external_force(Index i, const Vector& f);
   // Verlet skin of the neighbour list [m]; default 0.2 x the largest radius.
   void set_skin(double skin);
+  // tangent() with the geometric stiffness of the turning normals (-F_n / |x_i - x_j| across the
+  // normal). Off by default: the sweeps' predicted limits linearise a pressed contact without it,
+  // as packings do unless asked (--geometric-stiffness); with it a lone pressed pair is a buckling
+  // (negative) mode.
+  void set_geometric_stiffness(bool on) { geometric_ = on; }
 
   // --- queries ---
   int dim() const { return dim_; }
@@ -143,8 +148,8 @@ class ParticleSystem final : public MechanicalSystem {
   // Non-finite x or v gives an all-NaN force (so that a blowing-up run is detected, not thrown).
   void force(double t, const Vector& x, const Vector& v, Vector& f) override;
   // K = -df/dx, C = -df/dv from the contact module's exact derivative of the law (contact/kinematics.hpp:
-  // A^T K_c J per contact, with the geometric stiffness of the turning normal); see README for what
-  // is dropped. Not symmetric in general (granular torque arms, histories under load, sliding).
+  // A^T K_c J per contact; the geometric stiffness of the turning normal when set_geometric_stiffness);
+  // see README for what is dropped. Not symmetric in general (granular torque arms, histories under load, sliding).
   void tangent(double t, const Vector& x, const Vector& v, SparseMatrix& K, SparseMatrix& C) override;
   void accept_step() override;
   // traditional: the committed xi of every committed contact, dim() entries each, in ascending
@@ -199,6 +204,7 @@ class ParticleSystem final : public MechanicalSystem {
   Vec3 gravity_ = Vec3::Zero();
   Vector external_;
   double skin_ = -1.0;
+  bool geometric_ = false;
 
   mutable NeighbourList nlist_;
   mutable std::vector<Vec3> centres_;

@@ -151,6 +151,7 @@ class TwoSphereImpact final : public SweepCase {
     time_scale_ = tc_;
     time_scale_name_ = "t_c";
     accuracy_quantity_ = "restitution";
+    transient_contacts_ = true;
     channels_ = standard_channels(v_ * tc_, v_, m_ * v_ * v_);
   }
 
@@ -273,6 +274,7 @@ class WallBounce final : public SweepCase {
     time_scale_ = tc_;
     time_scale_name_ = "t_c";
     accuracy_quantity_ = "energy";
+    transient_contacts_ = true;
     channels_ = standard_channels(sep_ - d_, v_, 0.5 * m_ * v_ * v_);
   }
 
@@ -487,6 +489,7 @@ class FallingBall final : public SweepCase {
     time_scale_name_ = "t_c";
     accuracy_quantity_ = "restitution";
     uses_tangential_ = true;
+    transient_contacts_ = true;
     energy_floor_ = m_ * g_ * (R_ - m_ * g_ / kn_);
     channels_ = standard_channels(drop_, v_impact_, m_ * g_ * drop_);
   }

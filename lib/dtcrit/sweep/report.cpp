@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -32,6 +33,21 @@ nlohmann::json number(double x) {
   return nullptr;
 }
 
+// "mean [min, max]" over the onset phases (the mean alone hides a spread larger than its error).
+std::string outcome_text(const SweepPoint& p, const std::string& name) {
+  const auto it = p.outcome.find(name);
+  if (it == p.outcome.end()) return "-";
+  const auto ph = p.phase_outcomes.find(name);
+  if (ph == p.phase_outcomes.end() || ph->second.size() < 2) return format_number(it->second);
+  const auto [lo, hi] = std::minmax_element(ph->second.begin(), ph->second.end());
+  return fmt::format("{} [{}, {}]", format_number(it->second), fmt::format("{:.4g}", *lo), fmt::format("{:.4g}", *hi));
+}
+
+const char* const transient_note =
+    "h_blowup: every contact here is a collision lasting about t_c, so a step above the predicted limit can grow only "
+    "for a few steps; h_blowup is the step at which a collision gains the blow-up factor in energy, not a stability "
+    "limit (use the predicted limit)";
+
 }  // namespace
 
 std::string to_text(const SweepResult& r) {
@@ -40,9 +56,9 @@ std::string to_text(const SweepResult& r) {
   std::string params;
   for (const auto& p : r.parameters) params += fmt::format("{}{}={:g}", params.empty() ? "" : ", ", p.name, p.value);
   out += fmt::format("parameters: {}\n", params);
-  out += fmt::format("tangential history: {}; reference: {}; h0 = {:g} s = {:g} {}; {} levels; {} onset phase(s); "
-                     "t_end = {:g} s\n",
-                     r.tangential, r.reference, r.h0, r.h0 / r.time_scale, r.time_scale_name, r.levels, r.phases, r.t_end);
+  out += fmt::format("{}reference: {}; h0 = {:g} s = {:g} {}; {} levels; {} onset phase(s); t_end = {:g} s\n",
+                     r.tangential_matters ? "tangential history: " + r.tangential + "; " : "", r.reference, r.h0,
+                     r.h0 / r.time_scale, r.time_scale_name, r.levels, r.phases, r.t_end);
   if (!r.linearisation.empty())
     out += fmt::format("predicted limits: critical_step on {} (omega_max = {:g} rad/s)\n", r.linearisation, r.omega_max);
   out += fmt::format("steps in units of {} = {:g} s; errors relative to each channel's scale\n\n", r.time_scale_name,
@@ -55,22 +71,26 @@ std::string to_text(const SweepResult& r) {
     for (const auto& [q, f] : r.integrators.front().order)
       if (std::find(ordered.begin(), ordered.end(), q) == ordered.end()) ordered.push_back(q);
   for (const auto& q : ordered) head.push_back("order " + q);
-  head.insert(head.end(), {"h_crit pred", "h_crit emp", "emp/pred", "h_accuracy"});
+  if (r.transient_contacts) head.insert(head.end(), {"h_crit pred", "h_blowup", "h_accuracy"});
+  else head.insert(head.end(), {"h_crit pred", "h_crit emp", "emp/pred", "h_accuracy"});
   TextTable summary(head);
   for (const auto& s : r.integrators) {
     std::vector<std::string> row{s.spec, fmt::format("{}/{}", s.declared_order, s.declared_order_damped)};
     for (const auto& q : ordered) row.push_back(s.order.count(q) ? order_text(s.order.at(q)) : "-");
     row.push_back(predicted_text(s.predicted, r.time_scale));
     row.push_back(limit_text(s.empirical.h, r.time_scale));
-    row.push_back(s.predicted.conditional() && s.empirical.status == "found"
-                      ? fmt::format("{:.4f}", s.empirical.h / s.predicted.h)
-                      : "-");
+    if (!r.transient_contacts)
+      row.push_back(s.predicted.conditional() && s.empirical.status == "found"
+                        ? fmt::format("{:.4f}", s.empirical.h / s.predicted.h)
+                        : "-");
     row.push_back(s.accuracy.status.empty() ? "-"
                                             : fmt::format("{} ({} {:g}, {})", limit_text(s.accuracy.h, r.time_scale),
                                                           s.accuracy.quantity, s.accuracy.tolerance, s.accuracy.status));
     summary.add_row(row);
   }
-  out += summary.to_text() + "\n";
+  out += summary.to_text();
+  if (r.transient_contacts) out += std::string(transient_note) + "\n";
+  out += "\n";
   for (const auto& s : r.integrators)
     if (!s.solver.ok())
       out += fmt::format("SOLVER FAILURE {}: {} of {} implicit steps did not converge; errors and orders of this row are "
@@ -100,16 +120,15 @@ std::string to_text(const SweepResult& r) {
         const auto& sl = s.order.at(c.name).slopes;
         row.push_back(k < sl.size() && std::isfinite(sl[k]) ? fmt::format("{:.2f}", sl[k]) : "");
       }
-      for (const auto& n : outcome_names) {
-        const auto it = p.outcome.find(n);
-        row.push_back(it == p.outcome.end() ? "-" : format_number(it->second));
-      }
+      for (const auto& n : outcome_names) row.push_back(outcome_text(p, n));
       errors.add_row(row);
     }
   }
   out += errors.to_text();
   out += "\nslope: between this step and the next finer one; order: least squares over the range where "
          "consecutive slopes agree (see --json for the range)\n";
+  if (r.phases > 1 && !outcome_names.empty())
+    out += fmt::format("outcomes: mean over the {} onset phases [smallest, largest single phase]\n", r.phases);
   return out;
 }
 
@@ -143,7 +162,8 @@ std::string to_csv(const SweepResult& r) {
     add(s.spec, "", std::nan(""), "", "h_crit_predicted",
         s.predicted.stability ? std::string(stability_keyword(*s.predicted.stability)) : "not available", s.predicted.h);
     add(s.spec, "", std::nan(""), "", "unconverged_steps", "", static_cast<double>(s.solver.unconverged_steps));
-    add(s.spec, "", std::nan(""), "", "h_crit_empirical", s.empirical.status, s.empirical.h);
+    add(s.spec, "", std::nan(""), "", r.transient_contacts ? "h_blowup_not_a_limit" : "h_crit_empirical",
+        s.empirical.status, s.empirical.h);
     if (!s.accuracy.status.empty())
       add(s.spec, "", std::nan(""), "", "h_accuracy", s.accuracy.quantity, s.accuracy.h);
   }
@@ -159,6 +179,9 @@ nlohmann::json to_json(const SweepResult& r) {
   for (const auto& p : r.parameters) params[p.name] = {{"value", p.value}, {"meaning", p.meaning}};
   j["parameters"] = params;
   j["tangential"] = r.tangential;
+  j["tangential_matters"] = r.tangential_matters;
+  j["transient_contacts"] = r.transient_contacts;
+  if (r.transient_contacts) j["h_crit_empirical_note"] = transient_note;
   j["reference"] = r.reference;
   j["h0"] = r.h0;
   j["t_end"] = r.t_end;
@@ -200,6 +223,7 @@ nlohmann::json to_json(const SweepResult& r) {
                    {"first_failure", s.solver.first_failure.empty() ? json(nullptr) : json(s.solver.first_failure)}};
     i["h_crit_empirical"] = number(s.empirical.h);
     i["h_crit_empirical_status"] = s.empirical.status;
+    i["h_crit_empirical_is_stability_limit"] = !r.transient_contacts;
     i["h_crit_empirical_bracket"] = {number(s.empirical.lo), number(s.empirical.hi)};
     i["stability_run_steps"] = s.empirical.steps;
     i["stability_unconverged_runs"] = s.empirical.unconverged_runs;
@@ -230,6 +254,13 @@ nlohmann::json to_json(const SweepResult& r) {
         pout[q] = a;
       }
       for (const auto& [q, v] : p.outcome_error) oerr[q] = number(v);
+      json range = json::object();
+      for (const auto& [q, v] : p.phase_outcomes)
+        if (!v.empty()) {
+          const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+          range[q] = {number(*lo), number(*hi)};
+        }
+      pt["outcome_range"] = range;
       pt["error"] = err;
       pt["phase_errors"] = perr;
       pt["outcome"] = out;
@@ -247,14 +278,19 @@ nlohmann::json to_json(const SweepResult& r) {
 
 PlotSpec error_plot(const SweepResult& r, const std::string& channel) {
   PlotSpec p;
-  p.title = fmt::format("{} ({} tangential): {} error against step", r.case_name, r.tangential, channel);
+  p.title = r.tangential_matters
+                ? fmt::format("{} ({} tangential history): {} error against step", r.case_name, r.tangential, channel)
+                : fmt::format("{}: {} error against step", r.case_name, channel);
   p.xlabel = "h / " + r.time_scale_name;
   p.ylabel = channel + " error (relative)";
   p.logx = p.logy = true;
   double e_anchor = 0.0, h_anchor = 0.0;
   std::vector<double> level0;  // the reference slopes start at the median coarsest-step error
-  for (const auto& s : r.integrators) {
+  std::vector<std::pair<double, const IntegratorSweep*>> limits;  // predicted limits inside the plotted range
+  for (std::size_t i = 0; i < r.integrators.size(); ++i) {
+    const auto& s = r.integrators[i];
     PlotSeries ser{s.spec, {}, {}, true};
+    distinct_style(ser, i);
     for (const auto& pt : s.points) {
       double e = std::nan("");
       if (pt.error.count(channel)) e = pt.error.at(channel);
@@ -268,8 +304,34 @@ PlotSpec error_plot(const SweepResult& r, const std::string& channel) {
         h_anchor = pt.h / r.time_scale;
       }
     }
+    if (s.predicted.conditional() && !s.points.empty() && s.predicted.h <= s.points.front().h * (1 + 1e-9) &&
+        s.predicted.h >= s.points.back().h)
+      limits.push_back({s.predicted.h / r.time_scale, &s});
     p.series.push_back(std::move(ser));
   }
+  // The quantities' spread sets the vertical extent of the marker lines.
+  double y_lo = std::numeric_limits<double>::infinity(), y_hi = 0.0;
+  for (const auto& s : p.series)
+    for (double y : s.y) y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
+  const double tolerance = r.integrators.empty() ? 0.0 : r.integrators.front().accuracy.tolerance;
+  const bool is_accuracy_quantity = !r.integrators.empty() && r.integrators.front().accuracy.quantity == channel;
+  if (y_hi > 0.0) {
+    for (const auto& [h, s] : limits) {
+      const auto i = static_cast<std::size_t>(s - r.integrators.data());
+      PlotSeries line{"predicted limit of " + s->spec, {h, h}, {y_lo, y_hi}, false};
+      distinct_style(line, i);
+      p.series.push_back(std::move(line));
+    }
+    if (is_accuracy_quantity && tolerance > 0.0 && !r.integrators.front().points.empty()) {
+      const auto& pts = r.integrators.front().points;
+      PlotSeries tol{fmt::format("tolerance {:g} (h_accuracy)", tolerance),
+                     {pts.back().h / r.time_scale, pts.front().h / r.time_scale}, {tolerance, tolerance}, false};
+      tol.rgb = "#e51e10";
+      tol.dash = 4;
+      p.series.push_back(std::move(tol));
+    }
+  }
+  if (limits.empty()) p.title += " (no predicted limit inside the plotted steps)";
   if (!level0.empty()) {
     std::sort(level0.begin(), level0.end());
     e_anchor = level0[level0.size() / 2];
@@ -280,6 +342,8 @@ PlotSpec error_plot(const SweepResult& r, const std::string& channel) {
     for (int order : {1, 2, 4}) {
       PlotSeries ref{fmt::format("slope {}", order), {h_anchor, h_min},
                      {e_anchor, e_anchor * std::pow(h_min / h_anchor, order)}, false};
+      ref.rgb = "#bbbbbb";
+      ref.dash = order == 1 ? 2 : order == 2 ? 3 : 5;
       p.series.push_back(std::move(ref));
     }
   }

@@ -17,7 +17,8 @@ std::string to_text(const SweepResult& r);
 // Tidy CSV: columns case, tangential, integrator, level, h, h_over_scale, phase, kind, quantity,
 // value. kind = error (relative channel error), outcome (value), outcome_error (relative error),
 // order / order_first_h / order_last_h (fitted per channel, level and phase empty), slope
-// (between level and level + 1), h_crit_predicted, h_crit_empirical, h_accuracy. phase = "mean"
+// (between level and level + 1), h_crit_predicted, h_crit_empirical (h_blowup_not_a_limit on collision
+// cases, SweepCase::transient_contacts), h_accuracy. phase = "mean"
 // for the phase average.
 std::string to_csv(const SweepResult& r);
 

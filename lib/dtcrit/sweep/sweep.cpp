@@ -181,6 +181,8 @@ class Engine {
     res.description = c_.description();
     res.parameters = c_.parameters();
     res.tangential = tangential;
+    res.tangential_matters = c_.uses_tangential_history();
+    res.transient_contacts = c_.transient_contacts();
     res.channels = c_.channels();
     res.h0 = h0_;
     res.t_end = static_cast<double>(n_out_) * h0_;

@@ -112,6 +112,8 @@ struct SweepResult {
   std::string case_name, description;
   std::vector<CaseParameter> parameters;
   std::string tangential;
+  bool tangential_matters = false;   // the case has tangential springs (SweepCase::uses_tangential_history)
+  bool transient_contacts = false;     // SweepCase::transient_contacts: the empirical limit is not a stability limit
   std::vector<Channel> channels;
   double h0 = 0.0, t_end = 0.0, time_scale = 0.0;
   std::string time_scale_name;

@@ -117,6 +117,10 @@ class SweepCase {
   bool uses_tangential_history() const { return uses_tangential_; }
   // Whether the empirical stability bisection runs unless asked (off where it is too costly).
   bool stability_by_default() const { return stability_default_; }
+  // Every contact is a collision that lasts about t_c: a step beyond the predicted limit can grow
+  // only during those few steps, so the empirical "limit" (the step at which a collision gains the
+  // blow-up factor) is not a stability limit, and the reports label it so.
+  bool transient_contacts() const { return transient_contacts_; }
 
  protected:
   std::string name_, description_;
@@ -132,6 +136,7 @@ class SweepCase {
   double energy_floor_ = 0.0;
   bool uses_tangential_ = false;
   bool stability_default_ = true;
+  bool transient_contacts_ = false;
 
   // Declares a parameter with its default, reads an override from kv, returns the value.
   double param(const KeyValues& kv, const std::string& key, double default_value, const std::string& meaning);

@@ -1,0 +1,54 @@
+#include "dtcrit/analysis/accuracy_step.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "dtcrit/contact/linear_contact.hpp"
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/sweep/sweep.hpp"
+
+namespace dtcrit {
+
+std::pair<std::string, double> parse_accuracy(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    fail(fmt::format("--accuracy '{}' must read QUANTITY=TOLERANCE, e.g. restitution=1%", text));
+  const std::string quantity = text.substr(0, eq);
+  std::string value = text.substr(eq + 1);
+  double scale = 1.0;
+  if (!value.empty() && value.back() == '%') value.pop_back(), scale = 0.01;
+  const double tol = parse_number("--accuracy " + quantity, value) * scale;
+  if (!(tol > 0.0 && tol < 1.0)) fail(fmt::format("--accuracy {}: tolerance = {} must lie in (0, 1)", quantity, tol));
+  if (quantity != "restitution" && quantity != "peak_overlap" && quantity != "contact_duration")
+    fail(fmt::format("--accuracy: unknown quantity '{}'; valid: restitution, peak_overlap, contact_duration", quantity));
+  return {quantity, tol};
+}
+
+AccuracyStep pair_accuracy_step(const ContactPointModel& model, const std::string& integrator,
+                                const std::string& quantity, double tolerance) {
+  if (model.body1().arm[0] != 0.0 || model.body2().arm[0] != 0.0)
+    fail("--accuracy needs a collinear contact (both arms along the normal, r_t = 0): an eccentric impact couples "
+         "to rotation and is not the head-on collision the sweep measures");
+  const double m_n = model.normal_effective_mass();
+  const double zeta = damping_ratio(model.law().cn, model.law().kn, m_n);
+  if (!(zeta < 1.0)) fail(fmt::format("--accuracy: the normal contact is overdamped (damping ratio {:.3g})", zeta));
+  const double e = restitution_from_damping_ratio(zeta);
+  // head-on: two equal spheres of mass m each, m_eff = m / 2.
+  const std::string set = fmt::format("m={:.17g},kn={:.17g},restitution={:.17g}", 2.0 * m_n, model.law().kn, e);
+  const auto c = sweep::make_case("head-on", sweep::CaseOptions{KeyValues(set, "--accuracy"), "traditional", false});
+  sweep::SweepOptions o;
+  o.integrators = {integrator};
+  o.stability = 0;
+  o.accuracy_quantity = quantity;
+  o.tolerance = tolerance;
+  const auto r = sweep::run_sweep(*c, "traditional", o);
+  const auto& a = r.integrators.front().accuracy;
+  if (a.status == "below_grid")
+    fail(fmt::format("--accuracy {}={:g}: {} misses it even at the finest step of the sweep ({:.4g} s)", quantity,
+                     tolerance, integrator, r.h0 / std::pow(2.0, r.levels - 1)));
+  return {quantity, tolerance, a.h, a.status};
+}
+
+}  // namespace dtcrit

@@ -1,0 +1,26 @@
+#pragma once
+// The accuracy-limited step of one contact's normal impact, from the sweep engine: the `head-on`
+// case with the pair's normal effective mass, k_n and restitution, and the integrator asked for.
+// Only for collinear contacts (both arms along the normal, r_t = 0), where the normal motion does
+// not couple to rotation and the pair's impact is exactly that 1-DOF collision.
+#include <string>
+#include <utility>
+
+#include "dtcrit/model/contact_point_model.hpp"
+
+namespace dtcrit {
+
+struct AccuracyStep {
+  std::string quantity;   // restitution, peak_overlap or contact_duration
+  double tolerance = 0.0;  // relative
+  double h = 0.0;          // [s]
+  std::string status;      // the sweep's: bisected, above_grid (h = the coarsest step tried, t_c/8)
+};
+
+// "restitution=1%" or "restitution=0.01" -> {"restitution", 0.01}.
+std::pair<std::string, double> parse_accuracy(const std::string& text);
+
+AccuracyStep pair_accuracy_step(const ContactPointModel& model, const std::string& integrator,
+                                const std::string& quantity, double tolerance);
+
+}  // namespace dtcrit

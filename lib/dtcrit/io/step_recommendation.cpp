@@ -1,0 +1,60 @@
+#include "dtcrit/io/step_recommendation.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/io/text_table.hpp"
+
+namespace dtcrit {
+
+double StepRecommendation::recommended() const {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (stability == Stability::unconditional) return h_accuracy.value_or(nan);
+  if (stability != Stability::conditional) return nan;
+  const double stable = margin * h_safe.value_or(h_crit);
+  return h_accuracy ? std::min(stable, *h_accuracy) : stable;
+}
+
+double validated_margin(double margin) {
+  if (!(margin > 0.0 && margin <= 1.0)) fail(fmt::format("margin = {} must lie in (0, 1]", margin));
+  return margin;
+}
+
+std::string format_recommendation(const StepRecommendation& r) {
+  if (r.stability == Stability::unconditional && r.h_accuracy)
+    return fmt::format("recommended step: {} s, the accuracy-limited step of {} ({}); no stability limit "
+                       "(unconditionally stable on this linear system)\n",
+                       format_number(*r.h_accuracy), r.integrator, r.accuracy);
+  if (r.stability == Stability::unconditional)
+    return fmt::format("recommended step: no stability limit for {} (unconditionally stable on this linear system); "
+                       "choose the step by accuracy (dtcrit sweep)\n",
+                       r.integrator);
+  if (r.stability != Stability::conditional)
+    return fmt::format("recommended step: none, {} is {} here; choose another --integrator\n", r.integrator,
+                       stability_keyword(r.stability));
+  const std::string basis =
+      r.h_safe ? fmt::format("{} s, the certified safe step of {}", format_number(*r.h_safe), r.integrator)
+               : fmt::format("{} s, the stability limit of {} (no certified h_safe yet: the limit stands in)",
+                             format_number(r.h_crit), r.integrator);
+  if (r.h_accuracy)
+    return fmt::format("recommended step: {} s = min({:g} (--margin) x {}; {} s, the accuracy-limited step for {})\n",
+                       format_number(r.recommended()), r.margin, basis, format_number(*r.h_accuracy), r.accuracy);
+  return fmt::format("recommended step: {} s = {:g} (--margin) x {}\n", format_number(r.recommended()), r.margin, basis);
+}
+
+nlohmann::json to_json(const StepRecommendation& r) {
+  auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  return {{"integrator", r.integrator},
+          {"stability", stability_keyword(r.stability)},
+          {"h_crit", num(r.h_crit)},
+          {"h_safe", r.h_safe ? num(*r.h_safe) : nlohmann::json(nullptr)},
+          {"margin", r.margin},
+          {"basis", r.h_safe ? "h_safe" : "h_crit"},
+          {"h_accuracy", r.h_accuracy ? num(*r.h_accuracy) : nlohmann::json(nullptr)},
+          {"accuracy", r.accuracy},
+          {"h_recommended", num(r.recommended())}};
+}
+
+}  // namespace dtcrit

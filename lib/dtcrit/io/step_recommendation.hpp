@@ -1,0 +1,44 @@
+#pragma once
+// The step a user acts on: the largest stable step of the chosen integrator, the certified safe
+// step where one exists, and a recommended step = margin x the safe step (the limit until a
+// certified h_safe is available), or the accuracy-limited step when that is smaller. One line for
+// the text reports, one object for JSON.
+#include <limits>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "dtcrit/stability/amplification.hpp"
+
+namespace dtcrit {
+
+// Default margin: results/GUIDE.md ("Which margin") measures how far the limit moves when the
+// contact network, the Hertz stiffness at higher speed or the radii change.
+inline constexpr double default_step_margin = 0.8;
+
+struct StepRecommendation {
+  std::string integrator;
+  Stability stability = Stability::conditional;  // the limit's verdict
+  double h_crit = std::numeric_limits<double>::quiet_NaN();  // largest stable step [s]
+  std::optional<double> h_safe;                               // certified safe step [s], when known
+  double margin = default_step_margin;
+  // The accuracy-limited step, when asked for (--accuracy): its value and what it keeps, e.g.
+  // "restitution within 1%".
+  std::optional<double> h_accuracy;
+  std::string accuracy;
+
+  // min(margin x (h_safe, else h_crit), h_accuracy); without a stability limit (unconditional)
+  // h_accuracy alone; NaN when there is neither.
+  double recommended() const;
+};
+
+// Checks 0 < margin <= 1 (a margin above 1 would recommend an unstable step).
+double validated_margin(double margin);
+
+// "recommended step: 3.23604e-06 s = 0.8 (--margin) x 4.04505e-06 s, the stability limit of velocity_verlet
+// (no certified h_safe yet: the limit stands in)"
+std::string format_recommendation(const StepRecommendation& r);
+nlohmann::json to_json(const StepRecommendation& r);
+
+}  // namespace dtcrit

@@ -1,0 +1,49 @@
+#include "progress.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <iostream>
+
+#include <fmt/format.h>
+
+namespace dtcrit::cli {
+
+std::string time_left(double elapsed_seconds, std::size_t done, std::size_t total) {
+  if (done == 0 || done >= total) return "";
+  const double left = elapsed_seconds / static_cast<double>(done) * static_cast<double>(total - done);
+  if (left < 60.0) return fmt::format("about {:.0f} s left", std::ceil(left));
+  const long s = std::lround(left);
+  if (left < 3600.0) return fmt::format("about {} min {} s left", s / 60, s % 60);
+  return fmt::format("about {} h {} min left", s / 3600, (s % 3600) / 60);
+}
+
+ProgressBar::ProgressBar(std::string unit)
+    : unit_(std::move(unit)),
+      enabled_(isatty(STDERR_FILENO) != 0),
+      start_(std::chrono::steady_clock::now()),
+      last_(start_ - std::chrono::seconds(1)) {}
+
+double ProgressBar::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void ProgressBar::update(std::size_t done, std::size_t total) {
+  if (!enabled_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_ < std::chrono::milliseconds(200) && done < total) return;
+  last_ = now;
+  const int width = 30;
+  const int filled = static_cast<int>(width * std::min(done, total) / std::max<std::size_t>(total, 1));
+  std::cerr << fmt::format("\r[{}{}] {}/{} {}  {:<24}", std::string(filled, '#'), std::string(width - filled, ' '),
+                           done, total, unit_, time_left(elapsed(), done, total))
+            << std::flush;
+  drawn_ = true;
+}
+
+void ProgressBar::finish() {
+  if (enabled_ && drawn_) std::cerr << "\r" << std::string(100, ' ') << "\r" << std::flush;
+  drawn_ = false;
+}
+
+}  // namespace dtcrit::cli

@@ -1,0 +1,30 @@
+#pragma once
+// Progress of long commands on stderr, only when stderr is a terminal (never in files or pipes):
+// a bar with the work done and an estimate of the time left from the mean pace so far.
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+namespace dtcrit::cli {
+
+// "about 1 min 20 s left" from the time spent on `done` of `total` items ("" before the first).
+std::string time_left(double elapsed_seconds, std::size_t done, std::size_t total);
+
+class ProgressBar {
+ public:
+  explicit ProgressBar(std::string unit);  // what is counted: "configurations", "runs"
+  bool enabled() const { return enabled_; }
+  // Redraws the bar (at most five times a second, always at the end).
+  void update(std::size_t done, std::size_t total);
+  // Clears the bar's line.
+  void finish();
+  double elapsed() const;
+
+ private:
+  std::string unit_;
+  bool enabled_;
+  std::chrono::steady_clock::time_point start_, last_;
+  bool drawn_ = false;
+};
+
+}  // namespace dtcrit::cli
