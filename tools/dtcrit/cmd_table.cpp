@@ -15,44 +15,11 @@
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/plot.hpp"
 #include "dtcrit/io/text_table.hpp"
+#include "dtcrit/io/vary_axis.hpp"
 
 namespace dtcrit::cli {
 
 namespace {
-
-struct Axis {
-  std::string key;
-  std::vector<double> values;
-};
-
-// KEY=a,b,c  or  KEY=start:stop:n  or  KEY=start:stop:n:log
-Axis parse_axis(const std::string& text) {
-  const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0) fail(fmt::format("--vary '{}' is not of the form KEY=LIST or KEY=START:STOP:N", text));
-  Axis axis{text.substr(0, eq), {}};
-  const std::string spec = text.substr(eq + 1);
-  const std::string what = "--vary " + axis.key;
-  if (spec.find(':') != std::string::npos) {
-    const auto parts = split(spec, ':');
-    if (parts.size() != 3 && !(parts.size() == 4 && parts[3] == "log"))
-      fail(fmt::format("{}: range '{}' must be START:STOP:N or START:STOP:N:log", what, spec));
-    const double a = parse_number(what, parts[0]), b = parse_number(what, parts[1]);
-    const double n_real = parse_number(what, parts[2]);
-    if (!(n_real >= 1 && n_real == std::floor(n_real) && n_real <= 1e8))
-      fail(fmt::format("{}: the number of points N = {} must be a whole number from 1 to 1e8", what, parts[2]));
-    const auto n = static_cast<long>(n_real);
-    const bool log = parts.size() == 4;
-    if (log && !(a > 0 && b > 0)) fail(fmt::format("{}: a log range needs positive ends, got {} and {}", what, a, b));
-    for (long i = 0; i < n; ++i) {
-      const double s = n == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(n - 1);
-      axis.values.push_back(log ? a * std::pow(b / a, s) : a + (b - a) * s);
-    }
-  } else {
-    for (const auto& v : split(spec, ',')) axis.values.push_back(parse_number(what, v));
-  }
-  if (axis.values.empty()) fail(fmt::format("{}: no values", what));
-  return axis;
-}
 
 const std::vector<std::string>& estimate_columns() {
   static const std::vector<std::string> names{
@@ -87,8 +54,9 @@ void add_table_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--threads", *threads, "worker threads")->capture_default_str();
   cmd->callback([=] {
-    std::vector<Axis> axes;
-    for (const auto& v : *vary) axes.push_back(parse_axis(v));
+    std::vector<VaryAxis> axes;
+    for (const auto& v : *vary) axes.push_back(parse_vary_axis(v));
+    const std::size_t total = grid_size(axes);
     const PairInput base = opts->input();
     const auto material = opts->material();
     const auto specs = expand_integrator_specs(opts->integrators);
@@ -97,8 +65,6 @@ void add_table_command(CLI::App& app) {
       PairInput probe = base;
       for (const auto& a : axes) probe.set(a.key, a.values.front());
     }
-    std::size_t total = 1;
-    for (const auto& a : axes) total *= a.values.size();
 
     const auto& est_names = estimate_columns();
     const std::size_t n_cols = axes.size() + 1 + est_names.size() + specs.size();
