@@ -22,10 +22,17 @@ std::string contents(const std::filesystem::path& p) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// Every crash reproducer (tests/fuzz/regressions/<target>/<file>) and a part of the named error it
-// must now end in.
+// Every reproducer (tests/fuzz/regressions/<target>/<file>) and a part of the named error it must
+// now end in ("" : it must parse). Those below were found in review while the targets were written
+// (undefined float-to-integer casts and unbounded image loops in the contact grid, a type cast
+// beyond int), before the fuzzers ran; results/fuzzing.md lists which were found by fuzzing.
 const std::map<std::pair<std::string, std::string>, std::string>& reproducers() {
   static const std::map<std::pair<std::string, std::string>, std::string> r{
+      {{"lammps_data", "tiny_periodic_box"}, "shorter than 1/8 of the largest contact distance"},
+      {{"lammps_data", "overflowing_extent"}, "overflows a double"},
+      {{"lammps_data", "far_outside_periodic_box"}, "too many box lengths"},
+      {{"lammps_data", "type_beyond_int"}, "an atom type from 1 to 2147483647"},
+      {{"lammps_dump", "sparse_spread"}, ""},
   };
   return r;
 }
@@ -56,8 +63,8 @@ TEST_CASE("fuzz seeds that must parse do parse", "[fuzz]") {
            {"vary", "two_axes"}, {"vary", "log"}, {"wall", "floor"}, {"wall", "own_law"}, {"wall", "square_2d"}}) {
     CAPTURE(target, file);
     const auto error = dtcrit::fuzz::find_target(target)(contents(fuzz_dir / "corpus" / target / file));
+    CAPTURE(error.value_or(""));
     CHECK_FALSE(error.has_value());
-    if (error) UNSCOPED_INFO(*error);
   }
 }
 
@@ -71,7 +78,7 @@ TEST_CASE("a header announcing 10^12 atoms is a named error, not an allocation f
   }
 }
 
-TEST_CASE("fuzz crash reproducers end in their named errors", "[fuzz]") {
+TEST_CASE("fuzz regressions end in their named errors", "[fuzz]") {
   std::set<std::pair<std::string, std::string>> on_disk;
   const auto root = fuzz_dir / "regressions";
   if (std::filesystem::is_directory(root))
@@ -85,8 +92,13 @@ TEST_CASE("fuzz crash reproducers end in their named errors", "[fuzz]") {
     const auto run = dtcrit::fuzz::find_target(key.first);
     REQUIRE(run);
     const auto error = run(contents(root / key.first / key.second));
-    REQUIRE(error);
-    CHECK_THAT(*error, Contains(expected));
+    CAPTURE(error.value_or(""));
+    if (expected.empty()) {
+      CHECK_FALSE(error);
+    } else {
+      REQUIRE(error);
+      CHECK_THAT(*error, Contains(expected));
+    }
   }
   CHECK(listed == on_disk);  // no reproducer on disk without its expected message, none missing
 }

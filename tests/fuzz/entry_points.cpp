@@ -107,6 +107,7 @@ std::optional<std::string> vary(std::string_view input) {
     probe.body1 = "shape=disc,r=5e-4,m=0.003";
     probe.body2 = "shape=rect,a=1e-3,b=7.5e-4,m=0.003,e=2e-4";
     probe.law["kn"] = 8e7;
+    probe.law["kt_ratio"] = 0.5;
     for (const auto& a : axes) probe.set(a.key, a.values.front());
     build_model(probe);
   });

@@ -4,7 +4,8 @@
 # run, seconds, findings (files libFuzzer wrote: crash-, leak-, timeout-, oom-). Each target starts
 # from tests/fuzz/corpus/<target>/ and keeps what it learns in build-fuzz/fuzz/<target>/corpus;
 # findings go to build-fuzz/fuzz/<target>/findings/. Exits non-zero if any target found something.
-#   tests/fuzz/run_all.sh [N] [target ...]
+# MAX_SECONDS=S stops each target after S seconds if it has not run N inputs by then.
+#   [MAX_SECONDS=S] tests/fuzz/run_all.sh [N] [target ...]
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 runs="${1:-1000000}"
@@ -19,7 +20,7 @@ for t in "${targets[@]}"; do
   work="build-fuzz/fuzz/$t"
   mkdir -p "$work/corpus" "$work/findings"
   start=$(date +%s.%N)
-  "$bin/fuzz_$t" -runs="$runs" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  "$bin/fuzz_$t" -runs="$runs" -max_total_time="${MAX_SECONDS:-0}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$work/findings/" "$work/corpus" "tests/fuzz/corpus/$t" > "$work/log" 2>&1
   rc=$?
   seconds=$(echo "$(date +%s.%N) - $start" | bc)
