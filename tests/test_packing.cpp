@@ -14,6 +14,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 #include <Eigen/Eigenvalues>
@@ -387,6 +388,23 @@ TEST_CASE("LAMMPS dump: columns by name, periodicity from BOX BOUNDS, last snaps
   const auto cs = find_contacts(p, hooke(1, 1));
   REQUIRE(cs.contacts.size() == 1);  // overlap 0.002 across x; far apart through the x image
   CHECK_THAT(cs.contacts[0].overlap, WithinAbs(0.002, 1e-12));
+}
+
+TEST_CASE("LAMMPS files in 2D with disc bodies: m = rho pi r^2, I = m r^2 / 2", "[packing]") {
+  // Regression: the readers computed sphere masses for disc bodies (the dimension was set last).
+  ReadOptions ro;
+  ro.dimension = 2;
+  ro.body_model = BodyModel::disc;
+  ro.density = 3.0;
+  std::istringstream data("title\n\n1 atoms\n\nAtoms # sphere\n\n1 1 0.5 4 0 0 0\n");
+  const Packing p = read_lammps_data(data, "disc.data", ro);
+  CHECK_THAT(p.mass[0], WithinRel(std::numbers::pi / 4.0, 1e-15));            // 4 pi 0.25^2
+  CHECK_THAT(p.inertia[0], WithinRel(std::numbers::pi / 128.0, 1e-15));       // pi/4 0.25^2 / 2
+  std::istringstream dump("ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n1\nITEM: BOX BOUNDS ff ff ff\n0 1\n0 1\n0 1\n"
+                          "ITEM: ATOMS x y z radius\n0.5 0.5 0 0.25\n");
+  const Packing q = read_lammps_dump(dump, "disc.dump", ro);
+  CHECK_THAT(q.mass[0], WithinRel(3.0 * std::numbers::pi / 16.0, 1e-15));     // 3 pi 0.25^2
+  CHECK_THAT(q.inertia[0], WithinRel(3.0 * std::numbers::pi / 512.0, 1e-15)); // 3 pi/16 0.25^2 / 2
 }
 
 TEST_CASE("malformed LAMMPS files: the error names the file, the line and what was expected", "[packing]") {

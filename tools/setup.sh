@@ -11,6 +11,9 @@ packages=(cmake g++ make libeigen3-dev libspectra-dev libboost-math-dev libboost
           libboost-filesystem-dev libfmt-dev catch2 libgnuplot-iostream-dev gnuplot-nox
           libcli11-dev nlohmann-json3-dev)
 [ "$preset" = full ] && packages+=(libbenchmark-dev)
+# The fuzz targets need clang with its libFuzzer and sanitizer runtimes (Debian: libclang-rt-14-dev
+# for the default clang 14).
+[ "$preset" = fuzz ] && packages+=(clang libclang-rt-14-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -14,44 +14,11 @@
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/plot.hpp"
 #include "dtcrit/io/text_table.hpp"
+#include "dtcrit/io/vary_axis.hpp"
 
 namespace dtcrit::cli {
 
 namespace {
-
-struct Axis {
-  std::string key;
-  std::vector<double> values;
-};
-
-// KEY=a,b,c  or  KEY=start:stop:n  or  KEY=start:stop:n:log
-Axis parse_axis(const std::string& text) {
-  const auto eq = text.find('=');
-  if (eq == std::string::npos || eq == 0) fail(fmt::format("--vary '{}' is not of the form KEY=LIST or KEY=START:STOP:N", text));
-  Axis axis{text.substr(0, eq), {}};
-  const std::string spec = text.substr(eq + 1);
-  const std::string what = "--vary " + axis.key;
-  if (spec.find(':') != std::string::npos) {
-    const auto parts = split(spec, ':');
-    if (parts.size() != 3 && !(parts.size() == 4 && parts[3] == "log"))
-      fail(fmt::format("{}: range '{}' must be START:STOP:N or START:STOP:N:log", what, spec));
-    const double a = parse_number(what, parts[0]), b = parse_number(what, parts[1]);
-    const double n_real = parse_number(what, parts[2]);
-    if (!(n_real >= 1 && n_real == std::floor(n_real) && n_real <= 1e8))
-      fail(fmt::format("{}: the number of points N = {} must be a whole number from 1 to 1e8", what, parts[2]));
-    const auto n = static_cast<long>(n_real);
-    const bool log = parts.size() == 4;
-    if (log && !(a > 0 && b > 0)) fail(fmt::format("{}: a log range needs positive ends, got {} and {}", what, a, b));
-    for (long i = 0; i < n; ++i) {
-      const double s = n == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(n - 1);
-      axis.values.push_back(log ? a * std::pow(b / a, s) : a + (b - a) * s);
-    }
-  } else {
-    for (const auto& v : split(spec, ',')) axis.values.push_back(parse_number(what, v));
-  }
-  if (axis.values.empty()) fail(fmt::format("{}: no values", what));
-  return axis;
-}
 
 const std::vector<std::string>& estimate_columns() {
   static const std::vector<std::string> names{
@@ -94,8 +61,9 @@ void add_table_command(CLI::App& app) {
     files.declare("--csv", *csv_path);
     files.declare("--markdown", *md_path);
     files.declare("--plot", *plot_path, OutputFormat::plot);
-    std::vector<Axis> axes;
-    for (const auto& v : *vary) axes.push_back(parse_axis(v));
+    std::vector<VaryAxis> axes;
+    for (const auto& v : *vary) axes.push_back(parse_vary_axis(v));
+    const std::size_t total = grid_size(axes);
     const PairInput base = opts->input();
     const auto material = opts->material();
     const auto specs = expand_integrator_specs(opts->integrators);
@@ -109,15 +77,13 @@ void add_table_command(CLI::App& app) {
     }
     const std::vector<std::string> input_names{"body1.m", "body1.I", "body1.rt", "body1.rn", "body2.m", "body2.I",
                                                "body2.rt", "body2.rn", "kn", "kt", "cn", "ct", "gamma_n", "gamma_t"};
-    std::size_t total = 1;
-    for (const auto& a : axes) total *= a.values.size();
 
     const auto& est_names = estimate_columns();
     if (!plot_path->empty())
       for (const auto& q : *plot_quantities)
         if (std::find(est_names.begin(), est_names.end(), q) == est_names.end() &&
             std::find(specs.begin(), specs.end(), q) == specs.end() && q != "omega_max" &&
-            std::none_of(axes.begin(), axes.end(), [&](const Axis& a) { return a.key == q; }))
+            std::none_of(axes.begin(), axes.end(), [&](const VaryAxis& a) { return a.key == q; }))
           fail(fmt::format("--plot-quantity '{}' is not a column of this table (an estimate or a --integrator spec)", q));
     const std::size_t n_in = input_names.size(), first_out = axes.size() + n_in;  // omega_max's column
     const std::size_t n_cols = first_out + 1 + est_names.size() + specs.size();
@@ -187,7 +153,7 @@ void add_table_command(CLI::App& app) {
     for (std::size_t c = 0; c < n_cols; ++c) {
       // An effective input that is also a varied input has the same values: one column.
       if (c >= axes.size() && c < first_out &&
-          std::any_of(axes.begin(), axes.end(), [&](const Axis& a) { return a.key == header[c]; }))
+          std::any_of(axes.begin(), axes.end(), [&](const VaryAxis& a) { return a.key == header[c]; }))
         continue;
       bool any = c < first_out + 1 + est_names.size() ? false : true;  // integrators: keep "unconditional" columns
       for (std::size_t r = 0; r < total && !any; ++r) any = !std::isnan(data[r * n_cols + c]);

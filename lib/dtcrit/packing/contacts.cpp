@@ -85,10 +85,16 @@ void wall_contacts(const Packing& p, Index i, const Vec3& xi, double tol, LawTab
 std::vector<Vec3> wrapped(const Packing& p) {
   std::vector<Vec3> x = p.centre;
   const Vec3 L = p.box_length();
-  for (auto& c : x)
+  for (std::size_t i = 0; i < x.size(); ++i)
     for (int d = 0; d < 3; ++d)
       if (p.periodic[d]) {
-        c[d] -= L[d] * std::floor((c[d] - p.box_lo[d]) / L[d]);
+        auto& c = x[i];
+        const double periods = std::floor((c[d] - p.box_lo[d]) / L[d]);
+        // Beyond 2^52 periods the wrapped position is rounding noise (and beyond the doubles, inf).
+        if (!(std::abs(periods) < 0x1p52))
+          fail(fmt::format("particle {}: {} = {} lies too many box lengths ({}) outside the periodic box [{}, {}]", i,
+                           "xyz"[d], c[d], L[d], p.box_lo[d], p.box_hi[d]));
+        c[d] -= L[d] * periods;
         if (c[d] >= p.box_hi[d]) c[d] = p.box_lo[d];  // rounding of the line above
       }
   return x;
@@ -98,6 +104,26 @@ bool positive_shift(const std::array<int, 3>& k) {
   for (int d = 0; d < 3; ++d)
     if (k[d] != 0) return k[d] > 0;
   return false;
+}
+
+// A periodic axis may be shorter than the contact distance (a particle then touches its own
+// images), but not so short that a particle meets more than a few of them, nor may the particles'
+// extent on an axis overflow: both are named errors, not endless image loops or broken grids.
+constexpr double max_images = 8.0;
+void check_extent(const Packing& p, const std::vector<Vec3>& x, double reach) {
+  for (int d = 0; d < p.dim; ++d) {
+    if (p.periodic[d]) {
+      const double L = p.box_hi[d] - p.box_lo[d];
+      if (!(reach <= max_images * L))
+        fail(fmt::format("periodic axis {}: the box length {} is shorter than 1/{} of the largest contact distance {}",
+                         "xyz"[d], L, max_images, reach));
+    } else {
+      double mn = x[0][d], mx = x[0][d];
+      for (const auto& c : x) mn = std::min(mn, c[d]), mx = std::max(mx, c[d]);
+      if (!std::isfinite(mx - mn))
+        fail(fmt::format("axis {}: the particles' extent [{}, {}] overflows a double", "xyz"[d], mn, mx));
+    }
+  }
 }
 
 }  // namespace
@@ -112,6 +138,7 @@ ContactSet find_contacts_brute_force(const Packing& p, const ContactLaws& laws, 
   double rmax = 0.0;
   for (double r : p.radius) rmax = std::max(rmax, r);
   const double cutoff = 2.0 * rmax * (1.0 + tol);
+  check_extent(p, x, cutoff);
   std::array<int, 3> K{0, 0, 0};
   for (int d = 0; d < 3; ++d)
     if (p.periodic[d]) K[d] = static_cast<int>(std::ceil(cutoff / L[d])) + 1;
@@ -152,7 +179,9 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
   const Vec3 L = p.box_length();
   double rmax = 0.0;
   for (double r : p.radius) rmax = std::max(rmax, r);
-  double cutoff = 2.0 * rmax * (1.0 + tol);
+  const double reach = 2.0 * rmax * (1.0 + tol);  // the largest contact distance
+  check_extent(p, x, reach);
+  double cutoff = reach;  // the grid's cell edge, at least reach
 
   // Grid. Periodic axes with at least 3 cells wrap (minimum image is then unique, since the cell
   // edge >= cutoff <= L / 3); periodic axes shorter than that get one cell and explicit image
@@ -161,7 +190,10 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
   std::array<Index, 3> dims{1, 1, 1};
   std::array<int, 3> images{0, 0, 0};
   std::array<bool, 3> wrap{false, false, false};
-  for (int attempt = 0;; ++attempt) {
+  // Cell counts are clamped in double before they become integers; the loop ends at the latest
+  // when the cutoff overflows to infinity (one cell per axis).
+  const double max_cells = 8.0 * static_cast<double>(n) + 4096.0;
+  for (;;) {
     for (int d = 0; d < 3; ++d) {
       images[d] = 0;
       wrap[d] = false;
@@ -171,29 +203,29 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
       }
       if (p.periodic[d]) {
         lo[d] = p.box_lo[d];
-        const Index m = static_cast<Index>(std::floor(L[d] / cutoff));
+        const auto m = static_cast<Index>(std::min(std::floor(L[d] / cutoff), max_cells));
         if (m >= 3) {
           dims[d] = m, edge[d] = L[d] / static_cast<double>(m), wrap[d] = true;
         } else {
           dims[d] = 1, edge[d] = L[d];
-          images[d] = static_cast<int>(std::ceil(cutoff / L[d])) + 1;
+          images[d] = static_cast<int>(std::ceil(reach / L[d])) + 1;  // <= max_images + 1
         }
       } else {
         double mn = x[0][d], mx = x[0][d];
         for (const auto& c : x) mn = std::min(mn, c[d]), mx = std::max(mx, c[d]);
         lo[d] = mn;
-        const Index m = std::max<Index>(1, static_cast<Index>(std::floor((mx - mn) / cutoff)));
+        const Index m = std::max<Index>(1, static_cast<Index>(std::min(std::floor((mx - mn) / cutoff), max_cells)));
         dims[d] = m, edge[d] = std::max((mx - mn) / static_cast<double>(m), cutoff);
       }
     }
     const double cells = static_cast<double>(dims[0]) * static_cast<double>(dims[1]) * static_cast<double>(dims[2]);
-    if (cells <= 8.0 * static_cast<double>(n) + 4096.0 || attempt > 60) break;
+    if (cells <= max_cells) break;
     cutoff *= 2.0;  // a sparse packing: coarser cells
   }
   const Index ncells = dims[0] * dims[1] * dims[2];
   auto cell_coord = [&](const Vec3& c, int d) {
-    const Index k = static_cast<Index>(std::floor((c[d] - lo[d]) / edge[d]));
-    return std::clamp<Index>(k, 0, dims[d] - 1);
+    const double k = std::floor((c[d] - lo[d]) / edge[d]);
+    return static_cast<Index>(std::clamp(k, 0.0, static_cast<double>(dims[d] - 1)));
   };
   std::vector<Index> cell_of(static_cast<std::size_t>(n)), start(static_cast<std::size_t>(ncells) + 1, 0),
       items(static_cast<std::size_t>(n));

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <numbers>
 #include <sstream>
@@ -32,11 +33,10 @@ std::vector<std::string> words(std::string_view s) {
   return out;
 }
 
+// Lines of a stream, numbered for the messages; `path` names the source ("FILE:LINE: ...").
 class LineReader {
  public:
-  explicit LineReader(const std::string& path) : path_(path), in_(path) {
-    if (!in_) fail(fmt::format("{}: cannot open the file", path));
-  }
+  LineReader(std::istream& in, const std::string& path) : path_(path), in_(in) {}
   bool next(std::string& line) {
     if (!std::getline(in_, line)) return false;
     ++line_;
@@ -64,7 +64,7 @@ class LineReader {
 
  private:
   std::string path_;
-  std::ifstream in_;
+  std::istream& in_;
   long line_ = 0;
 };
 
@@ -73,10 +73,12 @@ std::string strip_comment(const std::string& line) {
   return trim(hash == std::string::npos ? line : line.substr(0, hash));
 }
 
-void finish_dimension(Packing& p, const ReadOptions& opts, const std::string& path) {
+void check_dimension(const ReadOptions& opts) {
   if (opts.dimension != 2 && opts.dimension != 3)
     fail(fmt::format("dimension {} must be 2 or 3", opts.dimension));
-  p.dim = opts.dimension;
+}
+
+void finish_dimension(Packing& p, const std::string& path) {
   if (p.dim == 2) {
     const double z0 = p.centre.empty() ? 0.0 : p.centre.front().z();
     for (std::size_t i = 0; i < p.centre.size(); ++i) {
@@ -102,15 +104,33 @@ void set_mass(Packing& p, std::size_t i, double density, BodyModel model) {
   }
 }
 
+std::ifstream open_for_reading(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail(fmt::format("{}: cannot open the file", path));
+  return in;
+}
+
 }  // namespace
 
 Packing read_lammps_data(const std::string& path, const ReadOptions& opts) {
-  LineReader in(path);
+  auto file = open_for_reading(path);
+  return read_lammps_data(file, path, opts);
+}
+
+Packing read_lammps_dump(const std::string& path, const ReadOptions& opts) {
+  auto file = open_for_reading(path);
+  return read_lammps_dump(file, path, opts);
+}
+
+Packing read_lammps_data(std::istream& stream, const std::string& path, const ReadOptions& opts) {
+  check_dimension(opts);
+  LineReader in(stream, path);
   std::string line;
   if (!in.next(line)) in.error("expected the title line of a LAMMPS data file, got an empty file");
   long atoms = -1;
   std::array<bool, 3> have_box{false, false, false};
   Packing p;
+  p.dim = opts.dimension;  // set_mass needs it (disc bodies in 2D)
   p.source = fmt::format("LAMMPS data file {}", path);
   std::string section;
   // Header.
@@ -168,7 +188,7 @@ Packing read_lammps_data(const std::string& path, const ReadOptions& opts) {
         in.expected("'id type diameter density x y z' with optional image flags 'ix iy iz' (7 or 10 columns)", s);
       const long id = in.integer(w[0], "an integer atom id");
       const long type = in.integer(w[1], "an integer atom type");
-      if (type < 1) in.expected("an atom type >= 1", w[1]);
+      if (type < 1 || type > std::numeric_limits<int>::max()) in.expected("an atom type from 1 to 2147483647", w[1]);
       const double diameter = in.number(w[2], "a diameter");
       if (!(diameter > 0.0)) in.expected("a positive diameter (atom_style sphere, finite-size particles)", w[2]);
       const double density = in.number(w[3], "a density");
@@ -203,12 +223,13 @@ Packing read_lammps_data(const std::string& path, const ReadOptions& opts) {
       if (p.periodic[d] && !have_box[d] && d < opts.dimension)
         fail(fmt::format("{}: axis {} is periodic but the header has no {}lo {}hi line", path, "xyz"[d], "xyz"[d], "xyz"[d]));
   }
-  finish_dimension(p, opts, path);
+  finish_dimension(p, path);
   return p;
 }
 
-Packing read_lammps_dump(const std::string& path, const ReadOptions& opts) {
-  LineReader in(path);
+Packing read_lammps_dump(std::istream& stream, const std::string& path, const ReadOptions& opts) {
+  check_dimension(opts);
+  LineReader in(stream, path);
   std::string line;
   Packing last;
   bool have_snapshot = false;
@@ -233,6 +254,7 @@ Packing read_lammps_dump(const std::string& path, const ReadOptions& opts) {
     if (bw.size() >= 6 && bw[3] == "xy") in.error("triclinic boxes (BOX BOUNDS xy xz yz) are not supported");
     if (bw.size() != 6) in.expected("three boundary flags such as 'pp pp ff' after BOX BOUNDS", line);
     Packing p;
+    p.dim = opts.dimension;  // set_mass needs it (disc bodies in 2D)
     p.source = fmt::format("LAMMPS dump {}", path);
     for (int d = 0; d < 3; ++d) {
       const std::string& f = bw[3 + static_cast<std::size_t>(d)];
@@ -285,7 +307,7 @@ Packing read_lammps_dump(const std::string& path, const ReadOptions& opts) {
       int type = 1;
       if (has_type) {
         const long t = in.integer(w[at["type"]], "an integer atom type");
-        if (t < 1) in.expected("an atom type >= 1", w[at["type"]]);
+        if (t < 1 || t > std::numeric_limits<int>::max()) in.expected("an atom type from 1 to 2147483647", w[at["type"]]);
         type = static_cast<int>(t);
       }
       p.centre.push_back(x);
@@ -309,7 +331,7 @@ Packing read_lammps_dump(const std::string& path, const ReadOptions& opts) {
   }
   if (!have_snapshot) fail(fmt::format("{}: expected a snapshot (ITEM: TIMESTEP ...), found none", path));
   if (opts.periodic) last.periodic = *opts.periodic;
-  finish_dimension(last, opts, path);
+  finish_dimension(last, path);
   return last;
 }
 

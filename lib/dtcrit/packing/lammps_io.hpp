@@ -15,6 +15,7 @@
 //
 // A malformed file throws std::invalid_argument "FILE:LINE: expected ..., got '...'".
 #include <array>
+#include <istream>
 #include <optional>
 #include <string>
 
@@ -31,6 +32,9 @@ struct ReadOptions {
 
 Packing read_lammps_data(const std::string& path, const ReadOptions& opts = {});
 Packing read_lammps_dump(const std::string& path, const ReadOptions& opts = {});
+// The same from a stream; `path` names it in the messages (the fuzz targets read from memory).
+Packing read_lammps_data(std::istream& in, const std::string& path, const ReadOptions& opts = {});
+Packing read_lammps_dump(std::istream& in, const std::string& path, const ReadOptions& opts = {});
 
 // Writes a packing as write_data would (atom_style sphere, "Atoms # sphere"), for tests and for
 // handing a generated lattice to LAMMPS. Written atomically.

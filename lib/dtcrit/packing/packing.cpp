@@ -118,13 +118,17 @@ void sort_spatially(Packing& p) {
     rmax = std::max(rmax, p.radius[i]);
   }
   const double cell = rmax > 0.0 ? 2.0 * rmax : 1.0;
+  // At most 2^20 cells per axis, counted in double before the cast, so that a key fits 64 bits
+  // however spread out the particles are (a coarser grid only orders less well).
+  constexpr double max_cells = 0x1p20;
   std::array<std::uint64_t, 3> cells{};
-  for (int d = 0; d < 3; ++d) cells[d] = static_cast<std::uint64_t>((hi[d] - lo[d]) / cell) + 1;
+  for (int d = 0; d < 3; ++d) cells[d] = static_cast<std::uint64_t>(std::min((hi[d] - lo[d]) / cell, max_cells - 1.0)) + 1;
   std::vector<std::uint64_t> key(n);
   for (std::size_t i = 0; i < n; ++i) {
     std::array<std::uint64_t, 3> c{};
     for (int d = 0; d < 3; ++d)
-      c[d] = std::min(cells[d] - 1, static_cast<std::uint64_t>((p.centre[i][d] - lo[d]) / cell));
+      c[d] = static_cast<std::uint64_t>(
+          std::min((p.centre[i][d] - lo[d]) / cell, static_cast<double>(cells[d] - 1)));
     key[i] = (c[2] * cells[1] + c[1]) * cells[0] + c[0];
   }
   std::vector<std::size_t> order(n);

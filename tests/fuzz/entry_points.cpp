@@ -1,0 +1,147 @@
+#include "entry_points.hpp"
+
+#include <array>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+#include "dtcrit/dynamics/linear_system.hpp"
+#include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/io/body_spec.hpp"
+#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/io/pair_input.hpp"
+#include "dtcrit/io/vary_axis.hpp"
+#include "dtcrit/packing/contacts.hpp"
+#include "dtcrit/packing/lammps_io.hpp"
+
+namespace dtcrit::fuzz {
+
+namespace {
+
+// A broken property: abort, so that libFuzzer keeps the input and the Catch2 test dies loudly.
+void require(bool ok, const char* what) {
+  if (!ok) {
+    std::cerr << "fuzz property broken: " << what << "\n";
+    std::abort();
+  }
+}
+
+template <class F>
+std::optional<std::string> named_errors(F&& f) {
+  try {
+    f();
+    return std::nullopt;
+  } catch (const std::invalid_argument& e) {
+    return std::string(e.what());
+  }
+}
+
+packing::ContactLaws test_laws() {
+  packing::ContactLaws laws;
+  laws.base = contact::hooke_history(1e5, 5e4, 0.0, 0.0, 0.0);
+  return laws;
+}
+
+// What `dtcrit packing` does with a file before the eigenvalue problem: read, sort, find contacts.
+std::optional<std::string> packing_file(std::string_view input, bool dump) {
+  if (input.empty()) return std::nullopt;
+  const auto bits = static_cast<unsigned char>(input[0]);
+  packing::ReadOptions ro;
+  ro.dimension = bits & 1 ? 2 : 3;
+  ro.body_model = bits & 2 ? packing::BodyModel::disc : packing::BodyModel::sphere;
+  if (bits & 4) ro.periodic = std::array<bool, 3>{(bits & 8) != 0, (bits & 16) != 0, (bits & 32) != 0};
+  if (bits & 64) ro.density = 2500.0;
+  std::istringstream in{std::string(input.substr(1))};
+  return named_errors([&] {
+    packing::Packing p = dump ? packing::read_lammps_dump(in, "fuzz", ro) : packing::read_lammps_data(in, "fuzz", ro);
+    packing::sort_spatially(p);
+    const auto contacts = packing::find_contacts(p, test_laws());
+    require(contacts.coordination(p.size()).size() == p.centre.size(), "one coordination number per particle");
+  });
+}
+
+std::optional<std::string> lammps_data(std::string_view input) { return packing_file(input, false); }
+std::optional<std::string> lammps_dump(std::string_view input) { return packing_file(input, true); }
+
+std::optional<std::string> body_spec(std::string_view input) {
+  return named_errors([&] { parse_body(input, "--body1"); });
+}
+
+std::optional<std::string> key_values(std::string_view input) {
+  return named_errors([&] {
+    const KeyValues kv(input, "--spec");
+    // Written out and read back, a list is the same list.
+    const std::string once = kv.to_string();
+    require(KeyValues(once, "--spec").to_string() == once, "key=value list round trip");
+    for (const char* key : {"m", "r", "shape", "x"}) {
+      kv.text(key);
+      if (kv.has(key)) kv.number(key);
+    }
+    kv.reject_unused({"m", "r", "shape", "x"});
+  });
+}
+
+// Parse, then take three steps of the scheme on a damped oscillator: the parameters reach the
+// coefficients.
+std::optional<std::string> integrator_spec(std::string_view input) {
+  return named_errors([&] {
+    const auto integrator = make_integrator(input);
+    const std::string canonical = canonical_integrator_spec(input);
+    require(canonical_integrator_spec(canonical) == canonical, "canonical spec is a fixed point");
+    integrator_info(input);
+    LinearSystem sys = scalar_oscillator(1.0, 0.1);
+    integrator->start(sys, 0.0, Vector::Ones(1), Vector::Zero(1), 0.1);
+    for (int k = 0; k < 3; ++k) integrator->step(sys);
+  });
+}
+
+// One --vary per line, then what `dtcrit table` does before the grid: the size, every key set to
+// its first value, and the pair model of that configuration.
+std::optional<std::string> vary(std::string_view input) {
+  return named_errors([&] {
+    std::vector<VaryAxis> axes;
+    for (const auto& line : split(input, '\n')) axes.push_back(parse_vary_axis(line));
+    grid_size(axes);
+    PairInput probe;
+    probe.body1 = "shape=disc,r=5e-4,m=0.003";
+    probe.body2 = "shape=rect,a=1e-3,b=7.5e-4,m=0.003,e=2e-4";
+    probe.law["kn"] = 8e7;
+    probe.law["kt_ratio"] = 0.5;
+    for (const auto& a : axes) probe.set(a.key, a.values.front());
+    build_model(probe);
+  });
+}
+
+std::optional<std::string> wall(std::string_view input) {
+  if (input.empty()) return std::nullopt;
+  const auto bits = static_cast<unsigned char>(input[0]);
+  packing::LatticeSpec spec;
+  spec.kind = bits & 1 ? packing::LatticeKind::square : packing::LatticeKind::sc;
+  spec.n = 2;
+  spec.periodic = false;
+  packing::Packing p = packing::make_lattice(spec);
+  p.periodic[0] = (bits & 2) != 0;
+  return named_errors([&] {
+    p.walls.push_back(packing::parse_wall(input.substr(1), p, test_laws().base));
+    packing::find_contacts(p, test_laws());
+  });
+}
+
+}  // namespace
+
+const std::vector<Target>& targets() {
+  static const std::vector<Target> all{{"lammps_data", lammps_data}, {"lammps_dump", lammps_dump},
+                                       {"body_spec", body_spec},     {"key_values", key_values},
+                                       {"integrator_spec", integrator_spec}, {"vary", vary},
+                                       {"wall", wall}};
+  return all;
+}
+
+EntryPoint find_target(std::string_view name) {
+  for (const auto& t : targets())
+    if (t.name == name) return t.run;
+  return nullptr;
+}
+
+}  // namespace dtcrit::fuzz
