@@ -142,8 +142,16 @@ BodyBlocks body_blocks(const ContactLaw& law, const RoundContact& g, const Conta
     A.rightCols<6>() = body_jacobian(n, torque_arm(law, g, false), R, false);
   }
   BodyBlocks out;
-  out.K = A.transpose() * b.K * J;
-  out.C = A.transpose() * b.C * J;
+  // Without rolling or twisting terms only the three contact-point rows carry anything (the usual
+  // case, and four times cheaper: packings assemble this per contact).
+  auto product = [&](const Block7& B) -> Eigen::Matrix<double, 12, 12> {
+    // lazyProduct: coefficient-wise; Eigen would hand these small fixed sizes to its blocked GEMM.
+    if (B.bottomRows<4>().isZero(0.0) && B.rightCols<4>().isZero(0.0))
+      return (A.topRows<3>().transpose() * B.topLeftCorner<3, 3>()).lazyProduct(J.topRows<3>());
+    return (A.transpose() * B).lazyProduct(J);
+  };
+  out.K = product(b.K);
+  out.C = product(b.C);
   // Equal arms and symmetric blocks: the result is symmetric, but the two triangles are summed in
   // different orders; make them equal to the last bit (symmetric solvers read one triangle).
   if (A == J) {

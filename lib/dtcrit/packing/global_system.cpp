@@ -168,7 +168,7 @@ void GlobalSystem::for_each_block(F&& f) const {
       const bool rotation = rotation_ && (dim_ == 3 ? d >= 3 : d == 5);
       if (translation || rotation) sel[static_cast<std::size_t>(m++)] = 6 * body + d;
     }
-  Matrix K(2 * dpp_, 2 * dpp_), C(2 * dpp_, 2 * dpp_);
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 12, 12> K(2 * dpp_, 2 * dpp_), C(2 * dpp_, 2 * dpp_);
   for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
     const Contact& c = contacts_.contacts[k];
     const ContactCoefficients q = coef(k);
@@ -358,8 +358,8 @@ void GlobalSystem::set_threads(int threads) {
 SparseMatrix GlobalSystem::assemble(bool stiffness) const {
   std::vector<Eigen::Triplet<double>> t;
   const Index dpp = dpp_;
-  for_each_block([&](const Contact& c, const Matrix& K, const Matrix& C) {
-    const Matrix& B = stiffness ? K : C;
+  for_each_block([&](const Contact& c, const auto& K, const auto& C) {
+    const auto& B = stiffness ? K : C;
     const Index bodies = c.j >= 0 ? 2 : 1;  // a particle touching its own image: both blocks add to i
     for (Index p = 0; p < bodies; ++p)
       for (Index q = 0; q < bodies; ++q) {
@@ -389,7 +389,7 @@ double GlobalSystem::gershgorin_omega2() const {
     for (Index r = 0; r < dpp; ++r)
       for (Index q = 0; q < dpp; ++q) D[r * dpp + q] += B(r, q);
   };
-  for_each_block([&](const Contact& c, const Matrix& K, const Matrix&) {
+  for_each_block([&](const Contact& c, const auto& K, const auto&) {
     add_diag(c.i, K.topLeftCorner(dpp, dpp));
     if (c.j < 0) return;
     if (c.j == c.i) {  // a particle touching its own image: all four blocks are diagonal

@@ -66,7 +66,10 @@ class GlobalSystem {
   const ContactSet& contacts() const { return contacts_; }
   bool damped() const;  // some contact has cn > 0 or ct > 0
 
-  // The law's linearisation at contact c through the contact module (contact/kinematics.hpp).
+  // The coefficients stored for contact k (the k-th of contacts()), as the operator applies them.
+  ContactCoefficients stored_coefficients(std::size_t k) const { return coef(k); }
+  // The law's linearisation at contact c through the contact module (contact/kinematics.hpp),
+  // evaluated afresh (with its derivative: slower than stored_coefficients).
   ContactCoefficients coefficients(const Contact& c) const;
 
   // y = M^{-1/2} (a K + b C) M^{-1/2} x, matrix-free over the contacts (y must not alias x).

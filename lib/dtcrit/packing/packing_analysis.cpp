@@ -174,8 +174,8 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
   {
     double m_min = std::numeric_limits<double>::infinity(), k_max = 0.0;
     for (double m : p.mass) m_min = std::min(m_min, m);
-    for (const auto& c : sys.contacts().contacts) {
-      const auto q = sys.coefficients(c);
+    for (std::size_t k = 0; k < sys.contacts().contacts.size(); ++k) {
+      const auto q = sys.stored_coefficients(k);
       k_max = std::max({k_max, q.kn, q.kt});
     }
     add("sqrt_m_over_k", std::sqrt(m_min / k_max), "sqrt(m / k): smallest particle mass, largest contact stiffness");
