@@ -193,21 +193,6 @@ nlohmann::json inputs_json(const packing::Packing& p, const packing::ContactLaws
   return j;
 }
 
-// velocity_verlet (LAMMPS' scheme) when it was computed, else the first integrator.
-std::optional<StepRecommendation> recommendation(const packing::PackingReport& r, double margin) {
-  validated_margin(margin);
-  if (r.integrators.empty()) return std::nullopt;
-  const auto* chosen = &r.integrators.front();
-  for (const auto& i : r.integrators)
-    if (i.name == "velocity_verlet") chosen = &i;
-  StepRecommendation rec;
-  rec.integrator = chosen->name;
-  rec.stability = chosen->stability;
-  rec.h_crit = chosen->h_crit;
-  rec.margin = margin;
-  return rec;
-}
-
 void run(const PackingOptions& o) {
   const int sources = !o.lattice.empty() + !o.data_file.empty() + !o.dump_file.empty();
   if (sources != 1) fail("give exactly one of --lattice, --lammps-data and --lammps-dump");
@@ -386,7 +371,7 @@ void run(const PackingOptions& o) {
   }
   progress("done");
   if (!bound_warning.empty()) std::cerr << "dtcrit: warning: " << bound_warning << "\n";
-  const auto rec = recommendation(report, o.margin);
+  const auto rec = recommend_from(report.integrators, o.margin);
   std::string text;
   if (o.json) {
     auto j = to_json(report);

@@ -75,17 +75,7 @@ std::vector<std::string> applied_defaults(const PairInput& input) {
 }
 
 std::optional<StepRecommendation> recommend_step(const PairReport& r, double margin) {
-  validated_margin(margin);
-  if (r.integrators.empty()) return std::nullopt;
-  const IntegratorLimit* chosen = &r.integrators.front();
-  for (const auto& i : r.integrators)
-    if (i.name == "velocity_verlet") chosen = &i;
-  StepRecommendation rec;
-  rec.integrator = chosen->name;
-  rec.stability = chosen->stability;
-  rec.h_crit = chosen->h_crit;
-  rec.margin = validated_margin(margin);
-  return rec;
+  return recommend_from(r.integrators, margin);
 }
 
 nlohmann::json to_json(const PairReport& r) {

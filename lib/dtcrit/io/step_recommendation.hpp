@@ -36,6 +36,23 @@ struct StepRecommendation {
 // Checks 0 < margin <= 1 (a margin above 1 would recommend an unstable step).
 double validated_margin(double margin);
 
+// From a report's integrator limits (each with name, stability and h_crit): velocity_verlet
+// (LAMMPS' scheme) when it is among them, else the first; nullopt when there is none.
+template <class Limits>
+std::optional<StepRecommendation> recommend_from(const Limits& limits, double margin) {
+  validated_margin(margin);
+  if (limits.empty()) return std::nullopt;
+  const auto* chosen = &limits.front();
+  for (const auto& i : limits)
+    if (i.name == "velocity_verlet") chosen = &i;
+  StepRecommendation rec;
+  rec.integrator = chosen->name;
+  rec.stability = chosen->stability;
+  rec.h_crit = chosen->h_crit;
+  rec.margin = margin;
+  return rec;
+}
+
 // "recommended step: 3.23604e-06 s = 0.8 (--margin) x 4.04505e-06 s, the stability limit of velocity_verlet
 // (no certified h_safe yet: the limit stands in)"
 std::string format_recommendation(const StepRecommendation& r);
