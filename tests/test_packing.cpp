@@ -69,6 +69,19 @@ std::filesystem::path scratch_file(const std::string& name, const std::string& c
   return p;
 }
 
+// The matrix-free operator applies the assembled K and C (random vector, relative 1e-12), and the
+// assembled K is symmetric to the last bit.
+void check_matrix_free_equals_assembled(const GlobalSystem& g) {
+  const SparseMatrix K = g.stiffness(), C = g.damping();
+  CHECK((Matrix(K) - Matrix(K).transpose()).norm() == 0.0);
+  const Vector x = Vector::Random(g.dofs());
+  Vector y(g.dofs());
+  g.apply(1.0, 0.0, x.data(), y.data());
+  CHECK((y - K * x).norm() <= 1e-12 * (K * x).norm());
+  g.apply(0.0, 1.0, x.data(), y.data());
+  CHECK((y - C * x).norm() <= 1e-12 * (C * x).norm());
+}
+
 }  // namespace
 
 TEST_CASE("periodic lattices have their bulk coordination numbers", "[packing]") {
@@ -101,21 +114,14 @@ TEST_CASE("matrix-free operator equals the assembled K and C; K matches the step
   add_box_walls(p, 1e-6, stepper::HookeParams{2e5, 1e5, 30.0, 10.0, 0.0});
   const ContactLaws laws = hooke(1e5, 4e4, 50.0, 20.0, 10.0);
   const GlobalSystem g(p, find_contacts(p, laws), true);
+  check_matrix_free_equals_assembled(g);
   const SparseMatrix K = g.stiffness(), C = g.damping();
-  CHECK((Matrix(K) - Matrix(K).transpose()).norm() == 0.0);
-  const Vector x = Vector::Random(g.dofs());
-  Vector y(g.dofs());
-  g.apply(1.0, 0.0, x.data(), y.data());
-  CHECK((y - K * x).norm() <= 1e-12 * (K * x).norm());
-  g.apply(0.0, 1.0, x.data(), y.data());
-  CHECK((y - C * x).norm() <= 1e-12 * (C * x).norm());
   // The stepper (consistent history: xi follows the positions) assembles the same tangent K at rest;
   // with the geometric stiffness of the turning normals on both sides, the same again.
   const GlobalSystem gg(p, find_contacts(p, laws), true, true);
+  check_matrix_free_equals_assembled(gg);
   const SparseMatrix Kg = gg.stiffness();
   CHECK((Matrix(Kg) - Matrix(K)).norm() > 1e-6 * Matrix(K).norm());  // compression 1e-3: visible
-  gg.apply(1.0, 0.0, x.data(), y.data());
-  CHECK((y - Kg * x).norm() <= 1e-12 * (Kg * x).norm());
   auto stepped = to_particle_system(p, laws, stepper::TangentialHistory::consistent);
   SparseMatrix Ks, Cs;
   const Vector v0 = Vector::Zero(stepped.system->dofs());
@@ -569,14 +575,7 @@ TEST_CASE("Hertz and rolling laws in a packing: matrix-free equals assembled, La
   laws.base = contact::parse_lammps_pair(law_text);
   const GlobalSystem g(p, find_contacts(p, laws), true, geometric);
   CHECK(g.per_contact());
-  const SparseMatrix K = g.stiffness(), C = g.damping();
-  const Vector x = Vector::Random(g.dofs());
-  Vector y(g.dofs());
-  g.apply(1.0, 0.0, x.data(), y.data());
-  CHECK((y - K * x).norm() <= 1e-12 * (K * x).norm());
-  g.apply(0.0, 1.0, x.data(), y.data());
-  CHECK((y - C * x).norm() <= 1e-12 * (C * x).norm());
-  CHECK((Matrix(K) - Matrix(K).transpose()).norm() == 0.0);
+  check_matrix_free_equals_assembled(g);
   // The overlap-dependent stiffness: a contact's kn is 3/2 k_n sqrt(R_eff delta).
   const Contact& c0 = g.contacts().contacts.front();
   const double ri = p.radius[static_cast<std::size_t>(c0.i)];

@@ -181,7 +181,6 @@ Outputs<S> law_kernel(const ContactLaw& law, const ContactInput& c, const Inputs
   return o;
 }
 
-Vec3 to_vec(const V3<double>& a) { return {a.x, a.y, a.z}; }
 V3<double> from_vec(const Vec3& a) { return {a.x(), a.y(), a.z()}; }
 
 Dual seed(double x, int k) {
@@ -248,41 +247,38 @@ double stored_energy(const ContactLaw& law, const ContactInput& c, const Contact
 History advance_history(const ContactLaw& law, const ContactInput& c, const History& h, double dt) {
   History out = h;
   const Vec3& n = c.normal;
-  const bool granular = law.style == Style::granular;
-  // Quantities the frame-update test of `granular` reads (the cap at this state, before the update).
+  const Vec3 vt = c.velocity - c.velocity.dot(n) * n;
+  if (law.style != Style::granular) {
+    // The classic styles: a tangential displacement only, incremented, then projected (never rescaled).
+    if (law.tangential != TangentialModel::linear_nohistory) {
+      out.xi_t += vt * dt;
+      out.xi_t -= out.xi_t.dot(n) * n;
+    }
+    return out;
+  }
+  // granular: the frame-update test reads the cap and k_t at this state (before the update).
   const ContactResponse now = evaluate(law, c);
   const double Fncrit = std::abs(now.normal_force);
   const double a = now.contact_radius;
   const double k_t = now.tangential_stiffness;
-
+  // Into the tangent plane of the new normal, rescaled to the old length, only when the history left
+  // it by more than LAMMPS' 1e-10 of the cap (|xi.n| k > 1e-10 crit).
   auto bring_into_plane = [&](Vec3& xi, double k, double crit) {
     const double along = xi.dot(n);
-    if (!granular) {  // classic: projected after the increment (below), never rescaled
-      return;
-    }
     if (!(std::abs(along) * k > 1e-10 * crit)) return;
     const double before = xi.norm();
     xi -= along * n;
     const double after = xi.norm();
     xi *= after > 0.0 ? before / after : 0.0;
   };
-
   if (law.tangential != TangentialModel::linear_nohistory) {
     const bool force_form = force_history(law.tangential);
-    if (law.tangential == TangentialModel::mindlin_rescale || law.tangential == TangentialModel::mindlin_rescale_force) {
-      if (a < out.a_prev) out.xi_t *= a / out.a_prev;
-    }
-    const Vec3 vt = c.velocity - c.velocity.dot(n) * n;
-    if (granular) {
-      // LAMMPS tests |xi.n| k_t > 1e-10 Fscrit (force form: |xi.n| > 1e-10 Fscrit).
-      bring_into_plane(out.xi_t, force_form ? 1.0 : k_t, law.mu * Fncrit);
-      out.xi_t += force_form ? Vec3(-k_t * vt * dt) : Vec3(vt * dt);
-    } else {
-      out.xi_t += vt * dt;
-      out.xi_t -= out.xi_t.dot(n) * n;
-    }
-    if (law.tangential == TangentialModel::mindlin_rescale || law.tangential == TangentialModel::mindlin_rescale_force)
-      out.a_prev = a;
+    const bool rescale =
+        law.tangential == TangentialModel::mindlin_rescale || law.tangential == TangentialModel::mindlin_rescale_force;
+    if (rescale && a < out.a_prev) out.xi_t *= a / out.a_prev;
+    bring_into_plane(out.xi_t, force_form ? 1.0 : k_t, law.mu * Fncrit);  // force form: |xi.n| > 1e-10 Fscrit
+    out.xi_t += force_form ? Vec3(-k_t * vt * dt) : Vec3(vt * dt);
+    if (rescale) out.a_prev = a;
   }
   if (law.rolling == RollingModel::sds) {
     bring_into_plane(out.xi_r, law.k_roll, law.mu_roll * Fncrit);
