@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "dtcrit/contact/response.hpp"
 #include "dtcrit/packing/packing.hpp"
 
 namespace dtcrit::packing {
@@ -32,6 +33,12 @@ struct Contact {
   std::int32_t law = 0;  // index into ContactSet::laws
   Vec3 normal = Vec3::UnitX();
   double overlap = 0.0;
+  // The contact's tangential, rolling and twisting histories in contact/response.hpp's convention
+  // (world axes, in the tangent plane), as read from a LAMMPS contact dump (--lammps-contacts);
+  // zero, and history_read false, when none was read: the contact is then linearised sticking at
+  // zero history.
+  contact::History history;
+  bool history_read = false;
 };
 
 struct ContactSet {
