@@ -34,29 +34,6 @@ double disc_inertia(double mass, double radius) { return 0.5 * mass * radius * r
 double effective_mass(double mi, double mj) { return std::isinf(mj) ? mi : mi * mj / (mi + mj); }
 double effective_radius(double ri, double rj) { return std::isinf(rj) ? ri : ri * rj / (ri + rj); }
 
-ContactInput contact_input(const RoundContact& g, const Vec3& vi, const Vec3& wi, const Vec3& vj, const Vec3& wj,
-                           double m_eff, const History& h) {
-  ContactInput c;
-  const Vec3& n = g.normal;
-  c.overlap = g.overlap;
-  c.normal = n;
-  c.r_eff = g.r_eff();
-  c.m_eff = m_eff;
-  if (g.wall) {
-    c.velocity = vi - (g.ri * wi).cross(n);
-    c.rolling_velocity = c.r_eff * wi.cross(n);
-    c.twisting_rate = wi.dot(n);
-  } else {
-    c.velocity = vi - vj - (g.ri * wi + g.rj * wj).cross(n);
-    c.rolling_velocity = c.r_eff * (wi - wj).cross(n);
-    c.twisting_rate = (wi - wj).dot(n);
-  }
-  c.xi_t = h.xi_t;
-  c.xi_r = h.xi_r;
-  c.xi_tw = h.xi_tw;
-  return c;
-}
-
 BodyJacobian body_jacobian(const Vec3& n, double arm, double r_eff, bool first) {
   const double s = first ? 1.0 : -1.0;
   const Mat3 N = cross_matrix(n);  // N w = n x w

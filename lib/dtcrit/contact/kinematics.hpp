@@ -54,8 +54,29 @@ struct RoundContact {
 };
 
 // The state the law reads, from the bodies' velocities (v, w each) and the histories.
-ContactInput contact_input(const RoundContact& g, const Vec3& vi, const Vec3& wi, const Vec3& vj, const Vec3& wj,
-                           double m_eff, const History& h);
+// Inline: the reference stepper builds one per contact and force call.
+inline ContactInput contact_input(const RoundContact& g, const Vec3& vi, const Vec3& wi, const Vec3& vj, const Vec3& wj,
+                           double m_eff, const History& h) {
+  ContactInput c;
+  const Vec3& n = g.normal;
+  c.overlap = g.overlap;
+  c.normal = n;
+  c.r_eff = g.r_eff();
+  c.m_eff = m_eff;
+  if (g.wall) {
+    c.velocity = vi - (g.ri * wi).cross(n);
+    c.rolling_velocity = c.r_eff * wi.cross(n);
+    c.twisting_rate = wi.dot(n);
+  } else {
+    c.velocity = vi - vj - (g.ri * wi + g.rj * wj).cross(n);
+    c.rolling_velocity = c.r_eff * (wi - wj).cross(n);
+    c.twisting_rate = (wi - wj).dot(n);
+  }
+  c.xi_t = h.xi_t;
+  c.xi_r = h.xi_r;
+  c.xi_tw = h.xi_tw;
+  return c;
+}
 
 // Body Jacobian of the contact coordinates w = (u, rho, theta) for body i (first = true) or j,
 // generalised velocities (v, w): 7 x 6. `arm` is the arm of the u rows (r_i for J; the law's torque

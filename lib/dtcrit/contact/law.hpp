@@ -89,7 +89,8 @@ void set_classic_coefficient(ContactLaw& law, std::string_view key, double value
 
 // True when the law carries a tangential, rolling or twisting history (a spring, not only dashpots).
 bool has_tangential_history(const ContactLaw& law);
-// Whether the stiffness depends on the overlap (hertz normal or mindlin tangential).
+// Whether the stiffness depends on the overlap: exactly when the law reads the Hertz contact radius
+// a = sqrt(R_eff delta) (hertz normal, viscoelastic damping, mindlin tangential, marshall twisting).
 bool overlap_dependent(const ContactLaw& law);
 // Whether the law has any dashpot (normal, tangential, rolling or twisting damping).
 bool damped(const ContactLaw& law);

@@ -1,5 +1,7 @@
 #include "dtcrit/contact/operating_point.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "dtcrit/contact/kinematics.hpp"
@@ -57,7 +59,7 @@ OperatingPoint operating_point(const ContactLaw& law, double m_eff, double movin
   }
   const ContactResponse r = at_rest(law, p.overlap, m_eff, r_eff, false);
   p.normal_force = r.elastic_normal_force;
-  p.contact_radius = r.contact_radius;
+  p.contact_radius = p.overlap > 0.0 ? std::sqrt(r_eff * p.overlap) : 0.0;  // also for laws that do not use it
   return p;
 }
 

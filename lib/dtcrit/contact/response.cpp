@@ -89,8 +89,9 @@ Outputs<S> law_kernel(const ContactLaw& law, const ContactInput& c, const Inputs
   const V3<S> n = constant<S>(c.normal);
   const double R = c.r_eff, m = c.m_eff;
 
-  // Normal: a = sqrt(R delta) (one-sided 0 for delta <= 0), F_ne = knfac delta.
-  const S a = value(p.overlap) > 0.0 ? sqrt(p.overlap * S(R)) : S(0.0);
+  // Normal: a = sqrt(R delta) (one-sided 0 for delta <= 0; not computed for laws that do not use
+  // it), F_ne = knfac delta.
+  const S a = (overlap_dependent(law) && value(p.overlap) > 0.0) ? sqrt(p.overlap * S(R)) : S(0.0);
   S knfac = S(law.kn);
   if (law.normal != NormalModel::hooke) knfac = knfac * a;
   o.Fne = knfac * p.overlap;
@@ -125,8 +126,9 @@ Outputs<S> law_kernel(const ContactLaw& law, const ContactInput& c, const Inputs
     o.sliding = capped;
   } else {
     o.fs = force_history(law.tangential) ? p.xi_t - eta_t * vt : (S(-1.0) * k_t) * p.xi_t - eta_t * vt;
-    const S fsn = norm(o.fs);
-    if (value(fsn) > value(Fscrit)) {
+    // |F_t| > F_scrit, compared squared (both sides are non-negative): the norm only on the cap.
+    if (value(dot(o.fs, o.fs)) > value(Fscrit) * value(Fscrit)) {
+      const S fsn = norm(o.fs);
       o.sliding = true;
       if (value(norm(p.xi_t)) != 0.0) {
         const V3<S> capped = (Fscrit / fsn) * o.fs;
@@ -143,8 +145,8 @@ Outputs<S> law_kernel(const ContactLaw& law, const ContactInput& c, const Inputs
   if (law.rolling == RollingModel::sds) {
     o.fr = (S(-law.k_roll)) * p.xi_r - S(law.gamma_roll) * p.v_roll;
     const S Frcrit = S(law.mu_roll) * Fncrit;
-    const S frn = norm(o.fr);
-    if (value(frn) > value(Frcrit)) {
+    if (value(dot(o.fr, o.fr)) > value(Frcrit) * value(Frcrit)) {
+      const S frn = norm(o.fr);
       o.rolling_slip = true;
       if (value(norm(p.xi_r)) != 0.0) {
         const V3<S> capped = (Frcrit / frn) * o.fr;
@@ -244,18 +246,10 @@ double stored_energy(const ContactLaw& law, const ContactInput& c, const Contact
   return e;
 }
 
-History advance_history(const ContactLaw& law, const ContactInput& c, const History& h, double dt) {
+History advance_granular_history(const ContactLaw& law, const ContactInput& c, const History& h, double dt) {
   History out = h;
   const Vec3& n = c.normal;
   const Vec3 vt = c.velocity - c.velocity.dot(n) * n;
-  if (law.style != Style::granular) {
-    // The classic styles: a tangential displacement only, incremented, then projected (never rescaled).
-    if (law.tangential != TangentialModel::linear_nohistory) {
-      out.xi_t += vt * dt;
-      out.xi_t -= out.xi_t.dot(n) * n;
-    }
-    return out;
-  }
   // granular: the frame-update test reads the cap and k_t at this state (before the update).
   const ContactResponse now = evaluate(law, c);
   const double Fncrit = std::abs(now.normal_force);

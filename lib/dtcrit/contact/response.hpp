@@ -47,11 +47,12 @@ struct ContactResponse {
   Vec3 xi_t = Vec3::Zero(), xi_r = Vec3::Zero();  // histories after the Coulomb rules
   double xi_tw = 0.0;
   bool sliding = false, rolling_slip = false, twisting_slip = false;
-  double contact_radius = 0.0;       // a = sqrt(R_eff delta)
+  double contact_radius = 0.0;       // a = sqrt(R_eff delta) where the law uses it (overlap_dependent), else 0
   double tangential_stiffness = 0.0; // k_t as the law uses it (k_t a for mindlin)
   // d(outputs)/d(inputs), rows: force on i (3), rolling force (3), twisting torque (1); columns as
-  // namespace `in`. Filled only when evaluate() is asked for it.
-  Derivative derivative = Derivative::Zero();
+  // namespace `in`. Filled only when evaluate() is asked for it, and left uninitialised otherwise:
+  // the stepper calls evaluate() for every contact and step and never reads it.
+  Derivative derivative;
 
   Vec3 force(const Vec3& normal) const { return normal_force * normal + tangential_force; }
 };
@@ -78,6 +79,18 @@ struct History {
   double xi_tw = 0.0;
   double a_prev = 0.0;  // mindlin_rescale*: the contact radius at the last update
 };
-History advance_history(const ContactLaw& law, const ContactInput& state, const History& h, double dt);
+History advance_granular_history(const ContactLaw& law, const ContactInput& state, const History& h, double dt);
+inline History advance_history(const ContactLaw& law, const ContactInput& state, const History& h, double dt) {
+  if (law.style == Style::granular) return advance_granular_history(law, state, h, dt);
+  // The classic styles: a tangential displacement only, incremented, then projected (never rescaled).
+  // Inline: the reference stepper calls it for every contact and force call.
+  History out = h;
+  if (law.tangential != TangentialModel::linear_nohistory) {
+    const Vec3& n = state.normal;
+    out.xi_t += (state.velocity - state.velocity.dot(n) * n) * dt;
+    out.xi_t -= out.xi_t.dot(n) * n;
+  }
+  return out;
+}
 
 }  // namespace dtcrit::contact

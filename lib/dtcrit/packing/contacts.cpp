@@ -159,7 +159,7 @@ ContactSet find_contacts_brute_force(const Packing& p, const ContactLaws& laws, 
             if (!(r2 < reach * reach) || r2 == 0.0) continue;
             const double r = std::sqrt(r2);
             set.contacts.push_back(Contact{static_cast<std::int32_t>(i), static_cast<std::int32_t>(j),
-                                           table.pair(p.type[i], p.type[j]), d / r, R - r});
+                                           table.pair(p.type[i], p.type[j]), d / r, R - r, {}, false});
             ++set.pair_contacts;
           }
     }
@@ -291,7 +291,7 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
             if (!(r2 < reach * reach) || r2 == 0.0) continue;
             const double r = std::sqrt(r2);
             row.push_back(Contact{static_cast<std::int32_t>(i), static_cast<std::int32_t>(j),
-                                  table.pair(p.type[i], p.type[j]), d / r, R - r});
+                                  table.pair(p.type[i], p.type[j]), d / r, R - r, {}, false});
           }
         }
     // Same order as the brute-force scan: by partner, then by image.
