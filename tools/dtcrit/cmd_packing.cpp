@@ -247,22 +247,15 @@ TimestepCheck check_timestep(const packing::LammpsInput& in, const packing::Pack
                          : fmt::format("timestep is {:.3g} times the critical step: {} blows up", ratio, in.integrator);
     if (ratio < 1.0 && ratio > margin)
       detail += fmt::format(" (above the recommended margin {:g}: the limit holds for this state only)", margin);
-    c.text = fmt::format("  timestep                    {:.6g} s ({})
-  h_crit {:<20} {:.6g} s
-"
-                         "  timestep / h_crit           {:.6g}
-",
+    c.text = fmt::format("  timestep                    {:.6g} s ({})\n  h_crit {:<20} {:.6g} s\n"
+                         "  timestep / h_crit           {:.6g}\n",
                          dt, dt_from, in.integrator, lim->h_crit, ratio);
   }
-  if (c.text.empty()) c.text = fmt::format("  timestep                    {:.6g} s ({})
-", dt, dt_from);
+  if (c.text.empty()) c.text = fmt::format("  timestep                    {:.6g} s ({})\n", dt, dt_from);
   c.json["verdict"] = c.verdict;
   c.json["message"] = c.verdict + ": " + detail;
-  c.text = fmt::format("
-is the timestep of {} safe? ({} = LAMMPS' fix nve/sphere; h_crit is for the packing's current "
-                       "state: {})
-{}{}: {}
-",
+  c.text = fmt::format("\nis the timestep of {} safe? ({} = LAMMPS' fix nve/sphere; h_crit is for the packing's current "
+                       "state: {})\n{}{}: {}\n",
                        in.path, in.integrator, histories, c.text, c.verdict, detail);
   return c;
 }
@@ -372,7 +365,7 @@ void run(const PackingOptions& o) {
 
   std::vector<std::string> defaults;
   const double gamma_n = o.gamma_n.value_or(0.0);
-  if (o.lammps_pair.empty()) {
+  if (o.lammps_pair.empty() && !script) {
     if (!o.gamma_t && gamma_n > 0.0)
       defaults.push_back(fmt::format("gamma_t = {:g} gamma_n (not given; LAMMPS' gran/hooke/history with NULL)", default_ct_ratio));
     if (gamma_n == 0.0 && !o.gamma_t) defaults.push_back("gamma_n = gamma_t = 0 (no damping given)");

@@ -161,7 +161,7 @@ class Script {
 // "gran/hertz/history" style words of a classic wall, or the granular model words, up to the wall
 // style keyword; returns the index of that keyword.
 std::size_t wall_style_index(const Line& l, const Script& s) {
-  for (std::size_t k = 4; k < l.w.size(); ++k)
+  for (std::size_t k = 5; k < l.w.size(); ++k)
     if (l.w[k] == "xplane" || l.w[k] == "yplane" || l.w[k] == "zplane" || l.w[k] == "zcylinder" || l.w[k] == "region")
       return k;
   s.error(l.number, "fix wall/gran without a wall style (xplane, yplane, zplane, zcylinder or region)");
@@ -174,8 +174,8 @@ std::size_t wall_style_index(const Line& l, const Script& s) {
 // as LAMMPS runs them.
 contact::ContactLaw wall_law(const Line& l, std::size_t style_at, const Script& s) {
   const std::string where = fmt::format("{}:{}", s.path(), l.number);
-  const std::string& style = l.w[3];
-  const std::vector<std::string> args(l.w.begin() + 4, l.w.begin() + static_cast<long>(style_at));
+  const std::string& style = l.w[4];
+  const std::vector<std::string> args(l.w.begin() + 5, l.w.begin() + static_cast<long>(style_at));
   if (style == "hooke" || style == "hooke/history" || style == "hertz/history") {
     std::vector<std::string> sw{"gran/" + style};
     sw.insert(sw.end(), args.begin(), args.end());
@@ -328,7 +328,7 @@ LammpsInput read_lammps_input(const std::string& path) {
           script.error(l.number, fmt::format("fix wall/gran on group '{}': dtcrit's walls act on every particle (group "
                                              "all)",
                                              l.w[2]));
-        if (n < 5) script.error(l.number, "expected 'fix ID all wall/gran STYLE ARGS... WALLSTYLE ...'");
+        if (n < 6) script.error(l.number, "expected 'fix ID all wall/gran STYLE ARGS... WALLSTYLE ...'");
         wall_fixes.push_back({l, wall_style_index(l, script)});
         taken(l);
       } else if (style == "nve/sphere") {
