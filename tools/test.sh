@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset="${1:-default}"
-tools/setup.sh "$preset"
+# LAMMPS as the peer: the live comparison against tests/data/lammps/ runs when `lmp` is installed.
+DTCRIT_WITH_LAMMPS=1 tools/setup.sh "$preset"
 ctest --preset "$preset"

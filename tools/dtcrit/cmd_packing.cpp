@@ -6,11 +6,13 @@
 #include <cmath>
 #include <limits>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "commands.hpp"
 #include "progress.hpp"
@@ -24,6 +26,8 @@
 #include "dtcrit/io/step_recommendation.hpp"
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/packing/confirmation.hpp"
+#include "dtcrit/packing/lammps_contacts.hpp"
+#include "dtcrit/packing/lammps_input.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 
@@ -33,6 +37,8 @@ namespace {
 
 struct PackingOptions {
   std::string lattice, data_file, dump_file;
+  std::string lammps_input;                   // the user's input script: packing, law, walls, timestep
+  std::vector<std::string> lammps_contacts;   // contact and wall-contact dumps: the contacts' histories
   Index n = 0;
   double radius = 1e-3, density = 2500.0, compression = 0.0, radius_spread = 0.0;
   unsigned seed = 1;
@@ -193,10 +199,99 @@ nlohmann::json inputs_json(const packing::Packing& p, const packing::ContactLaws
   return j;
 }
 
+// packing::GlobalSystem of this build linearises every contact at zero history (sticking): the
+// histories read are reported but do not enter h_crit yet. Remove with the non-symmetric analysis.
+constexpr const char* kHistoriesNotYetUsed =
+    "this build's packing operator linearises every contact at zero history (sticking); the histories read are "
+    "reported, not yet used in h_crit";
+
+// "is my timestep safe?": the script's timestep against the exact limit of its integrator.
+struct TimestepCheck {
+  std::string verdict, text;
+  nlohmann::json json;
+};
+
+TimestepCheck check_timestep(const packing::LammpsInput& in, const packing::PackingReport& report, double margin,
+                             const std::string& histories) {
+  TimestepCheck c;
+  const double dt = in.timestep;
+  const std::string dt_from = in.timestep_default ? "LAMMPS' default for units si: the script has no timestep line"
+                                                  : "the script's timestep";
+  c.json = {{"timestep", dt}, {"timestep_unit", "s"}, {"timestep_source", dt_from}, {"integrator", in.integrator},
+            {"state", "the packing of the data file as it is, " + histories}};
+  const packing::PackingIntegratorLimit* lim = nullptr;
+  for (const auto& l : report.integrators)
+    if (l.name == in.integrator) lim = &l;
+  std::string detail;
+  if (lim == nullptr || (lim->stability == Stability::conditional && !lim->converged)) {
+    c.verdict = "UNKNOWN";
+    detail = fmt::format("the limit of {} did not converge; no verdict", in.integrator);
+    c.json["h_crit"] = nullptr;
+    c.json["ratio"] = nullptr;
+  } else if (lim->stability == Stability::unconditional) {
+    c.verdict = "SAFE";
+    detail = fmt::format("{} is unconditionally stable on this packing", in.integrator);
+    c.json["h_crit"] = nullptr;
+    c.json["ratio"] = 0.0;
+  } else if (lim->stability == Stability::unstable) {
+    c.verdict = "UNSAFE";
+    detail = fmt::format("{} is unstable at every step on this packing", in.integrator);
+    c.json["h_crit"] = nullptr;
+    c.json["ratio"] = nullptr;
+  } else {
+    const double ratio = dt / lim->h_crit;
+    c.json["h_crit"] = lim->h_crit;
+    c.json["ratio"] = ratio;
+    c.verdict = ratio < 1.0 ? "SAFE" : "UNSAFE";
+    detail = ratio < 1.0 ? fmt::format("timestep is {:.3g} of the critical step", ratio)
+                         : fmt::format("timestep is {:.3g} times the critical step: {} blows up", ratio, in.integrator);
+    if (ratio < 1.0 && ratio > margin)
+      detail += fmt::format(" (above the recommended margin {:g}: the limit holds for this state only)", margin);
+    c.text = fmt::format("  timestep                    {:.6g} s ({})\n  h_crit {:<20} {:.6g} s\n"
+                         "  timestep / h_crit           {:.6g}\n",
+                         dt, dt_from, in.integrator, lim->h_crit, ratio);
+  }
+  if (c.text.empty()) c.text = fmt::format("  timestep                    {:.6g} s ({})\n", dt, dt_from);
+  c.json["verdict"] = c.verdict;
+  c.json["message"] = c.verdict + ": " + detail;
+  c.text = fmt::format("\nis the timestep of {} safe? ({} = LAMMPS' fix nve/sphere; h_crit is for the packing's current "
+                       "state: {})\n{}{}: {}\n",
+                       in.path, in.integrator, histories, c.text, c.verdict, detail);
+  return c;
+}
+
+std::string histories_text(const std::optional<packing::ContactHistorySummary>& h, const std::vector<std::string>& files) {
+  if (!h) return "contact histories: none read (zero, sticking)";
+  std::string t = fmt::format("contact histories from {}: {} pair and {} wall contacts read", fmt::join(files, ", "),
+                              h->pairs_read, h->walls_read);
+  if (h->sliding) t += fmt::format(", {} at the Coulomb limit (linearised as sliding)", h->sliding);
+  if (h->rolling_at_limit) t += fmt::format(", {} at the rolling limit", h->rolling_at_limit);
+  if (h->pairs_unmatched + h->walls_unmatched)
+    t += fmt::format("; {} listed contacts are not contacts of the packing", h->pairs_unmatched + h->walls_unmatched);
+  if (h->pairs_missing + h->walls_missing)
+    t += fmt::format("; {} contacts of the packing are not in the files (zero history)", h->pairs_missing + h->walls_missing);
+  return t;
+}
+
 void run(const PackingOptions& o) {
-  const int sources = !o.lattice.empty() + !o.data_file.empty() + !o.dump_file.empty();
-  if (sources != 1) fail("give exactly one of --lattice, --lammps-data and --lammps-dump");
-  if (!o.lammps_pair.empty()) {
+  const int sources = !o.lattice.empty() + !o.data_file.empty() + !o.dump_file.empty() + !o.lammps_input.empty();
+  if (!o.lammps_input.empty()) {
+    // Everything the script gives is an error when given again on the command line.
+    const std::pair<const char*, const char*> supplied[] = {
+        {"--lattice", "the packing (read_data)"}, {"--lammps-data", "the packing (read_data)"},
+        {"--lammps-dump", "the packing (read_data)"}, {"--kn", "the law (pair_style, pair_coeff)"},
+        {"--kt", "the law (pair_style, pair_coeff)"}, {"--gamma-n", "the law (pair_style, pair_coeff)"},
+        {"--gamma-t", "the law (pair_style, pair_coeff)"}, {"--lammps-pair", "the law (pair_style, pair_coeff)"},
+        {"--type-law", "the law of each type pair (pair_coeff I J)"}, {"--periodic", "the periodicity (boundary)"},
+        {"--wall", "the walls (fix wall/gran)"}, {"--box-walls", "the walls (fix wall/gran)"},
+        {"--dimension", "the dimension (dimension)"}, {"--disc", "the body model (fix nve/sphere disc)"},
+        {"--density", "the densities (the data file)"}};
+    for (const auto& [opt, what] : supplied)
+      if (o.given.count(opt)) fail(fmt::format("{} conflicts with --lammps-input {}, which gives {}", opt, o.lammps_input, what));
+  }
+  if (sources != 1) fail("give exactly one of --lattice, --lammps-data, --lammps-dump and --lammps-input");
+  if (!o.lammps_input.empty()) {
+  } else if (!o.lammps_pair.empty()) {
     if (o.kn || o.kt || o.gamma_n || o.gamma_t)
       fail("--lammps-pair gives the whole law: drop --kn, --kt, --gamma-n and --gamma-t");
   } else {
@@ -228,7 +323,13 @@ void run(const PackingOptions& o) {
 
   packing::Packing p;
   bool lattice = false;
-  if (!o.lattice.empty()) {
+  std::optional<packing::LammpsInput> script;
+  if (!o.lammps_input.empty()) {
+    progress("reading the LAMMPS input script and its data file");
+    script = packing::read_lammps_input(o.lammps_input);
+    p = script->packing;
+    packing::sort_spatially(p);
+  } else if (!o.lattice.empty()) {
     if (o.n < 1) fail("--lattice needs --n (unit cells per side, >= 1)");
     packing::LatticeSpec spec;
     spec.kind = packing::parse_lattice(o.lattice);
@@ -264,13 +365,14 @@ void run(const PackingOptions& o) {
 
   std::vector<std::string> defaults;
   const double gamma_n = o.gamma_n.value_or(0.0);
-  if (o.lammps_pair.empty()) {
+  if (o.lammps_pair.empty() && !script) {
     if (!o.gamma_t && gamma_n > 0.0)
       defaults.push_back(fmt::format("gamma_t = {:g} gamma_n (not given; LAMMPS' gran/hooke/history with NULL)", default_ct_ratio));
     if (gamma_n == 0.0 && !o.gamma_t) defaults.push_back("gamma_n = gamma_t = 0 (no damping given)");
   }
   packing::ContactLaws laws;
-  laws.base = o.lammps_pair.empty()
+  if (script) laws = script->laws;
+  else laws.base = o.lammps_pair.empty()
                   ? contact::validated(contact::hooke_history(*o.kn, *o.kt, gamma_n,
                                                               o.gamma_t.value_or(default_ct_ratio * gamma_n), 0.0))
                   : contact::parse_lammps_pair(o.lammps_pair, "--lammps-pair");
@@ -293,7 +395,9 @@ void run(const PackingOptions& o) {
   }
   for (const auto& w : o.walls) p.walls.push_back(packing::parse_wall(w, p, laws.base));
 
-  if (o.periodic.empty())
+  if (script && script->timestep_default)
+    defaults.push_back(fmt::format("timestep {:g} s (LAMMPS' default for units si; the script has none)", script->timestep));
+  if (o.periodic.empty() && !script)
     defaults.push_back(lattice ? "periodic in every axis (lattice default)"
                        : !o.data_file.empty() ? "no periodic axis (data files do not record it)"
                                               : "periodic axes from the dump's BOX BOUNDS");
@@ -304,11 +408,20 @@ void run(const PackingOptions& o) {
   if (!o.gap_tolerance) defaults.push_back(fmt::format("contact gap tolerance {:g}", co.gap_tolerance));
   progress(fmt::format("finding the contacts of {} particles", p.size()));
   auto contacts = packing::find_contacts(p, laws, co);
+  std::optional<packing::ContactHistorySummary> histories;
+  if (!o.lammps_contacts.empty()) {
+    progress("reading the contact histories");
+    histories = packing::read_lammps_contacts(o.lammps_contacts, p, contacts,
+                                              script ? script->computes : std::map<std::string, std::vector<std::string>>{});
+  }
+  const std::string history_line = histories_text(histories, o.lammps_contacts);
   progress(fmt::format("assembling the global system ({} contacts)", contacts.contacts.size()));
   const packing::GlobalSystem sys(p, std::move(contacts), !o.no_rotation, o.geometric_stiffness);
 
   packing::PackingAnalysisOptions ao;
   ao.integrators = expand_integrator_specs(o.integrators);
+  if (script && std::find(ao.integrators.begin(), ao.integrators.end(), script->integrator) == ao.integrators.end())
+    ao.integrators.push_back(script->integrator);  // the script's own integrator answers its question
   if (o.youngs || o.poisson) {
     if (!o.youngs || !o.poisson) fail("the material heuristics need both --youngs and --poisson");
     ao.material = packing::PackingMaterial{*o.youngs, *o.poisson};
@@ -372,18 +485,53 @@ void run(const PackingOptions& o) {
   progress("done");
   if (!bound_warning.empty()) std::cerr << "dtcrit: warning: " << bound_warning << "\n";
   const auto rec = recommend_from(report.integrators, o.margin);
+  std::optional<TimestepCheck> dt_check;
+  if (script) dt_check = check_timestep(*script, report, o.margin, history_line);
   std::string text;
   if (o.json) {
     auto j = to_json(report);
     j["inputs"] = inputs_json(p, laws, defaults);
+    nlohmann::json hj{{"read", histories.has_value()}, {"summary", history_line}};
+    if (histories) {
+      hj["files"] = o.lammps_contacts;
+      hj["pairs_read"] = histories->pairs_read;
+      hj["walls_read"] = histories->walls_read;
+      hj["pairs_unmatched"] = histories->pairs_unmatched;
+      hj["walls_unmatched"] = histories->walls_unmatched;
+      hj["pairs_missing"] = histories->pairs_missing;
+      hj["walls_missing"] = histories->walls_missing;
+      hj["sliding"] = histories->sliding;
+      hj["rolling_at_limit"] = histories->rolling_at_limit;
+      hj["max_distance_mismatch"] = histories->max_distance_mismatch;
+      hj["notes"] = histories->notes;
+      hj["notes"].push_back(kHistoriesNotYetUsed);
+    }
+    j["contact_histories"] = hj;
+    if (script) {
+      j["lammps_input"] = {{"path", script->path}, {"data_file", script->data_file}, {"taken", script->taken},
+                           {"skipped", script->skipped}};
+      j["timestep_check"] = dt_check->json;
+    }
     if (!bound_warning.empty()) j["warnings"] = {bound_warning};
     if (o.confirm_steps > 0) j["confirmation"] = confirmation;
     if (rec) j["recommended_step"] = to_json(*rec);
     text = j.dump(2) + "\n";
   } else {
-    text = inputs_text(p, laws, defaults) + format_packing_table(report) + confirmation_text;
+    std::string head;
+    if (script) {
+      head = fmt::format("LAMMPS input {}: the lines read\n", script->path);
+      for (const auto& t : script->taken) head += "  " + t + "\n";
+      head += "  skipped (no effect on the step): " + (script->skipped.empty() ? std::string("none") : fmt::format("{}", fmt::join(script->skipped, ", "))) + "\n\n";
+    }
+    head += history_line + "\n";
+    if (histories) {
+      for (const auto& note : histories->notes) head += "  note: " + note + "\n";
+      head += "  note: " + std::string(kHistoriesNotYetUsed) + "\n";
+    }
+    text = head + inputs_text(p, laws, defaults) + format_packing_table(report) + confirmation_text;
     if (!bound_warning.empty()) text += "\nwarning: " + bound_warning + "\n";
     if (rec) text += "\n" + format_recommendation(*rec);
+    if (dt_check) text += dt_check->text;
   }
   if (o.output.empty()) {
     std::cout << text << std::flush;
@@ -402,6 +550,12 @@ void add_packing_command(CLI::App& app) {
   cmd->add_option("--n", o->n, "lattice unit cells per side (square, sc: 1 particle per cell; hex, bcc: 2; fcc: 4)");
   cmd->add_option("--lammps-data", o->data_file, "LAMMPS data file (write_data, atom_style sphere)");
   cmd->add_option("--lammps-dump", o->dump_file, "LAMMPS text dump with radius (or diameter) and positions; last snapshot");
+  cmd->add_option("--lammps-input", o->lammps_input,
+                  "your LAMMPS input script (units si): read_data, boundary, pair_style/pair_coeff, fix wall/gran "
+                  "planes, timestep, fix nve/sphere; answers whether its timestep is safe for the packing");
+  cmd->add_option("--lammps-contacts", o->lammps_contacts,
+                  "contact histories: a local dump of compute property/local patom1 patom2 + compute pair/local dist "
+                  "force p1 p2 p3 [p5 p6 p7], or a per-atom dump of fix wall/gran ... contacts (f_ID[1..8]); repeatable");
   cmd->add_option("--radius", o->radius, "lattice particle radius [m]")->capture_default_str();
   cmd->add_option("--density", o->density, "lattice density, or density for a dump without a mass column [kg/m^3]")
       ->capture_default_str();

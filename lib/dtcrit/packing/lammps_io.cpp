@@ -217,6 +217,7 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
     for (std::size_t k = 1; k < sorted.size(); ++k)
       if (sorted[k] == sorted[k - 1]) fail(fmt::format("{}: atom id {} appears twice", path, sorted[k]));
   }
+  p.id.assign(ids.begin(), ids.end());
   if (opts.periodic) {
     p.periodic = *opts.periodic;
     for (int d = 0; d < 3; ++d)
@@ -287,7 +288,7 @@ Packing read_lammps_dump(std::istream& stream, const std::string& path, const Re
     if (!has_radius && !has_diameter) in.expected("a radius or diameter column", line);
     const std::size_t rcol = has_radius ? at["radius"] : at["diameter"];
     const double rfac = has_radius ? 1.0 : 0.5;
-    const bool has_mass = at.count("mass") > 0, has_type = at.count("type") > 0;
+    const bool has_mass = at.count("mass") > 0, has_type = at.count("type") > 0, has_id = at.count("id") > 0;
     if (!has_mass && !opts.density)
       in.error("the ATOMS columns have no mass: expected a 'mass' column, or give the density (--density)");
     if (has_mass && opts.density)
@@ -310,6 +311,7 @@ Packing read_lammps_dump(std::istream& stream, const std::string& path, const Re
         if (t < 1 || t > std::numeric_limits<int>::max()) in.expected("an atom type from 1 to 2147483647", w[at["type"]]);
         type = static_cast<int>(t);
       }
+      p.id.push_back(has_id ? in.integer(w[at["id"]], "an integer atom id") : static_cast<long>(p.centre.size()) + 1);
       p.centre.push_back(x);
       p.radius.push_back(r);
       p.type.push_back(type);
@@ -324,6 +326,12 @@ Packing read_lammps_dump(std::istream& stream, const std::string& path, const Re
       } else {
         set_mass(p, i, *opts.density, opts.body_model);
       }
+    }
+    {
+      std::vector<std::int64_t> sorted = p.id;
+      std::sort(sorted.begin(), sorted.end());
+      for (std::size_t k = 1; k < sorted.size(); ++k)
+        if (sorted[k] == sorted[k - 1]) in.error(fmt::format("atom id {} appears twice in this snapshot", sorted[k]));
     }
     last = std::move(p);
     have_snapshot = true;
@@ -360,11 +368,11 @@ void write_lammps_data(const std::string& path, const Packing& p) {
       const double vol = p.dim == 2 && std::abs(p.inertia[i] - 0.5 * p.mass[i] * r * r) < 1e-12 * p.inertia[i]
                              ? std::numbers::pi * r * r
                              : 4.0 / 3.0 * std::numbers::pi * r * r * r;
-      out << fmt::format("{} {} {} {} {} {} {} 0 0 0\n", i + 1, p.type[i], 2.0 * r, p.mass[i] / vol, p.centre[i].x(),
+      out << fmt::format("{} {} {} {} {} {} {} 0 0 0\n", p.atom_id(i), p.type[i], 2.0 * r, p.mass[i] / vol, p.centre[i].x(),
                          p.centre[i].y(), p.centre[i].z());
     }
     out << "\nVelocities\n\n";
-    for (Index i = 0; i < p.size(); ++i) out << fmt::format("{} 0 0 0 0 0 0\n", i + 1);
+    for (Index i = 0; i < p.size(); ++i) out << fmt::format("{} 0 0 0 0 0 0\n", p.atom_id(i));
   });
 }
 

@@ -23,6 +23,7 @@ void Packing::add(const Vec3& c, double r, double density, BodyModel model, int 
     m = density * 4.0 / 3.0 * std::numbers::pi * r * r * r;
     I = 0.4 * m * r * r;
   }
+  if (id.size() == centre.size()) id.push_back(static_cast<std::int64_t>(centre.size()) + 1);
   centre.push_back(c);
   radius.push_back(r);
   mass.push_back(m);
@@ -37,6 +38,7 @@ void validate(const Packing& p) {
     fail(fmt::format("packing arrays differ in size: {} centres, {} radii, {} masses, {} inertias, {} types", n,
                      p.radius.size(), p.mass.size(), p.inertia.size(), p.type.size()));
   if (n == 0) fail("the packing has no particles");
+  if (!p.id.empty() && p.id.size() != n) fail(fmt::format("packing has {} atom ids for {} particles", p.id.size(), n));
   for (std::size_t i = 0; i < n; ++i) {
     if (!p.centre[i].allFinite()) fail(fmt::format("particle {}: centre is not finite", i));
     if (p.dim == 2 && p.centre[i].z() != 0.0) fail(fmt::format("2D particle {}: z = {} must be 0", i, p.centre[i].z()));
@@ -143,6 +145,7 @@ void sort_spatially(Packing& p) {
   permute(p.mass);
   permute(p.inertia);
   permute(p.type);
+  if (!p.id.empty()) permute(p.id);
 }
 
 Packing make_lattice(const LatticeSpec& s) {

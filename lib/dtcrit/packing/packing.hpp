@@ -10,6 +10,7 @@
 // m = rho pi r^2 (rho an areal density, LAMMPS' set density/disc) and I = 1/2 m r^2
 // (fix nve/sphere disc).
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,9 @@ struct Packing {
   std::vector<Vec3> centre;  // z = 0 in 2D
   std::vector<double> radius, mass, inertia;
   std::vector<int> type;     // LAMMPS atom types, >= 1
+  // LAMMPS atom ids (data and dump files; 1..N in the order of add() for lattices), kept through
+  // sort_spatially: contact files name particles by them. Empty: 1..N in storage order.
+  std::vector<std::int64_t> id;
   Vec3 box_lo = Vec3::Zero(), box_hi = Vec3::Zero();
   std::array<bool, 3> periodic{false, false, false};
   std::vector<PlaneWall> walls;
@@ -47,6 +51,7 @@ struct Packing {
 
   Index size() const { return static_cast<Index>(centre.size()); }
   Vec3 box_length() const { return box_hi - box_lo; }
+  std::int64_t atom_id(Index i) const { return id.empty() ? i + 1 : id[static_cast<std::size_t>(i)]; }
   // Appends a particle with the mass and inertia of `model` (see the header comment).
   void add(const Vec3& c, double r, double density, BodyModel model, int type = 1);
 };

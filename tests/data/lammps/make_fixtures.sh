@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Regenerates the LAMMPS reference files of this folder with Debian's `lammps` package (binary `lmp`;
+# LAMMPS 29 Sep 2021 - Update 2, Debian 20220106.git7586adbb6a+ds1; `DTCRIT_WITH_LAMMPS=1
+# tools/setup.sh` installs it). Usage: make_fixtures.sh [OUTDIR] (default: this folder).
+#
+#   in.pour_hertz     -> settled_hertz.data, contacts_hertz.dump, wall_hertz.dump
+#                        (100 spheres poured onto a zplane wall, gran/hertz/history)
+#   in.pour_granular  -> settled_granular.data, contacts_granular.dump, wall_granular.dump
+#                        (the same with granular hertz/material + mindlin + rolling sds + twisting marshall)
+#   in.two_spheres    -> two_spheres.dump (an oblique gran/hooke/history collision, 100 steps)
+#
+# in.hertz is the user's script dtcrit reads with --lammps-input (it reads settled_hertz.data); it is
+# not run here. One serial process, fixed seeds: the outputs are the same on every run of this build
+# (tests/test_lammps_input.cpp "live" case compares a fresh run with the checked-in files).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+out="${1:-$here}"
+lmp="${LMP:-lmp}"
+command -v "$lmp" >/dev/null || { echo "make_fixtures.sh: '$lmp' not found (DTCRIT_WITH_LAMMPS=1 tools/setup.sh)" >&2; exit 1; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+for script in in.pour_hertz in.pour_granular in.two_spheres; do
+  cp "$here/$script" "$work/"
+  (cd "$work" && OMP_NUM_THREADS=1 "$lmp" -in "$script" -log none -screen none)
+done
+mkdir -p "$out"
+cp "$work"/settled_hertz.data "$work"/contacts_hertz.dump "$work"/wall_hertz.dump \
+   "$work"/settled_granular.data "$work"/contacts_granular.dump "$work"/wall_granular.dump \
+   "$work"/two_spheres.dump "$out/"
