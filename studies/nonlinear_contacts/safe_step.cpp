@@ -1,0 +1,182 @@
+// The safe step under Hertz-Mindlin contacts, against impact velocity, beside the rules DEM users
+// take it from (see README.md). Two equal beads meet head on at the relative speed v; the law is
+// LAMMPS' `granular hertz/material E e nu damping tsuji tangential mindlin NULL 1 mu` (Tsuji's
+// damping from the restitution e), linearised at the peak overlap of that impact (the stiffest
+// state of the collision: `dtcrit pair --lammps-pair ... --impact-velocity v`). Beside the exact
+// limit of velocity Verlet: the Rayleigh time x 0.2 and x 0.4 (EDEM's guidance), the Hertz
+// collision time (textbook, effective mass m/2) and the same formula as LIGGGHTS'
+// fix check/timestep/gran evaluates it (full particle mass, and twice the largest particle speed),
+// and t_c / 50 with t_c the integrated duration of the impact.
+//
+//   study_nonlinear_contacts [--quick] [--out DIR]   writes DIR/safe_step.{csv,md,png}
+//
+// --quick checks closed forms: with e = 1 (no damping) every stiffness of the linearised Hertz-Mindlin
+// contact scales as v^(2/5), so h_crit ~ v^(-1/5) exactly; the integrated duration against
+// 2.868 (m*^2/(R* E*^2 v))^(1/5) (1e-4); and LIGGGHTS' Hertz time against dtcrit's
+// hertz_collision_time: 2^(2/5) longer (the full mass m = 2 m*; its speed 2 v_max is v here).
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "dtcrit/analysis/pair_analysis.hpp"
+#include "dtcrit/contact/impact.hpp"
+#include "dtcrit/contact/law.hpp"
+#include "dtcrit/estimates/material.hpp"
+#include "dtcrit/io/output_file.hpp"
+#include "dtcrit/io/pair_input.hpp"
+#include "dtcrit/io/plot.hpp"
+#include "dtcrit/io/text_table.hpp"
+
+using namespace dtcrit;
+
+namespace {
+
+struct Bead {
+  std::string name;
+  double youngs, poisson, density, radius;
+};
+
+struct Row {
+  std::string bead;
+  double v = 0.0;  // relative approach speed [m/s]
+  double restitution = 0.0;
+  double h_vv = 0.0, rayleigh = 0.0, hertz = 0.0, hertz_liggghts = 0.0, t_c = 0.0;
+};
+
+double estimate(const PairReport& r, const std::string& name) {
+  for (const auto& e : r.estimates)
+    if (e.name == name) return e.seconds;
+  throw std::runtime_error("missing estimate " + name);
+}
+
+Row analyse(const Bead& b, double v, double e, double mu) {
+  const std::string body = fmt::format("shape=sphere,r={:.17g},rho={:.17g}", b.radius, b.density);
+  PairInput in{body, body, {{"impact_velocity", v}},
+               fmt::format("granular hertz/material {:.17g} {:.17g} {:.17g} damping tsuji tangential mindlin NULL 1.0 "
+                           "{:.17g}",
+                           b.youngs, e, b.poisson, mu)};
+  const ContactPointModel model = build_model(in);
+  Material mat{b.youngs, b.poisson, b.density, b.radius, v};
+  const PairReport r = analyse_pair("", model, mat, {"velocity_verlet"});
+  Row row;
+  row.bead = b.name;
+  row.v = v;
+  row.restitution = e;
+  row.h_vv = r.integrators.at(0).h_crit;
+  row.rayleigh = estimate(r, "rayleigh");
+  row.hertz = estimate(r, "hertz_collision_time");
+  // LIGGGHTS (src/fix_check_timestep_gran.cpp, calc_rayleigh_hertz_estims): the particle's own mass
+  // 4/3 pi r^3 rho where the formula wants m* = m/2, R* = r/2, and the speed 2 v_max, which for two
+  // beads at +-v/2 is the relative speed v.
+  const double m = 4.0 / 3.0 * std::numbers::pi * std::pow(b.radius, 3) * b.density;
+  const double e_star = b.youngs / (2.0 * (1.0 - b.poisson * b.poisson));
+  row.hertz_liggghts = 2.87 * std::pow(m * m / (0.5 * b.radius * e_star * e_star * v), 0.2);
+  row.t_c = model.origin()->point.impact->duration;
+  return row;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  std::string dir = "results/nonlinear_contacts";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--quick") quick = true;
+    else if (a == "--out" && i + 1 < argc) dir = argv[++i];
+    else return std::cerr << "usage: study_nonlinear_contacts [--quick] [--out DIR]\n", 2;
+  }
+  try {
+    std::filesystem::create_directories(dir);
+    const std::vector<Bead> beads{{"glass", 63e9, 0.22, 2500.0, 1e-3}, {"steel", 210e9, 0.30, 7850.0, 1e-3}};
+    const double e = 0.5, mu = 0.5;
+    std::vector<double> speeds;
+    const int n = quick ? 3 : 13;
+    for (int k = 0; k < n; ++k) speeds.push_back(1e-2 * std::pow(1e3, double(k) / (n - 1)));  // 0.01 .. 10 m/s
+
+    std::vector<Row> rows;
+    for (const auto& b : beads)
+      for (double v : speeds) rows.push_back(analyse(b, v, e, mu));
+
+    if (quick) {
+      int failures = 0;
+      auto check = [&](bool ok, const std::string& what) {
+        if (!ok) ++failures;
+        std::cout << (ok ? "ok   " : "FAIL ") << what << "\n";
+      };
+      for (const auto& b : beads) {
+        const Row lo = analyse(b, 0.1, 1.0, mu), hi = analyse(b, 3.2, 1.0, mu);
+        const double slope = std::log(hi.h_vv / lo.h_vv) / std::log(hi.v / lo.v);
+        check(std::abs(slope + 0.2) < 1e-6, fmt::format("{}: undamped h_crit ~ v^{:.9f} (closed form -0.2)", b.name, slope));
+        const double m_eff = 0.5 * 4.0 / 3.0 * std::numbers::pi * std::pow(b.radius, 3) * b.density;
+        const double e_star = b.youngs / (2.0 * (1.0 - b.poisson * b.poisson));
+        const double formula = contact::hertz_duration_formula(m_eff, 0.5 * b.radius, e_star, lo.v);
+        check(std::abs(lo.t_c / formula - 1.0) < 1e-4,
+              fmt::format("{}: integrated undamped duration {:.6g} s, Hertz formula {:.6g} s", b.name, lo.t_c, formula));
+        check(std::abs(lo.hertz_liggghts / lo.hertz / std::pow(2.0, 0.4) - 1.0) < 1e-9,
+              fmt::format("{}: LIGGGHTS' Hertz time / textbook = {:.6f} (2^(2/5) = {:.6f})", b.name,
+                          lo.hertz_liggghts / lo.hertz, std::pow(2.0, 0.4)));
+      }
+      if (failures) return 1;
+    }
+
+    // CSV and a Markdown table: ratios to the exact limit (above 1: the rule allows an unstable step).
+    std::string csv = "bead,impact_velocity_m_s,restitution,h_crit_velocity_verlet_s,rayleigh_s,hertz_time_s,"
+                      "hertz_time_liggghts_s,impact_duration_s\n";
+    TextTable t({"bead", "v [m/s]", "h_crit VV [s]", "0.2 T_R / h", "0.4 T_R / h", "t_c/50 / h", "0.2 T_H / h",
+                 "0.2 T_H,LIGGGHTS / h"});
+    for (const auto& r : rows) {
+      csv += fmt::format("{},{:.6g},{},{:.9g},{:.9g},{:.9g},{:.9g},{:.9g}\n", r.bead, r.v, r.restitution, r.h_vv,
+                         r.rayleigh, r.hertz, r.hertz_liggghts, r.t_c);
+      t.add_row({r.bead, fmt::format("{:.3g}", r.v), fmt::format("{:.4g}", r.h_vv),
+                 fmt::format("{:.3f}", 0.2 * r.rayleigh / r.h_vv), fmt::format("{:.3f}", 0.4 * r.rayleigh / r.h_vv),
+                 fmt::format("{:.3f}", r.t_c / 50.0 / r.h_vv), fmt::format("{:.3f}", 0.2 * r.hertz / r.h_vv),
+                 fmt::format("{:.3f}", 0.2 * r.hertz_liggghts / r.h_vv)});
+    }
+    write_file_atomically(dir + "/safe_step.csv", [&](std::ostream& o) { o << csv; });
+    const std::string md = fmt::format("# Safe step under Hertz-Mindlin contacts against impact velocity\n\n"
+                                "Generated by `build/studies/study_nonlinear_contacts --out {}` (do not edit by hand).\n"
+                                "Two equal beads, r = 1 mm, head on at the relative speed v; LAMMPS `granular "
+                                "hertz/material E {} nu damping tsuji tangential mindlin NULL 1.0 {}`; glass E = 63 GPa, "
+                                "nu = 0.22, rho = 2500 kg/m^3; steel E = 210 GPa, nu = 0.30, rho = 7850 kg/m^3.\n"
+                                "h_crit: exact limit of velocity Verlet (LAMMPS) of the contact linearised at the "
+                                "impact's peak overlap. Other columns: each rule / h_crit (above 1: the rule gives "
+                                "an unstable step). T_R: Rayleigh time; T_H: Hertz time with m* = m/2; "
+                                "T_H,LIGGGHTS: the same formula with the full particle mass, as LIGGGHTS evaluates "
+                                "it; t_c: integrated impact duration.\n\n```\n{}```\n",
+                                dir, e, mu, t.to_text());
+    write_file_atomically(dir + "/safe_step.md", [&](std::ostream& o) { o << md; });
+
+    PlotSpec plot{"Velocity Verlet limit under Hertz-Mindlin (e = 0.5), and the rules of thumb",
+                  "relative impact velocity [m/s]", "time step [s]", true, true, {}};
+    std::size_t k = 0;
+    for (const auto& b : beads) {
+      PlotSeries exact{b.name + ": exact h_crit"}, ray2{b.name + ": 0.2 Rayleigh"}, ray4{b.name + ": 0.4 Rayleigh"},
+          tc{b.name + ": t_c / 50"};
+      for (const auto& r : rows) {
+        if (r.bead != b.name) continue;
+        for (auto* s : {&exact, &ray2, &ray4, &tc}) s->x.push_back(r.v);
+        exact.y.push_back(r.h_vv);
+        ray2.y.push_back(0.2 * r.rayleigh);
+        ray4.y.push_back(0.4 * r.rayleigh);
+        tc.y.push_back(r.t_c / 50.0);
+      }
+      for (auto* s : {&exact, &ray2, &ray4, &tc}) {
+        distinct_style(*s, k++);
+        plot.series.push_back(*s);
+      }
+    }
+    write_plot(dir + "/safe_step.png", plot);
+    std::cout << t.to_text();
+    return 0;
+  } catch (const std::exception& ex) {
+    std::cerr << "study_nonlinear_contacts: " << ex.what() << "\n";
+    return 1;
+  }
+}
