@@ -154,7 +154,7 @@ TEST_CASE("Hertz-Mindlin sliding: LAMMPS caps spring + dashpot, LIGGGHTS the spr
   CHECK(liggghts > 1.05 * cap);
 }
 
-TEST_CASE("--hertz-mindlin key=value: the law, and errors that name the key", "[contact][hertz_mindlin]") {
+TEST_CASE("Hertz-Mindlin as key=value (--hertz-mindlin): the law, and errors that name the key", "[contact][hertz_mindlin]") {
   CHECK(parse_hertz_mindlin("E=7e10,nu=0.3,e=0.5,mu=0.4") == hertz_mindlin(7e10, 0.3, 0.5, 0.4));
   CHECK_THROWS_WITH(parse_hertz_mindlin("E=7e10,nu=0.3,e=0.5"), Contains("mu="));
   CHECK_THROWS_WITH(parse_hertz_mindlin("E=7e10,nu=0.3,e=0.5,mu=0.4,G=1"), Contains("G"));
