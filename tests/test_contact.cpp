@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include "dtcrit/contact/hertz_mindlin.hpp"
 #include "dtcrit/contact/impact.hpp"
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
@@ -122,6 +123,7 @@ std::vector<std::pair<std::string, ContactLaw>> laws_under_test() {
        parse_lammps_pair("granular hertz 4e8 2e4 tangential mindlin/force 1e8 0.5 0.4")},
       {"granular hertz mindlin_rescale/force limit_damping",
        parse_lammps_pair("granular hertz 4e8 2e4 tangential mindlin_rescale/force 1e8 0.5 0.4 limit_damping")},
+      {"Hertz-Mindlin (EDEM, LIGGGHTS)", hertz_mindlin(7e10, 0.3, 0.5, 0.5)},
   };
 }
 

@@ -473,6 +473,45 @@ TEST_CASE("the stepper on a compressed packing is bounded at 0.99 and grows at 1
   }
 }
 
+TEST_CASE("the stepper with rolling resistance is bounded at 0.99 and grows at 1.01 of the limit", "[packing][contact]") {
+  // The compressed simple cubic packing between pressed walls (in equilibrium), every contact under
+  // granular hooke with LAMMPS' rolling sds (no tangential spring: kt = 0 keeps the granular
+  // stiffness symmetric with rotations, which GlobalSystem requires). The rolling stiffness is twice
+  // k_n, so the rolling modes set omega_max; mu_r large: the rolling springs stick.
+  Packing p = lattice(LatticeKind::sc, 3, false, 1e-4);
+  const double overlap = 2.0 * p.radius[0] * 1e-4;
+  add_box_walls(p, overlap);
+  const bool damped = GENERATE(false, true);
+  CAPTURE(damped);
+  ContactLaws laws, no_rolling;
+  laws.base = contact::parse_lammps_pair(damped ? "granular hooke 1e5 400 damping mass_velocity tangential "
+                                                  "linear_history 0 0 0 rolling sds 2e5 4e-3 10"
+                                                : "granular hooke 1e5 0 damping velocity tangential linear_history 0 0 0 "
+                                                  "rolling sds 2e5 0 10");
+  no_rolling.base = laws.base;
+  no_rolling.base.rolling = contact::RollingModel::none;
+  const GlobalSystem g(p, find_contacts(p, laws), true);
+  CHECK(equilibrium_residual(p, laws) < 1e-9);
+  // Rolling resistance raises omega_max (dense eigen-solves of both).
+  CHECK(largest_eigen_dense(g, 1.0, 0.0) > 1.5 * largest_eigen_dense(GlobalSystem(p, find_contacts(p, no_rolling), true), 1.0, 0.0));
+  PackingAnalysisOptions o;
+  o.integrators = {"velocity_verlet", "leapfrog"};
+  const PackingReport r = analyse_packing(p, g, o);
+  for (const auto& lim : r.integrators) {
+    CAPTURE(lim.name, lim.h_crit);
+    REQUIRE(lim.exact);
+    const int steps = 3000;
+    const double amplitude = 1e-4 * overlap;
+    // Spins too: no translation excites the rolling modes here (kt = 0 leaves them uncoupled).
+    const double spin = amplitude / (p.radius[0] * lim.h_crit);
+    const ConfirmationRun below = confirm_with_stepper(p, laws, lim.name, lim.h_crit, 0.99, steps, amplitude, 7, spin);
+    const ConfirmationRun above = confirm_with_stepper(p, laws, lim.name, lim.h_crit, 1.01, steps, amplitude, 7, spin);
+    CHECK(below.steps == steps);
+    CHECK(below.growth < 50.0);
+    CHECK(above.growth > 1e3);
+  }
+}
+
 TEST_CASE("confirmation off equilibrium: the packing's own relaxation does not count as growth", "[packing]") {
   // FCC between walls pressed in by the lattice's overlap is not in equilibrium (a wall pushes
   // with kn x overlap, a sphere's four neighbours at 45 degrees with about 2.8 times that): the

@@ -7,6 +7,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "dtcrit/contact/hertz_mindlin.hpp"
+#include "dtcrit/contact/impact.hpp"
+#include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/sweep/sweep.hpp"
 
@@ -145,6 +148,69 @@ TEST_CASE("box-settle: a damped, frictional packing never gains energy", "[sweep
     CHECK(worst <= 1.0 + 1e-2);
     CHECK(last < 0.5);
   }
+}
+
+TEST_CASE("hertz-head-on: reference outcomes from the Hertz closed forms and the law's own impact; velocity Verlet "
+          "second order undamped", "[sweep][hertz_mindlin]") {
+  // Glass, d = 1 mm, E = 50 GPa, nu = 0.22, rho = 2500, each sphere at 0.5 m/s (relative 1 m/s).
+  const double E = 5e10, nu = 0.22, rho = 2500.0, R = 0.5e-3;
+  const double m_eff = 0.5 * contact::sphere_mass(R, rho), r_eff = 0.5 * R;
+  const double Estar = E / (2.0 * (1.0 - nu * nu));
+  const auto undamped = make_case("hertz-head-on", CaseOptions{KeyValues("v=0.5,restitution=1", "--set"), "traditional", true});
+  const auto ref = undamped->exact_outcomes(0.0);
+  // The textbook formula 2.868 (m*^2 / (R* E*^2 v))^(1/5) (its constant rounded: 1e-4) and the issue's 3.44 us.
+  CHECK_THAT(ref.at("contact_duration"), WithinRel(contact::hertz_duration_formula(m_eff, r_eff, Estar, 1.0), 1.2e-4));
+  CHECK_THAT(ref.at("contact_duration"), WithinRel(3.44e-6, 2e-3));
+  // The integrated impact of the same law agrees with the closed form.
+  const auto imp = contact::head_on_impact(contact::hertz_mindlin(E, nu, 1.0, 0.5), m_eff, r_eff, 1.0, 0.0, 16000.0);
+  CHECK_THAT(imp.duration, WithinRel(ref.at("contact_duration"), 1e-7));
+  CHECK_THAT(imp.peak_overlap, WithinRel(ref.at("peak_overlap"), 1e-7));
+  // Damped: EDEM's damping returns the restitution it was given (tests/test_hertz_mindlin.cpp integrates
+  // the dimensionless impact independently).
+  const auto damped = make_case("hertz-head-on", CaseOptions{KeyValues("restitution=0.5", "--set"), "traditional", true});
+  CHECK_THAT(damped->exact_outcomes(0.0).at("restitution"), WithinAbs(0.5, 2e-6));
+  // velocity Verlet's declared order, measured on the undamped collision (position and duration).
+  const auto r = sweep_of({"hertz-head-on", {"velocity_verlet"}, "restitution=1", "traditional", true, 5, 4});
+  check_solvers(r);
+  const auto& vv = row(r, "velocity_verlet");
+  CHECK(vv.declared_order == 2);
+  CHECK_THAT(order(r, "velocity_verlet", "position"), WithinAbs(vv.declared_order, 0.3));
+  CHECK_THAT(order(r, "velocity_verlet", "contact_duration"), WithinAbs(vv.declared_order, 0.3));
+}
+
+TEST_CASE("rolling-resistance: the sphere stops where the 5/7 mu_r g deceleration says; velocity Verlet's declared "
+          "order; empirical limit at the predicted one", "[sweep][rolling]") {
+  CaseOptions o{KeyValues("", "--set"), "traditional", true};
+  const auto c = make_case("rolling-resistance", o);
+  // A fine run (RK4 at t_c / 256) against the analytic stop T = v0 / a, s = v0^2 / (2a), a = 5/7 mu_r g
+  // (defaults: v0 = 0.05 m/s, mu_r = 0.5, g = 1 m/s^2: T = 0.14 s, s = 3.5 mm).
+  const double a = 5.0 / 7.0 * 0.5 * 1.0, T = 0.05 / a, s = 0.5 * 0.05 * 0.05 / a;
+  RunSetup run = c->build(0.0);
+  const double h = c->h0() / 32.0;
+  auto integ = make_integrator("rk4");
+  integ->start(*run.system, run.t0, run.x0, run.v0, h);
+  auto mon = c->monitor(*run.system);
+  mon->sample(run.t0, run.x0, run.t0, run.v0);
+  for (long n = 1; n * h <= c->t_end(); ++n) {
+    integ->step(*run.system);
+    mon->sample(n * h, integ->position(), n * h, integ->velocity());
+  }
+  const auto out = mon->outcomes();
+  CHECK_THAT(out.at("stopping_time"), WithinRel(T, 2e-3));
+  CHECK_THAT(out.at("stopping_distance"), WithinRel(s, 2e-3));
+  // velocity Verlet's declared order (damped: the dashpots at v_{n+1/2}) on the position, against
+  // a fine run. The sphere stops with its rolling spring on the cap mu_r F_n: a rolling mode that
+  // grows slides on that cap and is bounded, so the run blows up only when the normal mode does,
+  // well above the limit predicted with every spring sticking (measured: 5.03e-3 s against 1.77e-3 s).
+  const auto r = sweep_of({"rolling-resistance", {"velocity_verlet"}, "", "traditional", true, 4, 1, true, 5000});
+  check_solvers(r);
+  const auto& vv = row(r, "velocity_verlet");
+  CHECK_THAT(order(r, "velocity_verlet", "position"), WithinAbs(vv.declared_order_damped, 0.3));
+  REQUIRE(vv.predicted.conditional());
+  REQUIRE(vv.empirical.status == "found");
+  CHECK(vv.empirical.h > 2.0 * vv.predicted.h);
+  CHECK_THROWS_WITH(make_case("rolling-resistance", CaseOptions{KeyValues("", "--set"), "consistent", true}),
+                    Catch::Matchers::Contains("traditional"));
 }
 
 // ---- [slow]: the full sweeps of results/sweeps/regenerate.sh and the orders the README quotes ----

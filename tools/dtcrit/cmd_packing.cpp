@@ -17,6 +17,7 @@
 #include "commands.hpp"
 #include "progress.hpp"
 
+#include "dtcrit/contact/hertz_mindlin.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/contact/operating_point.hpp"
 #include "dtcrit/analysis/pair_analysis.hpp"
@@ -46,7 +47,7 @@ struct PackingOptions {
   bool disc = false;
   std::optional<double> kn, kt, gamma_n;
   std::optional<double> gamma_t;  // default gamma_n / 2 (LAMMPS)
-  std::string lammps_pair;
+  std::string lammps_pair, hertz_mindlin;
   bool geometric_stiffness = false;
   double margin = default_step_margin;
   std::vector<std::string> type_laws, walls;
@@ -282,6 +283,7 @@ void run(const PackingOptions& o) {
         {"--lammps-dump", "the packing (read_data)"}, {"--kn", "the law (pair_style, pair_coeff)"},
         {"--kt", "the law (pair_style, pair_coeff)"}, {"--gamma-n", "the law (pair_style, pair_coeff)"},
         {"--gamma-t", "the law (pair_style, pair_coeff)"}, {"--lammps-pair", "the law (pair_style, pair_coeff)"},
+        {"--hertz-mindlin", "the law (pair_style, pair_coeff)"},
         {"--type-law", "the law of each type pair (pair_coeff I J)"}, {"--periodic", "the periodicity (boundary)"},
         {"--wall", "the walls (fix wall/gran)"}, {"--box-walls", "the walls (fix wall/gran)"},
         {"--dimension", "the dimension (dimension)"}, {"--disc", "the body model (fix nve/sphere disc)"},
@@ -290,10 +292,12 @@ void run(const PackingOptions& o) {
       if (o.given.count(opt)) fail(fmt::format("{} conflicts with --lammps-input {}, which gives {}", opt, o.lammps_input, what));
   }
   if (sources != 1) fail("give exactly one of --lattice, --lammps-data, --lammps-dump and --lammps-input");
+  const bool law_given = !o.lammps_pair.empty() || !o.hertz_mindlin.empty();
   if (!o.lammps_input.empty()) {
-  } else if (!o.lammps_pair.empty()) {
+  } else if (law_given) {
     if (o.kn || o.kt || o.gamma_n || o.gamma_t)
-      fail("--lammps-pair gives the whole law: drop --kn, --kt, --gamma-n and --gamma-t");
+      fail(fmt::format("{} gives the whole law: drop --kn, --kt, --gamma-n and --gamma-t",
+                       o.lammps_pair.empty() ? "--hertz-mindlin" : "--lammps-pair"));
   } else {
     if (!o.kn) fail("--kn (normal stiffness [N/m]) is required, or the law as --lammps-pair");
     if (!o.kt) fail("--kt (tangential stiffness [N/m]) is required, or the law as --lammps-pair");
@@ -365,14 +369,15 @@ void run(const PackingOptions& o) {
 
   std::vector<std::string> defaults;
   const double gamma_n = o.gamma_n.value_or(0.0);
-  if (o.lammps_pair.empty() && !script) {
+  if (!law_given && !script) {
     if (!o.gamma_t && gamma_n > 0.0)
       defaults.push_back(fmt::format("gamma_t = {:g} gamma_n (not given; LAMMPS' gran/hooke/history with NULL)", default_ct_ratio));
     if (gamma_n == 0.0 && !o.gamma_t) defaults.push_back("gamma_n = gamma_t = 0 (no damping given)");
   }
   packing::ContactLaws laws;
   if (script) laws = script->laws;
-  else laws.base = o.lammps_pair.empty()
+  else laws.base = !o.hertz_mindlin.empty() ? contact::parse_hertz_mindlin(o.hertz_mindlin, "--hertz-mindlin")
+              : o.lammps_pair.empty()
                   ? contact::validated(contact::hooke_history(*o.kn, *o.kt, gamma_n,
                                                               o.gamma_t.value_or(default_ct_ratio * gamma_n), 0.0))
                   : contact::parse_lammps_pair(o.lammps_pair, "--lammps-pair");
@@ -569,13 +574,18 @@ void add_packing_command(CLI::App& app) {
   cmd->add_flag("--disc", o->disc,
                 "2D bodies as discs: m = rho pi r^2, I = m r^2 / 2 (LAMMPS set density/disc, fix nve/sphere disc); "
                 "default: LAMMPS' sphere mass and inertia");
-  cmd->add_option("--lammps-pair", o->lammps_pair,
+  auto* lammps_opt = cmd->add_option("--lammps-pair", o->lammps_pair,
                   "the contact law in LAMMPS' syntax instead of --kn ...: \"gran/hertz/history 1e9 NULL 1e4 NULL 0.5 "
                   "1\" or \"granular hertz/material 7e10 0.3 0.3 tangential mindlin NULL 1.0 0.5 rolling sds 1e3 50 "
                   "0.3\"; linearised at each contact's overlap");
   cmd->add_flag("--geometric-stiffness", o->geometric_stiffness,
                 "add the turning of each contact normal under its normal force (-F_n/|x_i - x_j| across the normal)");
-  cmd->add_option("--kn", o->kn, "normal stiffness k_n [N/m] (LAMMPS gran/hooke/history)");
+  auto* kn_opt = cmd->add_option("--kn", o->kn, "normal stiffness k_n [N/m] (LAMMPS gran/hooke/history)");
+  cmd->add_option("--hertz-mindlin", o->hertz_mindlin,
+                  "Hertz-Mindlin as EDEM and LIGGGHTS define it, E=PA,nu=NU,e=RESTITUTION,mu=MU (instead of --kn ... "
+                  "or --lammps-pair); linearised at each contact's overlap")
+      ->excludes(lammps_opt)
+      ->excludes(kn_opt);
   cmd->add_option("--kt", o->kt, "tangential stiffness k_t [N/m]");
   cmd->add_option("--gamma-n", o->gamma_n, "normal damping per unit effective mass [1/s]: c_n = m_eff gamma_n (default 0)");
   cmd->add_option("--gamma-t", o->gamma_t, "tangential damping per unit effective mass [1/s] (default gamma_n / 2, "

@@ -13,7 +13,7 @@ void PairOptions::add_to(CLI::App& app, bool with_bodies) {
                    "first body: shape=disc|rect|ellipse|polygon|custom and its keys, e.g. shape=disc,r=5e-4,m=0.003");
     app.add_option("--body2", body2, "second body, same form as --body1");
   }
-  app.add_option("--kn", kn, "normal stiffness [N/m]");
+  auto* kn_opt = app.add_option("--kn", kn, "normal stiffness [N/m]");
   app.add_option("--kt", kt, "tangential stiffness [N/m]");
   app.add_option("--kt-ratio", kt_ratio, "tangential stiffness as a ratio kt/kn");
   app.add_option("--cn", cn, "normal dashpot [N s/m]");
@@ -29,9 +29,14 @@ void PairOptions::add_to(CLI::App& app, bool with_bodies) {
   app.add_option("--impact-velocity", impact_velocity,
                  "impact speed [m/s]: with --lammps-pair, linearise at the peak overlap of a head-on impact at this "
                  "speed (integrated); with the material, the Hertz contact time");
-  app.add_option("--lammps-pair", lammps_pair,
+  auto* lammps_opt = app.add_option("--lammps-pair", lammps_pair,
                  "the contact law in LAMMPS' syntax, e.g. \"gran/hertz/history 1e9 NULL 1e4 NULL 0.5 1\" or "
                  "\"granular hertz/material 7e10 0.3 0.3 tangential mindlin NULL 1.0 0.5\" (instead of --kn ...)");
+  app.add_option("--hertz-mindlin", hertz_mindlin,
+                 "Hertz-Mindlin as EDEM and LIGGGHTS define it, E=PA,nu=NU,e=RESTITUTION,mu=MU (both bodies one "
+                 "material; instead of --kn ... or --lammps-pair), linearised as --lammps-pair")
+      ->excludes(lammps_opt)
+      ->excludes(kn_opt);
   app.add_option("--overlap", overlap, "with --lammps-pair: linearise at this overlap [m]");
   app.add_option("--normal-force", normal_force, "with --lammps-pair: linearise where the elastic normal force is this [N]");
   app.add_option("--r-eff", r_eff,
@@ -42,7 +47,7 @@ void PairOptions::add_to(CLI::App& app, bool with_bodies) {
 }
 
 PairInput PairOptions::input() const {
-  PairInput in{body1, body2, {}, lammps_pair};
+  PairInput in{body1, body2, {}, lammps_pair, hertz_mindlin};
   auto put = [&](const char* key, const std::optional<double>& v) {
     if (v) in.law[key] = *v;
   };
@@ -50,15 +55,16 @@ PairInput PairOptions::input() const {
   put("gamma_n", gamma_n), put("gamma_t", gamma_t), put("restitution", restitution);
   put("overlap", overlap), put("normal_force", normal_force), put("r_eff", r_eff);
   in.lammps_pair = lammps_pair;
-  if (!lammps_pair.empty()) put("impact_velocity", impact_velocity);
+  if (!lammps_pair.empty() || !hertz_mindlin.empty()) put("impact_velocity", impact_velocity);
   return in;
 }
 
 std::optional<Material> PairOptions::material() const {
   const int given = youngs.has_value() + poisson.has_value() + density.has_value() + radius.has_value();
   if (given == 0) {
-    if (impact_velocity && lammps_pair.empty())
-      fail("--impact-velocity needs the material (--youngs, --poisson, --density, --radius) or a --lammps-pair law");
+    if (impact_velocity && lammps_pair.empty() && hertz_mindlin.empty())
+      fail("--impact-velocity needs the material (--youngs, --poisson, --density, --radius) or a --lammps-pair or "
+           "--hertz-mindlin law");
     return std::nullopt;
   }
   if (given < 4) fail("the material heuristics need all of --youngs, --poisson, --density and --radius");

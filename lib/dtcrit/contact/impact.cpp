@@ -24,7 +24,8 @@ double normal_force(const ContactLaw& law, double m_eff, double r_eff, double d,
 
 }  // namespace
 
-ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, double speed, double law_m_eff) {
+ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, double speed, double law_m_eff,
+                            double resolution) {
   require_positive("impact speed", speed);
   require_positive("effective mass", m_eff);
   require_positive("effective radius", r_eff);
@@ -46,13 +47,15 @@ ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, d
     const double mid = 0.5 * (lo + hi);
     (energy(mid) < target ? lo : hi) = mid;
   }
-  const double h = (0.5 * (lo + hi) / speed) / 4000.0;
+  require_positive("impact resolution", resolution);
+  const double h = (0.5 * (lo + hi) / speed) / resolution;
 
   ImpactResult out;
   double d = 0.0, dd = speed;
   const double m_law = law_m_eff > 0.0 ? law_m_eff : m_eff;
   auto acc = [&](double x, double xd) { return -normal_force(law, m_law, r_eff, x, xd) / m_eff; };
-  for (long n = 1; n <= 1000000; ++n) {
+  const long max_steps = std::lround(250.0 * resolution);  // 250 delta_p / v: an over-damped contact never ends
+  for (long n = 1; n <= max_steps; ++n) {
     const double k1x = dd, k1v = acc(d, dd);
     const double k2x = dd + 0.5 * h * k1v, k2v = acc(d + 0.5 * h * k1x, dd + 0.5 * h * k1v);
     const double k3x = dd + 0.5 * h * k2v, k3v = acc(d + 0.5 * h * k2x, dd + 0.5 * h * k2v);
@@ -88,12 +91,18 @@ ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, d
     d = d1;
     dd = dd1;
   }
-  fail(fmt::format("head-on impact at {} m/s under '{}' did not end within 10^6 steps (over-damped?)", speed,
-                   describe(law)));
+  fail(fmt::format("head-on impact at {} m/s under '{}' did not end within {} steps (over-damped?)", speed,
+                   describe(law), max_steps));
 }
 
 double hertz_duration_formula(double m_eff, double r_eff, double e_star, double speed) {
   return 2.868 * std::pow(m_eff * m_eff / (r_eff * e_star * e_star * speed), 0.2);
+}
+
+double hertz_duration(double m_eff, double r_eff, double e_star, double speed) {
+  const double integral = 0.4 * std::tgamma(0.4) * std::tgamma(0.5) / std::tgamma(0.9);  // (2/5) B(2/5, 1/2)
+  const double peak = std::pow(15.0 * m_eff * speed * speed / (16.0 * e_star * std::sqrt(r_eff)), 0.4);
+  return 2.0 * peak / speed * integral;
 }
 
 }  // namespace dtcrit::contact

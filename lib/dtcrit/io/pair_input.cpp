@@ -8,6 +8,7 @@
 
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/io/body_spec.hpp"
+#include "dtcrit/contact/hertz_mindlin.hpp"
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 
@@ -59,13 +60,18 @@ double contact_curvature_radius(const PlanarBody& b) {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
-// --lammps-pair: the law linearised at the contact's state.
+// --lammps-pair or --hertz-mindlin: the law linearised at the contact's state.
 ContactPointModel build_law_model(const PairInput& input, const PlanarBody& b1, const PlanarBody& b2) {
+  const char* option = input.lammps_pair.empty() ? "--hertz-mindlin" : "--lammps-pair";
+  if (!input.lammps_pair.empty() && !input.hertz_mindlin.empty())
+    fail("--lammps-pair and --hertz-mindlin each give the whole law: give one of them");
   for (const char* key : {"kn", "kt", "kt_ratio", "cn", "gamma_n", "restitution", "ct", "gamma_t", "ct_ratio"})
     if (input.law.count(key))
-      fail(fmt::format("{} = {} cannot be combined with --lammps-pair, which gives the whole law", key,
-                       input.law.at(key)));
-  const contact::ContactLaw law = contact::parse_lammps_pair(input.lammps_pair, "--lammps-pair");
+      fail(fmt::format("{} = {} cannot be combined with {}, which gives the whole law", key, input.law.at(key),
+                       option));
+  const contact::ContactLaw law = input.lammps_pair.empty()
+                                      ? contact::parse_hertz_mindlin(input.hertz_mindlin, "--hertz-mindlin")
+                                      : contact::parse_lammps_pair(input.lammps_pair, "--lammps-pair");
   const double m_eff = b1.mass * b2.mass / (b1.mass + b2.mass);  // LAMMPS' translational m_eff
   double r_eff = 0.0;
   if (auto r = get(input.law, "r_eff")) {
@@ -109,10 +115,10 @@ ContactPointModel build_model(const PairInput& input) {
   }
   const PlanarBody b1 = parse_body(input.body1, "body1");
   const PlanarBody b2 = parse_body(input.body2, "body2");
-  if (!input.lammps_pair.empty()) return build_law_model(input, b1, b2);
+  if (!input.lammps_pair.empty() || !input.hertz_mindlin.empty()) return build_law_model(input, b1, b2);
   for (const char* key : {"overlap", "normal_force", "impact_velocity", "r_eff"})
     if (input.law.count(key))
-      fail(fmt::format("{} = {} is the state of a contact law given with --lammps-pair; a linear spring has none",
+      fail(fmt::format("{} = {} is the state of a contact law given with --lammps-pair or --hertz-mindlin; a linear spring has none",
                        key, input.law.at(key)));
   const auto& law = input.law;
 

@@ -60,7 +60,7 @@ std::vector<Input> effective_inputs(const ContactPointModel& model) {
 }  // namespace
 
 std::vector<std::string> applied_defaults(const PairInput& input) {
-  if (!input.lammps_pair.empty()) return {};  // the LAMMPS law carries its own damping, defaults as LAMMPS'
+  if (!input.lammps_pair.empty() || !input.hertz_mindlin.empty()) return {};  // the LAMMPS law carries its own damping, defaults as LAMMPS'
   const auto given = [&](std::initializer_list<const char*> keys) {
     for (const char* k : keys)
       if (input.law.count(k)) return true;

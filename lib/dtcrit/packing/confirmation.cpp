@@ -20,10 +20,12 @@ double equilibrium_residual(const Packing& p, const ContactLaws& laws) {
 }
 
 ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
-                                     double h_predicted, double factor, int steps, double amplitude, unsigned seed) {
+                                     double h_predicted, double factor, int steps, double amplitude, unsigned seed,
+                                     double spin) {
   require_positive("predicted step", h_predicted);
   require_positive("step factor", factor);
   require_positive("perturbation amplitude", amplitude);
+  require_non_negative("spin perturbation", spin);
   if (steps < 1) fail(fmt::format("steps = {} must be at least 1", steps));
   ConfirmationRun out{integrator, factor, factor * h_predicted, 0, 1.0};
   SteppedPacking sp = to_particle_system(p, laws);
@@ -36,11 +38,14 @@ ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, 
   Vector x = sp.x0;
   for (Index i = 0; i < p.size(); ++i)
     sp.system->set_centre(x, i, p.centre[static_cast<std::size_t>(i)] + amplitude * Vec3(U(rng), U(rng), U(rng)));
+  Vector v = Vector::Zero(x.size());
+  if (spin > 0.0)
+    for (Index i = 0; i < p.size(); ++i) sp.system->set_spin(v, i, spin * Vec3(U(rng), U(rng), U(rng)));
   const Vector w = sp.system->mass().cwiseSqrt();
   const double d0 = (x - sp.x0).cwiseProduct(w).norm();
   auto integ = make_integrator(integrator);
   auto ref_integ = make_integrator(integrator);
-  integ->start(*sp.system, 0.0, x, Vector::Zero(x.size()), out.h);
+  integ->start(*sp.system, 0.0, x, v, out.h);
   ref_integ->start(*ref.system, 0.0, ref.x0, Vector::Zero(x.size()), out.h);
   for (int n = 0; n < steps; ++n) {
     integ->step(*sp.system);

@@ -27,8 +27,10 @@ struct ConfirmationRun {
 double equilibrium_residual(const Packing& p, const ContactLaws& laws);
 
 // amplitude: perturbation of each centre coordinate, uniform in [-amplitude, amplitude] [m].
+// spin: also start every angular velocity component uniform in [-spin, spin] [rad/s] (rotational
+// modes that no translation excites: rolling and twisting resistance without a tangential spring).
 ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
                                      double h_predicted, double factor, int steps, double amplitude,
-                                     unsigned seed = 7);
+                                     unsigned seed = 7, double spin = 0.0);
 
 }  // namespace dtcrit::packing

@@ -11,6 +11,10 @@
 #include <fmt/ranges.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/contact/hertz_mindlin.hpp"
+#include "dtcrit/contact/impact.hpp"
+#include "dtcrit/contact/kinematics.hpp"
+#include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 #include "dtcrit/sweep/case_support.hpp"
@@ -746,6 +750,228 @@ class BoxSettle final : public SweepCase {
   double m_, d_, kn_, kt_, e_, gt_ratio_, mu_, g_, L_, spread_, gamma_n_, tc_;
 };
 
+// ------------------------------------------------------------------------------------------
+// hertz-head-on: two equal spheres colliding head on under Hertz–Mindlin as EDEM and LIGGGHTS
+// define it (contact/hertz_mindlin.hpp), from the material. Reference outcomes: the law's own
+// impact integrated at a tight tolerance (contact::head_on_impact); undamped, the closed forms.
+class HertzHeadOn final : public SweepCase {
+ public:
+  HertzHeadOn(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
+    name_ = "hertz-head-on";
+    description_ = "two equal spheres colliding head on under Hertz-Mindlin (EDEM, LIGGGHTS) from E, nu and e; "
+                   "outcomes against the integrated impact (undamped: the Hertz closed forms)";
+    const KeyValues& kv = o.overrides;
+    d_ = require_positive("d", param(kv, "d", 1e-3, "diameter [m]"));
+    rho_ = require_positive("density", param(kv, "density", 2500.0, "density [kg/m^3]"));
+    const double E = param(kv, "youngs", 5e10, "Young's modulus E [Pa]");
+    const double nu = param(kv, "poisson", 0.22, "Poisson's ratio");
+    v_ = require_positive("v", param(kv, "v", 1.0, "initial speed of each sphere, towards the other [m/s]"));
+    e_ = param(kv, "restitution", 0.7, "restitution e (EDEM's beta; 1: undamped)");
+    law_ = contact::hertz_mindlin(E, nu, e_, 0.5);
+    m_ = contact::sphere_mass(0.5 * d_, rho_);
+    m_eff_ = 0.5 * m_;
+    r_eff_ = 0.25 * d_;
+    e_star_ = 0.75 * law_.kn;
+    reference_ = contact::head_on_impact(law_, m_eff_, r_eff_, 2.0 * v_, 0.0, 16000.0);
+    tc_ = reference_.duration;
+    gap_ = v_ * tc_;  // the approach takes half a collision
+    h0_ = tc_ / 8.0;
+    t_end_ = gap_ / (2.0 * v_) + 2.0 * tc_ + h0_;
+    levels_ = o.quick ? 4 : 6;
+    phases_ = o.quick ? 2 : 8;
+    time_scale_ = tc_;
+    time_scale_name_ = "t_c";
+    accuracy_quantity_ = "restitution";
+    transient_contacts_ = true;
+    channels_ = standard_channels(v_ * tc_, v_, m_ * v_ * v_);
+  }
+
+  ParticleSystem make_system(TangentialHistory mode) const {
+    ParticleSystem sys(3, law_, mode);
+    const double R = 0.5 * d_;
+    sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
+    sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
+    return sys;
+  }
+  void place(const ParticleSystem& sys, double gap, Vector& x, Vector& v) const {
+    x = Vector::Zero(sys.dofs());
+    v = Vector::Zero(sys.dofs());
+    sys.set_centre(x, 0, Vec3(-0.5 * (d_ + gap), 0, 0));
+    sys.set_centre(x, 1, Vec3(0.5 * (d_ + gap), 0, 0));
+    sys.set_centre(v, 0, Vec3(v_, 0, 0));
+    sys.set_centre(v, 1, Vec3(-v_, 0, 0));
+  }
+  RunSetup build(double delay) const override {
+    auto sys = std::make_unique<ParticleSystem>(make_system(mode_));
+    RunSetup s;
+    place(*sys, gap_ + 2.0 * v_ * delay, s.x0, s.v0);
+    s.system = std::move(sys);
+    return s;
+  }
+  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
+    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
+  }
+  std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override {
+    const double d = d_;
+    return std::make_unique<CollisionMonitor>([d](const Vector& x) { return d - (x[6] - x[0]); },
+                                              [](const Vector&, const Vector& v) { return v[0] - v[6]; });
+  }
+  // Undamped: Hertz' closed forms (peak overlap from the energy balance, the duration with its exact
+  // constant); damped: the law's impact integrated at 16000 steps per peak-overlap time.
+  std::map<std::string, double> exact_outcomes(double) const override {
+    if (e_ == 1.0) {
+      const double s = 2.0 * v_;
+      return {{"restitution", 1.0},
+              {"peak_overlap", std::pow(15.0 * m_eff_ * s * s / (16.0 * e_star_ * std::sqrt(r_eff_)), 0.4)},
+              {"contact_duration", contact::hertz_duration(m_eff_, r_eff_, e_star_, s)}};
+    }
+    return {{"restitution", reference_.restitution},
+            {"peak_overlap", reference_.peak_overlap},
+            {"contact_duration", reference_.duration}};
+  }
+  std::optional<Linearisation> linearise() const override {
+    // The stiffest state of the collision: the peak overlap, at rest.
+    ParticleSystem sys = make_system(TangentialHistory::consistent);
+    Vector x, v;
+    place(sys, -reference_.peak_overlap, x, v);
+    return linearise_particles(sys, x, Vector::Zero(v.size()), "the two spheres at the collision's peak overlap");
+  }
+  const contact::ContactLaw& law() const { return law_; }
+
+ private:
+  TangentialHistory mode_;
+  contact::ContactLaw law_;
+  contact::ImpactResult reference_;
+  double d_, rho_, v_, e_, m_, m_eff_, r_eff_, e_star_, tc_, gap_;
+};
+
+// ------------------------------------------------------------------------------------------
+// rolling-resistance: a sphere rolling on a wall under gravity, slowed by LAMMPS' `rolling sds`.
+// While the rolling force sits on its cap mu_r F_n (F_n = m g) its torque mu_r m g r (R_eff = r on
+// a wall) against the rolling, with friction keeping the rolling without slip (m a = F_t,
+// I alpha = -r F_t - mu_r m g r, a = r alpha, I = 2/5 m r^2), decelerates the centre at
+//   a = mu_r m g r^2 / (I + m r^2) = 5/7 mu_r g:
+// it stops after T = v0 / a over s = v0^2 / (2 a). Damping gamma_r v0 > mu_r m g puts the rolling
+// force on its cap from the first step; the tangential spring's start from zero history and the
+// release of the cap just before the stop make the run differ from T, s by about 1e-3 (measured in
+// tests/test_sweep_cases.cpp), so the convergence is measured against a fine run.
+class RollingResistance final : public SweepCase {
+ public:
+  RollingResistance(const CaseOptions& o) {
+    name_ = "rolling-resistance";
+    description_ = "a sphere rolling to rest on a wall under rolling sds (LAMMPS granular); stopping time and "
+                   "distance, analytic 5/7 mu_r g deceleration beside a fine run";
+    if (stepper::parse_tangential_history(o.tangential) != TangentialHistory::traditional)
+      fail("rolling-resistance: the rolling history is LAMMPS' (traditional); --tangential consistent carries a "
+           "tangential displacement spring only");
+    const KeyValues& kv = o.overrides;
+    m_ = require_positive("m", param(kv, "m", 1.0, "mass [kg]"));
+    d_ = require_positive("d", param(kv, "d", 1.0, "diameter [m]"));
+    const double kn = require_positive("kn", param(kv, "kn", 195000.0, "normal stiffness k_n [N/m]"));
+    const double kt = require_non_negative("kt_ratio", param(kv, "kt_ratio", 2.0 / 7.0, "k_t / k_n")) * kn;
+    const double e = require_in_range("restitution", param(kv, "restitution", 0.3, "normal restitution (sets the "
+                                                                                      "normal dashpot)"), 1e-6, 1.0);
+    const double xt = require_non_negative("gamma_t_ratio", param(kv, "gamma_t_ratio", 1.0, "eta_t / eta_n (LAMMPS' x_gamma_t)"));
+    const double mu = require_non_negative("mu", param(kv, "mu", 1.0, "sliding friction (large: it rolls without slip)"));
+    k_roll_ = require_positive("k_roll", param(kv, "k_roll", 2e5, "rolling stiffness [N/m]"));
+    gamma_roll_ = require_non_negative("gamma_roll", param(kv, "gamma_roll", 12.0, "rolling damping [N s/m]"));
+    mu_roll_ = require_positive("mu_roll", param(kv, "mu_roll", 0.5, "rolling friction mu_r"));
+    g_ = require_positive("g", param(kv, "g", 1.0, "gravity [m/s^2]"));
+    v0_ = require_positive("v", param(kv, "v", 0.05, "initial speed, rolling without slip [m/s]"));
+    const double eta_n = gamma_n_from_restitution(e, kn, m_) * m_;
+    law_ = contact::parse_lammps_pair(fmt::format("granular hooke {:.17g} {:.17g} damping velocity tangential "
+                                                  "linear_history {:.17g} {:.17g} {:.17g} rolling sds {:.17g} "
+                                                  "{:.17g} {:.17g}",
+                                                  kn, eta_n, kt, xt, mu, k_roll_, gamma_roll_, mu_roll_),
+                                      "rolling-resistance");
+    if (!(gamma_roll_ * v0_ > mu_roll_ * m_ * g_))
+      fail(fmt::format("rolling-resistance: gamma_roll v = {} must exceed mu_roll m g = {} (the rolling force "
+                       "then starts on its cap)", gamma_roll_ * v0_, mu_roll_ * m_ * g_));
+    decel_ = 5.0 / 7.0 * mu_roll_ * g_;
+    t_stop_ = v0_ / decel_;
+    const double tc = pi * std::sqrt(m_ / kn);
+    h0_ = tc / 8.0;
+    t_end_ = 1.25 * t_stop_;
+    levels_ = o.quick ? 4 : 6;
+    time_scale_ = tc;
+    time_scale_name_ = "t_c";
+    accuracy_quantity_ = "stopping_distance";
+    uses_tangential_ = true;
+    // The energy of the sphere resting on the wall (gravity's potential m g z, the spring's k delta^2 / 2).
+    const double rest = m_ * g_ / kn;
+    energy_floor_ = m_ * g_ * (0.5 * d_ - rest) + 0.5 * kn * rest * rest;
+    channels_ = standard_channels(v0_ * t_stop_, v0_, m_ * v0_ * v0_);
+  }
+
+  ParticleSystem make_system() const {
+    ParticleSystem sys(3, law_, TangentialHistory::traditional);
+    const double R = 0.5 * d_;
+    sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
+    sys.add_wall(Vec3::Zero(), Vec3::UnitZ(), law_);
+    sys.set_gravity(Vec3(0, 0, -g_));
+    return sys;
+  }
+  // At the static overlap m g / k_n, rolling along +x without slip (omega_y = v0 / r).
+  RunSetup build(double) const override {
+    auto sys = std::make_unique<ParticleSystem>(make_system());
+    RunSetup s;
+    s.x0 = Vector::Zero(6);
+    s.v0 = Vector::Zero(6);
+    s.x0[2] = 0.5 * d_ - m_ * g_ / law_.kn;
+    s.v0[0] = v0_;
+    s.v0[4] = v0_ / (0.5 * d_);
+    s.system = std::move(sys);
+    return s;
+  }
+  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
+    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
+  }
+  // stopping_time: the first zero crossing of the centre's speed (linear interpolation at the
+  // velocity level); stopping_distance: the largest x - x0 (parabola through the three largest samples).
+  class Stop final : public Monitor {
+   public:
+    void sample(double, const Vector& x, double tv, const Vector& v) override {
+      if (xs_.empty()) x_start_ = x[0];
+      xs_.push_back(x[0] - x_start_);
+      if (std::isnan(t_stop_) && have_ && v_prev_ > 0.0 && v[0] <= 0.0)
+        t_stop_ = tv_prev_ + (tv - tv_prev_) * v_prev_ / (v_prev_ - v[0]);
+      have_ = true;
+      tv_prev_ = tv;
+      v_prev_ = v[0];
+    }
+    std::map<std::string, double> outcomes() const override {
+      const auto it = std::max_element(xs_.begin(), xs_.end());
+      double s = xs_.empty() ? std::nan("") : *it;
+      const auto k = static_cast<std::size_t>(it - xs_.begin());
+      if (k > 0 && k + 1 < xs_.size()) {
+        // Vertex of the parabola through (t, x) at k-1, k, k+1 (equal steps).
+        const double a = xs_[k - 1], b = xs_[k], c = xs_[k + 1], den = a - 2.0 * b + c;
+        if (den < 0.0) s = b - 0.125 * (c - a) * (c - a) / den;
+      }
+      return {{"stopping_time", t_stop_}, {"stopping_distance", s}};
+    }
+
+   private:
+    std::vector<double> xs_;
+    bool have_ = false;
+    double x_start_ = 0.0, tv_prev_ = 0.0, v_prev_ = 0.0, t_stop_ = std::nan("");
+  };
+  std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override { return std::make_unique<Stop>(); }
+  std::optional<Linearisation> linearise() const override {
+    // At rest on the wall, every spring sticking: the state the run ends in.
+    ParticleSystem sys = make_system();
+    const RunSetup s = build(0.0);
+    return linearise_particles(sys, s.x0, Vector::Zero(6), "the sphere resting on the wall (rolling spring sticking)");
+  }
+  // The analytic stop: T = v0 / a, s = v0^2 / (2 a), a = 5/7 mu_r g.
+  double analytic_stopping_time() const { return t_stop_; }
+  double analytic_stopping_distance() const { return 0.5 * v0_ * v0_ / decel_; }
+
+ private:
+  contact::ContactLaw law_;
+  double m_, d_, k_roll_, gamma_roll_, mu_roll_, g_, v0_, decel_, t_stop_;
+};
+
 struct Entry {
   const char* name;
   const char* summary;
@@ -760,6 +986,8 @@ const std::vector<Entry>& entries() {
       {"falling-ball", "spinning disc dropped onto a wall under gravity (Xue Case II, fine reference)"},
       {"bonded-impact", "a bonded pair struck by a third sphere, k_B != k (De Klerk §3.3, fine reference)"},
       {"box-settle", "~218 spheres settling in an L x L x 20L box (De Klerk §3.4, eqs. 35-36)"},
+      {"hertz-head-on", "two spheres colliding head on under Hertz-Mindlin (EDEM, LIGGGHTS) from E, nu, e (integrated)"},
+      {"rolling-resistance", "a sphere rolling to rest on a wall under rolling sds (analytic 5/7 mu_r g, fine reference)"},
   };
   return e;
 }
@@ -788,6 +1016,8 @@ std::unique_ptr<SweepCase> make_case(std::string_view name, const CaseOptions& o
   else if (name == "falling-ball") c = std::make_unique<FallingBall>(options);
   else if (name == "bonded-impact") c = std::make_unique<BondedImpact>(options);
   else if (name == "box-settle") c = std::make_unique<BoxSettle>(options);
+  else if (name == "hertz-head-on") c = std::make_unique<HertzHeadOn>(options);
+  else if (name == "rolling-resistance") c = std::make_unique<RollingResistance>(options);
   else fail(fmt::format("unknown sweep case '{}'; valid cases: {}", name, fmt::join(case_names(), ", ")));
   std::vector<std::string> accepted;
   for (const auto& p : c->parameters()) accepted.push_back(p.name);
