@@ -355,7 +355,8 @@ void run(const PackingOptions& o) {
         progress(fmt::format("stepper: {} at {} h_crit (run {}/{}{}{})", lim.name, f, done + 1, runs,
                              done ? ", " : "", time_left(spent, done, runs)));
         ++done;
-        const auto run = packing::confirm_with_stepper(p, sticking, lim.name, lim.h_crit, f, o.confirm_steps, 1e-4 * dmin);
+        const auto run = packing::confirm_with_stepper(p, sticking, lim.name, lim.h_crit, f, o.confirm_steps, 1e-4 * dmin,
+                                                       7, &sys.contacts());
         confirmation.push_back({{"integrator", run.integrator}, {"factor", run.factor}, {"h", run.h},
                                 {"steps", run.steps}, {"growth", std::isfinite(run.growth) ? nlohmann::json(run.growth) : nlohmann::json(nullptr)},
                                 {"unconverged_steps", run.unconverged_steps},

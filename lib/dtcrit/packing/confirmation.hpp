@@ -27,8 +27,10 @@ struct ConfirmationRun {
 double equilibrium_residual(const Packing& p, const ContactLaws& laws);
 
 // amplitude: perturbation of each centre coordinate, uniform in [-amplitude, amplitude] [m].
+// histories: when given and some contact carries a history (Contact::history, e.g. from
+// --lammps-contacts), both runs start from those histories (seed_contact_histories).
 ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
                                      double h_predicted, double factor, int steps, double amplitude,
-                                     unsigned seed = 7);
+                                     unsigned seed = 7, const ContactSet* histories = nullptr);
 
 }  // namespace dtcrit::packing
