@@ -26,11 +26,12 @@ contact::ContactBlocks contact_state_blocks(const contact::ContactLaw& law, cons
   return contact::contact_blocks(law, rc, contact::evaluate(law, in, true), geometric);
 }
 
-// The same, split into its isotropic blocks (the state a packing file gives without contact
-// histories: every such contact is isotropic).
+// The same, split into its isotropic blocks (every contact without a history, and those whose
+// history leaves the blocks isotropic, e.g. a sticking hooke spring).
 contact::IsotropicBlocks linearise(const contact::ContactLaw& law, const contact::RoundContact& rc, double m_eff,
-                                   bool geometric) {
-  const contact::IsotropicBlocks iso = contact::isotropic_part(contact_state_blocks(law, rc, m_eff, {}, geometric), rc.normal);
+                                   bool geometric, const contact::History& history = {}) {
+  const contact::IsotropicBlocks iso =
+      contact::isotropic_part(contact_state_blocks(law, rc, m_eff, history, geometric), rc.normal);
   if (!iso.exact)
     fail(fmt::format("the linearisation of '{}' at overlap {} is not of the isotropic form the packing operator "
                      "applies",
@@ -102,8 +103,8 @@ GlobalSystem::GlobalSystem(const Packing& p, ContactSet contacts, bool rotation,
   for (std::size_t k = 0; k < nc; ++k) {
     if (!general_slot_.empty() && general_slot_[k] >= 0) continue;  // zero here: applied by apply_general
     const Contact& c = contacts_.contacts[k];
-    const contact::IsotropicBlocks l =
-        linearise(contacts_.laws[static_cast<std::size_t>(c.law)], round_contact(c), effective_mass(c), geometric_);
+    const contact::IsotropicBlocks l = linearise(contacts_.laws[static_cast<std::size_t>(c.law)], round_contact(c),
+                                                 effective_mass(c), geometric_, c.history);
     coef_[k] = {l.kn, l.kt, l.cn, l.ct};
     if (!extra_.empty()) extra_[k] = {l.k_roll, l.c_roll, l.k_twist, l.c_twist, l.geometric, round_contact(c).r_eff()};
   }
