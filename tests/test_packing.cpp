@@ -635,10 +635,14 @@ TEST_CASE("a linear law given in LAMMPS syntax gives the packing exactly the sam
   CHECK(half_step_damped_limit_dense(ga) == half_step_damped_limit_dense(gb));
 }
 
-TEST_CASE("granular with rotations is rejected by name in packings (non-symmetric stiffness)", "[packing][contact]") {
+TEST_CASE("granular with rotations gives a non-symmetric system; without rotations a symmetric one", "[packing][contact]") {
   Packing p = lattice(LatticeKind::sc, 2, true, 1e-3);
   ContactLaws laws;
   laws.base = contact::parse_lammps_pair("granular hertz 4e9 2e4 tangential mindlin 1e9 0.5 0.4");
-  CHECK_THROWS_WITH(GlobalSystem(p, find_contacts(p, laws), true), Contains("non-symmetric"));
-  CHECK_NOTHROW(GlobalSystem(p, find_contacts(p, laws), false));
+  const GlobalSystem rotating(p, find_contacts(p, laws), true), still(p, find_contacts(p, laws), false);
+  CHECK(!rotating.symmetric());
+  CHECK(rotating.general_contacts() == rotating.contacts().contacts.size());
+  CHECK_THROWS_WITH(largest_eigen(rotating, 1.0, 0.0), Contains("not symmetric"));
+  CHECK(still.symmetric());
+  CHECK(still.general_contacts() == 0);
 }

@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
 
     // One contact (the planar model of two spheres meeting head on: I = 2/5 m r^2, arm along n).
     const std::string sphere = fmt::format("shape=custom,m={:.17g},I={:.17g},rt=0,rn={:.17g}", m, 0.4 * m * r * r, r);
-    PairInput in{sphere, sphere, {{"kn", kn}, {"kt", kt}, {"gamma_n", gamma_n}, {"gamma_t", 0.5 * gamma_n}}, ""};
+    PairInput in{sphere, sphere, {{"kn", kn}, {"kt", kt}, {"gamma_n", gamma_n}, {"gamma_t", 0.5 * gamma_n}}, "", ""};
     const ContactPointModel pair = build_model(in);
     const auto pair_report = analyse_pair("", pair, std::nullopt, {"velocity_verlet", "central_difference"});
 

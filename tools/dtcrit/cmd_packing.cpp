@@ -200,12 +200,6 @@ nlohmann::json inputs_json(const packing::Packing& p, const packing::ContactLaws
   return j;
 }
 
-// packing::GlobalSystem of this build linearises every contact at zero history (sticking): the
-// histories read are reported but do not enter h_crit yet. Remove with the non-symmetric analysis.
-constexpr const char* kHistoriesNotYetUsed =
-    "this build's packing operator linearises every contact at zero history (sticking); the histories read are "
-    "reported, not yet used in h_crit";
-
 // "is my timestep safe?": the script's timestep against the exact limit of its integrator.
 struct TimestepCheck {
   std::string verdict, text;
@@ -473,7 +467,8 @@ void run(const PackingOptions& o) {
         progress(fmt::format("stepper: {} at {} h_crit (run {}/{}{}{})", lim.name, f, done + 1, runs,
                              done ? ", " : "", time_left(spent, done, runs)));
         ++done;
-        const auto run = packing::confirm_with_stepper(p, sticking, lim.name, lim.h_crit, f, o.confirm_steps, 1e-4 * dmin);
+        const auto run = packing::confirm_with_stepper(p, sticking, lim.name, lim.h_crit, f, o.confirm_steps, 1e-4 * dmin,
+                                                       7, 0.0, &sys.contacts());
         confirmation.push_back({{"integrator", run.integrator}, {"factor", run.factor}, {"h", run.h},
                                 {"steps", run.steps}, {"growth", std::isfinite(run.growth) ? nlohmann::json(run.growth) : nlohmann::json(nullptr)},
                                 {"unconverged_steps", run.unconverged_steps},
@@ -509,7 +504,6 @@ void run(const PackingOptions& o) {
       hj["rolling_at_limit"] = histories->rolling_at_limit;
       hj["max_distance_mismatch"] = histories->max_distance_mismatch;
       hj["notes"] = histories->notes;
-      hj["notes"].push_back(kHistoriesNotYetUsed);
     }
     j["contact_histories"] = hj;
     if (script) {
@@ -531,7 +525,6 @@ void run(const PackingOptions& o) {
     head += history_line + "\n";
     if (histories) {
       for (const auto& note : histories->notes) head += "  note: " + note + "\n";
-      head += "  note: " + std::string(kHistoriesNotYetUsed) + "\n";
     }
     text = head + inputs_text(p, laws, defaults) + format_packing_table(report) + confirmation_text;
     if (!bound_warning.empty()) text += "\nwarning: " + bound_warning + "\n";

@@ -1,5 +1,6 @@
 #include "dtcrit/packing/confirmation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -21,7 +22,7 @@ double equilibrium_residual(const Packing& p, const ContactLaws& laws) {
 
 ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
                                      double h_predicted, double factor, int steps, double amplitude, unsigned seed,
-                                     double spin) {
+                                     double spin, const ContactSet* histories) {
   require_positive("predicted step", h_predicted);
   require_positive("step factor", factor);
   require_positive("perturbation amplitude", amplitude);
@@ -33,6 +34,12 @@ ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, 
   // packing in equilibrium the reference stays at x0 and this is |x - x0|; off equilibrium it
   // removes the packing's own relaxation, which is not an instability.
   SteppedPacking ref = to_particle_system(p, laws);
+  if (histories && std::any_of(histories->contacts.begin(), histories->contacts.end(), [](const Contact& c) {
+        return c.history_read || !c.history.xi_t.isZero(0.0) || !c.history.xi_r.isZero(0.0) || c.history.xi_tw != 0.0;
+      })) {
+    seed_contact_histories(sp, *histories);
+    seed_contact_histories(ref, *histories);
+  }
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> U(-1.0, 1.0);
   Vector x = sp.x0;

@@ -29,8 +29,10 @@ double equilibrium_residual(const Packing& p, const ContactLaws& laws);
 // amplitude: perturbation of each centre coordinate, uniform in [-amplitude, amplitude] [m].
 // spin: also start every angular velocity component uniform in [-spin, spin] [rad/s] (rotational
 // modes that no translation excites: rolling and twisting resistance without a tangential spring).
+// histories: when given and some contact carries a history (Contact::history, e.g. from
+// --lammps-contacts), both runs start from those histories (seed_contact_histories).
 ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
                                      double h_predicted, double factor, int steps, double amplitude,
-                                     unsigned seed = 7, double spin = 0.0);
+                                     unsigned seed = 7, double spin = 0.0, const ContactSet* histories = nullptr);
 
 }  // namespace dtcrit::packing

@@ -17,19 +17,30 @@ namespace dtcrit::packing {
 
 namespace {
 
-// The law's linearisation at one contact of the packing, at rest with zero histories (the state a
-// packing file gives without contact histories), split into its isotropic blocks.
-contact::IsotropicBlocks linearise(const contact::ContactLaw& law, const contact::RoundContact& rc, double m_eff,
-                                   bool geometric) {
+// The law's blocks at one contact of the packing, at rest, with the contact's histories (zero
+// unless read from a contact dump): contact_blocks of the law's exact derivative at that state.
+contact::ContactBlocks contact_state_blocks(const contact::ContactLaw& law, const contact::RoundContact& rc, double m_eff,
+                                            const contact::History& history, bool geometric) {
   const contact::ContactInput in = contact::contact_input(rc, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
-                                                          m_eff, {});
-  const contact::ContactBlocks b = contact::contact_blocks(law, rc, contact::evaluate(law, in, true), geometric);
-  const contact::IsotropicBlocks iso = contact::isotropic_part(b, rc.normal);
+                                                          m_eff, history);
+  return contact::contact_blocks(law, rc, contact::evaluate(law, in, true), geometric);
+}
+
+// The same, split into its isotropic blocks (every contact without a history, and those whose
+// history leaves the blocks isotropic, e.g. a sticking hooke spring).
+contact::IsotropicBlocks linearise(const contact::ContactLaw& law, const contact::RoundContact& rc, double m_eff,
+                                   bool geometric, const contact::History& history = {}) {
+  const contact::IsotropicBlocks iso =
+      contact::isotropic_part(contact_state_blocks(law, rc, m_eff, history, geometric), rc.normal);
   if (!iso.exact)
     fail(fmt::format("the linearisation of '{}' at overlap {} is not of the isotropic form the packing operator "
                      "applies",
                      contact::describe(law), rc.overlap));
   return iso;
+}
+
+bool has_history(const Contact& c) {
+  return c.history_read || !c.history.xi_t.isZero(0.0) || !c.history.xi_r.isZero(0.0) || c.history.xi_tw != 0.0;
 }
 
 // A law whose linearisation is the same at every contact up to the effective mass of its dashpots:
@@ -71,18 +82,12 @@ GlobalSystem::GlobalSystem(const Packing& p, ContactSet contacts, bool rotation,
       fail(fmt::format("contact ({}, {}) refers to a particle or law that does not exist", c.i, c.j));
   }
   for (const auto& law : contacts_.laws) {
-    // LAMMPS' granular style turns a pair's tangential force into torque with the arm r - delta/2
-    // but reads the contact-point velocity with the arm r: the linearised stiffness is then not
-    // symmetric, and the symmetric eigen-solvers here would not bound it.
-    if (law.style == contact::Style::granular && rotation_ && law.kt > 0.0)
-      fail(fmt::format("pair style granular with rotations gives a non-symmetric stiffness (torque arm r - delta/2, "
-                       "velocity arm r), which the packing analysis does not solve yet; use a gran/* style, or "
-                       "--no-rotation; law: {}",
-                       contact::describe(law)));
     per_contact_ = per_contact_ || !per_law(law);
     resistance_ = resistance_ || law.rolling != contact::RollingModel::none || law.twisting != contact::TwistingModel::none;
   }
   per_contact_ = per_contact_ || geometric_;
+  find_general_contacts();
+  per_contact_ = per_contact_ || !general_.empty();
   if (!per_contact_) {
     // Per unit effective mass: the dashpots of mass_velocity damping are m_eff times these.
     for (const auto& law : contacts_.laws) {
@@ -96,12 +101,67 @@ GlobalSystem::GlobalSystem(const Packing& p, ContactSet contacts, bool rotation,
   coef_.resize(nc);
   if (resistance_ || geometric_) extra_.resize(nc);
   for (std::size_t k = 0; k < nc; ++k) {
+    if (!general_slot_.empty() && general_slot_[k] >= 0) continue;  // zero here: applied by apply_general
     const Contact& c = contacts_.contacts[k];
-    const contact::IsotropicBlocks l =
-        linearise(contacts_.laws[static_cast<std::size_t>(c.law)], round_contact(c), effective_mass(c), geometric_);
+    const contact::IsotropicBlocks l = linearise(contacts_.laws[static_cast<std::size_t>(c.law)], round_contact(c),
+                                                 effective_mass(c), geometric_, c.history);
     coef_[k] = {l.kn, l.kt, l.cn, l.ct};
     if (!extra_.empty()) extra_[k] = {l.k_roll, l.c_roll, l.k_twist, l.c_twist, l.geometric, round_contact(c).r_eff()};
   }
+}
+
+void GlobalSystem::find_general_contacts() {
+  const std::size_t nc = contacts_.contacts.size();
+  const Index B = 2 * dpp_;
+  const std::array<int, 12> sel = selected_dofs();
+  for (std::size_t k = 0; k < nc; ++k) {
+    const Contact& c = contacts_.contacts[k];
+    const contact::ContactLaw& law = contacts_.laws[static_cast<std::size_t>(c.law)];
+    const contact::RoundContact rc = round_contact(c);
+    // Only a history or unequal arms can make a contact at rest other than isotropic: the others
+    // stay on the fast path without being evaluated twice.
+    const bool unequal_arms = rotation_ && !rc.wall &&
+                              (contact::torque_arm(law, rc, true) != rc.ri || contact::torque_arm(law, rc, false) != rc.rj);
+    if (!has_history(c) && !unequal_arms) continue;
+    const contact::ContactBlocks cb = contact_state_blocks(law, rc, effective_mass(c), c.history, geometric_);
+    const contact::IsotropicBlocks iso = contact::isotropic_part(cb, rc.normal);
+    if (iso.exact && !(unequal_arms && (iso.kt != 0.0 || iso.ct != 0.0))) continue;
+    if (general_slot_.empty()) general_slot_.assign(nc, -1);
+    general_slot_[k] = static_cast<std::int32_t>(general_.size());
+    general_.push_back(k);
+    ContactCoefficients q;
+    q.kn = iso.kn, q.kt = iso.kt, q.cn = iso.cn, q.ct = iso.ct, q.m_eff = effective_mass(c);
+    q.k_roll = iso.k_roll, q.c_roll = iso.c_roll, q.k_twist = iso.k_twist, q.c_twist = iso.c_twist;
+    q.geometric = iso.geometric, q.r_eff = rc.r_eff();
+    general_iso_.push_back(q);
+    const contact::BodyBlocks bb = contact::body_blocks(law, rc, cb);
+    Matrix K(B, B), C(B, B);
+    for (Index r = 0; r < B; ++r)
+      for (Index s2 = 0; s2 < B; ++s2) {
+        K(r, s2) = bb.K(sel[static_cast<std::size_t>(r)], sel[static_cast<std::size_t>(s2)]);
+        C(r, s2) = bb.C(sel[static_cast<std::size_t>(r)], sel[static_cast<std::size_t>(s2)]);
+      }
+    if (rc.wall) {  // only i's dofs exist; keep the zeros of the partner's rows and columns exact
+      K.bottomRows(dpp_).setZero(), K.rightCols(dpp_).setZero();
+      C.bottomRows(dpp_).setZero(), C.rightCols(dpp_).setZero();
+    }
+    symmetric_ = symmetric_ && K == K.transpose() && C == C.transpose();
+    general_blocks_.insert(general_blocks_.end(), K.data(), K.data() + B * B);
+    general_blocks_.insert(general_blocks_.end(), C.data(), C.data() + B * B);
+  }
+}
+
+std::array<int, 12> GlobalSystem::selected_dofs() const {
+  // The rows of contact::body_blocks (x_i, phi_i, x_j, phi_j, 3 each) that are dofs of this system.
+  std::array<int, 12> sel{};
+  int m = 0;
+  for (int body = 0; body < 2; ++body)
+    for (int d = 0; d < 6; ++d) {
+      const bool translation = d < 3 && d < dim_;
+      const bool rotation = rotation_ && (dim_ == 3 ? d >= 3 : d == 5);
+      if (translation || rotation) sel[static_cast<std::size_t>(m++)] = 6 * body + d;
+    }
+  return sel;
 }
 
 contact::RoundContact GlobalSystem::round_contact(const Contact& c) const {
@@ -125,6 +185,7 @@ double GlobalSystem::effective_mass(const Contact& c) const {
 }
 
 ContactCoefficients GlobalSystem::coef(std::size_t k) const {
+  if (!general_slot_.empty() && general_slot_[k] >= 0) return general_iso_[static_cast<std::size_t>(general_slot_[k])];
   const Contact& c = contacts_.contacts[k];
   const double m = effective_mass(c);
   ContactCoefficients q;
@@ -145,12 +206,14 @@ ContactCoefficients GlobalSystem::coef(std::size_t k) const {
 }
 
 ContactCoefficients GlobalSystem::coefficients(const Contact& c) const {
-  const contact::IsotropicBlocks l =
-      linearise(contacts_.laws[static_cast<std::size_t>(c.law)], round_contact(c), effective_mass(c), geometric_);
+  const contact::RoundContact rc = round_contact(c);
+  const contact::IsotropicBlocks l = contact::isotropic_part(
+      contact_state_blocks(contacts_.laws[static_cast<std::size_t>(c.law)], rc, effective_mass(c), c.history, geometric_),
+      rc.normal);
   ContactCoefficients q;
   q.kn = l.kn, q.kt = l.kt, q.cn = l.cn, q.ct = l.ct, q.m_eff = effective_mass(c);
   q.k_roll = l.k_roll, q.c_roll = l.c_roll, q.k_twist = l.k_twist, q.c_twist = l.c_twist;
-  q.geometric = l.geometric, q.r_eff = round_contact(c).r_eff();
+  q.geometric = l.geometric, q.r_eff = rc.r_eff();
   return q;
 }
 
@@ -160,17 +223,18 @@ ContactCoefficients GlobalSystem::coefficients(const Contact& c) const {
 // columns are meaningful.
 template <class F>
 void GlobalSystem::for_each_block(F&& f) const {
-  std::array<int, 12> sel{};
-  int m = 0;
-  for (int body = 0; body < 2; ++body)
-    for (int d = 0; d < 6; ++d) {
-      const bool translation = d < 3 && d < dim_;
-      const bool rotation = rotation_ && (dim_ == 3 ? d >= 3 : d == 5);
-      if (translation || rotation) sel[static_cast<std::size_t>(m++)] = 6 * body + d;
-    }
-  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 12, 12> K(2 * dpp_, 2 * dpp_), C(2 * dpp_, 2 * dpp_);
+  const std::array<int, 12> sel = selected_dofs();
+  const Index B = 2 * dpp_;
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 12, 12> K(B, B), C(B, B);
   for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
     const Contact& c = contacts_.contacts[k];
+    if (!general_slot_.empty() && general_slot_[k] >= 0) {
+      const double* blk = general_blocks_.data() + static_cast<std::size_t>(2 * B * B) * static_cast<std::size_t>(general_slot_[k]);
+      K = Eigen::Map<const Matrix>(blk, B, B);
+      C = Eigen::Map<const Matrix>(blk + B * B, B, B);
+      f(c, K, C);
+      continue;
+    }
     const ContactCoefficients q = coef(k);
     const Vec3& n = c.normal;
     const Mat3 nn = n * n.transpose();
@@ -184,12 +248,34 @@ void GlobalSystem::for_each_block(F&& f) const {
     b.C(6, 6) = q.c_twist;
     b.geometric = q.geometric;
     const contact::BodyBlocks bb = contact::body_blocks(contacts_.laws[static_cast<std::size_t>(c.law)], round_contact(c), b);
-    for (Index r = 0; r < 2 * dpp_; ++r)
-      for (Index s2 = 0; s2 < 2 * dpp_; ++s2) {
+    for (Index r = 0; r < B; ++r)
+      for (Index s2 = 0; s2 < B; ++s2) {
         K(r, s2) = bb.K(sel[static_cast<std::size_t>(r)], sel[static_cast<std::size_t>(s2)]);
         C(r, s2) = bb.C(sel[static_cast<std::size_t>(r)], sel[static_cast<std::size_t>(s2)]);
       }
     f(c, K, C);
+  }
+}
+
+void GlobalSystem::apply_general(double a, double b, const double* scale, const double* x, double* y,
+                                 std::size_t first, std::size_t last) const {
+  const Index dpp = dpp_, B = 2 * dpp;
+  auto it = std::lower_bound(general_.begin(), general_.end(), first);
+  Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 12, 1> xs(B), g(B);
+  for (; it != general_.end() && *it < last; ++it) {
+    const std::size_t slot = static_cast<std::size_t>(it - general_.begin());
+    const Contact& c = contacts_.contacts[*it];
+    const double* blk = general_blocks_.data() + static_cast<std::size_t>(2 * B * B) * slot;
+    const Index body[2] = {c.i, c.j};
+    const Index bodies = c.j >= 0 ? 2 : 1;
+    auto s = [&](Index p, Index d) { return scale ? scale[2 * body[p] + (d >= dim_ ? 1 : 0)] : 1.0; };
+    xs.setZero();
+    for (Index p = 0; p < bodies; ++p)
+      for (Index d = 0; d < dpp; ++d) xs[p * dpp + d] = s(p, d) * x[body[p] * dpp + d];
+    g.noalias() = a * (Eigen::Map<const Matrix>(blk, B, B) * xs);
+    if (b != 0.0) g.noalias() += b * (Eigen::Map<const Matrix>(blk + B * B, B, B) * xs);
+    for (Index p = 0; p < bodies; ++p)
+      for (Index d = 0; d < dpp; ++d) y[body[p] * dpp + d] += s(p, d) * g[p * dpp + d];
   }
 }
 
@@ -315,6 +401,7 @@ void GlobalSystem::apply_range(double a, double b, const double* scale, const do
   const KernelData kd{&contacts_.contacts, &law_lin_, &coef_, &extra_, &radius_, &pmass_};
   if (scale) dispatch_kernel<true>(dim_, rotation_, kd, a, b, scale, x, y, first, last);
   else dispatch_kernel<false>(dim_, rotation_, kd, a, b, scale, x, y, first, last);
+  if (!general_.empty()) apply_general(a, b, scale, x, y, first, last);
 }
 
 void GlobalSystem::apply_with_scale(double a, double b, const double* scale, const double* x, double* y) const {
@@ -482,6 +569,14 @@ struct ScaledOperator {
   void perform_op(const double* x, double* y) const { sys->apply_scaled(a, b, x, y); }
 };
 
+// The symmetric solvers read one triangle and rely on real eigenvalues.
+void require_symmetric(const GlobalSystem& s, const char* what) {
+  if (!s.symmetric())
+    fail(fmt::format("{}: K or C is not symmetric ({} contacts with histories, sliding or granular torque arms); use "
+                     "the non-symmetric analysis (packing/nonsymmetric.hpp)",
+                     what, s.general_contacts()));
+}
+
 Matrix dense_scaled(const GlobalSystem& s, double a, double b) {
   const Vector w = s.mass().cwiseSqrt().cwiseInverse();
   Matrix A = Matrix(a * s.stiffness() + b * s.damping());
@@ -491,6 +586,7 @@ Matrix dense_scaled(const GlobalSystem& s, double a, double b) {
 }  // namespace
 
 double largest_eigen_dense(const GlobalSystem& s, double a, double b) {
+  require_symmetric(s, "largest_eigen_dense");
   Eigen::SelfAdjointEigenSolver<Matrix> es(dense_scaled(s, a, b), Eigen::EigenvaluesOnly);
   return es.eigenvalues().maxCoeff();
 }
@@ -504,6 +600,7 @@ EigenMethod parse_eigen_method(const std::string& name) {
 }
 
 ExtremeEigen largest_eigen(const GlobalSystem& s, double a, double b, const EigenOptions& opts) {
+  require_symmetric(s, "largest_eigen");
   const Index N = s.dofs();
   EigenMethod method = opts.method;
   if (method == EigenMethod::automatic)
@@ -568,6 +665,7 @@ DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, cons
                                    double top_mode_zeta) {
   require_positive("omega_max", omega_max);
   require_non_negative("top_mode_zeta", top_mode_zeta);
+  require_symmetric(s, "half_step_damped_limit");
   DampedLimit out;
   const double h_max = 2.0 / omega_max;  // the undamped limit bounds the damped one
   if (!s.damped()) {
@@ -619,6 +717,7 @@ DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, cons
 }
 
 double half_step_damped_limit_dense(const GlobalSystem& s) {
+  require_symmetric(s, "half_step_damped_limit_dense");
   // S(h) is congruent to M^{-1/2} S(h) M^{-1/2} = 4 I - 2h C~ - h^2 K~, whose eigenvalues are of one
   // scale (those of S itself mix m and I, 1e7 apart for millimetre spheres, and lose 7 digits).
   const Matrix K = dense_scaled(s, 1.0, 0.0), C = dense_scaled(s, 0.0, 1.0);

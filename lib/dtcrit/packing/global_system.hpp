@@ -11,8 +11,16 @@
 // geometric stiffness of the normal force (-F_n / |x_i - x_j| (I - n n^T) on the relative
 // translation) is optional; without it the answer is that of the law's own stiffness.
 //
+// A contact whose linearisation is not of that isotropic form -- a non-zero history (read from a
+// LAMMPS contact dump), a sliding contact, or `granular` with rotations (torque arm r - delta/2, velocity
+// arm r: A != J) -- keeps its full body blocks (contact::body_blocks over its 2 x dofs-per-particle
+// coordinates, evaluated at its overlap and history) and is applied as a small dense block; K and C
+// are then in general not symmetric (symmetric() false), and the analysis takes the non-symmetric
+// path (packing/nonsymmetric.hpp).
+//
 // Degrees of freedom, particle-major: 3D (x, y, z, phi_x, phi_y, phi_z), 2D (x, y, theta); without
 // rotation only the translations. M = diag(m, .., I, ..).
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -65,11 +73,19 @@ class GlobalSystem {
   const Vector& mass() const { return mass_; }  // diagonal of M
   const ContactSet& contacts() const { return contacts_; }
   bool damped() const;  // some contact has cn > 0 or ct > 0
+  // K and C symmetric: every contact is isotropic, or its full blocks are symmetric. The symmetric
+  // solvers (largest_eigen, half_step_damped_limit) refuse a non-symmetric system.
+  bool symmetric() const { return symmetric_; }
+  // Contacts applied through their full blocks (histories, sliding, granular torque arms).
+  std::size_t general_contacts() const { return general_.size(); }
 
-  // The coefficients stored for contact k (the k-th of contacts()), as the operator applies them.
+  // The coefficients stored for contact k (the k-th of contacts()), as the operator applies them; for
+  // a contact with full blocks, their isotropic projection (n.K n, half the trace across n: what the
+  // heuristic bounds read).
   ContactCoefficients stored_coefficients(std::size_t k) const { return coef(k); }
   // The law's linearisation at contact c through the contact module (contact/kinematics.hpp),
-  // evaluated afresh (with its derivative: slower than stored_coefficients).
+  // evaluated afresh at its overlap and history (with its derivative: slower than
+  // stored_coefficients); the isotropic projection when the blocks have other terms.
   ContactCoefficients coefficients(const Contact& c) const;
 
   // y = M^{-1/2} (a K + b C) M^{-1/2} x, matrix-free over the contacts (y must not alias x).
@@ -80,7 +96,7 @@ class GlobalSystem {
   void set_threads(int threads);
   int threads() const { return threads_; }
 
-  // Assembled sparse K and C (symmetric, both triangles).
+  // Assembled sparse K and C (both triangles; symmetric when symmetric()).
   SparseMatrix stiffness() const;
   SparseMatrix damping() const;
   // The LinearSystem(M, K, C) on which the integrators' amplification matrices are measured.
@@ -108,6 +124,8 @@ class GlobalSystem {
  private:
   template <class F>
   void for_each_block(F&& f) const;
+  void find_general_contacts();  // fills general_*, symmetric_
+  std::array<int, 12> selected_dofs() const;
   SparseMatrix assemble(bool stiffness) const;
   double effective_mass(const Contact& c) const;
   contact::RoundContact round_contact(const Contact& c) const;
@@ -117,6 +135,9 @@ class GlobalSystem {
   void apply_range(double a, double b, const double* scale, const double* x, double* y, std::size_t first,
                    std::size_t last) const;
   ContactCoefficients coef(std::size_t k) const;  // stored coefficients of contact k (as coefficients())
+  // y += S (a K + b C) S x over the contacts with full blocks whose index lies in [first, last).
+  void apply_general(double a, double b, const double* scale, const double* x, double* y, std::size_t first,
+                     std::size_t last) const;
 
   int dim_;
   bool rotation_;
@@ -134,6 +155,13 @@ class GlobalSystem {
   // has rolling or twisting resistance or the geometric stiffness is on.
   std::vector<LinearCoefficients> coef_;
   std::vector<ResistanceCoefficients> extra_;
+  // Contacts with full blocks: their indices (ascending), their isotropic projection, and their K
+  // then C restricted to this system's dofs, (2 dpp)^2 each, column-major, i's dofs first.
+  std::vector<std::size_t> general_;
+  std::vector<ContactCoefficients> general_iso_;
+  std::vector<double> general_blocks_;
+  std::vector<std::int32_t> general_slot_;  // per contact: its index in general_, or -1 (empty if none)
+  bool symmetric_ = true;
   int threads_ = 1;
   mutable std::vector<Vector> scratch_;  // per-thread scatter buffers of apply()
 };

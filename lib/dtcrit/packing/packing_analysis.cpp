@@ -11,6 +11,8 @@
 #include "dtcrit/estimates/material.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/io/text_table.hpp"
+#include "dtcrit/dynamics/linear_system.hpp"
+#include <algorithm>
 #include "dtcrit/stability/amplification.hpp"
 
 namespace dtcrit::packing {
@@ -80,6 +82,119 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
   return out;
 }
 
+PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, const GlobalSystem& sys,
+                                                     const Spectrum& sp, const PhysicalStability& phys,
+                                                     const PackingAnalysisOptions& opts) {
+  PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, true};
+  double mu_max = 0.0;
+  for (auto m : sp.mu) mu_max = std::max(mu_max, std::abs(m));
+  const double omega_ref = std::sqrt(mu_max);
+  const double sigma = phys.unstable ? phys.growth_rate : 0.0;
+  if (!sys.damped()) {
+    // Modes decouple exactly; only the largest real positive mu can set the limit among the real
+    // ones (the scalar limit scales as 1/sqrt(mu)); every complex pair and the most negative real
+    // mode get their own 2-dof system.
+    const double tol = phys.tolerance * mu_max;
+    std::vector<std::complex<double>> own;
+    std::complex<double> most_negative(0.0, 0.0);
+    double top_real = 0.0;
+    std::size_t complex_modes = 0;
+    constexpr std::size_t max_complex = 16;
+    for (auto m : sp.mu) {
+      if (std::abs(m.imag()) > tol) {
+        if (m.imag() > 0.0 && ++complex_modes <= max_complex) own.push_back(m);
+      } else if (m.real() > tol) {
+        top_real = std::max(top_real, m.real());
+      } else if (m.real() < most_negative.real()) {
+        most_negative = {m.real(), 0.0};
+      }
+    }
+    if (most_negative.real() < -tol) own.push_back(most_negative);
+    std::vector<CriticalStep> limits;
+    if (top_real > 0.0) {
+      CriticalStep c = scalar_limit(spec, 0.0);
+      if (c.stability == Stability::conditional) c.h_crit /= std::sqrt(top_real);
+      limits.push_back(c);
+    }
+    for (auto m : own) limits.push_back(mode_limit(spec, m));
+    out.stability = Stability::unconditional;
+    for (const auto& c : limits) {
+      if (c.stability == Stability::unstable) {
+        out.stability = Stability::unstable;
+        out.h_crit = kNaN;
+        break;
+      }
+      if (c.stability == Stability::conditional) {
+        out.stability = Stability::conditional;
+        out.h_crit = std::isnan(out.h_crit) ? c.h_crit : std::min(out.h_crit, c.h_crit);
+      }
+    }
+    out.exact = sp.complete && complex_modes <= max_complex;
+    out.method = fmt::format(
+        "undamped, non-symmetric: modes of M^-1 K, each mode's first h where the scheme's growth per step exceeds "
+        "exp(2 sigma h) ({} eigenvalues{})",
+        sp.complete ? "every" : "only the largest", out.exact ? ", exact" : ": estimate");
+    return out;
+  }
+  if (sys.dofs() <= opts.amplification_dofs) {
+    LinearSystem ls = sys.linear_system();
+    const CriticalStep c = growth_limit(spec, ls, sigma, omega_ref);
+    out.stability = c.stability;
+    out.h_crit = c.h_crit;
+    out.method = fmt::format(
+        "damped, non-symmetric: first h where the amplification matrix of the integrator on LinearSystem(M, K, C) "
+        "grows faster than exp(2 sigma h), sigma = {:.6g} 1/s (exact)",
+        sigma);
+    return out;
+  }
+  // The top eigenvalue of the first-order system as a scalar oscillator: an estimate.
+  const std::complex<double> s_top = sp.s.empty() ? std::complex<double>(0.0, omega_ref) : sp.s.front();
+  const double zeta = std::clamp(-s_top.real() / std::abs(s_top), 0.0, 1.0);
+  const CriticalStep c = scalar_limit(spec, zeta);
+  out.stability = c.stability;
+  out.h_crit = c.stability == Stability::conditional ? c.h_crit / std::abs(s_top) : kNaN;
+  out.exact = false;
+  out.method = fmt::format(
+      "damped, non-symmetric, {} dofs: scalar limit at the damping ratio {:.4g} of the largest |s| (estimate)",
+      sys.dofs(), zeta);
+  return out;
+}
+
+namespace {
+
+// The non-symmetric path of analyse_packing: omega_max, physical stability and every limit from
+// the eigenvalues of M^-1 K and of the first-order system.
+void analyse_nonsymmetric(const GlobalSystem& sys, const PackingAnalysisOptions& opts, PackingReport& r,
+                          const std::function<void(std::string_view)>& say) {
+  auto t0 = std::chrono::steady_clock::now();
+  SpectrumOptions so;
+  so.dense_below = opts.eigen.method == EigenMethod::dense ? std::numeric_limits<Index>::max() : opts.eigen.dense_below;
+  so.tolerance = opts.eigen.tolerance;
+  const bool arnoldi = opts.eigen.method == EigenMethod::lanczos || opts.eigen.method == EigenMethod::spectra;
+  say(fmt::format("non-symmetric K ({} contacts with full blocks): eigenvalues of M^-1 K{}", sys.general_contacts(),
+                  r.damped ? " and of the first-order system" : ""));
+  const Spectrum sp = nonsymmetric_spectrum(sys, so, arnoldi && sys.dofs() > 2 * so.nev + 2);
+  r.physical = physical_stability(sp, r.damped);
+  r.omega_max = std::sqrt(std::abs(sp.mu.front()));
+  r.eigen_method = sp.method;
+  r.eigen_operations = sp.operations;
+  r.eigen_tolerance = so.tolerance;
+  r.eigen_residual = kNaN;  // not a Lanczos residual: the solvers' own convergence test holds (they throw otherwise)
+  if (r.damped && !sp.s.empty()) r.top_mode_zeta = std::max(0.0, -sp.s.front().real() / std::abs(sp.s.front()));
+  r.timings.emplace_back("eigenvalues", seconds_since(t0));
+  t0 = std::chrono::steady_clock::now();
+  say("integrator limits (numerical)");
+  const PackingIntegratorLimit reference = nonsymmetric_integrator_limit("velocity_verlet", sys, sp, r.physical, opts);
+  r.h_exact = reference.h_crit;
+  r.h_exact_converged = std::isfinite(reference.h_crit);
+  for (const auto& spec : opts.integrators)
+    r.integrators.push_back(spec == "velocity_verlet" ? reference
+                                                      : nonsymmetric_integrator_limit(spec, sys, sp, r.physical, opts));
+  r.timings.emplace_back("integrator limits", seconds_since(t0));
+}
+
+}  // namespace
+
 PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const PackingAnalysisOptions& opts) {
   auto say = [&](std::string_view what) {
     if (opts.progress) opts.progress(what);
@@ -89,6 +204,8 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
   r.dim = sys.dim();
   r.rotation = sys.rotation();
   r.damped = sys.damped();
+  r.symmetric = sys.symmetric();
+  r.general_contacts = static_cast<Index>(sys.general_contacts());
   r.particles = sys.particles();
   r.dofs = sys.dofs();
   r.pair_contacts = sys.contacts().pair_contacts;
@@ -106,6 +223,9 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
     fail("the packing has no contacts: nothing limits the time step (check radii, compression, --gap-tolerance)");
 
   auto t0 = std::chrono::steady_clock::now();
+  if (!r.symmetric) {
+    analyse_nonsymmetric(sys, opts, r, say);
+  } else {
   say(fmt::format("omega_max: largest eigenvalue of M^-1/2 K M^-1/2 ({} dofs, {} contacts)", r.dofs,
                   r.pair_contacts + r.wall_contacts));
   EigenOptions eigen = opts.eigen;
@@ -156,6 +276,7 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
     }
   }
   r.timings.emplace_back("integrator limits", seconds_since(t0));
+  }
 
   t0 = std::chrono::steady_clock::now();
   say("bounds");
@@ -222,6 +343,17 @@ nlohmann::json to_json(const PackingReport& r) {
                 {"converged", r.eigen_converged},
                 {"operator_applications", r.eigen_operations},
                 {"top_mode_zeta", r.top_mode_zeta}};
+  j["symmetric"] = r.symmetric;
+  if (r.physical.assessed)
+    j["physical_stability"] = {{"unstable", r.physical.unstable},
+                               {"kind", r.physical.kind},
+                               {"growth_rate_per_s", r.physical.growth_rate},
+                               {"efolding_time_s", number_or_null(r.physical.efolding_time)},
+                               {"max_imag_mu_relative", r.physical.max_imag_relative},
+                               {"min_real_mu_relative", r.physical.min_real_relative},
+                               {"rounding_tolerance_relative", r.physical.tolerance},
+                               {"all_eigenvalues_checked", r.physical.complete},
+                               {"contacts_with_full_blocks", r.general_contacts}};
   j["h_exact_velocity_verlet"] = number_or_null(r.h_exact);
   j["h_exact_converged"] = r.h_exact_converged;
   j["estimates"] = nlohmann::json::object();
@@ -255,9 +387,25 @@ std::string format_packing_table(const PackingReport& r) {
   out += fmt::format("  {} rattlers (particles with fewer than d + 1 = {} contacts, pairs and walls counted: not held "
                      "in every direction by compressive normal forces)\n",
                      r.rattlers, r.dim + 1);
-  out += fmt::format("  omega_max = {} rad/s ({}, relative residual {:.2g}{}){}\n", format_number(r.omega_max),
-                     r.eigen_method, r.eigen_residual, r.eigen_residual_is_true ? "" : " (Lanczos estimate)",
-                     r.damped ? fmt::format(", top-mode damping ratio {:.4g}", r.top_mode_zeta) : "");
+  if (r.symmetric) {
+    out += fmt::format("  omega_max = {} rad/s ({}, relative residual {:.2g}{}){}\n", format_number(r.omega_max),
+                       r.eigen_method, r.eigen_residual, r.eigen_residual_is_true ? "" : " (Lanczos estimate)",
+                       r.damped ? fmt::format(", top-mode damping ratio {:.4g}", r.top_mode_zeta) : "");
+  } else {
+    out += fmt::format("  K not symmetric ({} contacts with histories, sliding or granular torque arms): "
+                       "omega_max = sqrt(max |mu|) = {} rad/s, mu the eigenvalues of M^-1 K ({})\n",
+                       r.general_contacts, format_number(r.omega_max), r.eigen_method);
+    const auto& ph = r.physical;
+    if (ph.unstable)
+      out += fmt::format("  PHYSICALLY UNSTABLE: {}, growth rate sigma = max Re s = {} 1/s (e-folding time {} s): the "
+                         "packing grows at any time step; the limits below are numerical\n",
+                         ph.kind, format_number(ph.growth_rate), format_number(ph.efolding_time));
+    else
+      out += fmt::format("  physically stable: no eigenvalue with |Im mu| or -Re mu above {:.0e} of the largest{}\n",
+                         ph.tolerance, ph.complete ? "" : " (among the largest in magnitude only)");
+    out += "  numerical limit: the first h at which the scheme's growth per step exceeds exp(2 sigma h), sigma = max(0, "
+           "max Re s)\n";
+  }
   if (!r.eigen_converged)
     out += fmt::format("  NOT CONVERGED: the eigensolver's residual {:.2g} is above its tolerance {:.2g}; no limit is "
                        "reported\n",

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/packing/nonsymmetric.hpp"
 #include "dtcrit/stability/amplification.hpp"
 
 namespace dtcrit::packing {
@@ -45,10 +46,13 @@ struct PackingReport {
   std::vector<PackingInput> inputs;  // printed under the source; filled by the caller
   int dim = 3;
   bool rotation = true, damped = false;
+  bool symmetric = true;           // K and C symmetric (else the non-symmetric analysis, nonsymmetric.hpp)
+  Index general_contacts = 0;      // contacts with full blocks (histories, sliding, granular torque arms)
+  PhysicalStability physical;      // assessed on non-symmetric systems: flutter / divergence, growth rate
   Index particles = 0, dofs = 0, pair_contacts = 0, wall_contacts = 0;
   Index rattlers = 0;              // particles with fewer than dim + 1 contacts (pairs and walls)
   double mean_coordination = 0.0;  // contacts per particle, pairs counted for both
-  double omega_max = 0.0;          // [rad/s]
+  double omega_max = 0.0;          // [rad/s]; non-symmetric: sqrt of the largest |mu| of M^-1 K
   double eigen_residual = 0.0;     // |K~ v - omega^2 v| / omega^2
   bool eigen_residual_is_true = false;  // computed from the eigenvector (else the Lanczos estimate)
   double eigen_tolerance = 0.0;
@@ -88,9 +92,19 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
 //    other: the amplification matrix up to amplification_dofs, else the scalar limit at the top
 //    mode's modal damping ratio (an estimate, flagged exact = false).
 // half_step_limit: the backward-difference limit if already computed (else computed here).
+// A non-symmetric system takes nonsymmetric_integrator_limit instead.
 PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const GlobalSystem& sys, double omega_max,
                                                 double top_mode_zeta, const PackingAnalysisOptions& opts,
                                                 std::optional<DampedLimit> half_step_limit = std::nullopt);
+
+// The numerical limit of one integrator on a non-symmetric system (packing/README.md, "Non-symmetric
+// packings"): undamped, per mode of M^-1 K (the largest real one by the scalar limit, each complex
+// pair and the most negative real one on its own 2-dof system; exact when the spectrum is complete);
+// damped, the amplification matrix of the whole LinearSystem(M, K, C) up to amplification_dofs
+// (exact), else the scalar limit at the top eigenvalue's damping ratio (an estimate).
+PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, const GlobalSystem& sys,
+                                                     const Spectrum& spectrum, const PhysicalStability& physical,
+                                                     const PackingAnalysisOptions& opts);
 
 nlohmann::json to_json(const PackingReport& r);
 std::string format_packing_table(const PackingReport& r);

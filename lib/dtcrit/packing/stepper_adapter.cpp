@@ -26,4 +26,17 @@ SteppedPacking to_particle_system(const Packing& p, const ContactLaws& laws, ste
   return out;
 }
 
+void seed_contact_histories(SteppedPacking& sp, const ContactSet& contacts) {
+  const Index n = sp.system->particle_count();
+  std::vector<std::pair<stepper::ContactKey, contact::History>> h;
+  for (const Contact& c : contacts.contacts) {
+    if (c.j >= 0 && c.j <= c.i)
+      fail(fmt::format("seed_contact_histories: contact ({}, {}) is not a pair i < j (periodic images: the stepper has "
+                       "none)",
+                       c.i, c.j));
+    h.emplace_back(stepper::ContactKey{c.i, c.j >= 0 ? c.j : n - (c.j + 1)}, c.history);
+  }
+  sp.system->set_initial_histories(std::move(h));
+}
+
 }  // namespace dtcrit::packing

@@ -20,4 +20,9 @@ struct SteppedPacking {
 SteppedPacking to_particle_system(const Packing& p, const ContactLaws& laws,
                                   stepper::TangentialHistory mode = stepper::TangentialHistory::traditional);
 
+// Starts the stepper's contacts from the packing contacts' histories (Contact::history; the
+// traditional history mode): pairs keep their orientation (i < j), wall w of particle i is the
+// stepper's contact (i, N + w).
+void seed_contact_histories(SteppedPacking& sp, const ContactSet& contacts);
+
 }  // namespace dtcrit::packing

@@ -343,6 +343,25 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
   have_trial_ = true;
 }
 
+void ParticleSystem::set_initial_histories(std::vector<std::pair<ContactKey, contact::History>> histories) {
+  if (mode_ != TangentialHistory::traditional)
+    fail("set_initial_histories: the consistent history mode reads its histories from the positions");
+  if (!std::isnan(t_ref_) || have_trial_) fail("set_initial_histories: call it before the first force() call");
+  std::sort(histories.begin(), histories.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  committed_.clear();
+  for (const auto& [key, h] : histories) {
+    if (!committed_.empty() && committed_.back().key == key)
+      fail(fmt::format("set_initial_histories: contact ({}, {}) is given twice", key.i, key.j));
+    Record r;
+    r.key = key;
+    r.xi = h.xi_t;
+    r.xi_r = h.xi_r;
+    r.xi_tw = h.xi_tw;
+    r.a_prev = h.a_prev;
+    committed_.push_back(r);
+  }
+}
+
 void ParticleSystem::accept_step() {
   if (!have_trial_) return;
   if (mode_ == TangentialHistory::consistent) {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <limits>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "dtcrit/dynamics/system.hpp"
@@ -171,6 +172,10 @@ class ParticleSystem final : public MechanicalSystem {
   // saved (use it to measure a step's amplification matrix column by column).
   ContactState contact_state() const;
   void set_contact_state(const ContactState& s);
+  // Histories the contacts start from (traditional mode, before the first force() call): a contact
+  // listed here that touches at the first call starts from its history instead of zero (LAMMPS: a
+  // restart, or the histories of a contact dump). Entries of contacts that do not touch are dropped.
+  void set_initial_histories(std::vector<std::pair<ContactKey, contact::History>> histories);
   // Forget every contact; the next force() call at time t0 adds no tangential increment.
   void reset_history(double t0);
   // Time of the force() call whose history was committed last (NaN before the first call).

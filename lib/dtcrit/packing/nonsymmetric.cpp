@@ -1,0 +1,186 @@
+#include "dtcrit/packing/nonsymmetric.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <Eigen/Eigenvalues>
+#include <Spectra/GenEigsSolver.h>
+
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/dynamics/linear_system.hpp"
+#include "dtcrit/integrators/registry.hpp"
+
+namespace dtcrit::packing {
+
+namespace {
+
+using Complex = std::complex<double>;
+
+// K~ = M^-1/2 K M^-1/2 (similar to M^-1 K), matrix-free.
+struct StiffnessOp {
+  using Scalar = double;
+  const GlobalSystem* sys;
+  Index rows() const { return sys->dofs(); }
+  Index cols() const { return sys->dofs(); }
+  void perform_op(const double* x, double* y) const { sys->apply_scaled(1.0, 0.0, x, y); }
+};
+
+// The first-order operator on (Omega y, y'): [[0, Omega I], [-K~ / Omega, -C~]], matrix-free. The
+// same eigenvalues as [[0, I], [-K~, -C~]], but balanced: with |K~| ~ Omega^2 >> 1 the unscaled
+// form is so far from normal that a dense solve misplaced Re s by 1e-5 |s| (a symmetric, damped
+// packing came out growing).
+struct FirstOrderOp {
+  using Scalar = double;
+  const GlobalSystem* sys;
+  double omega;
+  mutable Vector tmp;
+  Index rows() const { return 2 * sys->dofs(); }
+  Index cols() const { return 2 * sys->dofs(); }
+  void perform_op(const double* x, double* y) const {
+    const Index n = sys->dofs();
+    tmp.resize(n);
+    sys->apply_scaled(1.0 / omega, 0.0, x, y + n);
+    sys->apply_scaled(0.0, 1.0, x + n, tmp.data());
+    for (Index i = 0; i < n; ++i) {
+      y[i] = omega * x[n + i];
+      y[n + i] = -(y[n + i] + tmp[i]);
+    }
+  }
+};
+
+std::vector<Complex> by_magnitude(const Eigen::VectorXcd& v) {
+  std::vector<Complex> out(v.data(), v.data() + v.size());
+  std::stable_sort(out.begin(), out.end(), [](Complex a, Complex b) { return std::abs(a) > std::abs(b); });
+  return out;
+}
+
+template <class Op>
+std::vector<Complex> arnoldi(Op& op, const SpectrumOptions& o, Index& operations, const char* what) {
+  const Index n = op.rows();
+  const Index nev = std::min(o.nev, n - 2);
+  const Index ncv = std::min(std::max(o.ncv, 2 * nev + 1), n);
+  if (nev < 1) fail(fmt::format("Arnoldi ({}): {} dofs are too few; use the dense solver", what, n));
+  Spectra::GenEigsSolver<Op> eigs(op, nev, ncv);
+  eigs.init();
+  eigs.compute(Spectra::SortRule::LargestMagn, o.max_restarts, o.tolerance);
+  if (eigs.info() != Spectra::CompInfo::Successful)
+    fail(fmt::format("Arnoldi (Spectra GenEigsSolver, {}, nev = {}, ncv = {}) did not converge in {} restarts to "
+                     "tolerance {}",
+                     what, nev, ncv, o.max_restarts, o.tolerance));
+  operations += eigs.num_operations();
+  return by_magnitude(eigs.eigenvalues());
+}
+
+}  // namespace
+
+Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& opts, bool force_arnoldi) {
+  Spectrum out;
+  const Index n = sys.dofs();
+  const bool damped = sys.damped();
+  if (!force_arnoldi && n <= opts.dense_below) {
+    const Vector w = sys.mass().cwiseSqrt().cwiseInverse();
+    const Matrix K = w.asDiagonal() * Matrix(sys.stiffness()) * w.asDiagonal();
+    Eigen::EigenSolver<Matrix> ek(K, false);
+    if (ek.info() != Eigen::Success) fail("dense eigenvalues of M^-1/2 K M^-1/2: the QR iteration did not converge");
+    out.mu = by_magnitude(ek.eigenvalues());
+    if (damped) {
+      const Matrix C = w.asDiagonal() * Matrix(sys.damping()) * w.asDiagonal();
+      const double omega = std::sqrt(std::abs(out.mu.front()));  // balance: state (omega y, y')
+      Matrix A = Matrix::Zero(2 * n, 2 * n);
+      A.topRightCorner(n, n) = omega * Matrix::Identity(n, n);
+      A.bottomLeftCorner(n, n) = -K / omega;
+      A.bottomRightCorner(n, n) = -C;
+      Eigen::EigenSolver<Matrix> ea(A, false);
+      if (ea.info() != Eigen::Success) fail("dense eigenvalues of the first-order system: the QR iteration did not converge");
+      out.s = by_magnitude(ea.eigenvalues());
+    }
+    out.method = "dense (Eigen::EigenSolver)";
+    return out;
+  }
+  StiffnessOp k{&sys};
+  out.mu = arnoldi(k, opts, out.operations, "M^-1/2 K M^-1/2");
+  if (damped) {
+    FirstOrderOp a{&sys, std::sqrt(std::abs(out.mu.front())), {}};
+    out.s = arnoldi(a, opts, out.operations, "first-order system");
+  }
+  out.complete = false;
+  out.method = fmt::format("Arnoldi (Spectra GenEigsSolver), the {} eigenvalues of largest magnitude", out.mu.size());
+  return out;
+}
+
+PhysicalStability physical_stability(const Spectrum& sp, bool damped) {
+  PhysicalStability out;
+  out.assessed = true;
+  out.complete = sp.complete;
+  double mu_max = 0.0;
+  for (Complex m : sp.mu) mu_max = std::max(mu_max, std::abs(m));
+  // Rounding of the eigenvalues of a non-normal matrix: far above eps; 1e-9 of the largest keeps
+  // rounding out and catches any flutter that grows by e in fewer than ~1e9 periods of the top mode.
+  out.tolerance = 1e-9;
+  const double tol_mu = out.tolerance * mu_max;
+  bool flutter = false, divergence = false;
+  double sigma = 0.0;
+  for (Complex m : sp.mu) {
+    out.max_imag_relative = std::max(out.max_imag_relative, std::abs(m.imag()) / mu_max);
+    out.min_real_relative = std::min(out.min_real_relative, m.real() / mu_max);
+    if (damped) continue;
+    if (std::abs(m.imag()) > tol_mu) flutter = true;
+    else if (m.real() < -tol_mu) divergence = true;
+    else continue;
+    sigma = std::max(sigma, std::sqrt(-m).real());  // principal root: Re >= 0
+  }
+  if (damped) {
+    double s_max = 0.0;
+    for (Complex s : sp.s) s_max = std::max(s_max, std::abs(s));
+    // A rigid mode is a double s = 0 (a Jordan block): rounding splits it by ~sqrt(eps) |A|.
+    out.tolerance = 1e-8;
+    for (Complex s : sp.s)
+      if (s.real() > out.tolerance * s_max) {
+        sigma = std::max(sigma, s.real());
+        (std::abs(s.imag()) > out.tolerance * s_max ? flutter : divergence) = true;
+      }
+  }
+  out.unstable = flutter || divergence;
+  out.kind = flutter && divergence ? "flutter and divergence" : flutter ? "flutter" : divergence ? "divergence" : "";
+  if (out.unstable) {
+    out.growth_rate = sigma;
+    out.efolding_time = 1.0 / sigma;
+  }
+  return out;
+}
+
+CriticalStep growth_limit(std::string_view spec, MechanicalSystem& ls, double sigma, double omega_ref) {
+  require_positive("omega_ref", omega_ref);
+  if (!(sigma > 0.0)) return critical_step(spec, ls, omega_ref);
+  auto integ = make_integrator(std::string(spec));
+  // The scheme's growth per step against exp(2 sigma h): its spurious growth rate exceeds sigma.
+  auto too_fast = [&](double Omega) {
+    const double h = Omega / omega_ref;
+    return spectral_radius(amplification_matrix(*integ, ls, h)) > std::exp(2.0 * sigma * h);
+  };
+  constexpr double lo_end = 1e-4, hi_end = 1e3, factor = 1.05;
+  if (too_fast(lo_end)) return {Stability::unstable, std::numeric_limits<double>::quiet_NaN()};
+  double lo = lo_end, hi = 0.0;
+  for (double Omega = lo_end * factor; Omega <= hi_end; Omega *= factor) {
+    if (too_fast(Omega)) {
+      hi = Omega;
+      break;
+    }
+    lo = Omega;
+  }
+  if (hi == 0.0) return {Stability::unconditional, std::numeric_limits<double>::quiet_NaN()};
+  while (hi - lo > 1e-12 * hi) {
+    const double mid = 0.5 * (lo + hi);
+    (too_fast(mid) ? hi : lo) = mid;
+  }
+  return {Stability::conditional, lo / omega_ref};
+}
+
+CriticalStep mode_limit(std::string_view spec, Complex mu) {
+  Matrix K(2, 2), C = Matrix::Zero(2, 2);
+  K << mu.real(), -mu.imag(), mu.imag(), mu.real();
+  LinearSystem ls(Vector::Ones(2), K, C);
+  return growth_limit(spec, ls, std::sqrt(-mu).real(), std::sqrt(std::abs(mu)));
+}
+
+}  // namespace dtcrit::packing

@@ -1,0 +1,380 @@
+// Non-symmetric packings: granular torque arms and contact histories give a non-symmetric K. The
+// matrix-free operator against the assembled K and against central differences of the stepper's
+// generalised forces; the non-symmetric eigenvalues against a dense solve; a constructed flutter
+// (a sphere in a corner with hand-set Hertz tangential histories) reported physically unstable,
+// with its growth rate measured by the reference stepper; the numerical limit of velocity Verlet
+// confirmed by the stepper at 0.99 / 1.01; the geometric stiffness against its closed form.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <limits>
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
+
+#include "dtcrit/contact/lammps_syntax.hpp"
+#include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/packing/confirmation.hpp"
+#include "dtcrit/packing/nonsymmetric.hpp"
+#include "dtcrit/packing/packing_analysis.hpp"
+#include "dtcrit/packing/stepper_adapter.hpp"
+
+using Catch::Matchers::Contains;
+using Catch::Matchers::WithinRel;
+using namespace dtcrit;
+using namespace dtcrit::packing;
+
+namespace {
+
+// Undamped granular Hertz with a Mindlin tangential spring (walls take the same law).
+const char* kGranular = "granular hertz/material 7e10 0 0.3 tangential mindlin NULL 0 10";
+
+ContactLaws laws_of(const std::string& text) {
+  ContactLaws l;
+  l.base = contact::parse_lammps_pair(text);
+  return l;
+}
+
+// A compressed simple cubic block of n^3 spheres between six walls, every contact closed; the walls
+// pressed in so that a Hertz wall contact (R_eff = r) carries the force of a pair contact
+// (R_eff = r/2): delta_wall = delta 2^(-1/3). In equilibrium.
+Packing sc_block(Index n, double compression) {
+  LatticeSpec s;
+  s.kind = LatticeKind::sc;
+  s.n = n;
+  s.periodic = false;
+  s.compression = compression;
+  Packing p = make_lattice(s);
+  add_box_walls(p, 2.0 * p.radius[0] * compression * std::pow(2.0, -1.0 / 3.0));
+  return p;
+}
+
+Matrix dense_mass_inverse_k(const GlobalSystem& g) {
+  return g.mass().cwiseInverse().asDiagonal() * Matrix(g.stiffness());
+}
+
+std::vector<std::complex<double>> sorted_by_magnitude(const Eigen::VectorXcd& v) {
+  std::vector<std::complex<double>> out(v.data(), v.data() + v.size());
+  std::stable_sort(out.begin(), out.end(), [](auto a, auto b) { return std::abs(a) > std::abs(b); });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("granular torque arms: matrix-free = assembled non-symmetric K = differences of forces",
+          "[packing][nonsymmetric]") {
+  const Packing p = sc_block(2, 1e-3);
+  const ContactLaws laws = laws_of(kGranular);
+  // With the geometric stiffness: the stepper's forces turn with the normals.
+  const GlobalSystem g(p, find_contacts(p, laws), true, true);
+  REQUIRE(g.contacts().contacts.size() == 12 + 24);
+  CHECK(!g.symmetric());
+  CHECK(g.general_contacts() == 12);  // the pairs; wall contacts have equal arms
+  const Matrix K = Matrix(g.stiffness());
+  CHECK((K - K.transpose()).norm() > 1e-8 * K.norm());  // arms differ by delta/2 = 1e-3 r: far above rounding
+  // Matrix-free, plain and scaled, against the assembled matrix.
+  const Vector x = Vector::Random(g.dofs());
+  Vector y(g.dofs());
+  g.apply(1.0, 0.0, x.data(), y.data());
+  CHECK((y - K * x).norm() <= 1e-12 * (K * x).norm());
+  const Vector w = g.mass().cwiseSqrt().cwiseInverse();
+  g.apply_scaled(1.0, 0.0, x.data(), y.data());
+  const Vector ref = w.asDiagonal() * (K * (w.asDiagonal() * x));
+  CHECK((y - ref).norm() <= 1e-12 * ref.norm());
+
+  // Central differences of the stepper's generalised forces; the consistent history mode reads the
+  // tangential displacement from the positions, so that the history follows u as in K.
+  auto sp = to_particle_system(p, laws, stepper::TangentialHistory::consistent);
+  auto& sys = *sp.system;
+  const Vector v0 = Vector::Zero(sys.dofs());
+  Vector f, fp, fm;
+  sys.force(0.0, sp.x0, v0, f);
+  sys.accept_step();  // anchors at x0
+  const double delta = 2.0 * p.radius[0] * 1e-3;
+  Matrix Kfd(sys.dofs(), sys.dofs());
+  for (Index k = 0; k < sys.dofs(); ++k) {
+    const double e = (k % 6 < 3 ? 1e-4 : 1e-4 / p.radius[0]) * delta;
+    Vector xp = sp.x0, xm = sp.x0;
+    xp[k] += e;
+    xm[k] -= e;
+    sys.force(0.0, xp, v0, fp);
+    sys.force(0.0, xm, v0, fm);
+    Kfd.col(k) = -(fp - fm) / (2.0 * e);
+  }
+  INFO("max |K - K_fd| = " << (K - Kfd).cwiseAbs().maxCoeff() << " of max |K| = " << K.cwiseAbs().maxCoeff());
+  CHECK((K - Kfd).cwiseAbs().maxCoeff() < 1e-6 * K.cwiseAbs().maxCoeff());
+}
+
+TEST_CASE("non-symmetric eigenvalues: Arnoldi and dense against Eigen", "[packing][nonsymmetric]") {
+  const Packing p = sc_block(2, 1e-3);
+  const bool damped = GENERATE(false, true);
+  CAPTURE(damped);
+  const ContactLaws laws = laws_of(damped ? "granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10"
+                                          : kGranular);
+  const GlobalSystem g(p, find_contacts(p, laws), true);
+  REQUIRE(!g.symmetric());
+  REQUIRE(g.damped() == damped);
+  const auto mu = sorted_by_magnitude(Eigen::EigenSolver<Matrix>(dense_mass_inverse_k(g), false).eigenvalues());
+  const double scale = std::abs(mu.front());
+  const Spectrum dense = nonsymmetric_spectrum(g);
+  REQUIRE(dense.complete);
+  REQUIRE(dense.mu.size() == mu.size());
+  for (std::size_t k = 0; k < mu.size(); ++k) CHECK(std::abs(dense.mu[k] - mu[k]) < 1e-10 * scale);
+  SpectrumOptions o;
+  o.tolerance = 1e-12;
+  const Spectrum arnoldi = nonsymmetric_spectrum(g, o, true);
+  CHECK(!arnoldi.complete);
+  REQUIRE(arnoldi.mu.size() == 6);
+  CHECK(std::abs(std::abs(arnoldi.mu.front()) - scale) < 1e-9 * scale);
+  for (auto a : arnoldi.mu) {
+    double nearest = std::numeric_limits<double>::infinity();
+    for (auto m : mu) nearest = std::min(nearest, std::abs(a - m));
+    CHECK(nearest < 1e-9 * scale);
+  }
+  if (damped) {
+    // Every s of the dense path solves the quadratic eigenproblem: sigma_min(s^2 I + s C~ + K~)
+    // ~ 0 relative to |s|^2; Arnoldi's largest |s| are the dense path's.
+    const Vector w = g.mass().cwiseSqrt().cwiseInverse();
+    const Eigen::MatrixXcd K = (w.asDiagonal() * Matrix(g.stiffness()) * w.asDiagonal()).cast<std::complex<double>>();
+    const Eigen::MatrixXcd C = (w.asDiagonal() * Matrix(g.damping()) * w.asDiagonal()).cast<std::complex<double>>();
+    const Eigen::MatrixXcd I = Eigen::MatrixXcd::Identity(g.dofs(), g.dofs());
+    REQUIRE(dense.s.size() == static_cast<std::size_t>(2 * g.dofs()));
+    const double smax = std::abs(dense.s.front());
+    double worst = 0.0;
+    for (auto s : dense.s) {
+      Eigen::JacobiSVD<Eigen::MatrixXcd> svd(s * s * I + s * C + K);
+      worst = std::max(worst, svd.singularValues().minCoeff() / (smax * smax));
+    }
+    CHECK(worst < 1e-10);
+    // A single-vector Krylov method resolves eigenvalues, not their multiplicity (each mu of this
+    // lattice is double, so is each s): every Arnoldi value is a dense one, and the largest agree.
+    CHECK(std::abs(std::abs(arnoldi.s.front()) - smax) < 1e-9 * smax);
+    for (auto a : arnoldi.s) {
+      double nearest = std::numeric_limits<double>::infinity();
+      for (auto s : dense.s) nearest = std::min(nearest, std::abs(a - s));
+      CHECK(nearest < 1e-8 * smax);
+    }
+  }
+  // The torque arms alone do not make this packing flutter: every mu real and positive.
+  const PhysicalStability ph = physical_stability(dense, damped);
+  CHECK(!ph.unstable);
+  CHECK(ph.max_imag_relative < 1e-9);
+}
+
+namespace {
+
+// A sphere pressed into the corner of two walls (x = 0 and z = 0) by overlap delta, each contact
+// with a hand-set gran/hertz/history tangential displacement: xi along z on the x wall, along x on
+// the z wall, of opposite signs. F_t = -k_t sqrt(R delta) xi depends on the overlap while F_n does
+// not depend on xi: dF_z/dx = k_t a xi_A / (2 delta) and dF_x/dz = k_t a xi_B / (2 delta) of opposite
+// signs make M^-1 K = [[k, -c], [c, k]] on (x, z): mu = k +- i c, flutter.
+struct Corner {
+  Packing packing;
+  ContactLaws laws;
+  ContactSet contacts;
+  double delta = 0.0;
+};
+
+Corner corner(double xi_fraction) {
+  Corner c;
+  const double r = 1e-3, delta = 1e-6;
+  c.delta = delta;
+  c.packing.dim = 3;
+  c.packing.add(Vec3(r - delta, 0.0, r - delta), r, 2500.0, BodyModel::sphere);
+  // A body 100 times harder to spin than a solid sphere (a heavy rim): with 2/5 m r^2 the sphere
+  // rolls between the walls and its rotation relieves the tangential springs enough that every mu
+  // is real.
+  c.packing.inertia[0] *= 100.0;
+  c.packing.walls.push_back(PlaneWall{Vec3::Zero(), Vec3::UnitX(), std::nullopt});
+  c.packing.walls.push_back(PlaneWall{Vec3::Zero(), Vec3::UnitZ(), std::nullopt});
+  c.packing.source = "sphere in a corner";
+  c.laws = laws_of("gran/hertz/history 1e9 NULL 0 NULL 10 0");
+  c.contacts = find_contacts(c.packing, c.laws);
+  REQUIRE(c.contacts.contacts.size() == 2);
+  for (Contact& k : c.contacts.contacts) {
+    const bool x_wall = k.j == -1;
+    k.history.xi_t = x_wall ? Vec3(0.0, 0.0, xi_fraction * delta) : Vec3(-xi_fraction * delta, 0.0, 0.0);
+    k.history_read = true;
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("flutter of a sphere in a corner: reported, and its growth rate in the stepper",
+          "[packing][nonsymmetric]") {
+  const Corner c = corner(0.5);
+  const GlobalSystem g(c.packing, c.contacts, true);
+  REQUIRE(!g.symmetric());
+  CHECK(g.general_contacts() == 2);
+  PackingAnalysisOptions o;
+  o.integrators = {"velocity_verlet"};
+  const PackingReport r = analyse_packing(c.packing, g, o);
+  REQUIRE(r.physical.assessed);
+  REQUIRE(r.physical.unstable);
+  CHECK(r.physical.kind == "flutter");
+  const double sigma = r.physical.growth_rate;
+  CHECK(sigma > 0.0);
+  CHECK_THAT(format_packing_table(r), Contains("PHYSICALLY UNSTABLE: flutter"));
+  CHECK(to_json(r)["physical_stability"]["unstable"] == true);
+  // The closed form on (x, z) without rotation: mu = k +- i c (see corner()).
+  {
+    const GlobalSystem t(c.packing, c.contacts, false);  // translations only: the closed form
+    const Spectrum sp = nonsymmetric_spectrum(t);
+    const double m = c.packing.mass[0], R = c.packing.radius[0], a = std::sqrt(R * c.delta);
+    const double kn = 1e9, kt = 2.0 / 7.0 * kn;  // gran/hertz/history: NULL k_t = 2/7 k_n
+    const double k = (1.5 * kn * a + kt * a) / m, cc = kt * a * 0.5 * c.delta / (2.0 * c.delta) / m;
+    const auto top = sp.mu.front();
+    CHECK_THAT(top.real(), WithinRel(k, 1e-9));
+    CHECK_THAT(std::abs(top.imag()), WithinRel(cc, 1e-9));
+  }
+
+  // The reference stepper from the same histories, held at x0 by external loads equal to the
+  // contact forces there, perturbed by 1e-9 of the overlap: its separation grows like exp(sigma t).
+  auto run = to_particle_system(c.packing, c.laws);
+  seed_contact_histories(run, c.contacts);
+  {
+    auto probe = to_particle_system(c.packing, c.laws);
+    seed_contact_histories(probe, c.contacts);
+    Vector f0;
+    probe.system->force(0.0, probe.x0, Vector::Zero(probe.x0.size()), f0);
+    REQUIRE(f0.head(3).norm() > 0.0);
+    run.system->set_external_force(0, -f0);
+  }
+  const double h = 0.02 * r.h_exact;
+  Vector x = run.x0;
+  x[0] += 1e-9 * c.delta;
+  x[2] -= 0.7e-9 * c.delta;
+  auto integ = make_integrator("velocity_verlet");
+  integ->start(*run.system, 0.0, x, Vector::Zero(x.size()), h);
+  const Vector wm = run.system->mass().cwiseSqrt();
+  // Envelope: the largest separation over a window of one period of the fluttering mode.
+  const double period = 2.0 * 3.141592653589793 / r.omega_max;
+  const int window = static_cast<int>(std::ceil(2.0 * period / h));
+  const int steps = static_cast<int>(std::ceil(12.0 / (sigma * h)));
+  std::vector<double> sep(static_cast<std::size_t>(steps));
+  for (int n = 0; n < steps; ++n) {
+    integ->step(*run.system);
+    sep[static_cast<std::size_t>(n)] = (integ->position() - run.x0).cwiseProduct(wm).norm();
+  }
+  auto envelope = [&](int end) {
+    return *std::max_element(sep.begin() + (end - window), sep.begin() + end);
+  };
+  const int mid = steps / 2;
+  const double measured = std::log(envelope(steps) / envelope(mid)) / ((steps - mid) * h);
+  INFO("sigma " << sigma << " measured " << measured << " over " << steps << " steps");
+  CHECK_THAT(measured, WithinRel(sigma, 0.02));
+  CHECK(run.system->last_contacts().size() == 2);
+  for (const auto& k : run.system->last_contacts()) CHECK(!k.sliding);
+}
+
+TEST_CASE("non-symmetric, stable packing: the stepper at 0.99 and 1.01 of velocity Verlet's limit",
+          "[packing][nonsymmetric]") {
+  const Packing p = sc_block(2, 1e-4);
+  const ContactLaws laws = laws_of(kGranular);
+  const GlobalSystem g(p, find_contacts(p, laws), true);
+  REQUIRE(!g.symmetric());
+  PackingAnalysisOptions o;
+  o.integrators = {"velocity_verlet"};
+  const PackingReport r = analyse_packing(p, g, o);
+  REQUIRE(!r.physical.unstable);
+  REQUIRE(r.integrators.size() == 1);
+  const auto& lim = r.integrators[0];
+  REQUIRE(lim.exact);
+  CHECK_THAT(lim.h_crit, WithinRel(2.0 / r.omega_max, 1e-12));  // every mu real: 2 / sqrt(mu_max)
+  const double overlap = 2.0 * p.radius[0] * 1e-4;
+  const ConfirmationRun below = confirm_with_stepper(p, laws, lim.name, lim.h_crit, 0.99, 3000, 1e-4 * overlap);
+  const ConfirmationRun above = confirm_with_stepper(p, laws, lim.name, lim.h_crit, 1.01, 3000, 1e-4 * overlap);
+  INFO("growth at 0.99: " << below.growth << ", at 1.01: " << above.growth);
+  CHECK(below.steps == 3000);
+  CHECK(below.growth < 50.0);
+  CHECK(above.growth > 1e3);
+}
+
+TEST_CASE("numerical limit of a fluttering mode: velocity Verlet's closed form", "[packing][nonsymmetric]") {
+  // Velocity Verlet on x'' = -mu x: z + 1/z = 2 - h^2 mu, growth max |z|; the exact flow grows like
+  // |exp(s h)|, s = sqrt(-mu). Bisection on the closed form, independent of the amplification matrix.
+  const std::complex<double> mu(1.0, 0.05);
+  const double sigma = std::sqrt(-mu).real();
+  auto verlet_growth = [&](double h) {
+    const std::complex<double> b = 2.0 - h * h * mu;
+    const std::complex<double> d = std::sqrt(b * b - 4.0);
+    return std::max(std::abs(0.5 * (b + d)), std::abs(0.5 * (b - d)));
+  };
+  double lo = 0.1, hi = 3.0;
+  REQUIRE(verlet_growth(lo) <= std::exp(2.0 * sigma * lo));
+  REQUIRE(verlet_growth(hi) > std::exp(2.0 * sigma * hi));
+  for (int k = 0; k < 100; ++k) {
+    const double m = 0.5 * (lo + hi);
+    (verlet_growth(m) > std::exp(2.0 * sigma * m) ? hi : lo) = m;
+  }
+  const CriticalStep c = mode_limit("velocity_verlet", mu);
+  REQUIRE(c.stability == Stability::conditional);
+  CHECK_THAT(c.h_crit, WithinRel(lo, 1e-9));
+  // Below the classical 2 / sqrt|mu| (Verlet over-amplifies a growing mode at every h); a real mode
+  // gives exactly the classical limit, a real negative one (divergence) none.
+  CHECK(c.h_crit < 2.0 / std::sqrt(std::abs(mu)));
+  const CriticalStep neg = mode_limit("velocity_verlet", {-1.0, 0.0});
+  CHECK(neg.stability == Stability::unconditional);
+}
+
+TEST_CASE("geometric stiffness of a pressed pair: -F_n / d across the normal", "[packing][nonsymmetric]") {
+  // Two spheres pressed together by overlap delta along a skew normal: with the geometric term K
+  // changes on the translations by -F_n/d (I - n n^T) in the (i, i) and (j, j) blocks and +F_n/d in
+  // (i, j), F_n the Hertz force k_n sqrt(R delta) delta and d = 2r - delta.
+  const double r = 1e-3, delta = 2e-6;
+  const Vec3 n = Vec3(1.0, 2.0, -0.5).normalized();
+  Packing p;
+  p.dim = 3;
+  p.add(Vec3::Zero(), r, 2500.0, BodyModel::sphere);
+  p.add((2.0 * r - delta) * n, r, 2500.0, BodyModel::sphere);
+  p.source = "pressed pair";
+  const ContactLaws laws = laws_of("gran/hertz/history 1e9 NULL 0 NULL 10 0");
+  const ContactSet cs = find_contacts(p, laws);
+  REQUIRE(cs.contacts.size() == 1);
+  const GlobalSystem plain(p, cs, true), geo(p, cs, true, true);
+  const Matrix dK = Matrix(geo.stiffness()) - Matrix(plain.stiffness());
+  const double Fn = 1e9 * std::sqrt(0.5 * r * delta) * delta, d = 2.0 * r - delta;
+  const Eigen::Matrix3d P = Eigen::Matrix3d::Identity() - n * n.transpose();
+  Matrix expected = Matrix::Zero(12, 12);
+  expected.block(0, 0, 3, 3) = -Fn / d * P;
+  expected.block(6, 6, 3, 3) = -Fn / d * P;
+  expected.block(0, 6, 3, 3) = Fn / d * P;
+  expected.block(6, 0, 3, 3) = Fn / d * P;
+  CHECK((dK - expected).cwiseAbs().maxCoeff() < 1e-9 * Fn / d);
+  // Relative size: F_n / d against the normal stiffness 3/2 k_n a is 2/3 delta / d.
+  CHECK_THAT(Fn / d / (1.5 * 1e9 * std::sqrt(0.5 * r * delta)), WithinRel(2.0 / 3.0 * delta / d, 1e-12));
+}
+
+TEST_CASE("a sliding contact (history beyond the Coulomb cap) takes the full-block path", "[packing][nonsymmetric]") {
+  // gran/hooke/history with mu = 0.1 and a history whose spring force k_t |xi| is ten times mu F_n:
+  // linearised as sliding, F_t = mu F_n xi/|xi| depends on the overlap (mu k_n along xi) but F_n not
+  // on xi: K is not symmetric, by mu k_n in the (t, n) entry of the wall contact.
+  const double r = 1e-3, delta = 1e-6, kn = 1e5, mu = 0.1;
+  Packing p;
+  p.dim = 3;
+  p.add(Vec3(0.0, 0.0, r - delta), r, 2500.0, BodyModel::sphere);
+  p.walls.push_back(PlaneWall{Vec3::Zero(), Vec3::UnitZ(), std::nullopt});
+  p.source = "sphere on a wall";
+  ContactLaws laws;
+  laws.base = contact::parse_lammps_pair("gran/hooke/history 1e5 NULL 0 NULL 0.1 0");
+  ContactSet cs = find_contacts(p, laws);
+  REQUIRE(cs.contacts.size() == 1);
+  const double kt = 2.0 / 7.0 * kn;  // NULL k_t
+  cs.contacts[0].history.xi_t = Vec3(10.0 * mu * kn * delta / kt, 0.0, 0.0);
+  cs.contacts[0].history_read = true;
+  const GlobalSystem g(p, cs, true);
+  CHECK(g.general_contacts() == 1);
+  CHECK(!g.symmetric());
+  const Matrix K = Matrix(g.stiffness());
+  // Generalised force on the sphere: F_x = -mu k_n delta (sliding against +xi), delta = r - z:
+  // dF_x/dz = mu k_n, so K(x, z) = -mu k_n; F_z = k_n delta has no x dependence, K(z, x) = 0.
+  CHECK_THAT(K(0, 2), WithinRel(-mu * kn, 1e-12));
+  CHECK(K(2, 0) == 0.0);
+  const Vector x = Vector::Random(g.dofs());
+  Vector y(g.dofs());
+  g.apply(1.0, 0.0, x.data(), y.data());
+  CHECK((y - K * x).norm() <= 1e-12 * (K * x).norm());
+}
