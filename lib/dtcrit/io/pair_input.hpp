@@ -19,10 +19,10 @@ struct PairInput {
   // The law in LAMMPS' syntax instead of the keys above (contact/lammps_syntax.hpp), linearised at
   // the state given by one of the keys overlap [m], normal_force [N] or impact_velocity [m/s]; its
   // effective radius from the bodies (discs and spheres; flat faces count as infinite) or r_eff [m].
-  std::string lammps_pair;
+  std::string lammps_pair{};
   // Or Hertz–Mindlin as EDEM and LIGGGHTS define it, "E=7e10,nu=0.3,e=0.5,mu=0.5"
   // (contact/hertz_mindlin.hpp), linearised the same way.
-  std::string hertz_mindlin;
+  std::string hertz_mindlin{};
 
   // Sets one input by name: a law key, or "body1.KEY" / "body2.KEY" for a body's key.
   void set(const std::string& key, double value);

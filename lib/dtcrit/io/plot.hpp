@@ -7,7 +7,7 @@ namespace dtcrit {
 
 struct PlotSeries {
   std::string label;
-  std::vector<double> x, y;
+  std::vector<double> x{}, y{};
   bool points = false;  // markers instead of a line
   int color = 0;        // gnuplot line colour index; 0 lets gnuplot choose
   int dash = 1;         // gnuplot dash type: 1 solid, 2 dashed, 3 dotted, ...

@@ -33,7 +33,7 @@ struct PlaneWall {
   Vec3 point = Vec3::Zero();
   Vec3 normal = Vec3::UnitZ();  // unit
   std::optional<contact::ContactLaw> law;
-  std::string label;  // as given, e.g. "z=0"
+  std::string label{};  // as given, e.g. "z=0"
 };
 
 struct Packing {
