@@ -277,13 +277,19 @@ CriticalStep scan_critical_step(Integrator& integrator, MechanicalSystem& sys, d
   }
   if (std::isnan(hi)) return {Stability::unconditional, nan, 0, "stable at every Omega of the scan"};
 
-  // 2. The grid must not have stepped over an unstable window: halve the ratio (geometric
-  // midpoints of consecutive stable points) until a refined scan agrees on the first bracket.
+  // 2. The 19 % grid must not have stepped over an unstable window: halve its ratio (geometric
+  // midpoints of consecutive stable points of the fine range) until a refined scan agrees on the
+  // first bracket. (Below 1/16 the x2 grid stays: no registry row has a window there; the dense
+  // check below covers uncertified answers of small systems.)
   int refinements = 0;
   for (bool agreed = false; !agreed && refinements < max_refinements; ++refinements) {
     agreed = true;
     std::vector<double> refined{grid.front()};
     for (std::size_t k = 1; k < grid.size(); ++k) {
+      if (grid[k - 1] < 1.0 / 16.0) {
+        refined.push_back(grid[k]);
+        continue;
+      }
       const double mid = std::sqrt(grid[k - 1] * grid[k]);
       const Verdict v = probe(mid);
       if (v.unstable) {  // an earlier bracket: refine again below it
@@ -370,10 +376,11 @@ CriticalStep scan_critical_step(Integrator& integrator, MechanicalSystem& sys, d
   std::optional<double> Omega_c = locate(lo, hi);
   if (!Omega_c) return {Stability::unstable, nan, 0, "weakly unstable: rho - 1 follows a power law of Omega down to round-off"};
 
-  // 4. Small systems: a dense check below the answer (uniform in Omega, where windows would
-  // matter), rho <= 1 at every point; a point found unstable starts the location again.
+  // 4. Small systems whose answer the crossing functions did not certify: a dense check below
+  // it (uniform in Omega, where windows would matter), rho <= 1 at every point; a point found
+  // unstable starts the location again. (A certified answer skips it: dtcrit table's time.)
   int dense = 0;
-  if (sys.dofs() <= dense_check_max_dofs) {
+  if (sys.dofs() <= dense_check_max_dofs && method.rfind("certified", 0) != 0) {
     const double top = *Omega_c;
     const int points = dense_check_points(matrix(top).rows());
     double below = Omega_min;
