@@ -183,8 +183,9 @@ TEST_CASE("free modes are set aside exactly: the moving part keeps the nonzero s
 void check_rows_on_floor(Variant variant, const std::vector<std::string>& specs);
 
 TEST_CASE("the rows once misjudged on eight spheres on a floor, and one per reference", "[stability][free-modes]") {
-  check_rows_on_floor(Variant::floor_damped, {"newmark_average", "hht", "generalized_alpha", "gs4_u0", "gs4_v0",
-                                              "explicit_euler", "velocity_verlet", "central_difference"});
+  // (hht and gs4_u0 / gs4_v0 through the packing report below)
+  check_rows_on_floor(Variant::floor_damped,
+                      {"newmark_average", "generalized_alpha", "explicit_euler", "velocity_verlet", "central_difference"});
   check_rows_on_floor(Variant::floor_undamped, {"newmark_average", "velocity_verlet", "gear5"});
 }
 
@@ -256,7 +257,9 @@ void check_rows_on_floor(Variant variant, const std::vector<std::string>& specs)
       REQUIRE(c.stability == Stability::conditional);
       auto integ = make_integrator(spec);
       const double rho = spectral_radius(amplification_matrix(*integ, ls, 1.02 * c.h_crit));
-      const long steps = std::max(400L, static_cast<long>(12.0 / std::log(rho)));
+      // e^40 steps of growth: gear's unstable root above the limit is a corrector (parasitic) mode
+      // that the exact start-up leaves at rounding level, ~1e-16 of the state.
+      const long steps = std::max(400L, static_cast<long>(40.0 / std::log(rho)));
       INFO("rho(1.02 h_crit) - 1 = " << rho - 1.0 << ", " << steps << " steps");
       REQUIRE(steps <= 2000000L);
       CHECK(energy_growth(spec, ls, 0.98 * c.h_crit, steps) <= 1.0);
