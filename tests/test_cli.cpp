@@ -71,6 +71,7 @@ TEST_CASE("dtcrit pair --json: model, estimates and integrator limits", "[cli]")
   CHECK(j["integrators"]["velocity_verlet"]["stability"] == "conditional");
   CHECK(j["integrators"]["newmark_average"]["stability"] == "unconditional");
   CHECK(j["integrators"]["newmark_average"]["h_crit"].is_null());
+  CHECK(j["integrators"]["newmark_average"]["checked_omega_max"] == 1e4);  // what "unconditional" means
 }
 
 TEST_CASE("dtcrit pair prints an aligned table and tidy CSV", "[cli]") {
@@ -350,8 +351,11 @@ TEST_CASE("pair and packing end with the recommended step: margin x the velocity
   REQUIRE(pk.status == 0);
   CHECK(last_line(pk.out).rfind("recommended step: ", 0) == 0);
   const auto pj = json_of(run("packing --lattice sc --n 3 --compression 1e-3 --kn 1e4 --kt 5e3 --margin 0.7 --json"));
-  CHECK_THAT(pj["recommended_step"]["h_recommended"].get<double>(),
-             WithinRel(0.7 * pj["integrators"]["velocity_verlet"]["h_crit"].get<double>(), 1e-15));
+  // Packings carry a certified h_safe (Gershgorin) below h_crit: the margin applies to it.
+  const double h_safe = pj["integrators"]["velocity_verlet"]["h_safe"].get<double>();
+  CHECK(h_safe <= pj["integrators"]["velocity_verlet"]["h_crit"].get<double>());
+  CHECK(pj["recommended_step"]["basis"] == "h_safe");
+  CHECK_THAT(pj["recommended_step"]["h_recommended"].get<double>(), WithinRel(0.7 * h_safe, 1e-15));
 }
 
 TEST_CASE("packing warns about particles at unwalled, non-periodic box bounds, and counts rattlers", "[cli]") {

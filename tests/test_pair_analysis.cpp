@@ -2,6 +2,8 @@
 // system, the undamped modal shortcut against the direct computation, and closed forms.
 #include <catch2/catch.hpp>
 
+#include <iomanip>
+
 #include <cmath>
 
 #include "dtcrit/analysis/pair_analysis.hpp"
@@ -23,6 +25,7 @@ TEST_CASE("undamped pair: the modal shortcut equals the amplification matrix of 
     INFO(spec);
     const auto shortcut = integrator_limits(model, {spec}).front();
     const CriticalStep direct = critical_step(spec, reduced, model.omega_max());
+    INFO(direct.method << ": " << std::setprecision(16) << direct.h_crit << " against " << shortcut.h_crit);
     REQUIRE(shortcut.stability == direct.stability);
     if (direct.stability == Stability::conditional) CHECK_THAT(shortcut.h_crit, WithinRel(direct.h_crit, 1e-9));
   }

@@ -1,6 +1,8 @@
 #pragma once
 // The linear system  M a + C v + K x = 0  (plus an optional constant load), the test bed on which
 // every integrator's amplification matrix is measured.
+#include <optional>
+
 #include "dtcrit/dynamics/system.hpp"
 
 namespace dtcrit {
@@ -27,6 +29,19 @@ class LinearSystem final : public MechanicalSystem {
   SparseMatrix K_, C_;
   Vector load_;
 };
+
+// The part of M a + C v + K x = 0 that moves, separated from its free (zero-frequency, undamped)
+// modes N = ker K ∩ ker C, for symmetric K and C (see the derivation in linear_system.cpp).
+// system: unit masses, K_r = Qᵀ K~ Q, C_r = Qᵀ C~ Q (K~ = M^-1/2 K M^-1/2, C~ likewise, Q an
+// orthonormal basis of the orthogonal complement of M^1/2 N); nullopt when nothing is removed
+// (no free mode, or K or C not symmetric: then the free motion does not decouple in general).
+// omega_scale [rad/s] makes K and C comparable: a direction counts as free when
+// |K~ q| / omega_scale² and |C~ q| / omega_scale are both at the rounding level of the matrices.
+struct MovingPart {
+  std::optional<LinearSystem> system;
+  Index free_modes = 0;
+};
+MovingPart without_free_modes(const LinearSystem& sys, double omega_scale);
 
 // The scalar oscillator m = 1, k = omega^2, c = 2 zeta omega.
 LinearSystem scalar_oscillator(double omega, double zeta);

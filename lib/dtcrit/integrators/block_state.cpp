@@ -23,6 +23,13 @@ void BlockStateIntegrator::begin(MechanicalSystem& sys, double t0, const Vector&
   v_ = v0;
   f_.setZero(dofs_);
   reset_clock(t0, h);
+  // Commit the system's history at the initial state, so that a contact already closed at t0
+  // takes its tangential-history origin at x0 and its first increment spans the whole first step,
+  // whatever the scheme's first force call (position Verlet evaluates at x0 + h/2 v0, the
+  // variational integrator at q_alpha). Idempotent: force at t0 again (dt = 0) changes nothing.
+  sys.force(t0, x0, v0, f_);
+  sys.accept_step();
+  f_.setZero(dofs_);
 }
 
 Vector BlockStateIntegrator::state() const {

@@ -23,7 +23,9 @@ class BlockStateIntegrator : public Integrator {
  protected:
   // `names` documents the blocks in error messages, e.g. {"x", "v", "a"}.
   BlockStateIntegrator(std::string scheme, std::initializer_list<Vector*> blocks);
-  // Checks the initial conditions and the step, sizes every block, stores 1/mass and the clock.
+  // Checks the initial conditions and the step, sizes every block, stores 1/mass and the clock, and
+  // commits the system's history at (t0, x0, v0) (one force call and accept_step()). Every
+  // scheme's start() calls it first.
   void begin(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h);
   // Acceleration M^{-1} f.
   Vector accel(const Vector& f) const { return minv_.cwiseProduct(f); }

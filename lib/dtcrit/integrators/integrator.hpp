@@ -1,7 +1,8 @@
 #pragma once
 // The integrator contract (cf. Boost.Odeint's stepper concept, without its algebra layers).
 //
-//   start(sys, t0, x0, v0, h)  builds the scheme's full state from the initial conditions
+//   start(sys, t0, x0, v0, h)  commits the system's history at (t0, x0, v0) (a contact closed at
+//                              t0 takes its tangential origin at x0), then builds the scheme's full state from the initial conditions
 //                              (accelerations, half-step velocities, Nordsieck vectors: whatever
 //                              the scheme carries), using exact start-up where it needs derivatives.
 //   step(sys)                  advances t_n -> t_{n+1} = t0 + (n+1) h and calls sys.accept_step() once.

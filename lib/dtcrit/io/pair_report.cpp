@@ -112,7 +112,10 @@ nlohmann::json to_json(const PairReport& r) {
   for (const auto& e : r.estimates) j["estimate_descriptions"][e.name] = e.description;
   j["integrators"] = nlohmann::json::object();
   for (const auto& i : r.integrators)
-    j["integrators"][i.name] = {{"h_crit", number_or_null(i.h_crit)}, {"stability", stability_keyword(i.stability)}};
+    j["integrators"][i.name] = {{"h_crit", number_or_null(i.h_crit)},
+                                {"stability", stability_keyword(i.stability)},
+                                {"checked_omega_min", checked_omega_min},
+                                {"checked_omega_max", checked_omega_max}};
   if (r.recommendation) j["recommended_step"] = to_json(*r.recommendation);
   return j;
 }
@@ -159,7 +162,7 @@ std::string format_pair_table(const std::vector<PairReport>& reports) {
           [&](const PairReport& r) {
             const auto& lim = r.integrators[i];
             return lim.stability == Stability::conditional ? format_number(lim.h_crit)
-                                                           : std::string(stability_keyword(lim.stability));
+                                                           : std::string(stability_label(lim.stability));
           },
           "s");
   std::string text = t.to_text();

@@ -25,15 +25,15 @@ double validated_margin(double margin) {
 std::string format_recommendation(const StepRecommendation& r) {
   if (r.stability == Stability::unconditional && r.h_accuracy)
     return fmt::format("recommended step: {} s, the accuracy-limited step of {} ({}); no stability limit "
-                       "(unconditionally stable on this linear system)\n",
+                       "(stable up to Omega = h omega_max = 1e4 on this linear system)\n",
                        format_number(*r.h_accuracy), r.integrator, r.accuracy);
   if (r.stability == Stability::unconditional)
-    return fmt::format("recommended step: no stability limit for {} (unconditionally stable on this linear system); "
+    return fmt::format("recommended step: no stability limit for {} (stable up to Omega = h omega_max = 1e4 on this linear system); "
                        "choose the step by accuracy (dtcrit sweep)\n",
                        r.integrator);
   if (r.stability != Stability::conditional)
     return fmt::format("recommended step: none, {} is {} here; choose another --integrator\n", r.integrator,
-                       stability_keyword(r.stability));
+                       stability_label(r.stability));
   const std::string basis =
       r.h_safe ? fmt::format("{} s, the certified safe step of {}", format_number(*r.h_safe), r.integrator)
                : fmt::format("{} s, the stability limit of {} (no certified h_safe yet: the limit stands in)",
@@ -48,6 +48,8 @@ nlohmann::json to_json(const StepRecommendation& r) {
   auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
   return {{"integrator", r.integrator},
           {"stability", stability_keyword(r.stability)},
+          {"checked_omega_min", checked_omega_min},
+          {"checked_omega_max", checked_omega_max},
           {"h_crit", num(r.h_crit)},
           {"h_safe", r.h_safe ? num(*r.h_safe) : nlohmann::json(nullptr)},
           {"margin", r.margin},

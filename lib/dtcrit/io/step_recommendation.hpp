@@ -3,6 +3,7 @@
 // step where one exists, and a recommended step = margin x the safe step (the limit until a
 // certified h_safe is available), or the accuracy-limited step when that is smaller. One line for
 // the text reports, one object for JSON.
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
@@ -49,6 +50,8 @@ std::optional<StepRecommendation> recommend_from(const Limits& limits, double ma
   rec.integrator = chosen->name;
   rec.stability = chosen->stability;
   rec.h_crit = chosen->h_crit;
+  if constexpr (requires { chosen->h_safe; })
+    if (std::isfinite(chosen->h_safe)) rec.h_safe = chosen->h_safe;
   rec.margin = margin;
   return rec;
 }

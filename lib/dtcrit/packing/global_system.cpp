@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <thread>
+#include <type_traits>
 
 #include <Eigen/Eigenvalues>
 #include <Spectra/SymEigsSolver.h>
@@ -466,7 +467,7 @@ SparseMatrix GlobalSystem::damping() const { return assemble(false); }
 
 LinearSystem GlobalSystem::linear_system() const { return LinearSystem(mass_, stiffness(), damping()); }
 
-double GlobalSystem::gershgorin_omega2() const {
+double GlobalSystem::gershgorin_bound(double a, double b) const {
   const Index n = particles(), dpp = dpp_;
   std::vector<double> diag(static_cast<std::size_t>(n * dpp * dpp), 0.0);  // particle diagonal blocks
   Vector offsum = Vector::Zero(dofs());                                    // scaled off-block row sums
@@ -476,7 +477,8 @@ double GlobalSystem::gershgorin_omega2() const {
     for (Index r = 0; r < dpp; ++r)
       for (Index q = 0; q < dpp; ++q) D[r * dpp + q] += B(r, q);
   };
-  for_each_block([&](const Contact& c, const auto& K, const auto&) {
+  for_each_block([&](const Contact& c, const auto& Kc, const auto& Cc) {
+    const std::decay_t<decltype(Kc)> K = a * Kc + b * Cc;
     add_diag(c.i, K.topLeftCorner(dpp, dpp));
     if (c.j < 0) return;
     if (c.j == c.i) {  // a particle touching its own image: all four blocks are diagonal

@@ -105,7 +105,9 @@ class GlobalSystem {
   // Gershgorin bound on lambda_max(M^{-1/2} K M^{-1/2}) = omega_max^2: the largest absolute row sum
   // of the scaled matrix, with the particle diagonal blocks assembled exactly and each contact's
   // off-diagonal block counted on its own (an upper bound of the assembled row sum).
-  double gershgorin_omega2() const;
+  double gershgorin_omega2() const { return gershgorin_bound(1.0, 0.0); }
+  // The same bound on lambda_max(M^{-1/2} (a K + b C) M^{-1/2}), e.g. (0, 1) for the damping.
+  double gershgorin_bound(double a, double b) const;
 
   // Yade's GlobalStiffnessTimeStepper, as its code computes it: per body the translational
   // diagonal K_ii = sum_c kn n_i^2 + kt (1 - n_i^2), the rotational K^rot_ii = sum_c kt R^2 (1 - n_i^2),

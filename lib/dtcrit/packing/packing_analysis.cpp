@@ -49,8 +49,15 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
     out.stability = c.stability;
     out.h_crit = c.stability == Stability::conditional ? c.h_crit * scale : kNaN;
   };
+  // Upper bounds of lambda_max of M^-1/2 K M^-1/2 and M^-1/2 C M^-1/2 (row sums rounded up).
+  auto gershgorin = [&](double a, double b) { return sys.gershgorin_bound(a, b) * (1.0 + 1e-12); };
   if (!sys.damped()) {
-    from(scalar_limit(spec, 0.0), 1.0 / omega_max);
+    const CriticalStep scalar = scalar_limit(spec, 0.0);
+    from(scalar, 1.0 / omega_max);
+    if (scalar.stability == Stability::conditional) {
+      out.h_safe = scalar.h_crit / std::sqrt(gershgorin(1.0, 0.0));
+      out.h_safe_method = "Omega_crit / sqrt(Gershgorin bound of omega_max^2)";
+    }
     out.method = "undamped: Omega_crit(scalar oscillator) / omega_max, exact by modal decomposition";
     return out;
   }
@@ -60,17 +67,26 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
     out.h_crit = limit.h_crit;
     out.converged = limit.converged;
     out.method = "damped, dashpot at (x_n - x_{n-1})/h: first h where 4M - 2hC - h^2 K is singular (exact)";
+    const double k = gershgorin(1.0, 0.0), c = gershgorin(0.0, 1.0);
+    out.h_safe = (std::sqrt(c * c + 4.0 * k) - c) / k;
+    out.h_safe_method = "root of 4 - 2hc - h^2 k, c and k Gershgorin bounds of C~ and K~";
     return out;
   }
   if (dashpot == DashpotVelocity::central_difference) {
     out.h_crit = 2.0 / omega_max;
     out.method = "damped, dashpot at v_{n+1}: first h where 4M - h^2 K is singular, 2 / omega_max (exact)";
+    out.h_safe = 2.0 / std::sqrt(gershgorin(1.0, 0.0));
+    out.h_safe_method = "2 / sqrt(Gershgorin bound of omega_max^2)";
     return out;
   }
   if (sys.dofs() <= opts.amplification_dofs) {
     LinearSystem ls = sys.linear_system();
-    from(critical_step(spec, ls, omega_max), 1.0);
-    out.method = "damped: amplification matrix of the integrator on LinearSystem(M, K, C) (exact)";
+    const CriticalStep c = critical_step(spec, ls, omega_max);
+    from(c, 1.0);
+    out.free_modes = c.free_modes;
+    out.method = "damped: amplification matrix of the integrator on LinearSystem(M, K, C) (exact); " + c.method;
+    if (c.free_modes > 0)
+      out.method += fmt::format("; {} free modes (common null space of K and C: drift, not instability) set aside", c.free_modes);
     return out;
   }
   from(scalar_limit(spec, zeta), 1.0 / omega_max);
@@ -365,7 +381,9 @@ nlohmann::json to_json(const PackingReport& r) {
   for (const auto& i : r.integrators)
     j["integrators"][i.name] = {
         {"h_crit", number_or_null(i.h_crit)}, {"stability", stability_keyword(i.stability)}, {"exact", i.exact},
-        {"converged", i.converged},           {"method", i.method}};
+        {"converged", i.converged},           {"method", i.method}, {"free_modes", i.free_modes},
+        {"h_safe", number_or_null(i.h_safe)}, {"h_safe_method", i.h_safe_method},
+        {"checked_omega_min", checked_omega_min}, {"checked_omega_max", checked_omega_max}};
   j["timings_s"] = nlohmann::json::object();
   for (const auto& [stage, s] : r.timings) j["timings_s"][stage] = s;
   return j;
@@ -412,15 +430,21 @@ std::string format_packing_table(const PackingReport& r) {
                        r.eigen_residual, r.eigen_tolerance);
   if (!r.h_exact_converged) out += "  NOT CONVERGED: the damped velocity_verlet limit (root of lambda_max = 4)\n";
   out += "\n";
-  TextTable t({"integrator", "h_crit [s]", "stability", "method"});
+  // h_safe <= true limit <= h_crit (h_crit from the Lanczos omega_max, a lower bound of the true one).
+  TextTable t({"integrator", "h_safe [s]", "h_crit [s]", "stability", "method"});
   for (const auto& i : r.integrators)
-    t.add_row({i.name, format_number(i.h_crit), std::string(stability_keyword(i.stability)),
-               !i.converged ? "not converged" : i.exact ? "exact" : "estimate"});
+    t.add_row({i.name, format_number(i.h_safe), format_number(i.h_crit), std::string(stability_label(i.stability)),
+               !i.converged                                     ? "not converged"
+               : !i.exact                                       ? "estimate"
+               : i.method.find("certified") != std::string::npos ? "certified"
+                                                                : "exact"});
   out += t.to_text();
   out += "\n";
   TextTable e({"bound / estimate", "step [s]", "ratio to exact"});
   for (const auto& s : r.estimates) e.add_row({s.name, format_number(s.seconds), fmt::format("{:.4f}", s.ratio)});
   out += e.to_text();
+  out += "\nh_safe: a certified safe step (Gershgorin upper bounds of omega_max^2 and of the damping); the true limit\n"
+         "lies in [h_safe, h_crit] (h_crit from the Lanczos omega_max, a lower bound of the true omega_max).\n";
   out += fmt::format("\nratio: step / exact velocity_verlet step {} s ({}).\n", format_number(r.h_exact),
                      r.damped ? "damped, half-step dashpots as LAMMPS" : "undamped");
   return out;

@@ -3,6 +3,7 @@
 // on it, and the cheap bounds users rely on with their ratio to the exact step. Rendered as an
 // aligned table or JSON (same "integrators" object as `dtcrit pair`).
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,6 +32,11 @@ struct PackingIntegratorLimit {
   std::string method;                        // how it was obtained, and whether it is exact
   bool exact = true;
   bool converged = true;                     // the solver behind h_crit converged (else h_crit is NaN)
+  Index free_modes = 0;                      // free modes set aside by the amplification route
+  // A certified safe step (NaN where none is known): h_crit rests on the Lanczos omega_max, a lower
+  // bound of the true one, so h_crit can only be too large; h_safe rests on Gershgorin upper bounds.
+  double h_safe = std::numeric_limits<double>::quiet_NaN();
+  std::string h_safe_method;
 };
 
 // An input the caller chose (or left at its default) that sets the answer, e.g. a lattice's radius.
@@ -93,6 +99,11 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
 //    mode's modal damping ratio (an estimate, flagged exact = false).
 // half_step_limit: the backward-difference limit if already computed (else computed here).
 // A non-symmetric system takes nonsymmetric_integrator_limit instead.
+// h_safe, from k >= lambda_max(M^-1/2 K M^-1/2) and c >= lambda_max(M^-1/2 C M^-1/2) (Gershgorin,
+// times 1 + 1e-12 for the rounding of the row sums): undamped Omega_crit / sqrt(k) (every mode sees
+// Omega <= Omega_crit); damped backward_difference (-c + sqrt(c^2 + 4k)) / k, where
+// 4 - 2hc - h^2 k, a lower bound of lambda_min(4I - 2hC~ - h^2 K~), reaches 0; damped
+// central_difference 2 / sqrt(k); none for the others.
 PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const GlobalSystem& sys, double omega_max,
                                                 double top_mode_zeta, const PackingAnalysisOptions& opts,
                                                 std::optional<DampedLimit> half_step_limit = std::nullopt);

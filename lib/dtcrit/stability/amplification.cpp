@@ -1,8 +1,14 @@
 #include "dtcrit/stability/amplification.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdint>
 #include <limits>
+#include <optional>
+#include <vector>
+
+#include <boost/math/tools/toms748_solve.hpp>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
@@ -141,21 +147,102 @@ std::string_view stability_keyword(Stability s) {
   return "unknown";
 }
 
-std::string_view to_string(Stability s) {
+// The texts quote checked_omega_min / checked_omega_max (static_asserted below).
+static_assert(checked_omega_min == 1e-6 && checked_omega_max == 1e4);
+
+std::string_view stability_label(Stability s) {
   switch (s) {
-    case Stability::conditional: return "conditionally stable";
-    case Stability::unconditional: return "unconditionally stable";
-    case Stability::unstable: return "unstable";
+    case Stability::conditional: return "conditional";
+    case Stability::unconditional: return "stable up to Ω = 1e4";
+    case Stability::unstable: return "unstable below Ω = 1e-6";
   }
   return "?";
 }
 
-CriticalStep critical_step(Integrator& integrator, MechanicalSystem& sys, double omega_max) {
-  require_positive("omega_max", omega_max);
-  constexpr double Omega_min = 1e-6, Omega_max = 1e4, rel_tol = 1e-13;
+std::string_view to_string(Stability s) {
+  return s == Stability::conditional ? "conditionally stable" : stability_label(s);
+}
+
+namespace {
+
+// Crossing functions of the amplification matrix: each vanishes exactly where an eigenvalue
+// reaches the unit circle in one way, so a sign change across a bracket certifies that crossing
+// without any threshold on |lambda| - 1.
+enum class Crossing { minus_one, plus_one, complex_pair };
+
+std::string_view crossing_text(Crossing c) {
+  switch (c) {
+    case Crossing::minus_one: return "det(A + I) changes sign: a real eigenvalue through -1";
+    case Crossing::plus_one: return "det(A - I) changes sign: a real eigenvalue through +1";
+    case Crossing::complex_pair: return "det(A (x) A - I) changes sign: a complex pair through the unit circle";
+  }
+  return "?";
+}
+
+// The second compound (bialternate product A (x) A): entry ((p,q),(r,s)), p > q, r > s, is the 2x2
+// minor a_pr a_qs - a_ps a_qr; its eigenvalues are lambda_i lambda_j, i < j. So
+// det(A (x) A - I) = prod_{i<j} (lambda_i lambda_j - 1) vanishes when a complex pair has |lambda| = 1.
+Matrix second_compound(const Matrix& A) {
+  const Index n = A.rows(), m = n * (n - 1) / 2;
+  Matrix B(m, m);
+  Index row = 0;
+  for (Index p = 1; p < n; ++p)
+    for (Index q = 0; q < p; ++q, ++row) {
+      Index col = 0;
+      for (Index r = 1; r < n; ++r)
+        for (Index s = 0; s < r; ++s, ++col) B(row, col) = A(p, r) * A(q, s) - A(p, s) * A(q, r);
+    }
+  return B;
+}
+
+// det as (sign, log |det|) from the LU pivots: a packing's 240 x 240 A - I has a factor
+// lambda - 1 ~ h s per slow mode, and their product underflows.
+struct SignedLog {
+  double sign, log_abs;
+};
+
+SignedLog signed_log_det(const Matrix& B) {
+  const Eigen::PartialPivLU<Matrix> lu(B);
+  double sign = lu.permutationP().determinant(), log_abs = 0.0;
+  for (Index i = 0; i < B.rows(); ++i) {
+    const double u = lu.matrixLU()(i, i);
+    if (u == 0.0) return {0.0, -std::numeric_limits<double>::infinity()};
+    sign *= u < 0.0 ? -1.0 : 1.0;
+    log_abs += std::log(std::abs(u));
+  }
+  return {sign, log_abs};
+}
+
+SignedLog crossing_value(const Matrix& A, Crossing c) {
+  switch (c) {
+    case Crossing::minus_one: return signed_log_det(A + Matrix::Identity(A.rows(), A.cols()));
+    case Crossing::plus_one: return signed_log_det(A - Matrix::Identity(A.rows(), A.cols()));
+    case Crossing::complex_pair: {
+      const Matrix B = second_compound(A);
+      return signed_log_det(B - Matrix::Identity(B.rows(), B.cols()));
+    }
+  }
+  return {0.0, 0.0};
+}
+
+// Largest states the certificate is tried on (a 48-dof packing's reach 240; the bialternate
+// product of an N x N matrix is N(N-1)/2 square, so only for small states: the pair model's).
+constexpr Index certify_max_state = 256, bialternate_max_state = 16;
+
+// A dense check below the answer for systems up to this many dofs (a packing's amplification
+// route): 200 points for small states (the pair model, ~5 us a point), 50 above (a 48-dof
+// packing's states reach 240, ~15 ms a point).
+constexpr Index dense_check_max_dofs = 48;
+int dense_check_points(Index state) { return state <= 64 ? 200 : 50; }
+
+CriticalStep scan_critical_step(Integrator& integrator, MechanicalSystem& sys, double omega_max) {
+  constexpr double Omega_min = checked_omega_min, Omega_max = checked_omega_max, rel_tol = 1e-13;
   constexpr double second_opinion = 1e-6;  // rho - 1 above this needs no rounding estimate
+  constexpr double certify_width = 1e-6;   // bracket width (relative) where the crossing functions are tried
+  constexpr int max_refinements = 6;
   const double fine = std::pow(2.0, 0.25);
   const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto matrix = [&](double Omega) { return amplification_matrix_scaled(integrator, sys, Omega / omega_max, 1.0); };
   auto probe = [&](double Omega) -> Verdict {
     const double h = Omega / omega_max;
     const Matrix A = amplification_matrix_scaled(integrator, sys, h, 1.0);
@@ -172,15 +259,61 @@ CriticalStep critical_step(Integrator& integrator, MechanicalSystem& sys, double
     const double noise = std::abs(v.excess - v2.excess);
     return {v2.unstable && std::min(v.excess, v2.excess) > 16.0 * noise, std::min(v.excess, v2.excess)};
   };
-  if (probe(Omega_min).unstable) return {Stability::unstable, nan};
-  double lo = Omega_min;
+  if (probe(Omega_min).unstable) return {Stability::unstable, nan, 0, "unstable at the smallest Omega checked"};
+
+  // 1. Geometric scan: coarse (x2) where limits are not expected, fine (x2^(1/4)) over [1/16, 64].
+  std::vector<double> grid{Omega_min};  // probed and stable, ascending
+  double lo = Omega_min, hi = nan;
+  Verdict at_hi{};
   while (lo < Omega_max) {
-    // coarse (x2) where limits are not expected, fine (x2^(1/4)) over [1/16, 64]
-    const double hi = std::min(Omega_max, lo * ((lo >= 1.0 / 16.0 && lo < 64.0) ? fine : 2.0));
-    Verdict at_hi = probe(hi);
+    const double next = std::min(Omega_max, lo * ((lo >= 1.0 / 16.0 && lo < 64.0) ? fine : 2.0));
+    at_hi = probe(next);
     if (at_hi.unstable) {
-      double a = lo, b = hi;
-      while (b - a > rel_tol * a) {
+      hi = next;
+      break;
+    }
+    grid.push_back(next);
+    lo = next;
+  }
+  if (std::isnan(hi)) return {Stability::unconditional, nan, 0, "stable at every Omega of the scan"};
+
+  // 2. The 19 % grid must not have stepped over an unstable window: halve its ratio (geometric
+  // midpoints of consecutive stable points of the fine range) until a refined scan agrees on the
+  // first bracket. (Below 1/16 the x2 grid stays: no registry row has a window there; the dense
+  // check below covers uncertified answers of small systems.)
+  int refinements = 0;
+  for (bool agreed = false; !agreed && refinements < max_refinements; ++refinements) {
+    agreed = true;
+    std::vector<double> refined{grid.front()};
+    for (std::size_t k = 1; k < grid.size(); ++k) {
+      if (grid[k - 1] < 1.0 / 16.0) {
+        refined.push_back(grid[k]);
+        continue;
+      }
+      const double mid = std::sqrt(grid[k - 1] * grid[k]);
+      const Verdict v = probe(mid);
+      if (v.unstable) {  // an earlier bracket: refine again below it
+        lo = grid[k - 1];
+        hi = mid;
+        at_hi = v;
+        agreed = false;
+        break;
+      }
+      refined.push_back(mid);
+      refined.push_back(grid[k]);
+    }
+    grid = std::move(refined);
+  }
+
+  // 3. Locate the first loss of stability in [lo, hi]: bisection to certify_width, then the
+  // crossing functions as a certificate (a sign change across the bracket proves an eigenvalue
+  // reaches the unit circle there, and toms748 finds where without any threshold); otherwise
+  // bisection to rel_tol on the condition-aware verdicts.
+  std::string method;
+  auto locate = [&](double a, double b) -> std::optional<double> {
+    const double a0 = a;  // stable, far (up to 19 %) below the crossing
+    auto bisect_to = [&](double tol) {
+      while (b - a > tol * a) {
         const double mid = 0.5 * (a + b);
         if (mid <= a || mid >= b) break;
         const Verdict v = probe(mid);
@@ -191,21 +324,100 @@ CriticalStep critical_step(Integrator& integrator, MechanicalSystem& sys, double
           a = mid;
         }
       }
-      const double Omega_c = 0.5 * (a + b);
-      // Weak instability at every h: rho - 1 = c Omega^p > 0 for all Omega, first resolved above
-      // round-off at Omega_c. Recognised when rho - 1 at 2 and 4 Omega_c follows a power law that,
-      // extrapolated back, lands on the round-off level found at Omega_c (a genuine crossing
-      // extrapolates to far more than that, since rho - 1 starts from zero at Omega_c).
-      const double g2 = probe(2.0 * Omega_c).excess, g4 = probe(4.0 * Omega_c).excess;
-      if (g2 > 0.0 && g4 > g2 && std::isfinite(g4)) {
-        const double p = std::log2(g4 / g2);
-        if (p >= 1.0 && g2 / std::exp2(p) <= 1e3 * std::max(at_hi.excess, eps)) return {Stability::unstable, nan};
+    };
+    bisect_to(certify_width);
+    const Matrix Aa = matrix(a), Ab = matrix(b);
+    if (Aa.rows() <= certify_max_state && Ab.allFinite()) {
+      double best = nan;
+      for (Crossing c : {Crossing::minus_one, Crossing::plus_one, Crossing::complex_pair}) {
+        if (c == Crossing::complex_pair) {
+          // Only where the real crossings say nothing, and only for dissipative A: a conservative
+          // scheme keeps every stable pair on the circle, lambda conj(lambda) - 1 = 0 up to
+          // rounding, and the sign of the bialternate determinant is noise. So A far below the
+          // crossing must have every eigenvalue strictly inside (by more than 1e-6).
+          if (!std::isnan(best) || Aa.rows() > bialternate_max_state) continue;
+          if (!(spectral_radius(matrix(a0)) < 1.0 - 1e-6)) continue;
+          if (crossing_value(matrix(a0), c).sign != crossing_value(Aa, c).sign) continue;
+        }
+        const SignedLog la = crossing_value(Aa, c), lb = crossing_value(Ab, c);
+        if (!(la.sign * lb.sign < 0.0)) continue;
+        // sign x |det| / |det at a|: the same zero, of order one across the narrow bracket
+        auto f = [&, ref = la.log_abs](double Omega) {
+          const SignedLog l = crossing_value(matrix(Omega), c);
+          return l.sign * std::exp(std::clamp(l.log_abs - ref, -700.0, 700.0));
+        };
+        const double fa = la.sign, fb = lb.sign * std::exp(std::clamp(lb.log_abs - la.log_abs, -700.0, 700.0));
+        std::uintmax_t iterations = 60;
+        const auto root = boost::math::tools::toms748_solve(f, a, b, fa, fb,
+                                                            boost::math::tools::eps_tolerance<double>(50), iterations);
+        // the end on the stable side of the crossing
+        const double Omega = root.first;
+        if (!(Omega >= best)) {
+          best = Omega;
+          method = fmt::format("certified: {}", crossing_text(c));
+        }
       }
-      return {Stability::conditional, Omega_c / omega_max};
+      if (!std::isnan(best)) return best;
     }
-    lo = hi;
+    bisect_to(rel_tol);
+    const double Omega_c = 0.5 * (a + b);
+    // Weak instability at every h: rho - 1 = c Omega^p > 0 for all Omega, first resolved above
+    // round-off at Omega_c. Recognised when rho - 1 at 2 and 4 Omega_c follows a power law that,
+    // extrapolated back, lands on the round-off level found at Omega_c (a genuine crossing
+    // extrapolates to far more than that, since rho - 1 starts from zero at Omega_c).
+    const double g2 = probe(2.0 * Omega_c).excess, g4 = probe(4.0 * Omega_c).excess;
+    if (g2 > 0.0 && g4 > g2 && std::isfinite(g4)) {
+      const double p = std::log2(g4 / g2);
+      if (p >= 1.0 && g2 / std::exp2(p) <= 1e3 * std::max(at_hi.excess, eps)) return std::nullopt;
+    }
+    method = "exact (scan): bisection of the eigenvalue verdicts, no crossing function changes sign";
+    return Omega_c;
+  };
+  std::optional<double> Omega_c = locate(lo, hi);
+  if (!Omega_c) return {Stability::unstable, nan, 0, "weakly unstable: rho - 1 follows a power law of Omega down to round-off"};
+
+  // 4. Small systems whose answer the crossing functions did not certify: a dense check below
+  // it (uniform in Omega, where windows would matter), rho <= 1 at every point; a point found
+  // unstable starts the location again. (A certified answer skips it: dtcrit table's time.)
+  int dense = 0;
+  if (sys.dofs() <= dense_check_max_dofs && method.rfind("certified", 0) != 0) {
+    const double top = *Omega_c;
+    const int points = dense_check_points(matrix(top).rows());
+    double below = Omega_min;
+    for (int k = 1; k <= points; ++k) {
+      const double Omega = top * k / (points + 1.0);
+      if (Omega <= Omega_min) continue;
+      ++dense;
+      if (!probe(Omega).unstable) {
+        below = Omega;
+        continue;
+      }
+      Omega_c = locate(below, Omega);
+      if (!Omega_c) return {Stability::unstable, nan, 0, "weakly unstable: rho - 1 follows a power law of Omega down to round-off"};
+      break;
+    }
   }
-  return {Stability::unconditional, nan};
+  method += fmt::format("; scan ratio refined {} time{}", refinements, refinements == 1 ? "" : "s");
+  if (dense > 0) method += fmt::format(", {}-point check below the limit", dense);
+  return {Stability::conditional, *Omega_c / omega_max, 0, method};
+}
+
+}  // namespace
+
+CriticalStep critical_step(Integrator& integrator, MechanicalSystem& sys, double omega_max) {
+  require_positive("omega_max", omega_max);
+  if (auto* linear = dynamic_cast<LinearSystem*>(&sys)) {
+    MovingPart moving = without_free_modes(*linear, omega_max);
+    if (moving.system) {
+      CriticalStep c = moving.system->dofs() == 0
+                           ? CriticalStep{Stability::unconditional, std::numeric_limits<double>::quiet_NaN(), 0,
+                                          "nothing moves: every mode is free"}
+                           : scan_critical_step(integrator, *moving.system, omega_max);
+      c.free_modes = moving.free_modes;
+      return c;
+    }
+  }
+  return scan_critical_step(integrator, sys, omega_max);
 }
 
 CriticalStep critical_step(std::string_view integrator_spec, MechanicalSystem& sys, double omega_max) {

@@ -3,9 +3,11 @@
 // step is obtained by running Integrator::step on each unit vector of the full state
 // z = (Integrator::state(), MechanicalSystem::history()) of a linear system. The predicted
 // critical step therefore belongs to exactly the code that runs (DESIGN.md §3).
+#include <string>
 #include <string_view>
 
 #include "dtcrit/core/types.hpp"
+#include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/integrators/integrator.hpp"
 
 namespace dtcrit {
@@ -19,15 +21,29 @@ Matrix amplification_matrix(Integrator& integrator, MechanicalSystem& linear_sys
 double spectral_radius(const Matrix& A);
 
 enum class Stability { conditional, unconditional, unstable };
+// The range of Omega = h omega_max that critical_step checks: "unconditional" means stable up to
+// checked_omega_max, "unstable" means unstable already at (or, extrapolated, below) checked_omega_min.
+inline constexpr double checked_omega_min = 1e-6, checked_omega_max = 1e4;
+// What was checked, for text outputs: "conditionally stable", "stable up to Ω = 1e4",
+// "unstable below Ω = 1e-6".
 std::string_view to_string(Stability);
-// The one-word form the JSON outputs use: "conditional", "unconditional" or "unstable".
+// The one-word form the JSON and CSV outputs use: "conditional", "unconditional" or "unstable"
+// (JSON adds checked_omega_min / checked_omega_max beside it).
 std::string_view stability_keyword(Stability);
+// The short text-table form: "conditional", "stable up to Ω = 1e4", "unstable below Ω = 1e-6".
+std::string_view stability_label(Stability);
 
 struct CriticalStep {
   Stability stability;
   double h_crit;  // seconds; NaN unless conditional
+  Index free_modes = 0;  // free (zero-frequency, undamped) modes of a LinearSystem set aside
+  std::string method;    // how the verdict was reached: "certified: ..." or "exact (scan): ..."
 };
 
+// On a LinearSystem the free modes N = ker K ∩ ker C are set aside first and the rest is judged
+// alone (without_free_modes, dynamics/linear_system.hpp: for symmetric K and C the free motion
+// decouples exactly and is polynomial drift, a Jordan block at +1 of A, not an instability);
+// their number is returned in free_modes.
 // The first h at which rho(A(h)) > 1, found by scanning Omega = h omega_max geometrically over
 // [1e-6, 1e4] and bisecting the first bracket to 1e-13 relative. Above 1e4 / omega_max no
 // instability is looked for ("unconditional"); instability already at 1e-6 / omega_max is

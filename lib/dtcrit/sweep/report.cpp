@@ -24,7 +24,7 @@ std::string limit_text(double h, double scale) {
 std::string predicted_text(const PredictedLimit& p, double scale) {
   if (!p.stability) return "-";
   if (p.conditional()) return format_number(p.h / scale);
-  return std::string(stability_keyword(*p.stability));
+  return std::string(stability_label(*p.stability));
 }
 
 nlohmann::json number(double x) {
@@ -217,6 +217,7 @@ nlohmann::json to_json(const SweepResult& r) {
     i["h_crit_predicted"] = number(s.predicted.h);
     i["h_crit_predicted_status"] =
         s.predicted.stability ? json(std::string(stability_keyword(*s.predicted.stability))) : json(nullptr);
+    i["h_crit_predicted_checked_omega"] = {checked_omega_min, checked_omega_max};
     i["solver"] = {{"implicit_steps", s.solver.steps},
                    {"unconverged_steps", s.solver.unconverged_steps},
                    {"max_newton_iterations", s.solver.max_iterations},

@@ -37,21 +37,10 @@ Observation nan_observation(const SweepCase& c, const Observation& like) {
   return o;
 }
 
-// Registers the contacts of the initial state at t0 (one force() call and accept_step()), so that a
-// contact already closed at t0 takes its tangential-history origin there. Without it the origin is
-// the integrator's first force() call, which for position Verlet (x + h/2 v) or the variational
-// integrator (q_alpha) lies inside the first step: an O(h) offset of the tangential spring.
-void prime(MechanicalSystem& sys, const RunSetup& s) {
-  Vector f;
-  sys.force(s.t0, s.x0, s.v0, f);
-  sys.accept_step();
-}
-
 // Runs `steps` steps of h, observing every `stride` steps (stride = 0: no channel outputs).
 RunRecord run_case(const SweepCase& c, const std::string& spec, double h, double delay, long steps, long stride) {
   RunSetup s = c.build(delay);
-  MechanicalSystem& sys = *s.system;
-  prime(sys, s);
+  MechanicalSystem& sys = *s.system;  // Integrator::start commits its history at (t0, x0, v0)
   const auto integ = make_integrator(spec);
   integ->start(sys, s.t0, s.x0, s.v0, h);
   const auto mon = c.monitor(sys);
@@ -316,7 +305,6 @@ class Engine {
     tick(1);
     RunSetup s = c_.build(0.0);
     MechanicalSystem& sys = *s.system;
-    prime(sys, s);
     const double floor = c_.energy_floor();
     const double E0 = sys.energy(s.x0, s.v0);
     const double base = std::max(E0 - floor, 1e-300);
