@@ -46,7 +46,7 @@ GlobalSystem floor_packing(Variant v) {
   return GlobalSystem(p, find_contacts(p, laws, {1e-9}), true);  // dtcrit packing's gap tolerance for lattices
 }
 
-struct Spectrum {
+struct FloorSpectrum {
   Matrix K, C;                  // M^-1/2 K M^-1/2, M^-1/2 C M^-1/2
   double omega_max = 0.0;       // sqrt(lambda_max(K~))
   std::vector<std::complex<double>> s;  // nonzero eigenvalues of the first-order system
@@ -55,8 +55,8 @@ struct Spectrum {
 
 // Independent of the integrators and of without_free_modes: dense eigenvalues of
 // z' = [[0, I], [-K~, -C~]] z.
-Spectrum spectrum(const GlobalSystem& g) {
-  Spectrum out;
+FloorSpectrum spectrum(const GlobalSystem& g) {
+  FloorSpectrum out;
   const Vector w = g.mass().cwiseSqrt().cwiseInverse();
   out.K = w.asDiagonal() * Matrix(g.stiffness()) * w.asDiagonal();
   out.C = w.asDiagonal() * Matrix(g.damping()) * w.asDiagonal();
@@ -76,7 +76,7 @@ Spectrum spectrum(const GlobalSystem& g) {
 }
 
 // Explicit Euler: A = I + hF, eigenvalues 1 + h s; |1 + h s| <= 1 iff h <= -2 Re s / |s|^2.
-double explicit_euler_limit(const Spectrum& sp) {
+double explicit_euler_limit(const FloorSpectrum& sp) {
   double h = INFINITY;
   for (auto s : sp.s) h = std::min(h, -2.0 * s.real() / std::norm(s));
   return h;
@@ -84,7 +84,7 @@ double explicit_euler_limit(const Spectrum& sp) {
 
 // RK4 on z' = F z: A = R(hF), R(z) = 1 + z + z^2/2 + z^3/6 + z^4/24; the limit is the first h at
 // which some |R(h s)| reaches 1 (a scan and bisection along each ray h s).
-double rk4_limit(const Spectrum& sp) {
+double rk4_limit(const FloorSpectrum& sp) {
   auto R = [](std::complex<double> z) { return std::abs(1.0 + z * (1.0 + z * (0.5 + z * (1.0 / 6.0 + z / 24.0)))); };
   double best = INFINITY;
   for (auto s : sp.s) {
@@ -106,7 +106,7 @@ double rk4_limit(const Spectrum& sp) {
 
 // Backward-difference dashpots (integrators/registry.hpp): the first h at which
 // 4I - 2h C~ - h^2 K~ is singular; it is so at h = 2 / omega_max when C~ vanishes there, earlier otherwise.
-double half_step_limit(const Spectrum& sp) {
+double half_step_limit(const FloorSpectrum& sp) {
   const Index n = sp.K.rows();
   auto lambda_min = [&](double h) {
     const Matrix S = 4.0 * Matrix::Identity(n, n) - 2.0 * h * sp.C - h * h * sp.K;
@@ -145,7 +145,7 @@ double energy_growth(const std::string& spec, LinearSystem& ls, double h, long s
 
 TEST_CASE("free modes are set aside exactly: the moving part keeps the nonzero spectrum", "[stability][free-modes]") {
   const GlobalSystem g = floor_packing(Variant::floor_damped);
-  const Spectrum sp = spectrum(g);
+  const FloorSpectrum sp = spectrum(g);
   const MovingPart m = without_free_modes(g.linear_system(), sp.omega_max);
   // Two zero roots of the first-order system per free mode (a Jordan block at 0).
   REQUIRE(m.system);
@@ -197,7 +197,7 @@ TEST_CASE("every registry row on eight spheres on a floor: free modes are not in
 
 void check_rows_on_floor(Variant variant, const std::vector<std::string>& specs) {
   const GlobalSystem g = floor_packing(variant);
-  const Spectrum sp = spectrum(g);
+  const FloorSpectrum sp = spectrum(g);
   const bool damped = variant != Variant::floor_undamped;
   REQUIRE(g.damped() == damped);
   // Every moving mode is damped (Re s < 0): the small-Omega schemes (explicit Euler, gear5) are
@@ -270,7 +270,7 @@ void check_rows_on_floor(Variant variant, const std::vector<std::string>& specs)
 
 TEST_CASE("the packing report of the floor packing: no false verdicts, free modes counted", "[packing][free-modes]") {
   const GlobalSystem g = floor_packing(Variant::floor_damped);
-  const Spectrum sp = spectrum(g);
+  const FloorSpectrum sp = spectrum(g);
   PackingAnalysisOptions o;
   for (const char* spec : {"newmark_average", "hht", "generalized_alpha", "gs4_u0", "gs4_v0"}) {
     const PackingIntegratorLimit lim = packing_integrator_limit(spec, g, sp.omega_max, 0.0, o);
@@ -285,7 +285,7 @@ TEST_CASE("packings: h_safe from Gershgorin bounds lies below the exact limit, h
   // floor (every conditional row: Omega_crit / sqrt(Gershgorin)).
   const Variant variant = GENERATE(Variant::boxed_damped, Variant::floor_undamped);
   const GlobalSystem g = floor_packing(variant);
-  const Spectrum sp = spectrum(g);
+  const FloorSpectrum sp = spectrum(g);
   PackingAnalysisOptions o;
   for (const char* spec : {"velocity_verlet", "leapfrog", "central_difference", "rk4", "gear4"}) {
     const PackingIntegratorLimit lim = packing_integrator_limit(spec, g, sp.omega_max, 0.0, o);

@@ -36,7 +36,7 @@ struct PackingIntegratorLimit {
   // A certified safe step (NaN where none is known): h_crit rests on the Lanczos omega_max, a lower
   // bound of the true one, so h_crit can only be too large; h_safe rests on Gershgorin upper bounds.
   double h_safe = std::numeric_limits<double>::quiet_NaN();
-  std::string h_safe_method;
+  std::string h_safe_method{};
 };
 
 // An input the caller chose (or left at its default) that sets the answer, e.g. a lattice's radius.

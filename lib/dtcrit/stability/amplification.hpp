@@ -37,7 +37,7 @@ struct CriticalStep {
   Stability stability;
   double h_crit;  // seconds; NaN unless conditional
   Index free_modes = 0;  // free (zero-frequency, undamped) modes of a LinearSystem set aside
-  std::string method;    // how the verdict was reached: "certified: ..." or "exact (scan): ..."
+  std::string method{};  // how the verdict was reached: "certified: ..." or "exact (scan): ..."
 };
 
 // On a LinearSystem the free modes N = ker K ∩ ker C are set aside first and the rest is judged
