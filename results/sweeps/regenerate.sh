@@ -36,3 +36,5 @@ run bonded-impact position --case bonded-impact --integrator all
 run box-settle kinetic_energy --case box-settle --integrator velocity_verlet --integrator velocity_verlet_implicit_damping \
     --integrator leapfrog --integrator central_difference --integrator rk4 --integrator variational_1 \
     --integrator variational_2 --tangential consistent --set t_end=3 --levels 2
+run hertz-head-on restitution --case hertz-head-on --integrator all --phases 8
+run rolling-resistance stopping_distance --case rolling-resistance --integrator all --tangential traditional
