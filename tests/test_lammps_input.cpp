@@ -206,9 +206,11 @@ TEST_CASE("LAMMPS contact dumps: every contact found, normal forces and historie
       row_of[{static_cast<std::int64_t>(pair_dump.at(r, "c_pl[1]")), static_cast<std::int64_t>(pair_dump.at(r, "c_pl[2]"))}] = r;
     const double mu = laws.base.mu;
     Index at_limit = 0, checked = 0;
-    for (const auto& c : cs.contacts) {
+    for (std::size_t k = 0; k < cs.contacts.size(); ++k) {
+      const auto& c = cs.contacts[k];
+      const contact::History& hist = cs.history(k);
       if (c.j < 0) continue;
-      REQUIRE(c.history_read);
+      REQUIRE(cs.read_history(k));
       const auto a = p.atom_id(c.i), b = p.atom_id(c.j);
       const bool same = row_of.count({a, b}) > 0;
       const std::size_t r = same ? row_of.at({a, b}) : row_of.at({b, a});
@@ -222,7 +224,7 @@ TEST_CASE("LAMMPS contact dumps: every contact found, normal forces and historie
       const V3 ft = ft_dumped - ft_dumped.dot(n_l) * n_l;
       const double fn = pair_dump.at(r, "c_pf[2]");
       const auto& law = cs.laws[static_cast<std::size_t>(c.law)];
-      const auto resp = contact::evaluate(law, at_rest(p, c, c.history));
+      const auto resp = contact::evaluate(law, at_rest(p, c, hist));
       // The normal force at the overlap of the data file's positions: Hertz k_n a delta (at rest no
       // dashpot), against LAMMPS' F_ntot. delta ~ 1e-7 of d = 1e-3 keeps ~12 digits.
       CHECK_THAT(resp.normal_force, Catch::Matchers::WithinRel(fn, 1e-9));
@@ -239,7 +241,7 @@ TEST_CASE("LAMMPS contact dumps: every contact found, normal forces and historie
         CHECK(resp.sliding);
         CHECK_THAT(resp.tangential_force.norm(), Catch::Matchers::WithinRel(mu * std::abs(fn), 1e-8));
       } else {
-        CHECK((c.history.xi_t - (-sign * ft / (kt * a_c))).norm() <= 1e-10 * c.history.xi_t.norm());
+        CHECK((hist.xi_t - (-sign * ft / (kt * a_c))).norm() <= 1e-10 * hist.xi_t.norm());
         // Through the law again: LAMMPS' tangential force to round-off.
         INFO("dtcrit " << resp.tangential_force.transpose() << " lammps " << (sign * ft).transpose() << " sliding " << resp.sliding << " fn " << resp.normal_force << " " << fn);
         CHECK((resp.tangential_force - sign * ft).norm() <= 1e-10 * ft.norm());
@@ -249,7 +251,7 @@ TEST_CASE("LAMMPS contact dumps: every contact found, normal forces and historie
         const V3 fr_dumped(pair_dump.at(r, "c_pf[6]"), pair_dump.at(r, "c_pf[7]"), pair_dump.at(r, "c_pf[8]"));
         const V3 fr = fr_dumped - fr_dumped.dot(c.normal) * c.normal;
         if (fr.norm() < 0.3 * std::abs(fn) * (1.0 - 1e-6)) {
-          CHECK((c.history.xi_r - (-fr / 1e3)).norm() <= 1e-10 * c.history.xi_r.norm() + 1e-300);
+          CHECK((hist.xi_r - (-fr / 1e3)).norm() <= 1e-10 * hist.xi_r.norm() + 1e-300);
           CHECK((resp.rolling_force - fr).norm() <= 1e-10 * fr.norm() + 1e-300);
         }
       }
@@ -260,12 +262,14 @@ TEST_CASE("LAMMPS contact dumps: every contact found, normal forces and historie
     std::map<std::int64_t, std::size_t> wall_row;
     for (std::size_t r = 0; r < wall_dump.rows.size(); ++r)
       if (wall_dump.at(r, "f_wall[1]") != 0.0) wall_row[static_cast<std::int64_t>(wall_dump.at(r, "id"))] = r;
-    for (const auto& c : cs.contacts) {
+    for (std::size_t k = 0; k < cs.contacts.size(); ++k) {
+      const auto& c = cs.contacts[k];
+      const contact::History& hist = cs.history(k);
       if (c.j >= 0) continue;
-      REQUIRE(c.history_read);
+      REQUIRE(cs.read_history(k));
       const std::size_t r = wall_row.at(p.atom_id(c.i));
       const V3 f(wall_dump.at(r, "f_wall[2]"), wall_dump.at(r, "f_wall[3]"), wall_dump.at(r, "f_wall[4]"));
-      const auto resp = contact::evaluate(*p.walls[0].law, at_rest(p, c, c.history));
+      const auto resp = contact::evaluate(*p.walls[0].law, at_rest(p, c, hist));
       CHECK_THAT(resp.normal_force, Catch::Matchers::WithinRel(f.z(), 1e-9));
       const V3 ft(f.x(), f.y(), 0.0);
       if (ft.norm() < mu * std::abs(f.z()) * (1.0 - 1e-6)) CHECK((resp.tangential_force - ft).norm() <= 1e-10 * ft.norm());

@@ -193,10 +193,10 @@ Corner corner(double xi_fraction) {
   c.laws = laws_of("gran/hertz/history 1e9 NULL 0 NULL 10 0");
   c.contacts = find_contacts(c.packing, c.laws);
   REQUIRE(c.contacts.contacts.size() == 2);
-  for (Contact& k : c.contacts.contacts) {
-    const bool x_wall = k.j == -1;
-    k.history.xi_t = x_wall ? Vec3(0.0, 0.0, xi_fraction * delta) : Vec3(-xi_fraction * delta, 0.0, 0.0);
-    k.history_read = true;
+  for (std::size_t k = 0; k < c.contacts.contacts.size(); ++k) {
+    const bool x_wall = c.contacts.contacts[k].j == -1;
+    c.contacts.history_to_fill(k).xi_t =
+        x_wall ? Vec3(0.0, 0.0, xi_fraction * delta) : Vec3(-xi_fraction * delta, 0.0, 0.0);
   }
   return c;
 }
@@ -363,8 +363,7 @@ TEST_CASE("a sliding contact (history beyond the Coulomb cap) takes the full-blo
   ContactSet cs = find_contacts(p, laws);
   REQUIRE(cs.contacts.size() == 1);
   const double kt = 2.0 / 7.0 * kn;  // NULL k_t
-  cs.contacts[0].history.xi_t = Vec3(10.0 * mu * kn * delta / kt, 0.0, 0.0);
-  cs.contacts[0].history_read = true;
+  cs.history_to_fill(0).xi_t = Vec3(10.0 * mu * kn * delta / kt, 0.0, 0.0);
   const GlobalSystem g(p, cs, true);
   CHECK(g.general_contacts() == 1);
   CHECK(!g.symmetric());

@@ -34,9 +34,10 @@ ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, 
   // packing in equilibrium the reference stays at x0 and this is |x - x0|; off equilibrium it
   // removes the packing's own relaxation, which is not an instability.
   SteppedPacking ref = to_particle_system(p, laws);
-  if (histories && std::any_of(histories->contacts.begin(), histories->contacts.end(), [](const Contact& c) {
-        return c.history_read || !c.history.xi_t.isZero(0.0) || !c.history.xi_r.isZero(0.0) || c.history.xi_tw != 0.0;
-      })) {
+  bool any_history = false;
+  if (histories)
+    for (std::size_t k = 0; k < histories->contacts.size() && !any_history; ++k) any_history = histories->has_history(k);
+  if (any_history) {
     seed_contact_histories(sp, *histories);
     seed_contact_histories(ref, *histories);
   }

@@ -159,7 +159,7 @@ ContactSet find_contacts_brute_force(const Packing& p, const ContactLaws& laws, 
             if (!(r2 < reach * reach) || r2 == 0.0) continue;
             const double r = std::sqrt(r2);
             set.contacts.push_back(Contact{static_cast<std::int32_t>(i), static_cast<std::int32_t>(j),
-                                           table.pair(p.type[i], p.type[j]), d / r, R - r, {}, false});
+                                           table.pair(p.type[i], p.type[j]), d / r, R - r});
             ++set.pair_contacts;
           }
     }
@@ -291,7 +291,7 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
             if (!(r2 < reach * reach) || r2 == 0.0) continue;
             const double r = std::sqrt(r2);
             row.push_back(Contact{static_cast<std::int32_t>(i), static_cast<std::int32_t>(j),
-                                  table.pair(p.type[i], p.type[j]), d / r, R - r, {}, false});
+                                  table.pair(p.type[i], p.type[j]), d / r, R - r});
           }
         }
     // Same order as the brute-force scan: by partner, then by image.
@@ -302,6 +302,26 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
   }
   set.laws = table.take();
   return set;
+}
+
+const contact::History& ContactSet::history(std::size_t k) const {
+  static const contact::History zero{};
+  return histories.empty() ? zero : histories[k];
+}
+
+bool ContactSet::has_history(std::size_t k) const {
+  if (read_history(k)) return true;
+  const contact::History& h = history(k);
+  return !h.xi_t.isZero(0.0) || !h.xi_r.isZero(0.0) || h.xi_tw != 0.0;
+}
+
+contact::History& ContactSet::history_to_fill(std::size_t k) {
+  if (histories.empty()) {
+    histories.assign(contacts.size(), contact::History{});
+    history_read.assign(contacts.size(), 0);
+  }
+  history_read[k] = 1;
+  return histories[k];
 }
 
 }  // namespace dtcrit::packing

@@ -33,18 +33,25 @@ struct Contact {
   std::int32_t law = 0;  // index into ContactSet::laws
   Vec3 normal = Vec3::UnitX();
   double overlap = 0.0;
-  // The contact's tangential, rolling and twisting histories in contact/response.hpp's convention
-  // (world axes, in the tangent plane), as read from a LAMMPS contact dump (--lammps-contacts);
-  // zero, and history_read false, when none was read: the contact is then linearised sticking at
-  // zero history.
-  contact::History history;
-  bool history_read = false;
 };
 
 struct ContactSet {
   std::vector<Contact> contacts;          // ascending i, then pairs before walls
   std::vector<contact::ContactLaw> laws; // the distinct laws used
   Index pair_contacts = 0, wall_contacts = 0;
+  // The contacts' tangential, rolling and twisting histories in contact/response.hpp's convention
+  // (world axes, in the tangent plane), parallel to `contacts`, as read from a LAMMPS contact dump
+  // (--lammps-contacts); both empty when none was read: every contact is then linearised sticking
+  // at zero history. Kept apart from Contact so that the matrix-free operator streams 48-byte records.
+  std::vector<contact::History> histories;
+  std::vector<std::uint8_t> history_read;
+  // Contact k's history (zero when none was read) and whether one was read for it.
+  const contact::History& history(std::size_t k) const;
+  bool read_history(std::size_t k) const { return !history_read.empty() && history_read[k] != 0; }
+  // Whether contact k was read or carries a non-zero history.
+  bool has_history(std::size_t k) const;
+  // Contact k's history to fill; marks it read (the arrays are allocated on first use).
+  contact::History& history_to_fill(std::size_t k);
   // Contacts per particle (pairs count for both partners; wall contacts once).
   std::vector<std::int32_t> coordination(Index particles) const;
 };

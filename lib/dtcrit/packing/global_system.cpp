@@ -40,10 +40,6 @@ contact::IsotropicBlocks linearise(const contact::ContactLaw& law, const contact
   return iso;
 }
 
-bool has_history(const Contact& c) {
-  return c.history_read || !c.history.xi_t.isZero(0.0) || !c.history.xi_r.isZero(0.0) || c.history.xi_tw != 0.0;
-}
-
 // A law whose linearisation is the same at every contact up to the effective mass of its dashpots:
 // hooke springs with LAMMPS' mass_velocity damping and no rolling or twisting resistance. Its
 // coefficients are evaluated once per law (per unit effective mass) instead of per contact.
@@ -105,7 +101,7 @@ GlobalSystem::GlobalSystem(const Packing& p, ContactSet contacts, bool rotation,
     if (!general_slot_.empty() && general_slot_[k] >= 0) continue;  // zero here: applied by apply_general
     const Contact& c = contacts_.contacts[k];
     const contact::IsotropicBlocks l = linearise(contacts_.laws[static_cast<std::size_t>(c.law)], round_contact(c),
-                                                 effective_mass(c), geometric_, c.history);
+                                                 effective_mass(c), geometric_, contacts_.history(k));
     coef_[k] = {l.kn, l.kt, l.cn, l.ct};
     if (!extra_.empty()) extra_[k] = {l.k_roll, l.c_roll, l.k_twist, l.c_twist, l.geometric, round_contact(c).r_eff()};
   }
@@ -123,8 +119,8 @@ void GlobalSystem::find_general_contacts() {
     // stay on the fast path without being evaluated twice.
     const bool unequal_arms = rotation_ && !rc.wall &&
                               (contact::torque_arm(law, rc, true) != rc.ri || contact::torque_arm(law, rc, false) != rc.rj);
-    if (!has_history(c) && !unequal_arms) continue;
-    const contact::ContactBlocks cb = contact_state_blocks(law, rc, effective_mass(c), c.history, geometric_);
+    if (!contacts_.has_history(k) && !unequal_arms) continue;
+    const contact::ContactBlocks cb = contact_state_blocks(law, rc, effective_mass(c), contacts_.history(k), geometric_);
     const contact::IsotropicBlocks iso = contact::isotropic_part(cb, rc.normal);
     if (iso.exact && !(unequal_arms && (iso.kt != 0.0 || iso.ct != 0.0))) continue;
     if (general_slot_.empty()) general_slot_.assign(nc, -1);
@@ -206,10 +202,11 @@ ContactCoefficients GlobalSystem::coef(std::size_t k) const {
   return q;
 }
 
-ContactCoefficients GlobalSystem::coefficients(const Contact& c) const {
+ContactCoefficients GlobalSystem::coefficients(std::size_t k) const {
+  const Contact& c = contacts_.contacts[k];
   const contact::RoundContact rc = round_contact(c);
   const contact::IsotropicBlocks l = contact::isotropic_part(
-      contact_state_blocks(contacts_.laws[static_cast<std::size_t>(c.law)], rc, effective_mass(c), c.history, geometric_),
+      contact_state_blocks(contacts_.laws[static_cast<std::size_t>(c.law)], rc, effective_mass(c), contacts_.history(k), geometric_),
       rc.normal);
   ContactCoefficients q;
   q.kn = l.kn, q.kt = l.kt, q.cn = l.cn, q.ct = l.ct, q.m_eff = effective_mass(c);

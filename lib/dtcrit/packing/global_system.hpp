@@ -83,10 +83,10 @@ class GlobalSystem {
   // a contact with full blocks, their isotropic projection (n.K n, half the trace across n: what the
   // heuristic bounds read).
   ContactCoefficients stored_coefficients(std::size_t k) const { return coef(k); }
-  // The law's linearisation at contact c through the contact module (contact/kinematics.hpp),
+  // The law's linearisation at contact k (the k-th of contacts()) through the contact module,
   // evaluated afresh at its overlap and history (with its derivative: slower than
   // stored_coefficients); the isotropic projection when the blocks have other terms.
-  ContactCoefficients coefficients(const Contact& c) const;
+  ContactCoefficients coefficients(std::size_t k) const;
 
   // y = M^{-1/2} (a K + b C) M^{-1/2} x, matrix-free over the contacts (y must not alias x).
   void apply_scaled(double a, double b, const double* x, double* y) const;

@@ -146,8 +146,10 @@ struct Recovered {
   bool sliding = false, rolling_limit = false;
 };
 
-// Sets c.history from the tangential (and rolling) force on c.i; F_n: LAMMPS' normal force for the cap.
-Recovered recover(const Packing& p, const contact::ContactLaw& law, Contact& c, const Vec3& force_t,
+// Sets `history` (contact c's) from the tangential (and rolling) force on c.i; F_n: LAMMPS' normal
+// force for the cap.
+Recovered recover(const Packing& p, const contact::ContactLaw& law, const Contact& c, contact::History& history,
+                  const Vec3& force_t,
                   const std::optional<Vec3>& force_r, std::optional<double> normal_force, double tol) {
   Recovered out;
   const Vec3 n = c.normal;
@@ -179,8 +181,7 @@ Recovered recover(const Packing& p, const contact::ContactLaw& law, Contact& c, 
       h.xi_r = xr;
     }
   }
-  c.history = h;
-  c.history_read = true;
+  history = h;
   return out;
 }
 
@@ -275,7 +276,7 @@ ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths
             if (!assigned[cand] && std::abs(d - row[at.at("dist")]) < best) best = std::abs(d - row[at.at("dist")]), k = cand;
           }
         }
-        Contact& c = contacts.contacts[k];
+        const Contact& c = contacts.contacts[k];
         const contact::ContactLaw& law = contacts.laws[static_cast<std::size_t>(c.law)];
         if (at.count("dist")) {
           const double d = p.radius[static_cast<std::size_t>(c.i)] + p.radius[static_cast<std::size_t>(c.j)] - c.overlap;
@@ -291,7 +292,7 @@ ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths
           fr = Vec3(row[at.at("p5")], row[at.at("p6")], row[at.at("p7")]);
         std::optional<double> fn;
         if (at.count("force")) fn = row[at.at("force")];
-        const Recovered rec = recover(p, law, c, ft, fr, fn, cap_tolerance);
+        const Recovered rec = recover(p, law, c, contacts.history_to_fill(k), ft, fr, fn, cap_tolerance);
         s.sliding += rec.sliding;
         s.rolling_at_limit += rec.rolling_limit;
         s.rolling = s.rolling || fr.has_value();
@@ -348,10 +349,10 @@ ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths
             ++s.walls_unmatched;
             continue;
           }
-          Contact& c = contacts.contacts[*k];
+          const Contact& c = contacts.contacts[*k];
           const contact::ContactLaw& law = contacts.laws[static_cast<std::size_t>(c.law)];
           const Vec3 f(row[col.at(2)], row[col.at(3)], row[col.at(4)]);
-          const Recovered rec = recover(p, law, c, f, std::nullopt, f.dot(c.normal), cap_tolerance);
+          const Recovered rec = recover(p, law, c, contacts.history_to_fill(*k), f, std::nullopt, f.dot(c.normal), cap_tolerance);
           s.sliding += rec.sliding;
           if (!assigned[*k]) ++s.walls_read;
           assigned[*k] = true;

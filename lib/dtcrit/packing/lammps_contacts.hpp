@@ -44,7 +44,7 @@ struct ContactHistorySummary {
   std::vector<std::string> notes;              // what was not recoverable, and why
 };
 
-// Fills Contact::history and history_read of `contacts` (found on `p` by find_contacts). Unmatched
+// Fills ContactSet::histories and history_read of `contacts` (found on `p` by find_contacts). Unmatched
 // and missing contacts are counted, not errors: a contact at vanishing overlap can be in one list and
 // not the other when positions are rounded. Malformed files throw "FILE:LINE: ...".
 ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths, const Packing& p,

@@ -29,12 +29,13 @@ SteppedPacking to_particle_system(const Packing& p, const ContactLaws& laws, ste
 void seed_contact_histories(SteppedPacking& sp, const ContactSet& contacts) {
   const Index n = sp.system->particle_count();
   std::vector<std::pair<stepper::ContactKey, contact::History>> h;
-  for (const Contact& c : contacts.contacts) {
+  for (std::size_t k = 0; k < contacts.contacts.size(); ++k) {
+    const Contact& c = contacts.contacts[k];
     if (c.j >= 0 && c.j <= c.i)
       fail(fmt::format("seed_contact_histories: contact ({}, {}) is not a pair i < j (periodic images: the stepper has "
                        "none)",
                        c.i, c.j));
-    h.emplace_back(stepper::ContactKey{c.i, c.j >= 0 ? c.j : n - (c.j + 1)}, c.history);
+    h.emplace_back(stepper::ContactKey{c.i, c.j >= 0 ? c.j : n - (c.j + 1)}, contacts.history(k));
   }
   sp.system->set_initial_histories(std::move(h));
 }
