@@ -465,6 +465,7 @@ SparseMatrix GlobalSystem::damping() const { return assemble(false); }
 LinearSystem GlobalSystem::linear_system() const { return LinearSystem(mass_, stiffness(), damping()); }
 
 double GlobalSystem::gershgorin_bound(double a, double b) const {
+  if (const auto it = gershgorin_.find({a, b}); it != gershgorin_.end()) return it->second;
   const Index n = particles(), dpp = dpp_;
   std::vector<double> diag(static_cast<std::size_t>(n * dpp * dpp), 0.0);  // particle diagonal blocks
   Vector offsum = Vector::Zero(dofs());                                    // scaled off-block row sums
@@ -499,6 +500,7 @@ double GlobalSystem::gershgorin_bound(double a, double b) const {
       best = std::max(best, row);
     }
   }
+  gershgorin_[{a, b}] = best;
   return best;
 }
 

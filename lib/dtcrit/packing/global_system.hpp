@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -107,6 +108,7 @@ class GlobalSystem {
   // off-diagonal block counted on its own (an upper bound of the assembled row sum).
   double gershgorin_omega2() const { return gershgorin_bound(1.0, 0.0); }
   // The same bound on lambda_max(M^{-1/2} (a K + b C) M^{-1/2}), e.g. (0, 1) for the damping.
+  // Remembered per (a, b): the estimates and every integrator's h_safe ask for the same bounds.
   double gershgorin_bound(double a, double b) const;
 
   // Yade's GlobalStiffnessTimeStepper, as its code computes it: per body the translational
@@ -166,6 +168,7 @@ class GlobalSystem {
   bool symmetric_ = true;
   int threads_ = 1;
   mutable std::vector<Vector> scratch_;  // per-thread scatter buffers of apply()
+  mutable std::map<std::pair<double, double>, double> gershgorin_;  // gershgorin_bound's answers
 };
 
 // --- eigenvalues ----------------------------------------------------------------------------
