@@ -1,6 +1,7 @@
 // The command-line tool end to end: output formats, and bad input that exits non-zero and leaves
 // no file behind.
 #include <catch2/catch.hpp>
+#include "cli_test_support.hpp"
 
 #include <cctype>
 #include <cmath>
@@ -19,21 +20,7 @@ using Catch::Matchers::WithinRel;
 
 namespace {
 
-struct Run {
-  int status;
-  std::string out;  // stdout and stderr together
-};
-
-Run run(const std::string& args) {
-  const std::string cmd = std::string(DTCRIT_CLI) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  const int status = pclose(pipe);
-  return {WEXITSTATUS(status), out};
-}
+CliRun run(const std::string& args) { return run_cli(args); }
 
 std::string fmt_g(double v) {
   char buf[64];
@@ -54,7 +41,7 @@ const std::string equal_discs = "--body1 shape=disc,r=5e-4,m=0.003 --body2 shape
 }  // namespace
 
 TEST_CASE("dtcrit pair --json: model, estimates and integrator limits", "[cli]") {
-  const Run r = run("pair " + equal_discs + "--kn 5e7 --kt-ratio 1 --json");
+  const CliRun r = run("pair " + equal_discs + "--kn 5e7 --kt-ratio 1 --json");
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   const double m = 0.003, k = 5e7;
@@ -75,11 +62,11 @@ TEST_CASE("dtcrit pair --json: model, estimates and integrator limits", "[cli]")
 }
 
 TEST_CASE("dtcrit pair prints an aligned table and tidy CSV", "[cli]") {
-  const Run table = run("pair " + equal_discs + "--kn 5e7 --kt-ratio 0.5 --integrator velocity_verlet");
+  const CliRun table = run("pair " + equal_discs + "--kn 5e7 --kt-ratio 0.5 --integrator velocity_verlet");
   REQUIRE(table.status == 0);
   CHECK_THAT(table.out, Contains("burns2016"));
   CHECK_THAT(table.out, Contains("h_crit velocity_verlet"));
-  const Run csv = run("pair " + equal_discs + "--kn 5e7 --kt-ratio 0.5 --integrator rk4 --csv");
+  const CliRun csv = run("pair " + equal_discs + "--kn 5e7 --kt-ratio 0.5 --integrator rk4 --csv");
   REQUIRE(csv.status == 0);
   CHECK_THAT(csv.out, Contains("configuration,kind,name,value,unit,over_sqrt_m_over_k,stability"));
   CHECK_THAT(csv.out, Contains(",integrator,rk4,"));
@@ -87,27 +74,27 @@ TEST_CASE("dtcrit pair prints an aligned table and tidy CSV", "[cli]") {
 
 TEST_CASE("bad input exits non-zero, names the value and writes nothing", "[cli][errors]") {
   const auto out = scratch("bad.json");
-  const Run r = run("pair --body1 shape=disc,r=5e-4,m=-2 --body2 shape=disc,r=5e-4,m=0.003 --kn 5e7 --kt 1e7 --json -o " +
+  const CliRun r = run("pair --body1 shape=disc,r=5e-4,m=-2 --body2 shape=disc,r=5e-4,m=0.003 --kn 5e7 --kt 1e7 --json -o " +
                     out.string());
   CHECK(r.status != 0);
   CHECK_THAT(r.out, Contains("body1 m = -2"));
   CHECK_FALSE(std::filesystem::exists(out));
 
-  const Run missing = run("pair --body1 shape=disc,r=5e-4,m=0.003 --kn 5e7 --kt 1e7");
+  const CliRun missing = run("pair --body1 shape=disc,r=5e-4,m=0.003 --kn 5e7 --kt 1e7");
   CHECK(missing.status != 0);
   CHECK_THAT(missing.out, Contains("missing body2"));
 
-  const Run unknown = run("pair " + equal_discs + "--kn 5e7 --kt 1e7 --integrator verlet_typo");
+  const CliRun unknown = run("pair " + equal_discs + "--kn 5e7 --kt 1e7 --integrator verlet_typo");
   CHECK(unknown.status != 0);
   CHECK_THAT(unknown.out, Contains("velocity_verlet"));  // the valid names are listed
 
-  const Run nan = run("pair " + equal_discs + "--kn nan --kt 1e7");
+  const CliRun nan = run("pair " + equal_discs + "--kn nan --kt 1e7");
   CHECK(nan.status != 0);
 }
 
 TEST_CASE("dtcrit table writes CSV and Markdown over a grid, and nothing on bad input", "[cli]") {
   const auto csv = scratch("grid.csv"), md = scratch("grid.md");
-  const Run r = run("table " + equal_discs + "--kn 5e7 --vary kt_ratio=0.25:1:4 --vary body1.m=0.001,0.003 "
+  const CliRun r = run("table " + equal_discs + "--kn 5e7 --vary kt_ratio=0.25:1:4 --vary body1.m=0.001,0.003 "
                     "--integrator velocity_verlet --csv " + csv.string() + " --markdown " + md.string());
   REQUIRE(r.status == 0);
   std::ifstream in(csv);
@@ -122,7 +109,7 @@ TEST_CASE("dtcrit table writes CSV and Markdown over a grid, and nothing on bad 
   CHECK(std::filesystem::exists(md));
 
   const auto bad = scratch("bad.csv");
-  const Run b = run("table " + equal_discs + "--kn 5e7 --kt 1e7 --vary body1.m=0.001,-1 --csv " + bad.string());
+  const CliRun b = run("table " + equal_discs + "--kn 5e7 --kt 1e7 --vary body1.m=0.001,-1 --csv " + bad.string());
   CHECK(b.status != 0);
   CHECK_THAT(b.out, Contains("m = -1"));
   CHECK_FALSE(std::filesystem::exists(bad));
@@ -130,7 +117,7 @@ TEST_CASE("dtcrit table writes CSV and Markdown over a grid, and nothing on bad 
 }
 
 TEST_CASE("dtcrit example prints the Fig. 6(b) table", "[cli]") {
-  const Run r = run("example --integrator velocity_verlet");
+  const CliRun r = run("example --integrator velocity_verlet");
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Contains("plate-plate"));
   CHECK_THAT(r.out, Contains("disc-disc"));
@@ -140,7 +127,7 @@ TEST_CASE("dtcrit example prints the Fig. 6(b) table", "[cli]") {
 TEST_CASE("packing with a Hertz law: the stepper confirms the limit (bounded at 0.99, grows at 1.01)", "[cli][contact]") {
   for (const std::string law : {"gran/hertz/history 4e9 NULL 0 NULL 0.5 1", "gran/hertz/history 4e9 NULL 3e4 NULL 0.5 1"}) {
     INFO(law);
-    const Run r = run("packing --lattice sc --n 3 --compression 1e-3 --periodic none --box-walls --lammps-pair '" + law +
+    const CliRun r = run("packing --lattice sc --n 3 --compression 1e-3 --periodic none --box-walls --lammps-pair '" + law +
                       "' --integrator velocity_verlet --confirm 2000 --json");
     REQUIRE(r.status == 0);
     const auto j = nlohmann::json::parse(r.out);
@@ -155,7 +142,7 @@ TEST_CASE("packing with a Hertz law: the stepper confirms the limit (bounded at 
 
 TEST_CASE("pair with --lammps-pair: the state it is linearised at, the integrated impact, named errors", "[cli][contact]") {
   const std::string bodies = "--body1 shape=disc,r=5e-4,m=1.309e-6 --body2 shape=disc,r=5e-4,m=1.309e-6 ";
-  const Run r = run("pair " + bodies +
+  const CliRun r = run("pair " + bodies +
                     "--lammps-pair 'granular hertz/material 5e10 0 0.22 tangential mindlin NULL 0 0.5' "
                     "--impact-velocity 1 --integrator velocity_verlet --json");
   REQUIRE(r.status == 0);
@@ -169,24 +156,24 @@ TEST_CASE("pair with --lammps-pair: the state it is linearised at, the integrate
   const double kn_hertz = 4.0 / 3.0 * 5e10 / (2.0 * (1.0 - 0.22 * 0.22));
   CHECK_THAT(kn, WithinRel(1.5 * kn_hertz * std::sqrt(2.5e-4 * overlap), 1e-12));
   // The same law at the same overlap, given directly.
-  const Run r2 = run("pair " + bodies + "--lammps-pair 'granular hertz/material 5e10 0 0.22 tangential mindlin NULL 0 0.5' "
+  const CliRun r2 = run("pair " + bodies + "--lammps-pair 'granular hertz/material 5e10 0 0.22 tangential mindlin NULL 0 0.5' "
                      "--overlap " + fmt_g(overlap) + " --integrator velocity_verlet --json");
   REQUIRE(r2.status == 0);
   CHECK_THAT(nlohmann::json::parse(r2.out)["law"]["kn"].get<double>(), WithinRel(kn, 1e-12));
   // A linear law in LAMMPS syntax is the --kn path exactly.
-  const Run a = run("pair " + bodies + "--kn 1e5 --kt 3e4 --gamma-n 40 --gamma-t 20 --integrator velocity_verlet --json");
-  const Run b = run("pair " + bodies + "--lammps-pair 'gran/hooke/history 1e5 3e4 40 20 0.5 1' --integrator velocity_verlet --json");
+  const CliRun a = run("pair " + bodies + "--kn 1e5 --kt 3e4 --gamma-n 40 --gamma-t 20 --integrator velocity_verlet --json");
+  const CliRun b = run("pair " + bodies + "--lammps-pair 'gran/hooke/history 1e5 3e4 40 20 0.5 1' --integrator velocity_verlet --json");
   REQUIRE(a.status == 0);
   REQUIRE(b.status == 0);
   CHECK(nlohmann::json::parse(a.out)["integrators"] == nlohmann::json::parse(b.out)["integrators"]);
   // Errors name the value.
-  const Run e1 = run("pair " + bodies + "--lammps-pair 'gran/hertz/history 4e9 NULL 0 NULL 0.5 1'");
+  const CliRun e1 = run("pair " + bodies + "--lammps-pair 'gran/hertz/history 4e9 NULL 0 NULL 0.5 1'");
   CHECK(e1.status != 0);
   CHECK_THAT(e1.out, Contains("overlap, normal_force or impact_velocity"));
-  const Run e2 = run("pair " + bodies + "--kn 1e5 --lammps-pair 'gran/hooke/history 1e5 3e4 40 20 0.5 1'");
+  const CliRun e2 = run("pair " + bodies + "--kn 1e5 --lammps-pair 'gran/hooke/history 1e5 3e4 40 20 0.5 1'");
   CHECK(e2.status != 0);
   CHECK_THAT(e2.out, Contains("kn = 100000 cannot be combined with --lammps-pair"));
-  const Run e3 = run("pair " + bodies + "--lammps-pair 'granular jkr 1e9 0.3 0.3 50 tangential mindlin NULL 1 0.5' --overlap 1e-6");
+  const CliRun e3 = run("pair " + bodies + "--lammps-pair 'granular jkr 1e9 0.3 0.3 50 tangential mindlin NULL 1 0.5' --overlap 1e-6");
   CHECK(e3.status != 0);
   CHECK_THAT(e3.out, Contains("'jkr'"));
 }
@@ -194,7 +181,7 @@ TEST_CASE("pair with --lammps-pair: the state it is linearised at, the integrate
 // --- issue 19: the answer a user acts on -------------------------------------------------------
 
 namespace {
-nlohmann::json json_of(const Run& r) {
+nlohmann::json json_of(const CliRun& r) {
   INFO(r.out);
   REQUIRE(r.status == 0);
   return nlohmann::json::parse(r.out);
@@ -230,7 +217,7 @@ TEST_CASE("pair: without tangential damping ct = cn / 2 (LAMMPS' gamma_t = gamma
   CHECK_THAT(d["defaults_applied"][0].get<std::string>(), Contains("ct = 0.5 cn"));
   CHECK(half["defaults_applied"].empty());
   for (const char* cmd : {"pair", "table", "packing", "example"}) {
-    const Run help = run(std::string(cmd) + " --help");
+    const CliRun help = run(std::string(cmd) + " --help");
     INFO(cmd);
     CHECK(help.status == 0);
     std::string flat;  // CLI11 wraps the footer: compare with single spaces
@@ -256,7 +243,7 @@ TEST_CASE("packing: without --gamma-t, gamma_t = gamma_n / 2; echoed with the la
   CHECK(h < none["integrators"]["velocity_verlet"]["h_crit"].get<double>());  // tangential damping lowers it
   CHECK_THAT(d["inputs"]["defaults_applied"].dump(), Contains("gamma_t = 0.5 gamma_n"));
   CHECK_THAT(given["inputs"]["defaults_applied"].dump(), !Contains("gamma_t"));
-  const Run text = run(base + "--periodic none --box-walls");
+  const CliRun text = run(base + "--periodic none --box-walls");
   REQUIRE(text.status == 0);
   CHECK_THAT(text.out, Contains("inputs:"));
   CHECK_THAT(text.out, Contains("law: kn = 10000 N/m, kt = 5000 N/m, gamma_n = 100 1/s, gamma_t = 50 1/s"));
@@ -265,11 +252,11 @@ TEST_CASE("packing: without --gamma-t, gamma_t = gamma_n / 2; echoed with the la
 }
 
 TEST_CASE("a disc or rect given by density needs its thickness", "[cli][errors]") {
-  const Run r = run("pair --body1 shape=disc,r=5e-4,rho=2500 --body2 shape=disc,r=5e-4,m=0.003 --kn 1e5 --kt 1e5");
+  const CliRun r = run("pair --body1 shape=disc,r=5e-4,rho=2500 --body2 shape=disc,r=5e-4,m=0.003 --kn 1e5 --kt 1e5");
   CHECK(r.status != 0);
   CHECK_THAT(r.out, Contains("body1: missing the thickness t="));
   CHECK_THAT(r.out, Contains("rho = 2500"));
-  const Run rect = run("pair --body1 shape=rect,a=1e-3,b=1e-3,rho=2500 --body2 shape=disc,r=5e-4,m=0.003 --kn 1e5 --kt 1e5");
+  const CliRun rect = run("pair --body1 shape=rect,a=1e-3,b=1e-3,rho=2500 --body2 shape=disc,r=5e-4,m=0.003 --kn 1e5 --kt 1e5");
   CHECK(rect.status != 0);
   CHECK_THAT(rect.out, Contains("body1: missing the thickness t="));
 }
@@ -288,13 +275,13 @@ TEST_CASE("shape=sphere: I = 2/5 m r^2, the planar motion of a sphere", "[cli]")
   const auto rho = json_of(run("pair --body1 shape=sphere,r=5e-4,rho=2500 --body2 shape=sphere,r=5e-4,rho=2500 "
                                "--kn 5e7 --kt 5e7 --json"));
   CHECK_THAT(rho["body1"]["m"].get<double>(), WithinRel(2500 * 4.0 / 3.0 * std::numbers::pi * r * r * r, 1e-14));
-  const Run bad = run("pair --body1 shape=sphere,r=5e-4,rho=2500,t=1e-3 --body2 shape=sphere,r=5e-4,m=1 --kn 1 --kt 1");
+  const CliRun bad = run("pair --body1 shape=sphere,r=5e-4,rho=2500,t=1e-3 --body2 shape=sphere,r=5e-4,m=1 --kn 1 --kt 1");
   CHECK(bad.status != 0);
   CHECK_THAT(bad.out, Contains("t"));
 }
 
 TEST_CASE("pair echoes the effective inputs in the table, CSV and JSON", "[cli]") {
-  const Run t = run("pair " + equal_discs + "--kn 5e7 --kt-ratio 0.5 --gamma-n 100 --integrator velocity_verlet");
+  const CliRun t = run("pair " + equal_discs + "--kn 5e7 --kt-ratio 0.5 --gamma-n 100 --integrator velocity_verlet");
   REQUIRE(t.status == 0);
   for (const char* row : {"body1 m", "body1 I", "body1 arm rt", "body2 arm rn", "kn ", "kt ", "cn ", "ct ",
                           "gamma_n = cn/m_eff", "gamma_t = ct/m_eff", "default: ct = 0.5 cn"})
@@ -303,13 +290,13 @@ TEST_CASE("pair echoes the effective inputs in the table, CSV and JSON", "[cli]"
   const auto j = json_of(run("pair " + equal_discs + "--kn 5e7 --kt-ratio 0.5 --gamma-n 100 --json"));
   CHECK_THAT(j["law"]["cn"].get<double>(), WithinRel(100 * 0.0015, 1e-12));
   CHECK_THAT(j["law"]["gamma_n"].get<double>(), WithinRel(100.0, 1e-12));
-  const Run csv = run("pair " + equal_discs + "--kn 5e7 --kt-ratio 0.5 --integrator rk4 --csv");
+  const CliRun csv = run("pair " + equal_discs + "--kn 5e7 --kt-ratio 0.5 --integrator rk4 --csv");
   REQUIRE(csv.status == 0);
   CHECK_THAT(csv.out, Contains(",input,body1 I,"));
   CHECK_THAT(csv.out, Contains(",input,kt,25000000,N/m"));
   CHECK_THAT(csv.out, Contains(",default,cn = ct = 0 (no damping given)"));
   const auto out = scratch("echo.csv");
-  const Run table = run("table " + equal_discs + "--kn 5e7 --vary kt_ratio=0.5,1 --integrator velocity_verlet --csv " +
+  const CliRun table = run("table " + equal_discs + "--kn 5e7 --vary kt_ratio=0.5,1 --integrator velocity_verlet --csv " +
                         out.string());
   REQUIRE(table.status == 0);
   std::ifstream in(out);
@@ -329,7 +316,7 @@ TEST_CASE("pair and packing end with the recommended step: margin x the velocity
   CHECK(j["recommended_step"]["basis"] == "h_crit");
   CHECK(j["recommended_step"]["h_safe"].is_null());
   CHECK_THAT(j["recommended_step"]["h_recommended"].get<double>(), WithinRel(0.8 * h, 1e-15));
-  const Run text = run("pair " + glass_discs + "--margin 0.5");
+  const CliRun text = run("pair " + glass_discs + "--margin 0.5");
   REQUIRE(text.status == 0);
   const std::string line = last_line(text.out);
   CHECK(line.rfind("recommended step: ", 0) == 0);
@@ -340,14 +327,14 @@ TEST_CASE("pair and packing end with the recommended step: margin x the velocity
   // Another integrator when velocity_verlet is not asked for; none when it is unconditional.
   const auto rk4 = json_of(run("pair " + equal_discs + "--kn 5e7 --kt 5e7 --integrator rk4 --json"));
   CHECK(rk4["recommended_step"]["integrator"] == "rk4");
-  const Run unc = run("pair " + equal_discs + "--kn 5e7 --kt 5e7 --integrator newmark_average");
+  const CliRun unc = run("pair " + equal_discs + "--kn 5e7 --kt 5e7 --integrator newmark_average");
   CHECK_THAT(last_line(unc.out), Contains("no stability limit for newmark_average"));
   for (const char* m : {"1.2", "0", "-1"}) {
-    const Run bad = run("pair " + glass_discs + "--margin " + m);
+    const CliRun bad = run("pair " + glass_discs + "--margin " + m);
     CHECK(bad.status != 0);
     CHECK_THAT(bad.out, Contains("margin = "));
   }
-  const Run pk = run("packing --lattice sc --n 3 --compression 1e-3 --kn 1e4 --kt 5e3 --integrator velocity_verlet");
+  const CliRun pk = run("packing --lattice sc --n 3 --compression 1e-3 --kn 1e4 --kt 5e3 --integrator velocity_verlet");
   REQUIRE(pk.status == 0);
   CHECK(last_line(pk.out).rfind("recommended step: ", 0) == 0);
   const auto pj = json_of(run("packing --lattice sc --n 3 --compression 1e-3 --kn 1e4 --kt 5e3 --margin 0.7 --json"));
@@ -366,11 +353,11 @@ TEST_CASE("packing warns about particles at unwalled, non-periodic box bounds, a
          "Atoms # sphere\n\n1 1 0.1 1000 0.05 0.5 0.5\n2 1 0.1 1000 0.149 0.5 0.5\n";
   }
   const std::string base = "packing --lammps-data " + data.string() + " --kn 1e4 --kt 5e3 --integrator velocity_verlet ";
-  const Run warned = run(base);
+  const CliRun warned = run(base);
   REQUIRE(warned.status == 0);
   CHECK_THAT(warned.out, Contains("warning: 1 particles reach the box bounds in x"));
   const auto out = scratch("bounds.json");
-  const Run jr = run(base + "--json -o " + out.string());
+  const CliRun jr = run(base + "--json -o " + out.string());
   REQUIRE(jr.status == 0);
   CHECK_THAT(jr.out, Contains("warning: 1 particles"));  // on stderr as well
   std::ifstream jin(out);
@@ -378,7 +365,7 @@ TEST_CASE("packing warns about particles at unwalled, non-periodic box bounds, a
   CHECK(wj["warnings"].size() == 1);
   CHECK(wj["packing"]["rattlers"] == 2);  // one contact each, fewer than d + 1 = 4
   for (const char* fix : {"--periodic x", "--wall x=0"}) {
-    const Run ok = run(base + fix);
+    const CliRun ok = run(base + fix);
     INFO(fix);
     REQUIRE(ok.status == 0);
     CHECK_THAT(ok.out, !Contains("warning"));
@@ -391,21 +378,21 @@ TEST_CASE("packing warns about particles at unwalled, non-periodic box bounds, a
 }
 
 TEST_CASE("CLI11's parse errors read like ours", "[cli][errors]") {
-  const Run kn = run("pair " + equal_discs + "--kn 1e5x --kt 1");
+  const CliRun kn = run("pair " + equal_discs + "--kn 1e5x --kt 1");
   CHECK(kn.status != 0);
   CHECK_THAT(kn.out, Contains("dtcrit: error: kn = '1e5x' is not a number"));
-  const Run cmd = run("pairs --kn 1");
+  const CliRun cmd = run("pairs --kn 1");
   CHECK(cmd.status != 0);
   CHECK_THAT(cmd.out, Contains("dtcrit: error: unknown command 'pairs'; commands: pair, table, example, integrators, "
                                "sweep, packing"));
-  const Run none = run("");
+  const CliRun none = run("");
   CHECK(none.status != 0);
   CHECK_THAT(none.out, Contains("a command is required; commands: pair,"));
 }
 
 TEST_CASE("progress goes to stderr only when it is a terminal", "[cli]") {
   // The tests read stderr through a pipe: no bar, no time-left estimate may appear.
-  const Run r = run("packing --lattice sc --n 3 --periodic none --box-walls --compression 1e-4 --kn 1e5 --kt 5e4 "
+  const CliRun r = run("packing --lattice sc --n 3 --periodic none --box-walls --compression 1e-4 --kn 1e5 --kt 5e4 "
                     "--gamma-n 400 --integrator velocity_verlet --confirm 50");
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, !Contains("left"));
@@ -431,14 +418,14 @@ TEST_CASE("pair --accuracy restitution=1%: the sweep engine's accuracy-limited s
                                          "--tolerance 0.01 --json", m)));
   CHECK_THAT(h_acc, WithinRel(s["integrators"][0]["accuracy"]["h"].get<double>(), 1e-12));
   CHECK(h_acc < h_crit);  // 1 % of restitution needs a far smaller step than stability
-  const Run text = run("pair " + spheres + "--accuracy restitution=1%");
+  const CliRun text = run("pair " + spheres + "--accuracy restitution=1%");
   CHECK_THAT(last_line(text.out), Contains("the accuracy-limited step for restitution within 1%"));
   // Eccentric contacts couple to rotation: not the head-on collision.
-  const Run ecc = run("pair --body1 shape=rect,a=1e-3,b=1e-3,m=1e-3,e=2e-4 --body2 shape=disc,r=5e-4,m=1e-3 "
+  const CliRun ecc = run("pair --body1 shape=rect,a=1e-3,b=1e-3,m=1e-3,e=2e-4 --body2 shape=disc,r=5e-4,m=1e-3 "
                       "--kn 1e5 --kt 1e5 --restitution 0.5 --accuracy restitution=1%");
   CHECK(ecc.status != 0);
   CHECK_THAT(ecc.out, Contains("collinear"));
-  const Run bad = run("pair " + spheres + "--accuracy speed=1%");
+  const CliRun bad = run("pair " + spheres + "--accuracy speed=1%");
   CHECK(bad.status != 0);
   CHECK_THAT(bad.out, Contains("unknown quantity 'speed'"));
 }

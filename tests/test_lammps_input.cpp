@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include "cli_test_support.hpp"
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/contact/response.hpp"
@@ -75,20 +76,6 @@ std::vector<Dump> read_dump_snapshots(const std::string& path) {
   return out;
 }
 
-struct Run {
-  int status;
-  std::string out;
-};
-Run run_cli(const std::string& args, bool with_stderr = true) {
-  const std::string cmd = std::string(DTCRIT_CLI) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  const int status = pclose(pipe);
-  return {WEXITSTATUS(status), out};
-}
 
 std::filesystem::path scratch(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / "dtcrit_lammps_tests";
@@ -317,7 +304,7 @@ TEST_CASE("LAMMPS input script: errors name the file and the line", "[lammps]") 
 TEST_CASE("dtcrit packing --lammps-input: is my timestep safe?", "[lammps][cli]") {
   const std::string args = "packing --lammps-input " + data_dir + "in.hertz --lammps-contacts " + data_dir +
                            "contacts_hertz.dump --lammps-contacts " + data_dir + "wall_hertz.dump --integrator velocity_verlet";
-  const Run r = run_cli(args + " --json", false);
+  const CliRun r = run_cli(args + " --json", false);
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
   const auto& check = j.at("timestep_check");
@@ -336,18 +323,18 @@ TEST_CASE("dtcrit packing --lammps-input: is my timestep safe?", "[lammps][cli]"
   const std::string wall = "fix wall all wall/gran hertz/history 1e8 NULL 3e4 NULL 0.5 1 zplane 0.0 NULL\n";
   const std::string unsafe = write_script("unsafe.in", hertz_script(wall).replace(hertz_script().find("timestep 1e-6"), 13,
                                                                                    fmt::format("timestep {:.17g}", 1.5 * h_crit)));
-  const Run u = run_cli("packing --lammps-input " + unsafe + " --integrator velocity_verlet");
+  const CliRun u = run_cli("packing --lammps-input " + unsafe + " --integrator velocity_verlet");
   CHECK(u.status == 0);
   CHECK_THAT(u.out, Contains("UNSAFE: timestep is 1.5 times the critical step"));
   CHECK_THAT(u.out, Contains("contact histories: none read (zero, sticking)"));
-  const Run t = run_cli(args);
+  const CliRun t = run_cli(args);
   CHECK_THAT(t.out, Contains(1e-6 < h_crit ? "SAFE: timestep is" : "UNSAFE"));
 
   // What the script gives is an error when given again.
-  const Run c = run_cli("packing --lammps-input " + data_dir + "in.hertz --kn 1e5");
+  const CliRun c = run_cli("packing --lammps-input " + data_dir + "in.hertz --kn 1e5");
   CHECK(c.status != 0);
   CHECK_THAT(c.out, Contains("--kn conflicts with --lammps-input"));
-  const Run b = run_cli("packing --lammps-input " + write_script("bad.in", "units real\n"));
+  const CliRun b = run_cli("packing --lammps-input " + write_script("bad.in", "units real\n"));
   CHECK(b.status != 0);
   CHECK_THAT(b.out, Contains("bad.in:1: units real"));
 }

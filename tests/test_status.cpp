@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_test_support.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 #include "dtcrit/stability/amplification.hpp"
@@ -22,23 +23,7 @@ using namespace dtcrit;
 
 namespace {
 
-struct Run {
-  int status;
-  std::string out;  // stdout and stderr together
-  double seconds;
-};
-
-Run run(const std::string& args) {
-  const std::string cmd = std::string(DTCRIT_CLI) + " " + args + " 2>&1";
-  const auto t0 = std::chrono::steady_clock::now();
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  const int status = pclose(pipe);
-  return {WEXITSTATUS(status), out, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
-}
+CliRun run(const std::string& args) { return run_cli(args); }
 
 std::filesystem::path scratch(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() / "dtcrit_status_tests";
@@ -133,14 +118,14 @@ TEST_CASE("a command that fails leaves no file, and bad outputs are rejected bef
           "[status][cli][errors]") {
   SECTION("table: a plot format gnuplot is not asked for") {
     const auto csv = scratch("t.csv"), pdf = scratch("t.pdf");
-    const Run r = run("table " + discs + "--vary kt_ratio=0.1:1:5 --csv " + csv.string() + " --plot " + pdf.string());
+    const CliRun r = run("table " + discs + "--vary kt_ratio=0.1:1:5 --csv " + csv.string() + " --plot " + pdf.string());
     CHECK(r.status != 0);
     CHECK_THAT(r.out, Contains("--plot") && Contains("t.pdf") && Contains(".png or .svg"));
     check_absent({csv, pdf});
   }
   SECTION("sweep: the plot format is checked before the sweep runs, and no output is written") {
     const auto txt = scratch("s.txt"), json = scratch("s.json"), pdf = scratch("s.pdf");
-    const Run r = run("sweep --case head-on --integrator velocity_verlet --plot " + pdf.string() + " -o " + txt.string() +
+    const CliRun r = run("sweep --case head-on --integrator velocity_verlet --plot " + pdf.string() + " -o " + txt.string() +
                       " --json-file " + json.string());
     CHECK(r.status != 0);
     CHECK_THAT(r.out, Contains("--plot") && Contains("s.pdf"));
@@ -149,7 +134,7 @@ TEST_CASE("a command that fails leaves no file, and bad outputs are rejected bef
   }
   SECTION("sweep: a missing folder, and two outputs on one path") {
     const auto json = scratch("s2.json");
-    Run r = run("sweep --case head-on --integrator velocity_verlet --json-file " + json.string() +
+    CliRun r = run("sweep --case head-on --integrator velocity_verlet --json-file " + json.string() +
                 " -o /nonexistent-dtcrit-folder/s.txt");
     CHECK(r.status != 0);
     CHECK_THAT(r.out, Contains("--output") && Contains("/nonexistent-dtcrit-folder"));
@@ -163,7 +148,7 @@ TEST_CASE("a command that fails leaves no file, and bad outputs are rejected bef
   SECTION("pair and packing: a folder as output") {
     const auto dir = scratch("a-folder");
     std::filesystem::create_directories(dir);
-    Run r = run("pair " + discs + "-o " + dir.string());
+    CliRun r = run("pair " + discs + "-o " + dir.string());
     CHECK(r.status != 0);
     CHECK_THAT(r.out, Contains("--output") && Contains("is a folder"));
     r = run("packing --lattice sc --n 2 --kn 1e5 --kt 4e4 -o " + dir.string());
@@ -172,7 +157,7 @@ TEST_CASE("a command that fails leaves no file, and bad outputs are rejected bef
   }
   SECTION("success writes every file") {
     const auto csv = scratch("ok.csv"), md = scratch("ok.md");
-    const Run r = run("table " + discs + "--vary kt_ratio=0.1:1:3 --csv " + csv.string() + " --markdown " + md.string());
+    const CliRun r = run("table " + discs + "--vary kt_ratio=0.1:1:3 --csv " + csv.string() + " --markdown " + md.string());
     REQUIRE(r.status == 0);
     CHECK(std::filesystem::file_size(csv) > 0);
     CHECK(std::filesystem::file_size(md) > 0);
@@ -197,14 +182,14 @@ TEST_CASE("dtcrit packing: options the chosen mode does not read are errors", "[
   for (const char* opt : {"--radius 1e-3", "--compression 1e-4", "--radius-spread 0.1", "--seed 3", "--density 2000",
                           "--disc"}) {
     CAPTURE(opt);
-    const Run r = run(file + opt);
+    const CliRun r = run(file + opt);
     CHECK(r.status != 0);
     CHECK_THAT(r.out, Contains(std::string(opt).substr(0, std::string(opt).find(' '))));
   }
   const std::string lat = "packing --lattice sc --n 2 --kn 1e5 --kt 4e4 ";
   for (const char* opt : {"--dimension 3", "--seed 3", "--disc", "--ncv 20"}) {
     CAPTURE(opt);
-    const Run r = run(lat + opt);
+    const CliRun r = run(lat + opt);
     CHECK(r.status != 0);
     CHECK_THAT(r.out, Contains(std::string(opt).substr(0, std::string(opt).find(' '))));
   }
@@ -214,7 +199,7 @@ TEST_CASE("dtcrit packing: options the chosen mode does not read are errors", "[
 
 TEST_CASE("dtcrit packing prints the lattice inputs that set the answer, defaults marked", "[status][cli]") {
   const std::string lat = "packing --lattice sc --n 2 --kn 1e5 --kt 4e4 --integrator velocity_verlet ";
-  Run r = run(lat);
+  CliRun r = run(lat);
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Contains("radius = 0.001 m (default)") && Contains("density = 2500 kg/m^3 (default)"));
   r = run(lat + "--radius 2e-3 --json");
@@ -233,7 +218,7 @@ TEST_CASE("Newton status: the floor is reached without a warning, and genuine fa
           "stderr", "[status][cli]") {
   // A central-difference confirmation: before the derived rounding floor, Newton stopped at its
   // cap with a residual of 1.2e-17 and warned.
-  Run r = run("packing --lattice sc --n 3 --periodic none --box-walls --compression 1e-4 --kn 1e5 --kt 5e4 "
+  CliRun r = run("packing --lattice sc --n 3 --periodic none --box-walls --compression 1e-4 --kn 1e5 --kt 5e4 "
               "--integrator central_difference --confirm 300");
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, !Contains("did not converge") && !Contains("warning") && !Contains("SOLVER FAILURE"));

@@ -8,17 +8,11 @@
 #include <fmt/format.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/io/key_values.hpp"
 
 namespace dtcrit::contact {
 
 namespace {
-
-std::vector<std::string> words(std::string_view text) {
-  std::istringstream s{std::string(text)};
-  std::vector<std::string> w;
-  for (std::string t; s >> t;) w.push_back(t);
-  return w;
-}
 
 // Reads the words one by one and names the position of a bad one.
 class Cursor {
@@ -225,7 +219,7 @@ ContactLaw parse_lammps_pair(const std::vector<std::string>& style_words, const 
 }
 
 ContactLaw parse_lammps_pair(std::string_view text, std::string_view where) {
-  const std::vector<std::string> w = words(text);
+  const std::vector<std::string> w = split_words(text);
   if (w.empty()) fail(fmt::format("{}: empty", where));
   if (w[0] == "granular") return parse_lammps_pair({w[0]}, std::vector<std::string>(w.begin() + 1, w.end()), where);
   return parse_lammps_pair(w, {}, where);

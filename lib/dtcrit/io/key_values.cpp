@@ -1,5 +1,7 @@
 #include "dtcrit/io/key_values.hpp"
 
+#include <sstream>
+
 #include <charconv>
 #include <cmath>
 
@@ -31,6 +33,13 @@ std::vector<std::string> split(std::string_view text, char separator) {
     if (pos == std::string_view::npos) break;
     start = pos + 1;
   }
+  return out;
+}
+
+std::vector<std::string> split_words(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
   return out;
 }
 

@@ -14,6 +14,8 @@ namespace dtcrit {
 double parse_number(std::string_view what, std::string_view text);
 // Splits on a separator, keeping empty pieces out.
 std::vector<std::string> split(std::string_view text, char separator);
+// Splits on whitespace (the words of a LAMMPS line or argument list).
+std::vector<std::string> split_words(std::string_view text);
 
 class KeyValues {
  public:

@@ -13,18 +13,11 @@
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/contact/response.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/io/key_values.hpp"
 
 namespace dtcrit::packing {
 
 namespace {
-
-std::vector<std::string> words(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string w;
-  while (in >> w) out.push_back(w);
-  return out;
-}
 
 // One snapshot's table: column names and rows, and where it was read.
 struct Table {
@@ -52,7 +45,7 @@ Table read_last_snapshot(const std::string& path) {
   while (std::getline(in, line)) {
     ++number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (words(line).empty()) continue;
+    if (split_words(line).empty()) continue;
     if (line.rfind("ITEM: TIMESTEP", 0) != 0) error(fmt::format("expected 'ITEM: TIMESTEP', got '{}'", line));
     next("a timestep");
     next("'ITEM: NUMBER OF ENTRIES' or 'ITEM: NUMBER OF ATOMS'");
@@ -64,7 +57,7 @@ Table read_last_snapshot(const std::string& path) {
     next("the number of rows");
     long rows = -1;
     {
-      const auto w = words(line);
+      const auto w = split_words(line);
       if (w.size() != 1 || std::from_chars(w[0].data(), w[0].data() + w[0].size(), rows).ec != std::errc() || rows < 0)
         error(fmt::format("expected a number of rows, got '{}'", line));
     }
@@ -72,14 +65,14 @@ Table read_last_snapshot(const std::string& path) {
     if (line.rfind("ITEM: BOX BOUNDS", 0) != 0) error(fmt::format("expected 'ITEM: BOX BOUNDS ...', got '{}'", line));
     for (int d = 0; d < 3; ++d) next("the box bounds");
     next(t.local ? "'ITEM: ENTRIES ...'" : "'ITEM: ATOMS ...'");
-    const auto head = words(line);
+    const auto head = split_words(line);
     const std::string item = t.local ? "ENTRIES" : "ATOMS";
     if (head.size() < 3 || head[0] != "ITEM:" || head[1] != item)
       error(fmt::format("expected 'ITEM: {} <columns>', got '{}'", item, line));
     t.columns.assign(head.begin() + 2, head.end());
     for (long k = 0; k < rows; ++k) {
       next(fmt::format("{} rows", rows));
-      const auto w = words(line);
+      const auto w = split_words(line);
       if (w.size() != t.columns.size())
         error(fmt::format("expected {} columns as the ITEM line names, got {}", t.columns.size(), w.size()));
       std::vector<double> row(w.size());

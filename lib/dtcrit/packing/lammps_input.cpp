@@ -15,18 +15,11 @@
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
+#include "dtcrit/io/key_values.hpp"
 
 namespace dtcrit::packing {
 
 namespace {
-
-std::vector<std::string> words(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  std::string w;
-  while (in >> w) out.push_back(w);
-  return out;
-}
 
 std::string joined(const std::vector<std::string>& w, std::size_t from = 0) {
   std::string out;
@@ -93,7 +86,7 @@ class Script {
         continue;
       }
       pending += trimmed;
-      Line l{first, words(substitute(pending, first))};
+      Line l{first, split_words(substitute(pending, first))};
       pending.clear();
       if (l.w.empty()) continue;
       if (l.w[0] == "variable") define_variable(l);

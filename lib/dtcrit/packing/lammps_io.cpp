@@ -13,6 +13,7 @@
 
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/io/output_file.hpp"
+#include "dtcrit/io/key_values.hpp"
 
 namespace dtcrit::packing {
 
@@ -23,14 +24,6 @@ std::string trim(std::string_view s) {
   while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
   while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
   return std::string(s.substr(a, b - a));
-}
-
-std::vector<std::string> words(std::string_view s) {
-  std::vector<std::string> out;
-  std::istringstream in{std::string(s)};
-  std::string w;
-  while (in >> w) out.push_back(w);
-  return out;
 }
 
 // Lines of a stream, numbered for the messages; `path` names the source ("FILE:LINE: ...").
@@ -141,7 +134,7 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
       section = s;
       break;
     }
-    const auto w = words(s);
+    const auto w = split_words(s);
     if (w.size() >= 2 && w[1] == "atoms") {
       atoms = in.integer(w[0], "the number of atoms");
       if (atoms < 1) in.expected("a positive number of atoms", w[0]);
@@ -183,7 +176,7 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
         break;
       }
       if (!is_atoms) continue;
-      const auto w = words(s);
+      const auto w = split_words(s);
       if (w.size() != 7 && w.size() != 10)
         in.expected("'id type diameter density x y z' with optional image flags 'ix iy iz' (7 or 10 columns)", s);
       const long id = in.integer(w[0], "an integer atom id");
@@ -249,7 +242,7 @@ Packing read_lammps_dump(std::istream& stream, const std::string& path, const Re
     const long n = in.integer(trim(line), "the number of atoms");
     if (n < 1) in.expected("a positive number of atoms", line);
     if (!in.next(line)) in.expected("'ITEM: BOX BOUNDS'", "end of file");
-    const auto bw = words(line);
+    const auto bw = split_words(line);
     if (bw.size() < 3 || bw[0] != "ITEM:" || bw[1] != "BOX" || bw[2] != "BOUNDS")
       in.expected("'ITEM: BOX BOUNDS xx yy zz'", line);
     if (bw.size() >= 6 && bw[3] == "xy") in.error("triclinic boxes (BOX BOUNDS xy xz yz) are not supported");
@@ -264,13 +257,13 @@ Packing read_lammps_dump(std::istream& stream, const std::string& path, const Re
     }
     for (int d = 0; d < 3; ++d) {
       if (!in.next(line)) in.expected("the box bounds 'lo hi'", "end of file");
-      const auto w = words(line);
+      const auto w = split_words(line);
       if (w.size() != 2) in.expected(fmt::format("the bounds of axis {} as 'lo hi'", "xyz"[d]), line);
       p.box_lo[d] = in.number(w[0], "a box bound");
       p.box_hi[d] = in.number(w[1], "a box bound");
     }
     if (!in.next(line)) in.expected("'ITEM: ATOMS ...'", "end of file");
-    const auto cols = words(line);
+    const auto cols = split_words(line);
     if (cols.size() < 3 || cols[0] != "ITEM:" || cols[1] != "ATOMS") in.expected("'ITEM: ATOMS <columns>'", line);
     std::map<std::string, std::size_t> at;
     for (std::size_t k = 2; k < cols.size(); ++k) at[cols[k]] = k - 2;
@@ -296,7 +289,7 @@ Packing read_lammps_dump(std::istream& stream, const std::string& path, const Re
                            *opts.density));
     for (long k = 0; k < n; ++k) {
       if (!in.next(line)) in.expected(fmt::format("{} atom lines", n), "end of file");
-      const auto w = words(line);
+      const auto w = split_words(line);
       if (w.size() != ncol) in.expected(fmt::format("{} columns as ITEM: ATOMS names", ncol), line);
       Vec3 x;
       for (int d = 0; d < 3; ++d) {
