@@ -9,7 +9,7 @@ target="${2:-}"
 
 packages=(cmake g++ make libeigen3-dev libspectra-dev libboost-math-dev libboost-iostreams-dev
           libboost-filesystem-dev libfmt-dev catch2 libgnuplot-iostream-dev gnuplot-nox
-          libcli11-dev nlohmann-json3-dev)
+          libcli11-dev nlohmann-json3-dev ccache)
 [ "$preset" = full ] && packages+=(libbenchmark-dev)
 # The fuzz targets need clang with its libFuzzer and sanitizer runtimes (Debian: libclang-rt-14-dev
 # for the default clang 14).
