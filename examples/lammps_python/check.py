@@ -25,6 +25,10 @@ def main():
     if shutil.which(lmp) is None:
         print(f"SKIP: LAMMPS ({lmp}) is not installed; tools/test.sh installs Debian's lammps")
         return 77
+    packages = subprocess.run([lmp, "-h"], capture_output=True, text=True).stdout
+    if not re.search(r"^Installed packages:\s*\n\s*\n(.*\n)*?.*\bPYTHON\b", packages, re.M):
+        print(f"SKIP: this LAMMPS ({lmp}) was built without its PYTHON package")
+        return 77
     script = (HERE / "in.ramp").read_text()
     law = re.search(r'^variable\s+law\s+string\s+"([^"]+)"', script, re.M).group(1)
     dt0, growth = script_value(script, "dt0"), script_value(script, "growth")

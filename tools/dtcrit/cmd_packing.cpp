@@ -2,6 +2,7 @@
 // its answer are the library's (packing/packing_request.hpp), shared with the Python module.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iostream>
