@@ -178,7 +178,7 @@ bool reads_r_eff(const contact::ContactLaw& law) {
 Contact parse_contact(const json& c, int dim, const std::map<std::string, std::int32_t>& ids,
                       const ContactNetwork& net, LawTable& laws, const Entry& e) {
   if (!c.is_object()) e.error("", "a contact must be an object");
-  reject_unknown(c, {"bodies", "point", "normal", "law", "overlap", "r_eff", "history"}, e);
+  reject_unknown(c, {"bodies", "point", "points", "normal", "law", "overlap", "r_eff", "history"}, e);
   Contact out;
   const json& pair = required(c, "bodies", e);
   if (!pair.is_array() || pair.size() != 2) e.error("bodies", fmt::format("{} must be [i, j], two body ids", pair.dump()));
@@ -193,7 +193,16 @@ Contact parse_contact(const json& c, int dim, const std::map<std::string, std::i
   if (net.bodies[static_cast<std::size_t>(k[0])].fixed && net.bodies[static_cast<std::size_t>(k[1])].fixed)
     e.error("bodies", "both bodies are fixed: the contact moves nothing");
   out.i = k[0], out.j = k[1];
-  out.point = point(required(c, "point", e), dim, e, "point");
+  if (c.contains("points")) {
+    if (c.contains("point")) e.error("points", "give 'point' (one for both bodies) or 'points' (one per body), not both");
+    const json& two = c["points"];
+    if (!two.is_array() || two.size() != 2)
+      e.error("points", fmt::format("{} must be [point on i, point on j]", two.dump()));
+    out.point_i = point(two[0], dim, e, "points");
+    out.point_j = point(two[1], dim, e, "points");
+  } else {
+    out.point_i = out.point_j = point(required(c, "point", e), dim, e, "point");
+  }
   out.normal = point(required(c, "normal", e), dim, e, "normal");
   const double len = out.normal.norm();
   if (!(std::abs(len - 1.0) <= unit_tolerance))
@@ -347,9 +356,10 @@ ContactNetwork read_network_csv(const std::string& bodies_path, const std::strin
     if (!known.count(col)) fail(fmt::format("{}: unknown column '{}'", bodies_path, col));
   }
   for (const auto& col : contacts.header) {
-    static const std::set<std::string> known{"i",  "j",  "px",     "py",    "pz",    "nx",    "ny",    "nz",
-                                             "law", "overlap", "r_eff", "xi_tx", "xi_ty", "xi_tz", "xi_rx", "xi_ry",
-                                             "xi_rz", "xi_tw"};
+    static const std::set<std::string> known{
+        "i",     "j",     "px",      "py",    "pz",    "pix",   "piy",   "piz",   "pjx",   "pjy",  "pjz",
+        "nx",    "ny",    "nz",      "law",   "overlap", "r_eff", "xi_tx", "xi_ty", "xi_tz", "xi_rx", "xi_ry",
+        "xi_rz", "xi_tw"};
     if (!known.count(col)) fail(fmt::format("{}: unknown column '{}'", contacts_path, col));
   }
   // Rows as the JSON entries they stand for; a vector with one empty cell is missing (the JSON
@@ -413,6 +423,8 @@ ContactNetwork read_network_csv(const std::string& bodies_path, const std::strin
     };
     if (!get(contacts, r, "i").empty() && !get(contacts, r, "j").empty()) c["bodies"] = json::array({id("i"), id("j")});
     put("point", vec(contacts, r, suffixed("p")));
+    const json pi = vec(contacts, r, suffixed("pi")), pj = vec(contacts, r, suffixed("pj"));
+    if (!pi.is_null() || !pj.is_null()) c["points"] = json::array({pi, pj});
     put("normal", vec(contacts, r, suffixed("n")));
     put("law", json(get(contacts, r, "law")));
     put("overlap", cell(get(contacts, r, "overlap")));

@@ -33,7 +33,10 @@ struct Body {
 
 struct Contact {
   std::int32_t i = 0, j = 0;  // indices into ContactNetwork::bodies (not ids)
-  Vec3 point = Vec3::Zero();  // contact point [m]
+  // The contact point [m] as each body sees it (arms point_i - centre_i, point_j - centre_j): one
+  // point for both (`point`), or two (`points`: LAMMPS' spheres and clumps use each sphere's own
+  // surface point, x_i + r_i n and x_j - r_j n, which lie the overlap apart along the normal).
+  Vec3 point_i = Vec3::Zero(), point_j = Vec3::Zero();
   Vec3 normal = Vec3::UnitX();  // unit, from i to j (normalised after the check)
   std::int32_t law = 0;       // index into ContactNetwork::laws
   double overlap = 0.0;       // m

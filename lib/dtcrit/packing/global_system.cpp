@@ -115,8 +115,10 @@ GlobalSystem::GlobalSystem(const network::ContactNetwork& net, bool rotation)
     c.normal = swap ? nc.normal : Vec3(-nc.normal);
     c.overlap = nc.overlap;
     contacts_.contacts.push_back(c);
-    arms_.push_back(nc.point - net.bodies[bi].centre);
-    arms_.push_back(c.j < 0 ? Vec3::Zero() : Vec3(nc.point - net.bodies[bj].centre));
+    const Vec3& point_i = swap ? nc.point_j : nc.point_i;
+    const Vec3& point_j = swap ? nc.point_i : nc.point_j;
+    arms_.push_back(point_i - net.bodies[bi].centre);
+    arms_.push_back(c.j < 0 ? Vec3::Zero() : Vec3(point_j - net.bodies[bj].centre));
     // A law that reads no radius of curvature gets 1 m: it multiplies zero blocks only.
     r_eff_.push_back(nc.r_eff > 0.0 ? nc.r_eff : 1.0);
     ++(c.j < 0 ? contacts_.wall_contacts : contacts_.pair_contacts);
