@@ -500,3 +500,48 @@ TEST_CASE("bodies: malformed network files name the file, the entry and the fiel
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("bodies: contact histories, listed from the fixed body's side, equal the packing's", "[bodies]") {
+  // A sphere pressed into the corner of the walls x = 0 and z = 0 under gran/hertz/history with
+  // hand-set tangential histories of opposite signs (it flutters: test_packing_nonsymmetric.cpp).
+  // The network lists each contact as [wall, sphere]: its history is the wall's displacement
+  // relative to the sphere, -xi.
+  const double r = 1e-3, delta = 1e-6;
+  packing::Packing p;
+  p.dim = 3;
+  p.add(Vec3(r - delta, 0.0, r - delta), r, 2500.0, packing::BodyModel::sphere);
+  p.inertia[0] *= 100.0;
+  p.walls.push_back(packing::PlaneWall{Vec3::Zero(), Vec3::UnitX(), std::nullopt});
+  p.walls.push_back(packing::PlaneWall{Vec3::Zero(), Vec3::UnitZ(), std::nullopt});
+  const std::string law = "gran/hertz/history 1e9 NULL 0 NULL 10 0";
+  packing::ContactLaws laws;
+  laws.base = contact::parse_lammps_pair(law);
+  packing::ContactSet cs = packing::find_contacts(p, laws);
+  REQUIRE(cs.contacts.size() == 2);
+  json f{{"dimension", 3},
+         {"bodies",
+          {{{"id", 0}, {"mass", p.mass[0]}, {"inertia", tensor(p.inertia[0] * Mat3::Identity())}, {"centre", vec(p.centre[0], 3)}},
+           {{"id", "wall x"}, {"fixed", true}},
+           {{"id", "wall z"}, {"fixed", true}}}},
+         {"contacts", json::array()}};
+  for (std::size_t k = 0; k < 2; ++k) {
+    const auto& c = cs.contacts[k];
+    const bool x_wall = c.j == -1;
+    const Vec3 xi = x_wall ? Vec3(0.0, 0.0, 0.5 * delta) : Vec3(-0.5 * delta, 0.0, 0.0);
+    cs.history_to_fill(k).xi_t = xi;
+    f["contacts"].push_back({{"bodies", {json(x_wall ? "wall x" : "wall z"), json(0)}},
+                             {"point", vec(p.centre[0] - r * c.normal, 3)},
+                             {"normal", vec(c.normal, 3)},  // from the wall (i) to the sphere (j)
+                             {"law", law},
+                             {"overlap", c.overlap},
+                             {"r_eff", r},
+                             {"history", {{"xi_t", vec(-xi, 3)}}}});
+  }
+  const packing::GlobalSystem spheres(p, cs), bodies(network::parse_network_json(f, "corner.json"));
+  REQUIRE(!bodies.symmetric());
+  const Matrix Ks = Matrix(spheres.stiffness()), Kb = Matrix(bodies.stiffness());
+  CHECK((Ks - Kb).cwiseAbs().maxCoeff() <= 1e-12 * Ks.cwiseAbs().maxCoeff());
+  const auto a = packing::nonsymmetric_spectrum(spheres), b = packing::nonsymmetric_spectrum(bodies);
+  REQUIRE(a.mu.size() == b.mu.size());
+  for (std::size_t k = 0; k < a.mu.size(); ++k) CHECK(std::abs(a.mu[k] - b.mu[k]) <= 1e-10 * std::abs(a.mu[0]));
+}
