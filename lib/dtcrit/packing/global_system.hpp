@@ -22,12 +22,13 @@
 // rotation only the translations. M = diag(m, .., I, ..).
 //
 // Rigid bodies of any shape (a contact network, network/network.hpp) are the general case of the
-// same operator: each contact carries the arms a_i, a_j from the bodies' centres of mass to the
-// contact point (spheres: -r_i n, r_j n), u_c = (x_i + phi_i x a_i) - (x_j + phi_j x a_j), torques
+// same operator: each contact carries the arms a_i, a_j from the bodies' centres of mass to their
+// contact points (spheres: -r_i n, r_j n), u_c = (x_i + phi_i x a_i) - (x_j + phi_j x a_j), torques
 // a x f; the law's torque arm is the velocity arm (A = J: the force acts at the given point). A
-// body's rotational dofs are its rotations about its principal axes (world-frame columns of R), so
-// M = diag(m, m, m, I_1, I_2, I_3) stays diagonal and M^-1/2 in world axes is R diag(I^-1/2) R^T,
-// the symmetric square root of J^-1. Fixed bodies are walls (no dofs).
+// body's rotational dofs are its rotations psi about its principal axes (world-frame columns of R,
+// phi = R psi), so M = diag(m, m, m, I_1, I_2, I_3) stays diagonal and M^-1/2 in world axes is
+// R diag(I^-1/2) R^T, the symmetric square root of J^-1; stiffness(), damping() and eigenvectors
+// are in these coordinates. Fixed bodies are walls (no dofs).
 #include <array>
 #include <cstdint>
 #include <functional>
