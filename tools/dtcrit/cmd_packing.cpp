@@ -14,8 +14,11 @@
 #include "commands.hpp"
 #include "progress.hpp"
 
+#include "dtcrit/analysis/pair_analysis.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/io/output_file.hpp"
+#include "dtcrit/io/step_recommendation.hpp"
+#include "dtcrit/network/network.hpp"
 #include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/packing_request.hpp"
 
@@ -25,12 +28,110 @@ namespace {
 
 struct PackingOptions {
   packing::PackingRequest request;
+  std::string bodies;  // contact-network file of rigid bodies (network/README.md): run_bodies
   bool json = false;
   std::string output;
   int confirm_steps = 0;
 };
 
+// dtcrit packing --bodies FILE: an assembly of rigid bodies of any shape from a contact network.
+void run_bodies(const PackingOptions& opts) {
+  const packing::PackingRequest& o = opts.request;
+  auto reject_unread = [&](const packing::PackingRequest&, const std::string& option, const std::string& why) {
+    if (o.given.count(option)) fail(fmt::format("{} {}", option, why));
+  };
+  // The file gives bodies, contacts, laws and their states: every option about those is an error.
+  for (const char* opt : {"--lattice", "--lammps-data", "--lammps-dump", "--lammps-input"})
+    reject_unread(o, opt, "conflicts with --bodies: give one source");
+  for (const char* opt : {"--kn", "--kt", "--gamma-n", "--gamma-t", "--lammps-pair", "--hertz-mindlin", "--type-law"})
+    reject_unread(o, opt, "does not apply with --bodies: each contact of the file carries its law");
+  for (const char* opt : {"--n", "--radius", "--density", "--compression", "--radius-spread", "--seed", "--dimension",
+                          "--disc", "--periodic", "--wall", "--box-walls", "--gap-tolerance"})
+    reject_unread(o, opt, "does not apply with --bodies: the file gives the bodies, their contacts and the walls (fixed bodies)");
+  reject_unread(o, "--lammps-contacts", "does not apply with --bodies: the file carries the contacts' histories");
+  reject_unread(o, "--geometric-stiffness", "is not available with --bodies (the turning of a normal depends on the shapes)");
+  for (const char* opt : {"--youngs", "--poisson"})
+    reject_unread(o, opt, "does not apply with --bodies: the Rayleigh and P-wave times need spheres");
+  reject_unread(o, "--confirm", "is not available with --bodies yet (the reference stepper has no rigid bodies)");
+  if (o.eigensolver != "spectra") reject_unread(o, "--ncv", "is Spectra's basis size: it needs --eigensolver spectra");
+  OutputFiles files;
+  files.declare("--output", opts.output);
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  const auto t_start = std::chrono::steady_clock::now();
+  auto progress = [&](std::string_view what) {
+    if (!tty) return;
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+    std::cerr << fmt::format("[{:8.2f} s] {}\n", s, what) << std::flush;
+  };
+  progress("reading the contact network");
+  const network::ContactNetwork net = network::read_network(opts.bodies);
+  progress(fmt::format("assembling the global system ({} contacts)", net.contacts.size()));
+  const packing::GlobalSystem sys(net, !o.no_rotation);
+  packing::PackingAnalysisOptions ao;
+  ao.integrators = expand_integrator_specs(o.integrators);
+  ao.eigen.tolerance = require_positive("--lanczos-tol", o.lanczos_tol);
+  ao.eigen.method = packing::parse_eigen_method(o.eigensolver);
+  ao.eigen.ncv = o.ncv;
+  ao.amplification_dofs = o.amplification_dofs;
+  ao.progress = progress;
+  const auto report = packing::analyse_system("contact network " + net.source, sys, ao);
+  progress("done");
+
+  // The effective inputs: bodies, the laws and how many contacts use each, histories.
+  std::vector<std::size_t> uses(net.laws.size(), 0);
+  std::size_t with_history = 0;
+  for (const auto& c : net.contacts) ++uses[static_cast<std::size_t>(c.law)], with_history += c.has_history;
+  double m0 = std::numeric_limits<double>::infinity(), m1 = 0.0, i0 = m0, i1 = 0.0;
+  for (const auto& b : net.bodies) {
+    if (b.fixed) continue;
+    m0 = std::min(m0, b.mass), m1 = std::max(m1, b.mass);
+    for (int d = net.dimension == 2 ? 2 : 0; d < 3; ++d) i0 = std::min(i0, b.moments[d]), i1 = std::max(i1, b.moments[d]);
+  }
+  const auto fixed = static_cast<Index>(net.bodies.size()) - net.free_bodies();
+  const std::string history_line =
+      with_history ? fmt::format("contact histories: {} of {} contacts carry one (from the file)", with_history, net.contacts.size())
+                   : "contact histories: none in the file (zero, sticking)";
+  const auto rec = recommend_from(report.integrators, o.margin);
+  std::string text;
+  if (opts.json) {
+    auto j = to_json(report);
+    nlohmann::json laws = nlohmann::json::array();
+    for (std::size_t k = 0; k < net.laws.size(); ++k)
+      laws.push_back({{"text", net.law_texts[k]}, {"description", contact::describe(net.laws[k])}, {"contacts", uses[k]}});
+    j["inputs"] = {{"file", net.source},
+                   {"dimension", net.dimension},
+                   {"free_bodies", net.free_bodies()},
+                   {"fixed_bodies", fixed},
+                   {"mass_range_kg", {m0, m1}},
+                   {"principal_moment_range_kg_m2", {i0, i1}},
+                   {"laws", laws},
+                   {"rotation", !o.no_rotation}};
+    j["contact_histories"] = {{"read", with_history > 0}, {"summary", history_line}};
+    if (rec) j["recommended_step"] = to_json(*rec);
+    text = j.dump(2) + "\n";
+  } else {
+    text = history_line + "\ninputs:\n";
+    text += fmt::format("  {}D, {} free bodies (m {:g}..{:g} kg, principal moments {:g}..{:g} kg m^2), {} fixed (walls)\n",
+                        net.dimension, net.free_bodies(), m0, m1, i0, i1, fixed);
+    for (std::size_t k = 0; k < net.laws.size(); ++k)
+      text += fmt::format("  law '{}' ({} contacts): {}\n", net.law_texts[k], uses[k], contact::describe(net.laws[k]));
+    text += "  arms: from each body's centre of mass to the contact point; torque arm = velocity arm\n\n";
+    text += format_packing_table(report);
+    if (rec) text += "\n" + format_recommendation(*rec);
+  }
+  if (opts.output.empty()) {
+    std::cout << text << std::flush;
+    return;
+  }
+  files.write_text(opts.output, text);
+  files.commit();
+}
+
 void run(const PackingOptions& o) {
+  if (!o.bodies.empty()) return run_bodies(o);
+  const auto& r = o.request;
+  if (r.lattice.empty() && r.data_file.empty() && r.dump_file.empty() && r.lammps_input.empty())
+    fail("give exactly one of --lattice, --lammps-data, --lammps-dump, --lammps-input and --bodies");
   // Every output is checked before the computation and written only once the report is complete.
   OutputFiles files;
   files.declare("--output", o.output);
@@ -108,7 +209,9 @@ void run(const PackingOptions& o) {
 }  // namespace
 
 void add_packing_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("packing", "critical time-steps of a whole packing (lattice or LAMMPS file)");
+  auto* cmd = app.add_subcommand("packing",
+                                 "critical time-steps of a whole packing (lattice, LAMMPS file, or a contact network of "
+                                 "rigid bodies)");
   auto o = std::make_shared<PackingOptions>();
   packing::PackingRequest& r = o->request;
   cmd->add_option("--lattice", r.lattice, "regular lattice: square, hex (2D discs), sc, bcc, fcc (3D spheres)");
@@ -118,6 +221,10 @@ void add_packing_command(CLI::App& app) {
   cmd->add_option("--lammps-input", r.lammps_input,
                   "your LAMMPS input script (units si): read_data, boundary, pair_style/pair_coeff, fix wall/gran "
                   "planes, timestep, fix nve/sphere; answers whether its timestep is safe for the packing");
+  cmd->add_option("--bodies", o->bodies,
+                  "contact network of rigid bodies of any shape: FILE.json, or a CSV pair ...bodies....csv + "
+                  "...contacts....csv (bodies with mass, inertia tensor, centre, fixed; contacts with point, normal, "
+                  "law, overlap; lib/dtcrit/network/README.md)");
   cmd->add_option("--lammps-contacts", r.lammps_contacts,
                   "contact histories: a local dump of compute property/local patom1 patom2 + compute pair/local dist "
                   "force p1 p2 p3 [p5 p6 p7], or a per-atom dump of fix wall/gran ... contacts (f_ID[1..8]); repeatable");

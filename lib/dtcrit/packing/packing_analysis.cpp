@@ -212,11 +212,32 @@ void analyse_nonsymmetric(const GlobalSystem& sys, const PackingAnalysisOptions&
 }  // namespace
 
 PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const PackingAnalysisOptions& opts) {
+  PackingAnalysisOptions o = opts;
+  o.material.reset();
+  PackingReport r = analyse_system(p.source, sys, o);
+  if (opts.material) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::size_t smallest = 0;
+    for (std::size_t i = 1; i < p.radius.size(); ++i)
+      if (p.radius[i] < p.radius[smallest]) smallest = i;
+    const double R = p.radius[smallest];
+    const double rho = p.mass[smallest] / (4.0 / 3.0 * std::numbers::pi * R * R * R);
+    const Material mat = validated(Material{opts.material->youngs_modulus, opts.material->poisson_ratio, rho, R, 0.0});
+    for (const auto& e : material_estimates(mat))
+      r.estimates.push_back({e.name, e.seconds, e.seconds / r.h_exact,
+                             e.description + fmt::format(" (smallest particle: R = {:.6g} m, rho = {:.6g} kg/m^3)", R, rho)});
+    r.timings.back().second += seconds_since(t0);
+  }
+  return r;
+}
+
+PackingReport analyse_system(const std::string& source, const GlobalSystem& sys, const PackingAnalysisOptions& opts) {
+  if (opts.material) fail("analyse_system: the material heuristics need the particles' radii (analyse_packing)");
   auto say = [&](std::string_view what) {
     if (opts.progress) opts.progress(what);
   };
   PackingReport r;
-  r.source = p.source;
+  r.source = source;
   r.dim = sys.dim();
   r.rotation = sys.rotation();
   r.damped = sys.damped();
@@ -303,29 +324,22 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
       "2 / omega_max: exact undamped limit of velocity Verlet, leapfrog and central difference");
   add("gershgorin", 2.0 / std::sqrt(sys.gershgorin_omega2()),
       "2 / sqrt(max Gershgorin row sum of M^-1/2 K M^-1/2): a guaranteed-safe undamped step");
-  add("yade_global_stiffness", sys.yade_global_stiffness_step(0.8),
-      "Yade GlobalStiffnessTimeStepper as its code computes it: 1.41044 * 0.8 * sqrt(min over bodies of "
-      "min(m / max_i K_ii, I / K^rot_ii)) (Yade's comment calls 1.41044 sqrt 2; 0.8 is its default safety)");
+  if (!sys.bodies())  // Yade's clump rule (it sums member stiffness) is not implemented for bodies
+    add("yade_global_stiffness", sys.yade_global_stiffness_step(0.8),
+        "Yade GlobalStiffnessTimeStepper as its code computes it: 1.41044 * 0.8 * sqrt(min over bodies of "
+        "min(m / max_i K_ii, I / K^rot_ii)) (Yade's comment calls 1.41044 sqrt 2; 0.8 is its default safety)");
   add("single_contact", 2.0 / sys.single_contact_omega_max(),
-      "2 / omega_max of the stiffest single contact on its own (two-body contact-point model, undamped)");
+      sys.bodies() ? "2 / omega_max of the stiffest single contact on its own (the contact-point model of its two "
+                     "bodies with their arms and inertia tensors, undamped)"
+                   : "2 / omega_max of the stiffest single contact on its own (two-body contact-point model, undamped)");
   {
     double m_min = std::numeric_limits<double>::infinity(), k_max = 0.0;
-    for (double m : p.mass) m_min = std::min(m_min, m);
+    for (double m : sys.particle_masses()) m_min = std::min(m_min, m);
     for (std::size_t k = 0; k < sys.contacts().contacts.size(); ++k) {
       const auto q = sys.stored_coefficients(k);
       k_max = std::max({k_max, q.kn, q.kt});
     }
     add("sqrt_m_over_k", std::sqrt(m_min / k_max), "sqrt(m / k): smallest particle mass, largest contact stiffness");
-  }
-  if (opts.material) {
-    std::size_t smallest = 0;
-    for (std::size_t i = 1; i < p.radius.size(); ++i)
-      if (p.radius[i] < p.radius[smallest]) smallest = i;
-    const double R = p.radius[smallest];
-    const double rho = p.mass[smallest] / (4.0 / 3.0 * std::numbers::pi * R * R * R);
-    const Material mat = validated(Material{opts.material->youngs_modulus, opts.material->poisson_ratio, rho, R, 0.0});
-    for (const auto& e : material_estimates(mat))
-      add(e.name, e.seconds, e.description + fmt::format(" (smallest particle: R = {:.6g} m, rho = {:.6g} kg/m^3)", R, rho));
   }
   r.timings.emplace_back("bounds", seconds_since(t0));
   return r;

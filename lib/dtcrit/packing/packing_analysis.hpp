@@ -88,6 +88,9 @@ struct PackingAnalysisOptions {
 };
 
 PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const PackingAnalysisOptions& opts);
+// The same for any global system (a contact network of rigid bodies: GlobalSystem(ContactNetwork));
+// without the material heuristics (opts.material must be empty: they read the particles' radii).
+PackingReport analyse_system(const std::string& source, const GlobalSystem& sys, const PackingAnalysisOptions& opts);
 
 // The limit of one integrator on the global system (see packing/README.md for the methods):
 //  undamped: Omega_crit of the scalar oscillator / omega_max (modal decomposition, exact);
