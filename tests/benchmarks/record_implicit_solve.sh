@@ -28,7 +28,7 @@ measure() {  # label, binary, args... -> one table row
   /usr/bin/time -f "%e %U" -o "$tmp/time" "$b" "$@" --json >"$tmp/out.json" 2>/dev/null
   read -r secs user <"$tmp/time"
   local growth
-  growth=$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(", ".join(f"{r["factor"]}: {r["growth"]:.12g} ({r["unconverged_steps"]} unconverged)" for r in d["confirmation"]))' "$tmp/out.json")
+  growth=$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(", ".join("%s: %.12g (%d unconverged)" % (r["factor"], r["growth"], r["unconverged_steps"]) for r in d["confirmation"]))' "$tmp/out.json")
   printf '| %s | %s | %s | %s | %s |\n' "$label" "$secs" "$user" "$load" "$growth"
 }
 
