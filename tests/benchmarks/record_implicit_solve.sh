@@ -4,7 +4,8 @@
 # velocity_verlet_implicit_damping: J = M + h/2 C), and the growths they report (which must not
 # change with the solver).
 #   tests/benchmarks/record_implicit_solve.sh                        # build/dtcrit
-#   BEFORE=/tmp/dtcrit.old tests/benchmarks/record_implicit_solve.sh  # also times an older binary
+#   BEFORE=/tmp/dtcrit.old BEFORE_LABEL="commit ba905bf" tests/benchmarks/record_implicit_solve.sh
+#                                                      # also times an older binary
 # Runs before/after alternate, each command RUNS times (default 1).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -38,7 +39,7 @@ for c in "${commands[@]}"; do
   rows+="| binary | wall [s] | CPU [s] | load (1 min) before | growth at factor (0.99, 1.01) h_crit |"$'\n'
   rows+="| --- | ---: | ---: | ---: | --- |"$'\n'
   for ((k = 0; k < runs; ++k)); do
-    [ -n "$before" ] && rows+="$(measure "before ($before)" "$before" $c)"$'\n'
+    [ -n "$before" ] && rows+="$(measure "before (${BEFORE_LABEL:-$before})" "$before" $c)"$'\n'
     rows+="$(measure "this commit" "$bin" $c)"$'\n'
   done
   rows+=$'\n'
