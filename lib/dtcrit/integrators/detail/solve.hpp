@@ -19,8 +19,8 @@ namespace dtcrit::detail {
 //
 // Sparse J. The damped explicit-type schemes (central difference, implicit-damping velocity
 // Verlet: J = M + h/2 C, h near the explicit limit) give a J close to its diagonal M: a Krylov
-// solve (BiCGSTAB, Jacobi preconditioner) reaches the rounding level of J d in ~15 products,
-// where a sparse LU of a 3D packing fills in 5x and costs ~25 times more. It is accepted when its
+// solve (BiCGSTAB, Jacobi preconditioner) reaches the rounding level of J d in a few products,
+// where a sparse LU of a 3D packing fills in heavily. It is accepted when its
 // residual estimate is below 1e-15 |r|; the Newton loop around it checks the true residual anyway
 // (a solve that is less exact costs an iteration, never accuracy). Otherwise (stiff implicit
 // schemes at large h, h^2 K dominant) the solver switches to a direct factorisation for the rest
