@@ -387,7 +387,10 @@ void ParticleSystem::tangent(double t, const Vector& x, const Vector& v, SparseM
     fail(fmt::format("tangent: x has {} and v has {} entries, expected {}", x.size(), v.size(), n));
   const Index dpp = dofs_per_particle();
   const bool traditional = mode_ == TangentialHistory::traditional;
-  std::vector<Eigen::Triplet<double>> tk, tc;
+  auto& tk = tangent_k_;
+  auto& tc = tangent_c_;
+  tk.clear();
+  tc.clear();
   // Which of a body's 6 velocity components (v, w) are dofs here: 3D all, 2D (vx, vy, w_z).
   const std::array<int, 6> sel3{0, 1, 2, 3, 4, 5}, sel2{0, 1, 5, -1, -1, -1};
   const auto& sel = dim_ == 3 ? sel3 : sel2;

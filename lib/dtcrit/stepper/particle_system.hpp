@@ -222,6 +222,9 @@ class ParticleSystem final : public MechanicalSystem {
 
   mutable NeighbourList nlist_;
   mutable std::vector<Vec3> centres_;
+  // tangent()'s triplets, kept between calls: an implicit scheme assembles every step, and a
+  // fresh vector grown to ~10^5 entries each time spent most of tangent() in page faults.
+  std::vector<Eigen::Triplet<double>> tangent_k_, tangent_c_;
   std::vector<Record> committed_, trial_;
   std::vector<Anchor> anchors_committed_, anchors_trial_;  // consistent mode only
   std::vector<ContactReport> reports_;
