@@ -2,9 +2,15 @@
 
 #include <array>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
 
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/integrators/registry.hpp"
@@ -12,7 +18,10 @@
 #include "dtcrit/io/key_values.hpp"
 #include "dtcrit/io/pair_input.hpp"
 #include "dtcrit/io/vary_axis.hpp"
+#include "dtcrit/network/network.hpp"
 #include "dtcrit/packing/contacts.hpp"
+#include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/packing/lammps_input.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 
 namespace dtcrit::fuzz {
@@ -128,13 +137,49 @@ std::optional<std::string> wall(std::string_view input) {
   });
 }
 
+// A contact-network file (JSON; `dtcrit packing --bodies`), then what the command does before the
+// eigenvalue problem: the global system of the bodies, and its Gershgorin bound.
+std::optional<std::string> network_json(std::string_view input) {
+  const auto j = nlohmann::json::parse(input, nullptr, false);
+  if (j.is_discarded()) return std::string("not JSON");  // read_network's named error, before the reader
+  return named_errors([&] {
+    const network::ContactNetwork net = network::parse_network_json(j, "fuzz.json");
+    const packing::GlobalSystem sys(net, true);
+    require(sys.dofs() >= 0, "a global system has a size");
+    if (sys.dofs() > 0) require(!(sys.gershgorin_bound(1.0, 0.0) < 0.0), "Gershgorin bound of K~ is not negative");
+  });
+}
+
+// A LAMMPS input script (`dtcrit packing --lammps-input`), read from a scratch folder that also holds
+// packing.data (two spheres), which the script may read_data; then the packing's contacts under the
+// script's laws.
+std::optional<std::string> lammps_input(std::string_view input) {
+  static const std::filesystem::path dir = [] {
+    auto d = std::filesystem::temp_directory_path() / ("dtcrit-fuzz-input-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(d);
+    std::ofstream(d / "packing.data") << "LAMMPS data file\n\n2 atoms\n1 atom types\n\n0 4 xlo xhi\n0 2 ylo yhi\n"
+                                         "0 2 zlo zhi\n\nAtoms # sphere\n\n1 1 1.0 2500 0.5 1 1\n"
+                                         "2 1 1.0 2500 1.49 1 1 0 0 0\n";
+    return d;
+  }();
+  const auto script = dir / "in.fuzz";
+  std::ofstream(script, std::ios::binary | std::ios::trunc) << input;
+  return named_errors([&] {
+    const packing::LammpsInput in = packing::read_lammps_input(script.string());
+    const auto contacts = packing::find_contacts(in.packing, in.laws);
+    require(contacts.coordination(in.packing.size()).size() == in.packing.centre.size(),
+            "one coordination number per particle");
+  });
+}
+
 }  // namespace
 
 const std::vector<Target>& targets() {
   static const std::vector<Target> all{{"lammps_data", lammps_data}, {"lammps_dump", lammps_dump},
                                        {"body_spec", body_spec},     {"key_values", key_values},
                                        {"integrator_spec", integrator_spec}, {"vary", vary},
-                                       {"wall", wall}};
+                                       {"wall", wall},               {"network_json", network_json},
+                                       {"lammps_input", lammps_input}};
   return all;
 }
 

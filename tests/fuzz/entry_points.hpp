@@ -26,7 +26,8 @@ struct Target {
   EntryPoint run;
 };
 
-// lammps_data, lammps_dump, body_spec, key_values, integrator_spec, vary, wall.
+// lammps_data, lammps_dump, body_spec, key_values, integrator_spec, vary, wall, network_json,
+// lammps_input.
 const std::vector<Target>& targets();
 EntryPoint find_target(std::string_view name);  // nullptr if unknown
 
