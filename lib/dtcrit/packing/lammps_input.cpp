@@ -339,6 +339,7 @@ LammpsInput read_lammps_input(const std::string& path) {
         integrator_line = l.number;
         taken(l);
       } else if (skipped_fixes().count(style)) {
+        if (style == "gravity") r.load_commands.push_back(joined(l.w));
         skip("fix " + style);
       } else {
         script.error(l.number, fmt::format("fix {} is not read by dtcrit: the answer is for fix nve/sphere (velocity "
