@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <cmath>
 #include <limits>
 #include <iostream>
@@ -31,6 +32,7 @@
 #include "dtcrit/packing/lammps_contacts.hpp"
 #include "dtcrit/packing/lammps_input.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
+#include "dtcrit/packing/matrix_export.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 
 namespace dtcrit::cli {
@@ -97,6 +99,14 @@ void run(const PackingOptions& o) {
   // Every output is checked before the computation and written only once the report is complete.
   OutputFiles files;
   files.declare("--output", o.output);
+  const std::vector<std::string> matrix_files{"M.mtx", "K.mtx", "C.mtx", "dofs.json"};
+  auto matrix_path = [&](const std::string& name) { return (std::filesystem::path(o.write_matrices) / name).string(); };
+  if (!o.write_matrices.empty()) {
+    if (!std::filesystem::is_directory(o.write_matrices))
+      fail(fmt::format("--write-matrices '{}' is not an existing folder (create it first)", o.write_matrices));
+    for (const auto& name : matrix_files) files.declare("--write-matrices", matrix_path(name));
+  }
+  files.declare("--write-mode", o.write_mode);
   const Progress progress = terminal_progress();
   PackingProblem problem = prepare_packing(o, progress);
   const packing::Packing& p = problem.p;
@@ -169,6 +179,25 @@ void run(const PackingOptions& o) {
     }
     if (confirmation.empty()) confirmation_text += "  none of the integrators is conditionally stable: nothing to confirm\n";
   }
+  std::string export_text;
+  if (!o.write_matrices.empty()) {
+    progress("writing M, K and C");
+    files.write(matrix_path("M.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, packing::mass_matrix(sys)); });
+    files.write(matrix_path("K.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, sys.stiffness()); });
+    files.write(matrix_path("C.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, sys.damping()); });
+    files.write_text(matrix_path("dofs.json"), packing::dof_description(p, sys, report.omega_max).dump(2) + "\n");
+    export_text += fmt::format("matrices: M, K, C ({} dofs, MatrixMarket) and the dof ordering written to {}/ ({})\n",
+                               sys.dofs(), o.write_matrices, fmt::join(matrix_files, ", "));
+  }
+  if (!o.write_mode.empty()) {
+    progress("the top mode");
+    const auto mode = packing::top_mode(sys, ao.eigen);
+    files.write(o.write_mode, [&](std::ostream& out) { packing::write_mode_dump(out, p, sys, mode); });
+    export_text += fmt::format("top mode (omega = {:.10g} rad/s, {} solve) written to {} as a LAMMPS dump: translation "
+                               "as vx vy vz (largest particle translation 1), rotation as omegax.. [rad], amplitude = "
+                               "|translation|\n",
+                               std::sqrt(mode.omega2), mode.method, o.write_mode);
+  }
   progress("done");
   if (!bound_warning.empty()) std::cerr << "dtcrit: warning: " << bound_warning << "\n";
   const auto rec = recommend_from(report.integrators, o.margin);
@@ -201,6 +230,8 @@ void run(const PackingOptions& o) {
     if (!bound_warning.empty()) j["warnings"] = {bound_warning};
     if (o.confirm_steps > 0) j["confirmation"] = confirmation;
     if (rec) j["recommended_step"] = to_json(*rec);
+    if (!o.write_matrices.empty()) j["matrices_folder"] = o.write_matrices;
+    if (!o.write_mode.empty()) j["mode_file"] = o.write_mode;
     text = j.dump(2) + "\n";
   } else {
     std::string head;
@@ -217,13 +248,11 @@ void run(const PackingOptions& o) {
     if (!bound_warning.empty()) text += "\nwarning: " + bound_warning + "\n";
     if (rec) text += "\n" + format_recommendation(*rec);
     if (dt_check) text += dt_check->text;
+    if (!export_text.empty()) text += "\n" + export_text;
   }
-  if (o.output.empty()) {
-    std::cout << text << std::flush;
-    return;
-  }
-  files.write_text(o.output, text);
+  if (!o.output.empty()) files.write_text(o.output, text);
   files.commit();
+  if (o.output.empty()) std::cout << text << std::flush;
 }
 
 }  // namespace
@@ -245,6 +274,12 @@ void add_packing_command(CLI::App& app) {
                   "run the reference stepper this many steps at 0.99 and 1.01 h_crit of each integrator from a small "
                   "perturbation and report the growth (no periodic axes; contacts held sticking)");
   cmd->add_option("-o,--output", o->output, "write to this file instead of the terminal");
+  cmd->add_option("--write-matrices", o->write_matrices,
+                  "write M, K and C of the global system (MatrixMarket: M.mtx, K.mtx, C.mtx) and the dof ordering "
+                  "(dofs.json) into this existing folder");
+  cmd->add_option("--write-mode", o->write_mode,
+                  "write the top mode (the eigenvector of omega_max) as a LAMMPS dump: translation as vx vy vz, "
+                  "rotation as omegax omegay omegaz, amplitude (for OVITO)");
   cmd->add_option("--amplification-dofs", o->amplification_dofs,
                   "damped packings up to this many dofs: amplification matrix for every integrator")
       ->capture_default_str();

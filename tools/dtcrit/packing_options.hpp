@@ -51,6 +51,8 @@ struct PackingOptions {
   Index amplification_dofs = 48;
   bool box_walls = false;
   int confirm_steps = 0;
+  std::string write_matrices;  // folder for M.mtx, K.mtx, C.mtx, dofs.json
+  std::string write_mode;      // LAMMPS dump of the top mode
   std::set<std::string> given;  // the options given on the command line (long names)
 };
 
