@@ -66,3 +66,34 @@ TEST_CASE("lammps-check: a LAMMPS that fails is reported with its exit status, a
   CHECK(fs::is_empty(tmp));  // the temporary probe folder was removed
   fs::remove_all(tmp);
 }
+
+#include "dtcrit/contact/law.hpp"
+#include "dtcrit/packing/lammps_input.hpp"
+#include "dtcrit/packing/lammps_probe.hpp"
+
+TEST_CASE("lammps-check: the probe repeats the script's law, wall and gravity lines", "[lammps_check]") {
+  const auto in = dtcrit::packing::read_lammps_input(DTCRIT_SOURCE_DIR "/tests/data/lammps/in.hertz");
+  CHECK(in.law_commands == std::vector<std::string>{
+                               "pair_style gran/hertz/history 1e8 NULL 3e4 NULL 0.5 1", "pair_coeff * *",
+                               "fix wall all wall/gran hertz/history 1e8 NULL 3e4 NULL 0.5 1 zplane 0.0 NULL"});
+  CHECK(in.load_commands == std::vector<std::string>{"fix grav all gravity 9.81 vector 0 0 -1"});
+}
+
+TEST_CASE("lammps-check: law and wall commands written from a law face the packing", "[lammps_check]") {
+  using namespace dtcrit::packing;
+  Packing p;
+  p.add({0.0, 0.0, 0.0}, 1e-3, 2500.0, BodyModel::sphere);
+  p.add({2e-3, 0.0, 0.0}, 1e-3, 2500.0, BodyModel::sphere);
+  ContactLaws laws;
+  laws.base = dtcrit::contact::hooke_history(1e5, 5e4, 10.0, 5.0, 0.3);
+  p.walls.push_back(parse_wall("x=-0.5e-3", p, laws.base));  // the packing lies on its + side
+  p.walls.push_back(parse_wall("x=2.5e-3", p, laws.base));   // on its - side
+  const auto c = lammps_law_commands(p, laws, "", 1e4);
+  REQUIRE(c.size() == 4);
+  CHECK(c[0] == "pair_style gran/hooke/history 100000 50000 10 5 10000 1");
+  CHECK(c[1] == "pair_coeff * *");
+  CHECK(c[2] == "fix dtcrit_wall1 all wall/gran hooke/history 100000 50000 10 5 10000 1 xplane -0.0005 NULL");
+  CHECK(c[3] == "fix dtcrit_wall2 all wall/gran hooke/history 100000 50000 10 5 10000 1 xplane NULL 0.0025");
+  laws.by_types[{1, 2}] = laws.base;
+  CHECK_THROWS_WITH(lammps_law_commands(p, laws, "", 1e4), Catch::Matchers::Contains("per-type laws"));
+}
