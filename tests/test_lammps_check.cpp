@@ -31,6 +31,9 @@ TEST_CASE("lammps-check: bad options name the option and the value", "[lammps_ch
   const auto pert = run_cli(box + " --perturbation -1");
   CHECK(pert.status != 0);
   CHECK_THAT(pert.out, Catch::Matchers::Contains("--perturbation -1 must be a positive number"));
+  const auto hist = run_cli(box + " --lammps-contacts " DTCRIT_SOURCE_DIR "/tests/data/lammps/contacts_hertz.dump");
+  CHECK(hist.status != 0);
+  CHECK_THAT(hist.out, Catch::Matchers::Contains("--lammps-contacts does not apply"));
   const auto rot = run_cli(box + " --no-rotation");
   CHECK(rot.status != 0);
   CHECK_THAT(rot.out, Catch::Matchers::Contains("--no-rotation does not apply"));

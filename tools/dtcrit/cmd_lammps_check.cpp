@@ -104,6 +104,9 @@ void run(const CheckOptions& c) {
   check_packing_options(o);
   reject_unread(o, "--no-rotation", "does not apply: LAMMPS' fix nve/sphere integrates the rotations");
   reject_unread(o, "--disc", "does not apply: the LAMMPS probe runs 3D packings (spheres)");
+  reject_unread(o, "--lammps-contacts",
+                "does not apply: LAMMPS starts every contact history of the probe at zero (a data file carries none), "
+                "so the prediction is made at zero histories too");
   if (o.dimension != 3) fail(fmt::format("--dimension {}: the LAMMPS probe runs 3D packings (spheres) only", o.dimension));
   if (c.steps < 1) fail(fmt::format("--steps {} must be at least 1", c.steps));
   if (!(c.perturbation > 0.0) || !std::isfinite(c.perturbation))
