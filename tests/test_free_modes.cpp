@@ -216,10 +216,10 @@ void check_rows_on_floor(Variant variant, const std::vector<std::string>& specs)
       // Modal decomposition: each mode is the scalar oscillator, the verdict is its verdict at omega_max.
       LinearSystem unit = scalar_oscillator(1.0, 0.0);
       const CriticalStep scalar = critical_step(spec, unit, 1.0);
-      // Known weakness, not fixed: variational_2 (implicit, conjugate-gradient solves) on the
-      // whole undamped 46-dof moving part reads "unstable" (rounding pushes the conservative
-      // pairs off the circle beyond the second opinion); its packing answer takes the modal
-      // route and is right. Reported, not failed.
+      // Known weakness, not fixed: variational_2 on the whole undamped 46-dof moving part reads
+      // "unstable": above h omega_max ~ 300 its pairs crowd at -1 and rounding moves them off the
+      // circle (integrators/README.md); its packing answer takes the modal route and is right.
+      // Reported, not failed.
       if (spec == "variational_2") CHECK_NOFAIL(c.stability == scalar.stability);
       else CHECK(c.stability == scalar.stability);
       if (scalar.stability == Stability::conditional) CHECK_THAT(c.h_crit, WithinRel(scalar.h_crit / w, 1e-8));

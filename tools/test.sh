@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset="${1:-default}"
-# LAMMPS as the peer: the live comparison against tests/data/lammps/ runs when `lmp` is installed.
-DTCRIT_WITH_LAMMPS=1 tools/setup.sh "$preset"
+# LAMMPS as the peer: the live comparison against tests/data/lammps/ runs when `lmp` is installed;
+# the Python module and its pytest suite (python/tests) with Debian's python3.
+DTCRIT_WITH_LAMMPS=1 DTCRIT_WITH_PYTHON=1 tools/setup.sh "$preset"
 ctest --preset "$preset"

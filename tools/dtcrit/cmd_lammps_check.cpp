@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -16,12 +17,14 @@
 
 #include "commands.hpp"
 #include "packing_options.hpp"
+#include "progress.hpp"
 
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/io/key_values.hpp"
 #include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 #include "dtcrit/packing/lammps_probe.hpp"
+#include "dtcrit/packing/packing_request.hpp"
 
 namespace dtcrit::cli {
 
@@ -30,7 +33,8 @@ namespace {
 namespace fs = std::filesystem;
 
 struct CheckOptions {
-  PackingOptions packing;
+  packing::PackingRequest packing;
+  bool json = false;
   std::string lmp = "lmp";
   int mpi = 0;             // processes of mpirun; 0: run lmp directly
   int steps = 1000;
@@ -100,8 +104,11 @@ struct RunResult {
 };
 
 void run(const CheckOptions& c) {
-  const PackingOptions& o = c.packing;
-  check_packing_options(o);
+  // The request as lammps-check asks it: the limit of velocity Verlet (LAMMPS' fix nve/sphere) only.
+  packing::PackingRequest o = c.packing;
+  o.integrators = {"velocity_verlet"};
+  packing::check_packing_request(o);
+  using packing::reject_unread;
   reject_unread(o, "--no-rotation", "does not apply: LAMMPS' fix nve/sphere integrates the rotations");
   reject_unread(o, "--disc", "does not apply: the LAMMPS probe runs 3D packings (spheres)");
   reject_unread(o, "--lammps-contacts",
@@ -131,17 +138,17 @@ void run(const CheckOptions& c) {
     if (!fs::is_directory(parent)) fail(fmt::format("--keep-probe '{}': folder '{}' does not exist", c.keep_probe, parent.string()));
   }
 
-  const Progress progress = terminal_progress();
-  PackingProblem problem = prepare_packing(o, progress);
-  const packing::Packing& p = problem.p;
-  const packing::GlobalSystem& sys = *problem.sys;
-  if (p.dim != 3) fail("the LAMMPS probe runs 3D packings (spheres) only");
-
+  const auto progress = terminal_progress();
   // The prediction: LAMMPS' fix nve/sphere is velocity Verlet (with damping, its exact damped limit).
-  packing::PackingAnalysisOptions ao = analysis_options(o, progress);
-  ao.integrators = {"velocity_verlet"};
-  const packing::PackingReport report = packing::analyse_packing(p, sys, ao);
-  const packing::PackingIntegratorLimit& lim = report.integrators.front();
+  const packing::PackingAnswer problem = packing::answer_packing(o, progress);
+  const packing::Packing& p = problem.packing;
+  const packing::GlobalSystem& sys = *problem.system;
+  const packing::PackingReport& report = problem.report;
+  if (p.dim != 3) fail("the LAMMPS probe runs 3D packings (spheres) only");
+  const auto lim_it = std::find_if(report.integrators.begin(), report.integrators.end(),
+                                   [](const auto& l) { return l.name == "velocity_verlet"; });
+  if (lim_it == report.integrators.end()) fail("no limit of velocity_verlet in the analysis");
+  const packing::PackingIntegratorLimit& lim = *lim_it;
   if (lim.stability != Stability::conditional || !lim.converged || !std::isfinite(lim.h_crit))
     fail(fmt::format("no finite critical step of velocity_verlet to check ({})", lim.method));
   double d_min = std::numeric_limits<double>::infinity();
@@ -214,9 +221,9 @@ void run(const CheckOptions& c) {
                     "starts them at zero and relaxes)";
 
   std::string source = problem.script ? "--lammps-input " + problem.script->path : p.source;
-  if (o.json) {
+  if (c.json) {
     nlohmann::json j;
-    j["inputs"] = inputs_json(p, problem.laws, problem.defaults);
+    j["inputs"] = packing::inputs_json(p, problem.laws, problem.defaults);
     j["source"] = source;
     j["contact_histories"] = problem.history_line;
     j["prediction"] = {{"integrator", "velocity_verlet"},
@@ -263,7 +270,7 @@ void run(const CheckOptions& c) {
     t += "\n";
   }
   t += problem.history_line + "\n";
-  t += inputs_text(p, problem.laws, problem.defaults);
+  t += packing::inputs_text(p, problem.laws, problem.defaults);
   t += fmt::format("prediction: LAMMPS' fix nve/sphere is velocity Verlet{}\n", report.damped ? " (damped: its exact damped limit)" : "");
   t += fmt::format("  omega_max                   {:.6g} rad/s\n  h_crit velocity_verlet      {:.6g} s ({})\n\n",
                    report.omega_max, lim.h_crit, lim.method);
@@ -291,7 +298,8 @@ void add_lammps_check_command(CLI::App& app) {
       "predict the critical step of LAMMPS' fix nve/sphere on a packing, then run your LAMMPS at 0.99 and 1.01 of it "
       "and report the growth of the kinetic energy");
   auto c = std::make_shared<CheckOptions>();
-  add_packing_source_options(cmd, c->packing);
+  add_packing_request_options(cmd, c->packing);
+  cmd->add_flag("--json", c->json, "print one JSON object");
   cmd->add_option("--lmp", c->lmp, "the LAMMPS executable (a name on PATH or a path)")->capture_default_str();
   cmd->add_option("--mpi", c->mpi, "run LAMMPS as mpirun -np P LMP");
   cmd->add_option("--steps", c->steps, "steps of each LAMMPS run")->capture_default_str();
