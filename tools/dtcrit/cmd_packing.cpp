@@ -1,17 +1,19 @@
 // dtcrit packing: critical time-steps of a whole packing (lattice or LAMMPS file). The request and
-// its answer are the library's (packing/packing_request.hpp), shared with the Python module.
-#include <unistd.h>
-
+// its answer are the library's (packing/packing_request.hpp), shared with the Python module and
+// `dtcrit lammps-check`.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <memory>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "commands.hpp"
+#include "packing_options.hpp"
 #include "progress.hpp"
 
 #include "dtcrit/analysis/pair_analysis.hpp"
@@ -20,6 +22,7 @@
 #include "dtcrit/io/step_recommendation.hpp"
 #include "dtcrit/network/network.hpp"
 #include "dtcrit/packing/confirmation.hpp"
+#include "dtcrit/packing/matrix_export.hpp"
 #include "dtcrit/packing/packing_request.hpp"
 
 namespace dtcrit::cli {
@@ -32,17 +35,16 @@ struct PackingOptions {
   bool json = false;
   std::string output;
   int confirm_steps = 0;
+  std::string write_matrices;  // folder for M.mtx, K.mtx, C.mtx, dofs.json
+  std::string write_mode;      // LAMMPS dump of the top mode
 };
 
 // dtcrit packing --bodies FILE: an assembly of rigid bodies of any shape from a contact network.
 void run_bodies(const PackingOptions& opts) {
   const packing::PackingRequest& o = opts.request;
-  auto reject_unread = [&](const packing::PackingRequest&, const std::string& option, const std::string& why) {
-    if (o.given.count(option)) fail(fmt::format("{} {}", option, why));
-  };
   // The file gives bodies, contacts, laws and their states: every option about those is an error.
   for (const char* opt : {"--lattice", "--lammps-data", "--lammps-dump", "--lammps-input"})
-    reject_unread(o, opt, "conflicts with --bodies: give one source");
+    packing::reject_unread(o, opt, "conflicts with --bodies: give one source");
   for (const char* opt : {"--kn", "--kt", "--gamma-n", "--gamma-t", "--lammps-pair", "--hertz-mindlin", "--type-law"})
     reject_unread(o, opt, "does not apply with --bodies: each contact of the file carries its law");
   for (const char* opt : {"--n", "--radius", "--density", "--compression", "--radius-spread", "--seed", "--dimension",
@@ -54,15 +56,11 @@ void run_bodies(const PackingOptions& opts) {
     reject_unread(o, opt, "does not apply with --bodies: the Rayleigh and P-wave times need spheres");
   reject_unread(o, "--confirm", "is not available with --bodies yet (the reference stepper has no rigid bodies)");
   if (o.eigensolver != "spectra") reject_unread(o, "--ncv", "is Spectra's basis size: it needs --eigensolver spectra");
+  for (const char* opt : {"--write-matrices", "--write-mode"})
+    reject_unread(o, opt, "is not available with --bodies yet (it writes sphere packings' dofs)");
   OutputFiles files;
   files.declare("--output", opts.output);
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  const auto t_start = std::chrono::steady_clock::now();
-  auto progress = [&](std::string_view what) {
-    if (!tty) return;
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-    std::cerr << fmt::format("[{:8.2f} s] {}\n", s, what) << std::flush;
-  };
+  const auto progress = terminal_progress();
   progress("reading the contact network");
   const network::ContactNetwork net = network::read_network(opts.bodies);
   progress(fmt::format("assembling the global system ({} contacts)", net.contacts.size()));
@@ -135,13 +133,15 @@ void run(const PackingOptions& o) {
   // Every output is checked before the computation and written only once the report is complete.
   OutputFiles files;
   files.declare("--output", o.output);
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  const auto t_start = std::chrono::steady_clock::now();
-  auto progress = [&](std::string_view what) {
-    if (!tty) return;
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
-    std::cerr << fmt::format("[{:8.2f} s] {}\n", s, what) << std::flush;
-  };
+  const std::vector<std::string> matrix_files{"M.mtx", "K.mtx", "C.mtx", "dofs.json"};
+  auto matrix_path = [&](const std::string& name) { return (std::filesystem::path(o.write_matrices) / name).string(); };
+  if (!o.write_matrices.empty()) {
+    if (!std::filesystem::is_directory(o.write_matrices))
+      fail(fmt::format("--write-matrices '{}' is not an existing folder (create it first)", o.write_matrices));
+    for (const auto& name : matrix_files) files.declare("--write-matrices", matrix_path(name));
+  }
+  files.declare("--write-mode", o.write_mode);
+  const auto progress = terminal_progress();
   const packing::PackingAnswer a = packing::answer_packing(o.request, progress);
   nlohmann::json confirmation = nlohmann::json::array();
   std::string confirmation_text;
@@ -189,21 +189,42 @@ void run(const PackingOptions& o) {
     }
     if (confirmation.empty()) confirmation_text += "  none of the integrators is conditionally stable: nothing to confirm\n";
   }
+  // The global system as analysed, and its top mode, for other tools.
+  const packing::GlobalSystem& sys = *a.system;
+  std::string export_text;
+  if (!o.write_matrices.empty()) {
+    progress("writing M, K and C");
+    files.write(matrix_path("M.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, packing::mass_matrix(sys)); });
+    files.write(matrix_path("K.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, sys.stiffness()); });
+    files.write(matrix_path("C.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, sys.damping()); });
+    files.write_text(matrix_path("dofs.json"), packing::dof_description(a.packing, sys, a.report.omega_max).dump(2) + "\n");
+    export_text += fmt::format("matrices: M, K, C ({} dofs, MatrixMarket) and the dof ordering written to {}/ ({})\n",
+                               sys.dofs(), o.write_matrices, fmt::join(matrix_files, ", "));
+  }
+  if (!o.write_mode.empty()) {
+    progress("the top mode");
+    const auto mode = packing::top_mode(sys, packing::eigen_options(o.request));
+    files.write(o.write_mode, [&](std::ostream& out) { packing::write_mode_dump(out, a.packing, sys, mode); });
+    export_text += fmt::format("top mode (omega = {:.10g} rad/s, {} solve) written to {} as a LAMMPS dump: translation "
+                               "as vx vy vz (largest particle translation 1), rotation as omegax.. [rad], amplitude = "
+                               "|translation|\n",
+                               std::sqrt(mode.omega2), mode.method, o.write_mode);
+  }
   if (!a.bound_warning.empty()) std::cerr << "dtcrit: warning: " << a.bound_warning << "\n";
   std::string text;
   if (o.json) {
     auto j = to_json(a);
     if (o.confirm_steps > 0) j["confirmation"] = confirmation;
+    if (!o.write_matrices.empty()) j["matrices_folder"] = o.write_matrices;
+    if (!o.write_mode.empty()) j["mode_file"] = o.write_mode;
     text = j.dump(2) + "\n";
   } else {
     text = format_packing_answer(a, confirmation_text);
+    if (!export_text.empty()) text += "\n" + export_text;
   }
-  if (o.output.empty()) {
-    std::cout << text << std::flush;
-    return;
-  }
-  files.write_text(o.output, text);
+  if (!o.output.empty()) files.write_text(o.output, text);
   files.commit();
+  if (o.output.empty()) std::cout << text << std::flush;
 }
 
 }  // namespace
@@ -214,93 +235,41 @@ void add_packing_command(CLI::App& app) {
                                  "rigid bodies)");
   auto o = std::make_shared<PackingOptions>();
   packing::PackingRequest& r = o->request;
-  cmd->add_option("--lattice", r.lattice, "regular lattice: square, hex (2D discs), sc, bcc, fcc (3D spheres)");
-  cmd->add_option("--n", r.n, "lattice unit cells per side (square, sc: 1 particle per cell; hex, bcc: 2; fcc: 4)");
-  cmd->add_option("--lammps-data", r.data_file, "LAMMPS data file (write_data, atom_style sphere)");
-  cmd->add_option("--lammps-dump", r.dump_file, "LAMMPS text dump with radius (or diameter) and positions; last snapshot");
-  cmd->add_option("--lammps-input", r.lammps_input,
-                  "your LAMMPS input script (units si): read_data, boundary, pair_style/pair_coeff, fix wall/gran "
-                  "planes, timestep, fix nve/sphere; answers whether its timestep is safe for the packing");
+  add_packing_request_options(cmd, r);
   cmd->add_option("--bodies", o->bodies,
                   "contact network of rigid bodies of any shape: FILE.json, or a CSV pair ...bodies....csv + "
                   "...contacts....csv (bodies with mass, inertia tensor, centre, fixed; contacts with point, normal, "
                   "law, overlap; lib/dtcrit/network/README.md)");
-  cmd->add_option("--lammps-contacts", r.lammps_contacts,
-                  "contact histories: a local dump of compute property/local patom1 patom2 + compute pair/local dist "
-                  "force p1 p2 p3 [p5 p6 p7], or a per-atom dump of fix wall/gran ... contacts (f_ID[1..8]); repeatable");
-  cmd->add_option("--radius", r.radius, "lattice particle radius [m]")->capture_default_str();
-  cmd->add_option("--density", r.density, "lattice density, or density for a dump without a mass column [kg/m^3]")
-      ->capture_default_str();
-  cmd->add_option("--compression", r.compression,
-                  "lattice: nearest-neighbour distance 2r(1 - c), so every contact overlaps by 2rc")
-      ->capture_default_str();
-  cmd->add_option("--radius-spread", r.radius_spread, "lattice: radii r(1 + s U(-1,1)) (polydisperse)")
-      ->capture_default_str();
-  cmd->add_option("--seed", r.seed, "seed of --radius-spread")->capture_default_str();
-  cmd->add_option("--dimension", r.dimension, "files: 2 (discs, z dropped) or 3")->capture_default_str();
-  cmd->add_flag("--disc", r.disc,
-                "2D bodies as discs: m = rho pi r^2, I = m r^2 / 2 (LAMMPS set density/disc, fix nve/sphere disc); "
-                "default: LAMMPS' sphere mass and inertia");
-  auto* lammps_opt = cmd->add_option("--lammps-pair", r.lammps_pair,
-                  "the contact law in LAMMPS' syntax instead of --kn ...: \"gran/hertz/history 1e9 NULL 1e4 NULL 0.5 "
-                  "1\" or \"granular hertz/material 7e10 0.3 0.3 tangential mindlin NULL 1.0 0.5 rolling sds 1e3 50 "
-                  "0.3\"; linearised at each contact's overlap");
-  cmd->add_flag("--geometric-stiffness", r.geometric_stiffness,
-                "add the turning of each contact normal under its normal force (-F_n/|x_i - x_j| across the normal)");
-  auto* kn_opt = cmd->add_option("--kn", r.kn, "normal stiffness k_n [N/m] (LAMMPS gran/hooke/history)");
-  cmd->add_option("--hertz-mindlin", r.hertz_mindlin,
-                  "Hertz-Mindlin as EDEM and LIGGGHTS define it, E=PA,nu=NU,e=RESTITUTION,mu=MU (instead of --kn ... "
-                  "or --lammps-pair); linearised at each contact's overlap")
-      ->excludes(lammps_opt)
-      ->excludes(kn_opt);
-  cmd->add_option("--kt", r.kt, "tangential stiffness k_t [N/m]");
-  cmd->add_option("--gamma-n", r.gamma_n, "normal damping per unit effective mass [1/s]: c_n = m_eff gamma_n (default 0)");
-  cmd->add_option("--gamma-t", r.gamma_t, "tangential damping per unit effective mass [1/s] (default gamma_n / 2, "
-                                           "as LAMMPS' gran/hooke/history with NULL)");
   cmd->add_option("--margin", r.margin,
                   "recommended step = margin x the limit of velocity_verlet (or of the first --integrator when "
                   "velocity_verlet is not among them); results/GUIDE.md says why 0.8")
       ->capture_default_str();
-  cmd->add_option("--type-law", r.type_laws,
-                  "law of one pair of atom types, e.g. types=1-2,kn=2e5,kt=1e5 (other keys: gamma_n, gamma_t; "
-                  "keys not given are the base law's); repeatable");
-  cmd->add_option("--periodic", r.periodic,
-                  "periodic axes, e.g. x,y, or none (lattices default to all, data files to none, dumps to BOX BOUNDS)");
-  cmd->add_option("--wall", r.walls,
-                  "plane wall, e.g. z=0 (faces the packing) or z=0,kn=1e6,kt=5e5; repeatable");
-  cmd->add_option("--gap-tolerance", r.gap_tolerance,
-                  "contact when |x_i - x_j| < (r_i + r_j)(1 + tol) (default 1e-9 for lattices, 0 for files)");
-  cmd->add_flag("--no-rotation", r.no_rotation, "translational degrees of freedom only");
   cmd->add_option("--integrator", r.integrators,
                   "integrator whose exact limit to report (repeatable; 'all' = every registry row, 'none')")
       ->capture_default_str();
   cmd->add_option("--youngs", r.youngs, "Young's modulus E [Pa], for the Rayleigh and P-wave times");
   cmd->add_option("--poisson", r.poisson, "Poisson ratio nu, for the Rayleigh time");
-  cmd->add_flag("--box-walls", r.box_walls,
-                "lattice with --periodic none: six (four) walls pressed in by the compression overlap 2 r c, so that a "
-                "compressed sc or square lattice is in equilibrium");
+  cmd->add_option("--amplification-dofs", r.amplification_dofs,
+                  "damped packings up to this many dofs: amplification matrix for every integrator")
+      ->capture_default_str();
   cmd->add_option("--confirm", o->confirm_steps,
                   "run the reference stepper this many steps at 0.99 and 1.01 h_crit of each integrator from a small "
                   "perturbation and report the growth (no periodic axes; contacts held sticking)");
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_option("-o,--output", o->output, "write to this file instead of the terminal");
-  cmd->add_option("--lanczos-tol", r.lanczos_tol, "relative residual tolerance of the iterative eigensolvers")->capture_default_str();
-  cmd->add_option("--eigensolver", r.eigensolver,
-                  "omega_max by: auto (dense up to 600 dofs, else lanczos), dense, lanczos (three-term, matrix-free), "
-                  "spectra (Spectra's restarted Lanczos, matrix-free)")
-      ->capture_default_str();
-  cmd->add_option("--ncv", r.ncv, "Spectra's Lanczos basis size (--eigensolver spectra)")->capture_default_str();
-  cmd->add_option("--amplification-dofs", r.amplification_dofs,
-                  "damped packings up to this many dofs: amplification matrix for every integrator")
-      ->capture_default_str();
+  cmd->add_option("--write-matrices", o->write_matrices,
+                  "write M, K and C of the global system (MatrixMarket: M.mtx, K.mtx, C.mtx) and the dof ordering "
+                  "(dofs.json) into this existing folder");
+  cmd->add_option("--write-mode", o->write_mode,
+                  "write the top mode (the eigenvector of omega_max) as a LAMMPS dump: translation as vx vy vz, "
+                  "rotation as omegax omegay omegaz, amplitude (for OVITO)");
   cmd->footer(
       "Damping: --gamma-n sets the normal dashpot per unit effective mass; without --gamma-t, gamma_t = gamma_n / 2 "
       "(LAMMPS' gran/hooke/history with NULL), also in --type-law and --wall. The report starts with "
       "the effective inputs and the defaults applied, and ends with the recommended step. --lammps-pair gives the "
       "whole law in LAMMPS' syntax instead.");
   cmd->callback([o, cmd] {
-    for (const CLI::Option* opt : cmd->get_options())
-      if (opt->count() > 0) o->request.given.insert(opt->get_name());
+    record_given(cmd, o->request);
     run(*o);
   });
 }

@@ -73,4 +73,20 @@ ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, 
   return out;
 }
 
+ConfirmationVerdict confirmation_verdict(double growth_below, double growth_above) {
+  const bool bounded = growth_below <= bounded_growth;
+  const bool growing = !(growth_above <= growing_growth);  // NaN and inf: grew
+  ConfirmationVerdict v;
+  v.confirmed = bounded && growing;
+  if (v.confirmed)
+    v.text = fmt::format("CONFIRMED: bounded at 0.99 (growth {:.3g} <= {:g}), growing at 1.01 (growth {:.3g} > {:g})",
+                         growth_below, bounded_growth, growth_above, growing_growth);
+  else
+    v.text = fmt::format("NOT CONFIRMED:{}{}", bounded ? "" : fmt::format(" the run at 0.99 grew by {:.3g} (> {:g});",
+                                                                          growth_below, bounded_growth),
+                         growing ? "" : fmt::format(" the run at 1.01 grew by only {:.3g} (<= {:g})", growth_above,
+                                                    growing_growth));
+  return v;
+}
+
 }  // namespace dtcrit::packing

@@ -20,11 +20,6 @@ namespace dtcrit::packing {
 
 namespace {
 
-// An option the chosen mode would not read is an error, not a silent default.
-void reject_unread(const PackingRequest& o, const std::string& option, const std::string& why) {
-  if (o.given.count(option)) fail(fmt::format("{} {}", option, why));
-}
-
 std::array<bool, 3> parse_periodic(const std::string& text) {
   std::array<bool, 3> p{false, false, false};
   if (text == "none") return p;
@@ -94,63 +89,6 @@ std::string periodic_text(const Packing& p) {
 std::pair<double, double> range(const std::vector<double>& v) {
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
   return {*lo, *hi};
-}
-
-// The effective inputs, echoed at the top of every report.
-std::string inputs_text(const Packing& p, const ContactLaws& laws,
-                        const std::vector<std::string>& defaults) {
-  const auto [r0, r1] = range(p.radius);
-  const auto [m0, m1] = range(p.mass);
-  const auto [i0, i1] = range(p.inertia);
-  std::string out = "inputs:\n";
-  out += fmt::format("  law: {}\n", law_text(laws.base));
-  for (const auto& [types, law] : laws.by_types)
-    out += fmt::format("  law of types {}-{}: {}\n", types.first, types.second, law_text(law));
-  out += fmt::format("  particles: r {:g}..{:g} m, m {:g}..{:g} kg, I {:g}..{:g} kg m^2\n", r0, r1, m0, m1, i0, i1);
-  out += fmt::format("  periodic: {}; walls: ", periodic_text(p));
-  if (p.walls.empty()) out += "none";
-  for (std::size_t w = 0; w < p.walls.size(); ++w)
-    out += (w ? "; " : "") + p.walls[w].label + (p.walls[w].law ? " (" + law_text(*p.walls[w].law) + ")" : "");
-  out += "\n";
-  for (const auto& d : defaults) out += "  default: " + d + "\n";
-  return out + "\n";
-}
-
-nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws,
-                           const std::vector<std::string>& defaults) {
-  auto law_json = [](const contact::ContactLaw& l) {
-    nlohmann::json j{{"style", contact::to_string(l.style)}, {"description", contact::describe(l)}, {"kn", l.kn}, {"kt", l.kt}};
-    if (l.style == contact::Style::granular) {
-      j["damping"] = contact::to_string(l.damping);
-      j["damping_coefficient"] = l.damping_coefficient;
-      j["x_gamma_t"] = l.tangential_damping;
-    } else {
-      j["gamma_n"] = l.damping_coefficient;
-      j["gamma_t"] = l.tangential_damping;
-    }
-    return j;
-  };
-  nlohmann::json j;
-  j["law"] = law_json(laws.base);
-  j["type_laws"] = nlohmann::json::array();
-  for (const auto& [types, law] : laws.by_types) {
-    auto t = law_json(law);
-    t["types"] = fmt::format("{}-{}", types.first, types.second);
-    j["type_laws"].push_back(t);
-  }
-  const auto [r0, r1] = range(p.radius);
-  const auto [m0, m1] = range(p.mass);
-  const auto [i0, i1] = range(p.inertia);
-  j["particles"] = {{"radius", {r0, r1}}, {"mass", {m0, m1}}, {"inertia", {i0, i1}}};
-  j["periodic"] = periodic_text(p);
-  j["walls"] = nlohmann::json::array();
-  for (const auto& w : p.walls) {
-    nlohmann::json wj{{"wall", w.label}};
-    if (w.law) wj["law"] = law_json(*w.law);
-    j["walls"].push_back(wj);
-  }
-  j["defaults_applied"] = defaults;
-  return j;
 }
 
 // "is my timestep safe?": the script's timestep against the exact limit of its integrator.
@@ -223,7 +161,68 @@ std::string histories_text(const std::optional<ContactHistorySummary>& h, const 
 
 }  // namespace
 
-PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(std::string_view)>& progress_to) {
+void reject_unread(const PackingRequest& o, const std::string& option, const std::string& why) {
+  if (o.given.count(option)) fail(fmt::format("{} {}", option, why));
+}
+
+// The effective inputs, echoed at the top of every report.
+std::string inputs_text(const Packing& p, const ContactLaws& laws,
+                        const std::vector<std::string>& defaults) {
+  const auto [r0, r1] = range(p.radius);
+  const auto [m0, m1] = range(p.mass);
+  const auto [i0, i1] = range(p.inertia);
+  std::string out = "inputs:\n";
+  out += fmt::format("  law: {}\n", law_text(laws.base));
+  for (const auto& [types, law] : laws.by_types)
+    out += fmt::format("  law of types {}-{}: {}\n", types.first, types.second, law_text(law));
+  out += fmt::format("  particles: r {:g}..{:g} m, m {:g}..{:g} kg, I {:g}..{:g} kg m^2\n", r0, r1, m0, m1, i0, i1);
+  out += fmt::format("  periodic: {}; walls: ", periodic_text(p));
+  if (p.walls.empty()) out += "none";
+  for (std::size_t w = 0; w < p.walls.size(); ++w)
+    out += (w ? "; " : "") + p.walls[w].label + (p.walls[w].law ? " (" + law_text(*p.walls[w].law) + ")" : "");
+  out += "\n";
+  for (const auto& d : defaults) out += "  default: " + d + "\n";
+  return out + "\n";
+}
+
+nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws,
+                           const std::vector<std::string>& defaults) {
+  auto law_json = [](const contact::ContactLaw& l) {
+    nlohmann::json j{{"style", contact::to_string(l.style)}, {"description", contact::describe(l)}, {"kn", l.kn}, {"kt", l.kt}};
+    if (l.style == contact::Style::granular) {
+      j["damping"] = contact::to_string(l.damping);
+      j["damping_coefficient"] = l.damping_coefficient;
+      j["x_gamma_t"] = l.tangential_damping;
+    } else {
+      j["gamma_n"] = l.damping_coefficient;
+      j["gamma_t"] = l.tangential_damping;
+    }
+    return j;
+  };
+  nlohmann::json j;
+  j["law"] = law_json(laws.base);
+  j["type_laws"] = nlohmann::json::array();
+  for (const auto& [types, law] : laws.by_types) {
+    auto t = law_json(law);
+    t["types"] = fmt::format("{}-{}", types.first, types.second);
+    j["type_laws"].push_back(t);
+  }
+  const auto [r0, r1] = range(p.radius);
+  const auto [m0, m1] = range(p.mass);
+  const auto [i0, i1] = range(p.inertia);
+  j["particles"] = {{"radius", {r0, r1}}, {"mass", {m0, m1}}, {"inertia", {i0, i1}}};
+  j["periodic"] = periodic_text(p);
+  j["walls"] = nlohmann::json::array();
+  for (const auto& w : p.walls) {
+    nlohmann::json wj{{"wall", w.label}};
+    if (w.law) wj["law"] = law_json(*w.law);
+    j["walls"].push_back(wj);
+  }
+  j["defaults_applied"] = defaults;
+  return j;
+}
+
+void check_packing_request(const PackingRequest& o) {
   const int sources = !o.lattice.empty() + !o.data_file.empty() + !o.dump_file.empty() + !o.lammps_input.empty() +
                       o.packing.has_value();
   if (!o.lammps_input.empty()) {
@@ -266,6 +265,19 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
       reject_unread(o, "--disc", "applies to 2D lattices only (square, hex)");
   }
   if (o.eigensolver != "spectra") reject_unread(o, "--ncv", "is Spectra's basis size: it needs --eigensolver spectra");
+}
+
+EigenOptions eigen_options(const PackingRequest& o) {
+  EigenOptions eigen;
+  eigen.tolerance = require_positive("--lanczos-tol", o.lanczos_tol);
+  eigen.method = parse_eigen_method(o.eigensolver);
+  eigen.ncv = o.ncv;
+  return eigen;
+}
+
+PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(std::string_view)>& progress_to) {
+  check_packing_request(o);
+  const bool law_given = !o.lammps_pair.empty() || !o.hertz_mindlin.empty();
   auto progress = [&](std::string_view what) {
     if (progress_to) progress_to(what);
   };
@@ -385,9 +397,7 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
     if (!o.youngs || !o.poisson) fail("the material heuristics need both --youngs and --poisson");
     ao.material = PackingMaterial{*o.youngs, *o.poisson};
   }
-  ao.eigen.tolerance = require_positive("--lanczos-tol", o.lanczos_tol);
-  ao.eigen.method = parse_eigen_method(o.eigensolver);
-  ao.eigen.ncv = o.ncv;
+  ao.eigen = eigen_options(o);
   ao.amplification_dofs = o.amplification_dofs;
   ao.progress = progress;
   auto report = analyse_packing(p, *sys, ao);

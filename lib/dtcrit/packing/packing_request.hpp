@@ -72,6 +72,20 @@ struct PackingAnswer {
   nlohmann::json timestep_json;
 };
 
+// The combinations that cannot be answered (one source, the law's options, options the chosen source
+// would not read): each a named error, before any computation. answer_packing calls it first.
+void check_packing_request(const PackingRequest& request);
+
+// An option given (request.given) that the chosen mode would not read is an error, not a silent default.
+void reject_unread(const PackingRequest& request, const std::string& option, const std::string& why);
+
+// The eigensolver options of the request (--eigensolver, --lanczos-tol, --ncv), checked.
+EigenOptions eigen_options(const PackingRequest& request);
+
+// The effective inputs, echoed at the top of every report (text and JSON).
+std::string inputs_text(const Packing& p, const ContactLaws& laws, const std::vector<std::string>& defaults);
+nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws, const std::vector<std::string>& defaults);
+
 // Checks the request (an option the chosen source would not read is an error naming it), builds
 // the packing, and analyses it; progress (may be empty) receives the stage messages.
 PackingAnswer answer_packing(const PackingRequest& request,
