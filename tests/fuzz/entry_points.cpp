@@ -154,14 +154,22 @@ std::optional<std::string> network_json(std::string_view input) {
 // packing.data (two spheres), which the script may read_data; then the packing's contacts under the
 // script's laws.
 std::optional<std::string> lammps_input(std::string_view input) {
-  static const std::filesystem::path dir = [] {
-    auto d = std::filesystem::temp_directory_path() / ("dtcrit-fuzz-input-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(d);
-    std::ofstream(d / "packing.data") << "LAMMPS data file\n\n2 atoms\n1 atom types\n\n0 4 xlo xhi\n0 2 ylo yhi\n"
-                                         "0 2 zlo zhi\n\nAtoms # sphere\n\n1 1 1.0 2500 0.5 1 1\n"
-                                         "2 1 1.0 2500 1.49 1 1 0 0 0\n";
-    return d;
-  }();
+  // One scratch folder per process, removed at exit.
+  struct Scratch {
+    std::filesystem::path dir;
+    Scratch() : dir(std::filesystem::temp_directory_path() / ("dtcrit-fuzz-input-" + std::to_string(::getpid()))) {
+      std::filesystem::create_directories(dir);
+      std::ofstream(dir / "packing.data") << "LAMMPS data file\n\n2 atoms\n1 atom types\n\n0 4 xlo xhi\n0 2 ylo yhi\n"
+                                             "0 2 zlo zhi\n\nAtoms # sphere\n\n1 1 1.0 2500 0.5 1 1\n"
+                                             "2 1 1.0 2500 1.49 1 1 0 0 0\n";
+    }
+    ~Scratch() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  };
+  static const Scratch scratch;
+  const auto& dir = scratch.dir;
   const auto script = dir / "in.fuzz";
   std::ofstream(script, std::ios::binary | std::ios::trunc) << input;
   return named_errors([&] {
