@@ -62,7 +62,9 @@ TEST_CASE("fuzz seeds that must parse do parse", "[fuzz]") {
            {"body_spec", "custom"}, {"integrator_spec", "gs4"}, {"integrator_spec", "hht_spaces"},
            {"vary", "two_axes"}, {"vary", "log"}, {"wall", "floor"}, {"wall", "own_law"}, {"wall", "square_2d"},
            {"network_json", "plate_plate.json"}, {"network_json", "readme_3d.json"}, {"network_json", "two_points.json"},
-           {"lammps_input", "two_spheres.in"}, {"lammps_input", "granular_periodic.in"}}) {
+           {"lammps_input", "two_spheres.in"}, {"lammps_input", "granular_periodic.in"},
+           {"network_csv", "two_bodies_3d.csv"}, {"network_csv", "two_discs_2d.csv"}, {"network_csv", "principal_moments.csv"},
+           {"lammps_contacts", "pairs.dump"}, {"lammps_contacts", "walls.dump"}, {"lammps_contacts", "pairs_granular.dump"}}) {
     CAPTURE(target, file);
     const auto error = dtcrit::fuzz::find_target(target)(contents(fuzz_dir / "corpus" / target / file));
     CAPTURE(error.value_or(""));
