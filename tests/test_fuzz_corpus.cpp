@@ -33,6 +33,9 @@ const std::map<std::pair<std::string, std::string>, std::string>& reproducers() 
       {{"lammps_data", "far_outside_periodic_box"}, "too many box lengths"},
       {{"lammps_data", "type_beyond_int"}, "an atom type from 1 to 2147483647"},
       {{"lammps_dump", "sparse_spread"}, ""},
+      // Found by fuzzing: a CSV cell with a byte that is not UTF-8 made the error message itself
+      // throw nlohmann's type_error (dump() of the cell).
+      {{"network_csv", "non_utf8_cell"}, "field 'inertia': \"5e\xEF\xBF\xBD-10\" is not a number"},
   };
   return r;
 }

@@ -25,6 +25,7 @@
 #include "dtcrit/packing/lammps_io.hpp"
 #include "dtcrit/packing/lammps_probe.hpp"
 #include "dtcrit/packing/packing_request.hpp"
+#include "dtcrit/io/json_text.hpp"
 
 namespace dtcrit::cli {
 
@@ -260,7 +261,7 @@ void run(const CheckOptions& c) {
     j["verdict"] = verdict.confirmed ? "CONFIRMED" : "NOT CONFIRMED";
     j["message"] = verdict.text;
     if (!problem.bound_warning.empty()) j["warnings"] = {problem.bound_warning};
-    std::cout << j.dump(2) << "\n";
+    std::cout << json_text(j) << "\n";
     return;
   }
   std::string t;

@@ -24,6 +24,7 @@
 #include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/matrix_export.hpp"
 #include "dtcrit/packing/packing_request.hpp"
+#include "dtcrit/io/json_text.hpp"
 
 namespace dtcrit::cli {
 
@@ -106,7 +107,7 @@ void run_bodies(const PackingOptions& opts) {
                    {"rotation", !o.no_rotation}};
     j["contact_histories"] = {{"read", with_history > 0}, {"summary", history_line}};
     if (rec) j["recommended_step"] = to_json(*rec);
-    text = j.dump(2) + "\n";
+    text = json_text(j) + "\n";
   } else {
     text = history_line + "\ninputs:\n";
     text += fmt::format("  {}D, {} free bodies (m {:g}..{:g} kg, principal moments {:g}..{:g} kg m^2), {} fixed (walls)\n",
@@ -197,7 +198,7 @@ void run(const PackingOptions& o) {
     files.write(matrix_path("M.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, packing::mass_matrix(sys)); });
     files.write(matrix_path("K.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, sys.stiffness()); });
     files.write(matrix_path("C.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, sys.damping()); });
-    files.write_text(matrix_path("dofs.json"), packing::dof_description(a.packing, sys, a.report.omega_max).dump(2) + "\n");
+    files.write_text(matrix_path("dofs.json"), json_text(packing::dof_description(a.packing, sys, a.report.omega_max)) + "\n");
     export_text += fmt::format("matrices: M, K, C ({} dofs, MatrixMarket) and the dof ordering written to {}/ ({})\n",
                                sys.dofs(), o.write_matrices, fmt::join(matrix_files, ", "));
   }
@@ -217,7 +218,7 @@ void run(const PackingOptions& o) {
     if (o.confirm_steps > 0) j["confirmation"] = confirmation;
     if (!o.write_matrices.empty()) j["matrices_folder"] = o.write_matrices;
     if (!o.write_mode.empty()) j["mode_file"] = o.write_mode;
-    text = j.dump(2) + "\n";
+    text = json_text(j) + "\n";
   } else {
     text = format_packing_answer(a, confirmation_text);
     if (!export_text.empty()) text += "\n" + export_text;

@@ -5,6 +5,7 @@
 #include "pair_options.hpp"
 
 #include "dtcrit/analysis/pair_analysis.hpp"
+#include "dtcrit/io/json_text.hpp"
 
 namespace dtcrit::cli {
 
@@ -37,7 +38,7 @@ void add_pair_command(CLI::App& app) {
     request.margin = *margin;
     request.accuracy = *accuracy;
     const auto report = answer_pair(request);
-    if (*json) emit(files, *out, to_json(report).dump(2) + "\n");
+    if (*json) emit(files, *out, json_text(to_json(report)) + "\n");
     else if (*csv) emit(files, *out, format_pair_csv({report}));
     else emit(files, *out, format_pair_table({report}));
     files.commit();

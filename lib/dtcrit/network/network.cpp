@@ -1,5 +1,7 @@
 #include "dtcrit/network/network.hpp"
 
+#include "dtcrit/io/json_text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -14,6 +16,7 @@
 #include "dtcrit/contact/hertz_mindlin.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/io/json_text.hpp"
 #include "dtcrit/io/key_values.hpp"
 
 namespace dtcrit::network {
@@ -52,10 +55,13 @@ struct Entry {
   }
 };
 
+// A value as the file gave it, for messages (a CSV cell may hold bytes that are not UTF-8).
+std::string shown(const json& v) { return json_text(v, -1); }
+
 std::string id_text(const json& v, const Entry& e, const std::string& field) {
   if (v.is_number_integer()) return std::to_string(v.get<long long>());
   if (v.is_string() && !v.get<std::string>().empty()) return v.get<std::string>();
-  e.error(field, fmt::format("{} is not an id (an integer or a non-empty string)", v.dump()));
+  e.error(field, fmt::format("{} is not an id (an integer or a non-empty string)", shown(v)));
 }
 
 const json& required(const json& obj, const std::string& field, const Entry& e) {
@@ -65,7 +71,7 @@ const json& required(const json& obj, const std::string& field, const Entry& e) 
 }
 
 double number(const json& v, const Entry& e, const std::string& field) {
-  if (!v.is_number()) e.error(field, fmt::format("{} is not a number", v.dump()));
+  if (!v.is_number()) e.error(field, fmt::format("{} is not a number", shown(v)));
   const double x = v.get<double>();
   if (!std::isfinite(x)) e.error(field, fmt::format("{} is not finite", x));
   return x;
@@ -74,7 +80,7 @@ double number(const json& v, const Entry& e, const std::string& field) {
 // A vector of `n` numbers (2D: 2, 3D: 3 for points; 4 for quaternions).
 Eigen::VectorXd numbers(const json& v, std::size_t n, const Entry& e, const std::string& field) {
   if (!v.is_array() || v.size() != n)
-    e.error(field, fmt::format("{} must be an array of {} numbers", v.dump(), n));
+    e.error(field, fmt::format("{} must be an array of {} numbers", shown(v), n));
   Eigen::VectorXd out(static_cast<Index>(n));
   for (std::size_t k = 0; k < n; ++k) out[static_cast<Index>(k)] = number(v[k], e, field);
   return out;
@@ -98,7 +104,7 @@ Body parse_body(const json& b, int dim, const Entry& e) {
   Body body;
   body.id = id_text(required(b, "id", e), e, "id");
   if (const auto it = b.find("fixed"); it != b.end()) {
-    if (!it->is_boolean()) e.error("fixed", fmt::format("{} must be true or false", it->dump()));
+    if (!it->is_boolean()) e.error("fixed", fmt::format("{} must be true or false", shown(*it)));
     body.fixed = it->get<bool>();
   }
   if (const auto it = b.find("centre"); it != b.end() || !body.fixed) body.centre = point(required(b, "centre", e), dim, e, "centre");
@@ -131,7 +137,7 @@ Body parse_body(const json& b, int dim, const Entry& e) {
   if (!I.is_array() || I.size() != 3)
     e.error("inertia", fmt::format("{} must be the 3x3 world-frame tensor [[..], [..], [..]] (or the principal moments "
                                    "with an 'orientation')",
-                                   I.dump()));
+                                   shown(I)));
   Mat3 J;
   for (int r = 0; r < 3; ++r) J.row(r) = numbers(I[static_cast<std::size_t>(r)], 3, e, "inertia").transpose();
   const double scale = J.cwiseAbs().maxCoeff();
@@ -181,7 +187,7 @@ Contact parse_contact(const json& c, int dim, const std::map<std::string, std::i
   reject_unknown(c, {"bodies", "point", "points", "normal", "law", "overlap", "r_eff", "history"}, e);
   Contact out;
   const json& pair = required(c, "bodies", e);
-  if (!pair.is_array() || pair.size() != 2) e.error("bodies", fmt::format("{} must be [i, j], two body ids", pair.dump()));
+  if (!pair.is_array() || pair.size() != 2) e.error("bodies", fmt::format("{} must be [i, j], two body ids", shown(pair)));
   std::int32_t k[2];
   for (std::size_t s = 0; s < 2; ++s) {
     const std::string id = id_text(pair[s], e, "bodies");
@@ -197,7 +203,7 @@ Contact parse_contact(const json& c, int dim, const std::map<std::string, std::i
     if (c.contains("point")) e.error("points", "give 'point' (one for both bodies) or 'points' (one per body), not both");
     const json& two = c["points"];
     if (!two.is_array() || two.size() != 2)
-      e.error("points", fmt::format("{} must be [point on i, point on j]", two.dump()));
+      e.error("points", fmt::format("{} must be [point on i, point on j]", shown(two)));
     out.point_i = point(two[0], dim, e, "points");
     out.point_j = point(two[1], dim, e, "points");
   } else {
@@ -209,7 +215,7 @@ Contact parse_contact(const json& c, int dim, const std::map<std::string, std::i
     e.error("normal", fmt::format("|n| = {} is not 1 (tolerance {:g})", len, unit_tolerance));
   out.normal /= len;
   const json& law = required(c, "law", e);
-  if (!law.is_string()) e.error("law", fmt::format("{} must be a string: LAMMPS pair words or hertz_mindlin ...", law.dump()));
+  if (!law.is_string()) e.error("law", fmt::format("{} must be a string: LAMMPS pair words or hertz_mindlin ...", shown(law)));
   out.law = laws.index(law.get<std::string>(), e);
   out.overlap = number(required(c, "overlap", e), e, "overlap");
   if (!(out.overlap >= 0.0)) e.error("overlap", fmt::format("{} must be non-negative", out.overlap));
@@ -248,7 +254,7 @@ ContactNetwork build(const json& j, const std::string& bodies_file, const std::s
   if (!j.contains("dimension")) top_error("dimension", "missing");
   const json& dj = j["dimension"];
   if (!dj.is_number_integer() || (dj.get<int>() != 2 && dj.get<int>() != 3))
-    top_error("dimension", fmt::format("{} must be 2 or 3", dj.dump()));
+    top_error("dimension", fmt::format("{} must be 2 or 3", shown(dj)));
   net.dimension = dj.get<int>();
   if (!j.contains("bodies") || !j["bodies"].is_array()) top_error("bodies", "missing, or not an array");
   if (!j.contains("contacts") || !j["contacts"].is_array()) top_error("contacts", "missing, or not an array");
