@@ -35,6 +35,9 @@ const std::map<std::pair<std::string, std::string>, std::string>& reproducers() 
       {{"lammps_dump", "sparse_spread"}, ""},
       // Found by fuzzing: a CSV cell with a byte that is not UTF-8 made the error message itself
       // throw nlohmann's type_error (dump() of the cell).
+      // Found by fuzzing: an all-digit id beyond 64 bits made std::stoll throw out_of_range; it is
+      // now an id like any text.
+      {{"network_csv", "id_beyond_int64"}, "body 0 (id 77777777777777777777): field 'centre'"},
       {{"network_csv", "non_utf8_cell"}, "field 'inertia': \"5e\xEF\xBF\xBD-10\" is not a number"},
   };
   return r;

@@ -3,6 +3,7 @@
 #include "dtcrit/io/json_text.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -337,6 +338,17 @@ json cell(const std::string& text) {
   return text;
 }
 
+// An id cell as JSON: an integer when it is all digits and fits in 64 bits, else the text (so a
+// body and the contacts that name it agree either way).
+json id_cell(const std::string& text) {
+  long long v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos && ec == std::errc() &&
+      end == text.data() + text.size())
+    return v;
+  return text;
+}
+
 }  // namespace
 
 ContactNetwork parse_network_json(const json& j, const std::string& file) { return build(j, file, file); }
@@ -397,7 +409,7 @@ ContactNetwork read_network_csv(const std::string& bodies_path, const std::strin
       if (!v.is_null() && !(v.is_string() && v.get<std::string>().empty())) b[key] = v;
     };
     const std::string id = get(bodies, r, "id");
-    put("id", id.find_first_not_of("0123456789") == std::string::npos && !id.empty() ? json(std::stoll(id)) : json(id));
+    put("id", id_cell(id));
     const std::string fixed = get(bodies, r, "fixed");
     if (!fixed.empty()) put("fixed", json(fixed == "1" || fixed == "true"));
     if (!fixed.empty() && fixed != "0" && fixed != "1" && fixed != "true" && fixed != "false")
@@ -423,10 +435,7 @@ ContactNetwork read_network_csv(const std::string& bodies_path, const std::strin
     auto put = [&](const std::string& key, const json& v) {
       if (!v.is_null() && !(v.is_string() && v.get<std::string>().empty())) c[key] = v;
     };
-    auto id = [&](const std::string& col) {
-      const std::string t = get(contacts, r, col);
-      return t.find_first_not_of("0123456789") == std::string::npos && !t.empty() ? json(std::stoll(t)) : json(t);
-    };
+    auto id = [&](const std::string& col) { return id_cell(get(contacts, r, col)); };
     if (!get(contacts, r, "i").empty() && !get(contacts, r, "j").empty()) c["bodies"] = json::array({id("i"), id("j")});
     put("point", vec(contacts, r, suffixed("p")));
     const json pi = vec(contacts, r, suffixed("pi")), pj = vec(contacts, r, suffixed("pj"));
