@@ -1,20 +1,84 @@
 #!/usr/bin/env bash
-# Regenerates results/benchmarks/stepper.md: builds bench_stepper (Release, benchmarks on) and runs it.
+# Regenerates results/benchmarks/stepper.md: builds bench_stepper and stepper_vs_lammps (Release,
+# benchmarks on), runs the Google Benchmark table, then the side-by-side runs with LAMMPS: the same
+# packing written as a LAMMPS data file, dtcrit and LAMMPS (1 rank, then 2 ranks under mpirun)
+# alternating ROUNDS times, the median of each recorded.
 #   tests/benchmarks/record_stepper.sh            # build dir build-bench
-#   BUILD_DIR=build-x MIN_TIME=3 tests/benchmarks/record_stepper.sh
+#   BUILD_DIR=build-x MIN_TIME=3 ROUNDS=3 CASES="10000,1000 100000,100" LMP=/usr/bin/lmp tests/benchmarks/record_stepper.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build="${BUILD_DIR:-build-bench}"
 min_time="${MIN_TIME:-3}"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DDTCRIT_BUILD_BENCHMARKS=ON \
       -DDTCRIT_BUILD_TESTS=OFF -DDTCRIT_BUILD_STUDIES=OFF >/dev/null
-cmake --build "$build" -j2 --target bench_stepper >/dev/null
+cmake --build "$build" -j2 --target bench_stepper stepper_vs_lammps >/dev/null
 
+rounds="${ROUNDS:-3}"
+cases="${CASES:-10000,1000 100000,100}"
+lmp="${LMP:-/usr/bin/lmp}"
 raw=$(mktemp)
-trap 'rm -f "$raw" "$raw.md"' EXIT
+work=$(mktemp -d)
+trap 'rm -rf "$raw" "$raw.md" "$raw.side" "$work"' EXIT
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 "$build/tests/benchmarks/bench_stepper" --benchmark_min_time="$min_time" >"$raw" 2>&1
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# --- side by side with LAMMPS ---
+have_lmp=0
+if [ -x "$lmp" ]; then have_lmp=1; fi
+have_mpi=0
+if [ "$have_lmp" = 1 ] && command -v mpirun >/dev/null; then have_mpi=1; fi
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : 0.5 * (a[NR/2] + a[NR/2+1])}'; }
+kv() { sed -n "s/.* $1 \([^ ]*\).*/\1/p" <<<" $2"; }
+side_load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+side_rows=""
+: >"$raw.side"
+for case in $cases; do
+  IFS=, read -r n steps <<<"$case"
+  "$build/tests/benchmarks/stepper_vs_lammps" "$n" "$steps" --lammps-dir "$work"
+  d_rates=""; l1_rates=""; l2_rates=""
+  for ((r = 1; r <= rounds; r++)); do
+    out=$("$build/tests/benchmarks/stepper_vs_lammps" "$n" "$steps")
+    echo "dtcrit round $r: $out" >>"$raw.side"
+    d_rates+="$(kv particle_steps_per_s "$out")"$'\n'
+    d_cpp=$(kv contacts_per_particle "$out"); d_builds=$(kv neighbour_builds "$out")
+    if [ "$have_lmp" = 1 ]; then
+      for np in 1 2; do
+        [ "$np" = 2 ] && [ "$have_mpi" = 0 ] && continue
+        if [ "$np" = 1 ]; then
+          lout=$(cd "$work" && "$lmp" -in "in.stepper_$n" -screen none -log "log.$np" >/dev/null 2>&1; cat "log.$np")
+        else
+          lout=$(cd "$work" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+                 mpirun -np 2 "$lmp" -in "in.stepper_$n" -screen none -log "log.$np" >/dev/null 2>&1; cat "log.$np")
+        fi
+        loop=$(sed -n 's/^Loop time of \([0-9.e+-]*\) on.*/\1/p' <<<"$lout")
+        builds=$(sed -n 's/^Neighbor list builds = \([0-9]*\).*/\1/p' <<<"$lout")
+        read -r pairs walls < <(sed -n 's/^CONTACTS pairs \([0-9.]*\) walls \([0-9.]*\).*/\1 \2/p' <<<"$lout")
+        if [ -z "$loop" ] || [ -z "$pairs" ]; then
+          echo "LAMMPS ($np rank(s)) failed on N = $n; its log:" >&2; echo "$lout" | tail -20 >&2; exit 1
+        fi
+        rate=$(awk -v n="$n" -v s="$steps" -v t="$loop" 'BEGIN {printf "%.6g", n * s / t}')
+        echo "LAMMPS $np rank(s) round $r: Loop time $loop s, particle_steps_per_s $rate, pair_contacts $pairs wall_contacts $walls, neighbour_builds $builds" >>"$raw.side"
+        l_cpp=$(awk -v p="$pairs" -v w="$walls" -v n="$n" 'BEGIN {printf "%.6f", (p + w) / n}')
+        if [ "$np" = 1 ]; then l1_rates+="$rate"$'\n'; l_builds=$builds; l1_cpp=$l_cpp; else l2_rates+="$rate"$'\n'; fi
+      done
+    fi
+  done
+  d=$(printf "%s" "$d_rates" | median)
+  if [ "$have_lmp" = 1 ]; then
+    l1=$(printf "%s" "$l1_rates" | median)
+    ratio1=$(awk -v a="$d" -v b="$l1" 'BEGIN {printf "%.2f", a / b}')
+    if [ "$have_mpi" = 1 ]; then
+      l2=$(printf "%s" "$l2_rates" | median)
+      ratio2=$(awk -v a="$d" -v b="$l2" 'BEGIN {printf "%.2f", a / b}')
+    else l2="(no mpirun)"; ratio2="—"; fi
+    fmtm() { awk -v x="$1" 'BEGIN {printf "%.2f M", x / 1e6}'; }
+    side_rows+="| $n | $steps | $(fmtm "$d") | $(fmtm "$l1") | $ratio1 | $(fmtm "$l2") | $ratio2 | $d_cpp / $l1_cpp | $d_builds / $l_builds |"$'\n'
+  else
+    side_rows+="| $n | $steps | $(awk -v x="$d" 'BEGIN {printf "%.2f M", x / 1e6}') | (no lmp) | — | (no lmp) | — | $d_cpp / — | $d_builds / — |"$'\n'
+  fi
+done
+side_load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 {
   echo "# Reference DEM stepper: velocity Verlet throughput"
@@ -48,7 +112,34 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
     echo "libbenchmark, not to dtcrit, which is built Release."
     echo
   fi
-  echo "Raw output:"
+  echo "## Side by side with LAMMPS"
+  echo
+  if [ "$have_lmp" = 1 ]; then
+    echo "LAMMPS: \`$lmp\` ($("$lmp" -h 2>/dev/null | sed -n 's/^Large-scale Atomic.*(\(.*\)).*/\1/p' | head -1)), 1 rank and \`mpirun -np 2\`."
+  else
+    echo "**LAMMPS not found** (\`$lmp\` is not executable): dtcrit alone is recorded."
+  fi
+  echo
+  echo "- Load average before / after: ${side_load_before} / ${side_load_after}; $rounds rounds, dtcrit and LAMMPS alternating, median of the rounds"
+  echo "- dtcrit: \`$build/tests/benchmarks/stepper_vs_lammps N STEPS\` (one thread; wall time of the steps)"
+  echo "- LAMMPS: \`stepper_vs_lammps N STEPS --lammps-dir DIR\` writes DIR/data.stepper_N and DIR/in.stepper_N (same radii,"
+  echo "  masses, positions, velocities, walls as \`fix wall/gran hooke/history\`, \`gran/hooke/history\`, \`fix nve/sphere\`,"
+  echo "  gravity, step, skin, half-skin check every step), run as \`lmp -in in.stepper_N\` and"
+  echo "  \`mpirun -np 2 lmp -in in.stepper_N\`; its figure is N x STEPS / \"Loop time\" (setup excluded, as dtcrit's start-up)"
+  echo "- Contacts per particle (pairs + wall contacts, / N) at the last step and neighbour-list builds during the run, dtcrit / LAMMPS 1 rank:"
+  echo "  the same simulation in both codes"
+  echo
+  echo "| N | steps | dtcrit, 1 thread [particle-steps/s] | LAMMPS 1 rank | ratio | LAMMPS 2 ranks | ratio | contacts per particle | neighbour builds |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  printf "%s" "$side_rows"
+  echo
+  echo "Raw output (side by side):"
+  echo
+  echo '```'
+  cat "$raw.side"
+  echo '```'
+  echo
+  echo "Raw output (Google Benchmark):"
   echo
   echo '```'
   cat "$raw"
