@@ -10,7 +10,8 @@
 //  - otherwise runs STEPS steps of the registry's velocity_verlet (one thread) and
 //    prints the wall time of the steps (the start-up force call and neighbour build excluded, as
 //    LAMMPS' "Loop time" excludes its setup), particle-steps per second, and the contact counts
-//    and neighbour-list builds to compare with LAMMPS' at the same step.
+//    and neighbour-list builds to compare with LAMMPS' at the same step, and the sums of the final
+//    positions and velocities (%.17g: a changed trajectory shows).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -141,10 +142,10 @@ int main(int argc, char** argv) try {
   long pairs = 0, wall_contacts = 0;
   for (const auto& key : p.sys->history_keys()) (key.j < n ? pairs : wall_contacts) += 1;
   fmt::print("N {} steps {} seconds {:.6g} particle_steps_per_s {:.6g} pair_contacts {} wall_contacts {} "
-             "contacts_per_particle {:.6f} neighbour_builds {}\n",
+             "contacts_per_particle {:.6f} neighbour_builds {} sum_x {:.17g} sum_v {:.17g}\n",
              n, steps, seconds, static_cast<double>(n) * static_cast<double>(steps) / seconds, pairs,
              wall_contacts, static_cast<double>(pairs + wall_contacts) / static_cast<double>(n),
-             p.sys->neighbour_builds() - builds0);
+             p.sys->neighbour_builds() - builds0, vv->position().sum(), vv->velocity().sum());
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "stepper_vs_lammps: %s\n", e.what());

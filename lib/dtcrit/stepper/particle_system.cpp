@@ -147,7 +147,7 @@ void ParticleSystem::set_spin(Vector& v, Index i, const Vec3& w) const {
   else v.segment<3>(b + 3) = w;
 }
 
-void ParticleSystem::add_generalised(Vector& f, Index i, const Vec3& force, const Vec3& torque) const {
+inline void ParticleSystem::add_generalised(Vector& f, Index i, const Vec3& force, const Vec3& torque) const {
   const Index b = i * dofs_per_particle();
   if (dim_ == 2) {
     f[b] += force.x();
@@ -182,8 +182,16 @@ void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v
     const Index b = i * dpp;
     return dim_ == 2 ? Vec3(0.0, 0.0, q[b + 2]) : Vec3(q[b + 3], q[b + 4], q[b + 5]);
   };
-  auto vel = [&](Index i) { return for_energy ? Vec3(Vec3::Zero()) : centre(v, i); };
-  auto omega = [&](Index i) { return for_energy ? Vec3(Vec3::Zero()) : spin(v, i); };
+  // centre() and spin() by hand: called out of line they were 2 % of a step (perf).
+  const double* vd = v.data();
+  auto vel = [&](Index i) {
+    const double* b = vd + i * dpp;
+    return for_energy ? Vec3(Vec3::Zero()) : dim_ == 2 ? Vec3(b[0], b[1], 0.0) : Vec3(b[0], b[1], b[2]);
+  };
+  auto omega = [&](Index i) {
+    const double* b = vd + i * dpp;
+    return for_energy ? Vec3(Vec3::Zero()) : dim_ == 2 ? Vec3(0.0, 0.0, b[2]) : Vec3(b[3], b[4], b[5]);
+  };
 
   const auto& rows = nlist_.cells().row_start();
   const auto& cols = nlist_.cells().neighbours();
