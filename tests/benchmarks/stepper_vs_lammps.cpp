@@ -1,13 +1,13 @@
 // The dtcrit side of the stepper's side-by-side benchmark with LAMMPS (record_stepper.sh runs it).
 //
-//   stepper_vs_lammps N STEPS [--lammps-dir DIR]
+//   stepper_vs_lammps N STEPS [--threads T] [--lammps-dir DIR]
 //
 // Builds the packing of tests/benchmarks/stepper_fcc_packing.hpp with N spheres, and
 //  - with --lammps-dir: writes DIR/data.stepper_N (atom_style sphere: diameters, density,
 //    positions, velocities) and DIR/in.stepper_N, the same simulation for LAMMPS (walls as
 //    fix wall/gran, gravity as fix gravity, fix nve/sphere, same step, skin and half-skin check),
 //    and exits;
-//  - otherwise runs STEPS steps of the registry's velocity_verlet (one thread) and
+//  - otherwise runs STEPS steps of the registry's velocity_verlet with force() on T threads (default 1) and
 //    prints the wall time of the steps (the start-up force call and neighbour build excluded, as
 //    LAMMPS' "Loop time" excludes its setup), particle-steps per second, and the contact counts
 //    and neighbour-list builds to compare with LAMMPS' at the same step, and the sums of the final
@@ -115,16 +115,18 @@ void write_lammps_case(const bench::StepperPacking& p, Index n, long steps, cons
 
 int main(int argc, char** argv) try {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: stepper_vs_lammps N STEPS [--lammps-dir DIR]\n");
+    std::fprintf(stderr, "usage: stepper_vs_lammps N STEPS [--threads T] [--lammps-dir DIR]\n");
     return 2;
   }
   const Index n = parse_count("N", argv[1]);
   const long steps = parse_count("STEPS", argv[2]);
+  long threads = 1;
   std::string lammps_dir;
   for (int a = 3; a < argc; ++a) {
     const std::string opt = argv[a];
     if (a + 1 >= argc) throw std::invalid_argument(fmt::format("option {} needs a value", opt));
-    if (opt == "--lammps-dir") lammps_dir = argv[++a];
+    if (opt == "--threads") threads = parse_count("--threads", argv[++a]);
+    else if (opt == "--lammps-dir") lammps_dir = argv[++a];
     else throw std::invalid_argument(fmt::format("unknown option '{}'", opt));
   }
   bench::StepperPacking p = bench::fcc_packing(n, stepper::TangentialHistory::traditional);
@@ -132,6 +134,7 @@ int main(int argc, char** argv) try {
     write_lammps_case(p, n, steps, lammps_dir);
     return 0;
   }
+  p.sys->set_threads(static_cast<int>(threads));
   p.sys->set_contact_reports(false);
   const std::unique_ptr<Integrator> vv = make_integrator("velocity_verlet");
   vv->start(*p.sys, 0.0, p.x, p.v, p.h);
@@ -141,9 +144,9 @@ int main(int argc, char** argv) try {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   long pairs = 0, wall_contacts = 0;
   for (const auto& key : p.sys->history_keys()) (key.j < n ? pairs : wall_contacts) += 1;
-  fmt::print("N {} steps {} seconds {:.6g} particle_steps_per_s {:.6g} pair_contacts {} wall_contacts {} "
+  fmt::print("N {} steps {} threads {} seconds {:.6g} particle_steps_per_s {:.6g} pair_contacts {} wall_contacts {} "
              "contacts_per_particle {:.6f} neighbour_builds {} sum_x {:.17g} sum_v {:.17g}\n",
-             n, steps, seconds, static_cast<double>(n) * static_cast<double>(steps) / seconds, pairs,
+             n, steps, threads, seconds, static_cast<double>(n) * static_cast<double>(steps) / seconds, pairs,
              wall_contacts, static_cast<double>(pairs + wall_contacts) / static_cast<double>(n),
              p.sys->neighbour_builds() - builds0, vv->position().sum(), vv->velocity().sum());
   return 0;
