@@ -36,11 +36,17 @@ side_rows=""
 for case in $cases; do
   IFS=, read -r n steps <<<"$case"
   "$build/tests/benchmarks/stepper_vs_lammps" "$n" "$steps" --lammps-dir "$work"
-  d_rates=""; l1_rates=""; l2_rates=""
+  d_rates=""; d2_rates=""; l1_rates=""; l2_rates=""
   for ((r = 1; r <= rounds; r++)); do
     out=$("$build/tests/benchmarks/stepper_vs_lammps" "$n" "$steps")
     echo "dtcrit round $r: $out" >>"$raw.side"
     d_rates+="$(kv particle_steps_per_s "$out")"$'\n'
+    out2=$("$build/tests/benchmarks/stepper_vs_lammps" "$n" "$steps" --threads 2)
+    echo "dtcrit round $r: $out2" >>"$raw.side"
+    d2_rates+="$(kv particle_steps_per_s "$out2")"$'\n'
+    if [ "$(kv sum_x "$out") $(kv sum_v "$out")" != "$(kv sum_x "$out2") $(kv sum_v "$out2")" ]; then
+      echo "dtcrit on 2 threads left the one-thread trajectory (N = $n)" >&2; exit 1
+    fi
     d_cpp=$(kv contacts_per_particle "$out"); d_builds=$(kv neighbour_builds "$out")
     if [ "$have_lmp" = 1 ]; then
       for np in 1 2; do
@@ -65,17 +71,18 @@ for case in $cases; do
     fi
   done
   d=$(printf "%s" "$d_rates" | median)
+  d2=$(printf "%s" "$d2_rates" | median)
+  fmtm() { awk -v x="$1" 'BEGIN {printf "%.2f M", x / 1e6}'; }
   if [ "$have_lmp" = 1 ]; then
     l1=$(printf "%s" "$l1_rates" | median)
     ratio1=$(awk -v a="$d" -v b="$l1" 'BEGIN {printf "%.2f", a / b}')
     if [ "$have_mpi" = 1 ]; then
       l2=$(printf "%s" "$l2_rates" | median)
-      ratio2=$(awk -v a="$d" -v b="$l2" 'BEGIN {printf "%.2f", a / b}')
+      ratio2=$(awk -v a="$d2" -v b="$l2" 'BEGIN {printf "%.2f", a / b}')
     else l2="(no mpirun)"; ratio2="—"; fi
-    fmtm() { awk -v x="$1" 'BEGIN {printf "%.2f M", x / 1e6}'; }
-    side_rows+="| $n | $steps | $(fmtm "$d") | $(fmtm "$l1") | $ratio1 | $(fmtm "$l2") | $ratio2 | $d_cpp / $l1_cpp | $d_builds / $l_builds |"$'\n'
+    side_rows+="| $n | $steps | $(fmtm "$d") | $(fmtm "$l1") | $ratio1 | $(fmtm "$d2") | $([ "$have_mpi" = 1 ] && fmtm "$l2" || echo "$l2") | $ratio2 | $d_cpp / $l1_cpp | $d_builds / $l_builds |"$'\n'
   else
-    side_rows+="| $n | $steps | $(awk -v x="$d" 'BEGIN {printf "%.2f M", x / 1e6}') | (no lmp) | — | (no lmp) | — | $d_cpp / — | $d_builds / — |"$'\n'
+    side_rows+="| $n | $steps | $(fmtm "$d") | (no lmp) | — | $(fmtm "$d2") | (no lmp) | — | $d_cpp / — | $d_builds / — |"$'\n'
   fi
 done
 side_load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -87,7 +94,7 @@ side_load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo
   echo "- Date: $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- lib/dtcrit/stepper tests/benchmarks || echo ' (stepper sources modified)')"
   echo "- Machine: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(nproc) cores available; load average before / after: ${load_before} / ${load_after} (the machine is shared: figures are lower bounds)"
-  echo "- Compiler: $(c++ --version | head -1), Release (-O3 -DNDEBUG); single thread"
+  echo "- Compiler: $(c++ --version | head -1), Release (-O3 -DNDEBUG); single thread in this table"
   echo "- Command: \`$build/tests/benchmarks/bench_stepper --benchmark_min_time=$min_time\`"
   echo
   echo "Case: 3D spheres on an FCC lattice (R = 1 mm +-0.2 %, every nominal neighbour overlapping by 1 % of"
@@ -115,13 +122,14 @@ side_load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "## Side by side with LAMMPS"
   echo
   if [ "$have_lmp" = 1 ]; then
-    echo "LAMMPS: \`$lmp\` ($("$lmp" -h 2>/dev/null | sed -n 's/^Large-scale Atomic.*(\(.*\)).*/\1/p' | head -1)), 1 rank and \`mpirun -np 2\`."
+    echo "LAMMPS: \`$lmp\` ($("$lmp" -h 2>/dev/null | sed -n 's/^Large-scale Atomic[^-]*- //p' | head -1)), 1 rank and \`mpirun -np 2\`."
   else
     echo "**LAMMPS not found** (\`$lmp\` is not executable): dtcrit alone is recorded."
   fi
   echo
   echo "- Load average before / after: ${side_load_before} / ${side_load_after}; $rounds rounds, dtcrit and LAMMPS alternating, median of the rounds"
-  echo "- dtcrit: \`$build/tests/benchmarks/stepper_vs_lammps N STEPS\` (one thread; wall time of the steps)"
+  echo "- dtcrit: \`$build/tests/benchmarks/stepper_vs_lammps N STEPS [--threads 2]\` (wall time of the steps; the 2-thread run must"
+  echo "  end on the one-thread state to the last bit — sum_x, sum_v below — or the script stops)"
   echo "- LAMMPS: \`stepper_vs_lammps N STEPS --lammps-dir DIR\` writes DIR/data.stepper_N and DIR/in.stepper_N (same radii,"
   echo "  masses, positions, velocities, walls as \`fix wall/gran hooke/history\`, \`gran/hooke/history\`, \`fix nve/sphere\`,"
   echo "  gravity, step, skin, half-skin check every step), run as \`lmp -in in.stepper_N\` and"
@@ -129,8 +137,8 @@ side_load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "- Contacts per particle (pairs + wall contacts, / N) at the last step and neighbour-list builds during the run, dtcrit / LAMMPS 1 rank:"
   echo "  the same simulation in both codes"
   echo
-  echo "| N | steps | dtcrit, 1 thread [particle-steps/s] | LAMMPS 1 rank | ratio | LAMMPS 2 ranks | ratio | contacts per particle | neighbour builds |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| N | steps | dtcrit, 1 thread [particle-steps/s] | LAMMPS 1 rank | ratio | dtcrit, 2 threads | LAMMPS 2 ranks | ratio | contacts per particle | neighbour builds |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
   printf "%s" "$side_rows"
   echo
   echo "Raw output (side by side):"
