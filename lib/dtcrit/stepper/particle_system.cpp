@@ -1,6 +1,8 @@
 #include "dtcrit/stepper/particle_system.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <barrier>
 #include <cmath>
 #include <exception>
 #include <thread>
@@ -382,51 +384,83 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
   if (ranges <= 1) {
     for_each_contact(t, x, v, false, false, serial);
   } else {
-    // Each range evaluates its contacts into its share (loads in visiting order, trial records); the
-    // shares are then applied and concatenated in range order, which is exactly the one-thread order
-    // of the additions into f: bit-identical results for any thread count.
+    // Pass 1: each range evaluates its contacts into its share (loads in visiting order, trial
+    // records). Pass 2: each range adds into f for its own particles only, first the loads of earlier
+    // ranges that land on them (their `cross` lists, in range order), then its own loads in order.
+    // With the half list (j > i) that is, particle by particle, exactly the one-thread order of the
+    // additions into f: bit-identical results for any thread count. The trial records are
+    // concatenated in range order.
     refresh_neighbours(x);
     shares_.resize(static_cast<std::size_t>(ranges));
-    auto work = [&](int r) {
+    auto first = [&](int r) { return np * r / ranges; };
+    auto evaluate_range = [&](int r) {
       RangeShare& sh = shares_[static_cast<std::size_t>(r)];
       sh.loads.clear();
+      sh.cross.clear();
       sh.trial.clear();
       sh.anchors.clear();
       sh.reports.clear();
-      for_each_contact_in(t, x, v, false, false, np * r / ranges, np * (r + 1) / ranges, false,
+      const Index end = first(r + 1);
+      for_each_contact_in(t, x, v, false, false, first(r), end, false,
                           [&](const Geom& g, const ContactLaw& law, const contact::ContactInput& in,
                               const contact::ContactResponse& out, const Record& rec, const Anchor& anc) {
                             sh.loads.push_back(loads(g, law, in, out));
+                            if (g.j >= end) sh.cross.push_back(sh.loads.back());
                             sh.trial.push_back(rec);
                             if (consistent) sh.anchors.push_back(anc);
                             if (reports_on_) sh.reports.push_back(report(g, out));
                           });
     };
+    std::vector<std::size_t> offset(static_cast<std::size_t>(ranges) + 1, 0);
+    auto apply_range = [&](int r) {
+      const Index begin = first(r), end = first(r + 1);
+      for (int q = 0; q < r; ++q)
+        for (const Load& l : shares_[static_cast<std::size_t>(q)].cross)
+          if (l.j >= begin && l.j < end) add_generalised(f, l.j, -l.force, l.torque_j);
+      const RangeShare& sh = shares_[static_cast<std::size_t>(r)];
+      for (const Load& l : sh.loads) {
+        add_generalised(f, l.i, l.force, l.torque_i);
+        if (l.j >= 0 && l.j < end) add_generalised(f, l.j, -l.force, l.torque_j);
+      }
+      const auto at = static_cast<std::ptrdiff_t>(offset[static_cast<std::size_t>(r)]);
+      std::copy(sh.trial.begin(), sh.trial.end(), trial_.begin() + at);
+      if (consistent) std::copy(sh.anchors.begin(), sh.anchors.end(), anchors_trial_.begin() + at);
+      if (reports_on_) std::copy(sh.reports.begin(), sh.reports.end(), reports_.begin() + at);
+    };
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(ranges));
-    {
-      std::vector<std::jthread> pool;
-      for (int r = 1; r < ranges; ++r)
-        pool.emplace_back([&, r] {
-          try {
-            work(r);
-          } catch (...) {
-            errors[static_cast<std::size_t>(r)] = std::current_exception();
-          }
-        });
+    std::atomic<bool> failed{false};
+    // Between the passes: one thread sizes the trial vectors (the barrier's completion step).
+    auto size_outputs = [&]() noexcept {
+      if (failed.load()) return;
+      for (int r = 0; r < ranges; ++r)
+        offset[static_cast<std::size_t>(r) + 1] = offset[static_cast<std::size_t>(r)] + shares_[static_cast<std::size_t>(r)].trial.size();
       try {
-        work(0);
+        trial_.resize(offset.back());
+        if (consistent) anchors_trial_.resize(offset.back());
+        if (reports_on_) reports_.resize(offset.back());
       } catch (...) {
         errors[0] = std::current_exception();
+        failed = true;
       }
+    };
+    std::barrier sync(ranges, size_outputs);
+    auto work = [&](int r) {
+      try {
+        evaluate_range(r);
+      } catch (...) {
+        errors[static_cast<std::size_t>(r)] = std::current_exception();
+        failed = true;
+      }
+      sync.arrive_and_wait();  // every thread arrives, even a failed one: no deadlock
+      if (!failed.load()) apply_range(r);
+    };
+    {
+      std::vector<std::jthread> pool;
+      for (int r = 1; r < ranges; ++r) pool.emplace_back(work, r);
+      work(0);
     }  // joins
     for (const auto& e : errors)
       if (e) std::rethrow_exception(e);
-    for (const RangeShare& sh : shares_) {
-      for (const Load& l : sh.loads) apply(l);
-      trial_.insert(trial_.end(), sh.trial.begin(), sh.trial.end());
-      anchors_trial_.insert(anchors_trial_.end(), sh.anchors.begin(), sh.anchors.end());
-      reports_.insert(reports_.end(), sh.reports.begin(), sh.reports.end());
-    }
     for_each_contact_in(t, x, v, false, false, np, np, true, serial);  // the bonds, after every contact as above
   }
   t_trial_ = t;

@@ -230,14 +230,15 @@ class ParticleSystem final : public MechanicalSystem {
   bool geometric_ = false;
   bool reports_on_ = true;
   int threads_ = 1;
-  // One particle range's share of a threaded force() call: its contacts' loads, in visiting order,
-  // and its trial records.
+  // One particle range's share of a threaded force() call: its contacts' loads in visiting order,
+  // those whose j lies beyond the range again (`cross`, applied by the range that owns j), and its
+  // trial records.
   struct Load {
     Index i = 0, j = -1;  // j = -1: wall
     Vec3 force = Vec3::Zero(), torque_i = Vec3::Zero(), torque_j = Vec3::Zero();
   };
   struct RangeShare {
-    std::vector<Load> loads;
+    std::vector<Load> loads, cross;
     std::vector<Record> trial;
     std::vector<Anchor> anchors;
     std::vector<ContactReport> reports;
