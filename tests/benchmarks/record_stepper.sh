@@ -68,6 +68,12 @@ for case in $cases; do
         echo "LAMMPS $np rank(s) round $r: Loop time $loop s, particle_steps_per_s $rate, pair_contacts $pairs wall_contacts $walls, neighbour_builds $builds" >>"$raw.side"
         l_cpp=$(awk -v p="$pairs" -v w="$walls" -v n="$n" 'BEGIN {printf "%.6f", (p + w) / n}')
         if [ "$np" = 1 ]; then l1_rates+="$rate"$'\n'; l_builds=$builds; l1_cpp=$l_cpp; else l2_rates+="$rate"$'\n'; fi
+        # Not the same simulation unless both codes end with the same contacts and rebuilds.
+        if [ "$l_cpp" != "$d_cpp" ] || [ "$builds" != "$d_builds" ]; then
+          echo "N = $n: LAMMPS ($np rank(s)) ends with $l_cpp contacts per particle and $builds neighbour builds," \
+               "dtcrit with $d_cpp and $d_builds: not the same simulation" >&2
+          exit 1
+        fi
       done
     fi
   done
