@@ -831,3 +831,61 @@ TEST_CASE("contact reports off: the same trajectory to the last bit, and last_co
   CHECK(on.first == off.first);
   CHECK(on.second == off.second);
 }
+
+TEST_CASE("force() on threads: the same trajectory, histories and contacts to the last bit", "[stepper]") {
+  // 256 spheres (4 layers of 8 x 8, pressed by 1 %) in a box with friction, gravity, random spins, two bonds, both history modes:
+  // the one-thread run is the reference (it is the stepper the LAMMPS comparisons validate); 2 and 3
+  // threads split the particles into ranges whose loads are summed in the one-thread order.
+  const auto mode = GENERATE(TangentialHistory::traditional, TangentialHistory::consistent);
+  struct Run {
+    Vector x, v, history;
+    std::vector<ContactKey> keys;
+    std::vector<ContactReport> contacts;
+  };
+  auto run = [&](int threads) {
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    const HookeParams law{1.0e4, 2857.0, 20.0, 10.0, 0.3};
+    ParticleSystem sys(3, law, mode);
+    const Index n = 256;
+    for (Index i = 0; i < n; ++i) sys.add_particle(0.5 + 0.02 * U(rng), 1.0, sphere_inertia(1.0, 0.5));
+    sys.add_wall(Vec3::Zero(), Vec3::UnitZ(), law);
+    for (int axis = 0; axis < 2; ++axis) {
+      sys.add_wall(Vec3::Unit(axis) * -0.5, Vec3::Unit(axis), law);
+      sys.add_wall(Vec3::Unit(axis) * 7.43, -Vec3::Unit(axis), law);
+    }
+    sys.add_bond(3, 4, 5e3);
+    sys.add_bond(100, 108, 5e3);
+    sys.set_gravity(Vec3(0, 0, -9.81));
+    Vector x = Vector::Zero(sys.dofs()), v = Vector::Zero(sys.dofs());
+    for (Index i = 0; i < n; ++i) {
+      sys.set_centre(x, i, Vec3(0.99 * (i % 8), 0.99 * ((i / 8) % 8), 0.49 + 0.99 * (i / 64)));
+      sys.set_centre(v, i, 0.05 * Vec3(U(rng), U(rng), U(rng)));
+      sys.set_spin(v, i, 0.2 * Vec3(U(rng), U(rng), U(rng)));
+    }
+    sys.set_threads(threads);
+    auto vv = make_integrator("velocity_verlet");
+    vv->start(sys, 0.0, x, v, 2e-3);
+    for (int k = 0; k < 150; ++k) vv->step(sys);
+    return Run{vv->position(), vv->velocity(), sys.history(), sys.history_keys(), sys.last_contacts()};
+  };
+  const Run one = run(1);
+  REQUIRE(one.keys.size() > 300);  // a dense, colliding packing, not a trivial one
+  const bool slides = std::any_of(one.contacts.begin(), one.contacts.end(), [](const auto& c) { return c.sliding; });
+  CHECK(slides);
+  for (int threads : {2, 3}) {
+    const Run t = run(threads);
+    CHECK(t.x == one.x);
+    CHECK(t.v == one.v);
+    CHECK(t.history == one.history);
+    CHECK(t.keys == one.keys);
+    REQUIRE(t.contacts.size() == one.contacts.size());
+    for (std::size_t k = 0; k < one.contacts.size(); ++k) {
+      CHECK(t.contacts[k].key == one.contacts[k].key);
+      CHECK(t.contacts[k].tangential_force == one.contacts[k].tangential_force);
+      CHECK(t.contacts[k].normal_force == one.contacts[k].normal_force);
+    }
+  }
+  ParticleSystem sys(3, HookeParams{1.0e4, 2857.0, 20.0, 10.0, 0.3});
+  CHECK_THROWS_WITH(sys.set_threads(0), Catch::Contains("threads = 0"));
+}

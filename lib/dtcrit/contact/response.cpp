@@ -194,41 +194,57 @@ V3<Dual> seed(const Vec3& a, int k) { return {seed(a.x(), k), seed(a.y(), k + 1)
 
 }  // namespace
 
-ContactResponse evaluate(const ContactLaw& law, const ContactInput& c, bool derivative) {
+namespace {
+
+template <class S>
+void fill_response(ContactResponse& r, const Outputs<S>& o) {
+  r.elastic_normal_force = value(o.Fne);
+  r.normal_force = value(o.Fntot);
+  r.tangential_force = Vec3(value(o.fs.x), value(o.fs.y), value(o.fs.z));
+  r.rolling_force = Vec3(value(o.fr.x), value(o.fr.y), value(o.fr.z));
+  r.twisting_torque = value(o.M);
+  r.xi_t = Vec3(value(o.xi_t.x), value(o.xi_t.y), value(o.xi_t.z));
+  r.xi_r = Vec3(value(o.xi_r.x), value(o.xi_r.y), value(o.xi_r.z));
+  r.xi_tw = value(o.xi_tw);
+  r.sliding = o.sliding;
+  r.rolling_slip = o.rolling_slip;
+  r.twisting_slip = o.twisting_slip;
+  r.contact_radius = o.a;
+  r.tangential_stiffness = o.k_t;
+}
+
+// Out of line: its Dual temporaries need a stack frame of several kB, which the force-only path
+// (the stepper's, once per contact and step) set up on every call when both lived in one function:
+// evaluate() itself, not the law, was 12 % of a stepper step (perf, tests/benchmarks/stepper_vs_lammps).
+[[gnu::noinline]] ContactResponse evaluate_with_derivative(const ContactLaw& law, const ContactInput& c) {
   ContactResponse r;
-  const auto fill = [&](const auto& o) {
-    r.elastic_normal_force = value(o.Fne);
-    r.normal_force = value(o.Fntot);
-    r.tangential_force = Vec3(value(o.fs.x), value(o.fs.y), value(o.fs.z));
-    r.rolling_force = Vec3(value(o.fr.x), value(o.fr.y), value(o.fr.z));
-    r.twisting_torque = value(o.M);
-    r.xi_t = Vec3(value(o.xi_t.x), value(o.xi_t.y), value(o.xi_t.z));
-    r.xi_r = Vec3(value(o.xi_r.x), value(o.xi_r.y), value(o.xi_r.z));
-    r.xi_tw = value(o.xi_tw);
-    r.sliding = o.sliding;
-    r.rolling_slip = o.rolling_slip;
-    r.twisting_slip = o.twisting_slip;
-    r.contact_radius = o.a;
-    r.tangential_stiffness = o.k_t;
-  };
-  if (!derivative) {
-    const Inputs<double> p{c.overlap, from_vec(c.velocity), from_vec(c.rolling_velocity), c.twisting_rate,
-                           from_vec(c.xi_t), from_vec(c.xi_r), c.xi_tw};
-    fill(law_kernel(law, c, p));
-    return r;
-  }
   const Inputs<Dual> p{seed(c.overlap, in::overlap),      seed(c.velocity, in::velocity),
                        seed(c.rolling_velocity, in::rolling_velocity), seed(c.twisting_rate, in::twisting_rate),
                        seed(c.xi_t, in::xi_t),            seed(c.xi_r, in::xi_r),
                        seed(c.xi_tw, in::xi_tw)};
   const Outputs<Dual> o = law_kernel(law, c, p);
-  fill(o);
+  fill_response(r, o);
   // Force on i = F_ntot n + F_t.
   const Vec3& n = c.normal;
   const V3<Dual> F = V3<Dual>{o.Fntot * Dual(n.x()), o.Fntot * Dual(n.y()), o.Fntot * Dual(n.z())} + o.fs;
   const Dual* rows[out::count] = {&F.x, &F.y, &F.z, &o.fr.x, &o.fr.y, &o.fr.z, &o.M};
   for (int k = 0; k < out::count; ++k) r.derivative.row(k) = rows[k]->g;
   return r;
+}
+
+ContactResponse evaluate_value(const ContactLaw& law, const ContactInput& c) {
+  ContactResponse r;
+  const Inputs<double> p{c.overlap, from_vec(c.velocity), from_vec(c.rolling_velocity), c.twisting_rate,
+                         from_vec(c.xi_t), from_vec(c.xi_r), c.xi_tw};
+  fill_response(r, law_kernel(law, c, p));
+  return r;
+}
+
+}  // namespace
+
+// Both branches return a prvalue: the response (with its 7 x 15 derivative) is built in place.
+ContactResponse evaluate(const ContactLaw& law, const ContactInput& c, bool derivative) {
+  return derivative ? evaluate_with_derivative(law, c) : evaluate_value(law, c);
 }
 
 double stored_energy(const ContactLaw& law, const ContactInput& c, const ContactResponse& r) {

@@ -129,6 +129,11 @@ class ParticleSystem final : public MechanicalSystem {
   // as packings do unless asked (--geometric-stiffness); with it a lone pressed pair is a buckling
   // (negative) mode.
   void set_geometric_stiffness(bool on) { geometric_ = on; }
+  // Threads of force() (default 1; tangent() and energy() stay on one): contiguous particle ranges
+  // evaluate their contacts in parallel, then the loads are summed in the one-thread order, so the
+  // result is the same to the last bit for any count. threads >= 1.
+  void set_threads(int threads);
+  int threads() const { return threads_; }
 
   // --- queries ---
   int dim() const { return dim_; }
@@ -202,6 +207,11 @@ class ParticleSystem final : public MechanicalSystem {
   template <class Visit>
   void for_each_contact(double t, const Vector& x, const Vector& v, bool for_energy, bool derivative,
                         Visit&& visit) const;
+  // The same over the contacts of particles [i_begin, i_end) (and the bonds when `bonds`), with the
+  // neighbour list as refresh_neighbours() left it: one range per thread.
+  template <class Visit>
+  void for_each_contact_in(double t, const Vector& x, const Vector& v, bool for_energy, bool derivative,
+                           Index i_begin, Index i_end, bool bonds, Visit&& visit) const;
   void check_history_mode(const ContactLaw& law) const;
   void refresh_neighbours(const Vector& x) const;
   void add_generalised(Vector& f, Index i, const Vec3& force, const Vec3& torque) const;
@@ -219,6 +229,21 @@ class ParticleSystem final : public MechanicalSystem {
   double skin_ = -1.0;
   bool geometric_ = false;
   bool reports_on_ = true;
+  int threads_ = 1;
+  // One particle range's share of a threaded force() call: its contacts' loads in visiting order,
+  // those whose j lies beyond the range again (`cross`, applied by the range that owns j), and its
+  // trial records.
+  struct Load {
+    Index i = 0, j = -1;  // j = -1: wall
+    Vec3 force = Vec3::Zero(), torque_i = Vec3::Zero(), torque_j = Vec3::Zero();
+  };
+  struct RangeShare {
+    std::vector<Load> loads, cross;
+    std::vector<Record> trial;
+    std::vector<Anchor> anchors;
+    std::vector<ContactReport> reports;
+  };
+  std::vector<RangeShare> shares_;
 
   mutable NeighbourList nlist_;
   mutable std::vector<Vec3> centres_;
