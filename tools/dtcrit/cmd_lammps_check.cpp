@@ -128,11 +128,9 @@ void run(const CheckOptions& c) {
   packing::check_packing_request(o);
   using packing::reject_unread;
   reject_unread(o, "--no-rotation", "does not apply: LAMMPS' fix nve/sphere integrates the rotations");
-  reject_unread(o, "--disc", "does not apply: the LAMMPS probe runs 3D packings (spheres)");
   reject_unread(o, "--lammps-contacts",
                 "does not apply: LAMMPS starts every contact history of the probe at zero (a data file carries none), "
                 "so the prediction is made at zero histories too");
-  if (o.dimension != 3) fail(fmt::format("--dimension {}: the LAMMPS probe runs 3D packings (spheres) only", o.dimension));
   if (c.steps < 1) fail(fmt::format("--steps {} must be at least 1", c.steps));
   if (!(c.perturbation > 0.0) || !std::isfinite(c.perturbation))
     fail(fmt::format("--perturbation {} must be a positive number", c.perturbation));
@@ -162,7 +160,7 @@ void run(const CheckOptions& c) {
   const packing::Packing& p = problem.packing;
   const packing::GlobalSystem& sys = *problem.system;
   const packing::PackingReport& report = problem.report;
-  if (p.dim != 3) fail("the LAMMPS probe runs 3D packings (spheres) only");
+  const bool discs = packing::probe_discs(p);  // fix nve/sphere disc (2D)
   const auto lim_it = std::find_if(report.integrators.begin(), report.integrators.end(),
                                    [](const auto& l) { return l.name == "velocity_verlet"; });
   if (lim_it == report.integrators.end()) fail("no limit of velocity_verlet in the analysis");
@@ -229,7 +227,8 @@ void run(const CheckOptions& c) {
       run_lammps(folder, launcher, input, run_tag, factor);
     }
     const auto frames = packing::read_probe_separation((folder.path() / ("velocities_rest_" + tag + ".dump")).string(),
-                                                       (folder.path() / ("velocities_perturbed_" + tag + ".dump")).string());
+                                                       (folder.path() / ("velocities_perturbed_" + tag + ".dump")).string(),
+                                                       discs ? 0.5 : 0.4);
     if (frames.empty() || frames.front().step != 0) fail(fmt::format("the probe at {} h_crit: LAMMPS dumped no step 0", factor));
     r.separation0 = frames.front().separation_energy;
     if (!(r.separation0 > 0.0)) fail(fmt::format("the probe at {} h_crit: no initial separation in LAMMPS' dumps", factor));
@@ -315,9 +314,9 @@ void run(const CheckOptions& c) {
                    "angular up to that / r, in the perturbed run; its kinetic energy E0 = {:.6g} J\n",
                    amplitude, c.perturbation, d_min, e0);
   t += fmt::format("  measured: separation energy S = 1/2 sum m |v - v_rest|^2 + 1/2 I |w - w_rest|^2 [J] of the "
-                   "perturbed run against the run from rest (LAMMPS' dumps, every {} step(s)); a packing not at rest "
-                   "in LAMMPS relaxes alike in both and cancels out; fix halt at KE > {:.3g} J\n",
-                   dump_every, e_halt);
+                   "perturbed run against the run from rest, I = {} m r^2 (LAMMPS' dumps, every {} step(s)); a "
+                   "packing not at rest in LAMMPS relaxes alike in both and cancels out; fix halt at KE > {:.3g} J\n",
+                   discs ? "1/2" : "2/5", dump_every, e_halt);
   t += fmt::format("  {:<6} {:>14} {:>10} {:>14} {:>14} {:>18} {:>14}\n", "factor", "h [s]", "steps", "S(0) [J]",
                    "max S [J]", "max KE rest [J]", "sqrt(max S/S0)");
   for (const auto& r : results)

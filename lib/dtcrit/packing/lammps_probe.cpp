@@ -82,6 +82,21 @@ std::vector<std::string> lammps_law_commands(const Packing& p, const ContactLaws
   return out;
 }
 
+bool probe_discs(const Packing& p) {
+  int discs = 0;
+  for (Index i = 0; i < p.size(); ++i) {
+    const double r = p.radius[static_cast<std::size_t>(i)], m = p.mass[static_cast<std::size_t>(i)];
+    const double ratio = p.inertia[static_cast<std::size_t>(i)] / (m * r * r);
+    if (std::abs(ratio - 0.5) <= 1e-9) ++discs;
+    else if (std::abs(ratio - 0.4) > 1e-9)
+      fail(fmt::format("particle {}: inertia {} kg m^2 is neither a sphere's 2/5 m r^2 nor a disc's 1/2 m r^2, the "
+                       "two of LAMMPS' fix nve/sphere", p.atom_id(i), p.inertia[static_cast<std::size_t>(i)]));
+  }
+  if (discs > 0 && (discs < p.size() || p.dim != 2))
+    fail("LAMMPS' fix nve/sphere disc takes every particle as a disc, in 2D: give one body model for all");
+  return discs > 0;
+}
+
 std::vector<std::array<double, 6>> probe_velocities(const Packing& p, double amplitude, unsigned seed) {
   require_positive("probe velocity amplitude", amplitude);
   std::mt19937_64 rng(seed);
@@ -90,6 +105,7 @@ std::vector<std::array<double, 6>> probe_velocities(const Packing& p, double amp
   for (std::size_t i = 0; i < v.size(); ++i) {
     const double w = amplitude / p.radius[i];
     v[i] = {amplitude * U(rng), amplitude * U(rng), amplitude * U(rng), w * U(rng), w * U(rng), w * U(rng)};
+    if (p.dim == 2) v[i][2] = v[i][3] = v[i][4] = 0.0;  // in the plane, spinning about z (fix enforce2d)
   }
   return v;
 }
@@ -106,20 +122,24 @@ double kinetic_energy(const Packing& p, const std::vector<std::array<double, 6>>
 
 std::string probe_script(const Packing& p, const std::vector<std::string>& law_commands, const std::string& data_file,
                          const std::string& dump_file, const ProbeRun& run, double halt_energy) {
-  if (p.dim != 3) fail("the LAMMPS probe runs 3D packings (spheres) only");
   std::string boundary;
-  for (int d = 0; d < 3; ++d) boundary += p.periodic[d] ? " p" : " m";
+  for (int d = 0; d < p.dim; ++d) boundary += p.periodic[d] ? " p" : " m";
+  // LAMMPS' 2D wants z periodic: write_lammps_data's z extent [-r_max, r_max] keeps every image at
+  // >= 2 r_max, where no granular pair touches (LAMMPS' pair styles need rsq < radsum^2).
+  if (p.dim == 2) boundary += " p";
   double r_min = p.radius.front();
   for (double r : p.radius) r_min = std::min(r_min, r);
+  const bool discs = probe_discs(p);
   std::string s = fmt::format(
       "# dtcrit lammps-check probe: fix nve/sphere (velocity Verlet) at {} x the predicted critical step from\n"
       "# {}; velocities and spins every {} steps in {}.\n"
-      "units           si\natom_style      sphere\ndimension       3\nboundary       {}\nnewton          off\n"
+      "units           si\natom_style      sphere\ndimension       {}\nboundary       {}\nnewton          off\n"
       "comm_modify     vel yes\nread_data       {}\n",
-      run.factor, data_file, run.dump_every, dump_file, boundary, data_file);
+      run.factor, data_file, run.dump_every, dump_file, p.dim, boundary, data_file);
   for (const auto& c : law_commands) s += c + "\n";
+  s += fmt::format("fix             dtcrit_nve all nve/sphere{}\n", discs ? " disc" : "");
+  if (p.dim == 2) s += "fix             dtcrit_2d all enforce2d\n";
   s += fmt::format(
-      "fix             dtcrit_nve all nve/sphere\n"
       "compute         dtcrit_ke all ke\n"
       "compute         dtcrit_erot all erotate/sphere\n"
       "variable        dtcrit_energy equal c_dtcrit_ke+c_dtcrit_erot\n"
@@ -206,7 +226,8 @@ class ProbeDump {
 
 }  // namespace
 
-std::vector<SeparationFrame> read_probe_separation(const std::string& reference_dump, const std::string& perturbed_dump) {
+std::vector<SeparationFrame> read_probe_separation(const std::string& reference_dump, const std::string& perturbed_dump,
+                                                   double inertia_factor) {
   ProbeDump ref(reference_dump), pert(perturbed_dump);
   std::vector<SeparationFrame> out;
   long step_ref = 0, step_pert = 0;
@@ -220,7 +241,7 @@ std::vector<SeparationFrame> read_probe_separation(const std::string& reference_
       if (a[i].id != b[i].id)
         fail(fmt::format("{} and {}: step {}: atom {} against atom {} (the dumps must be sorted by id)", reference_dump,
                          perturbed_dump, step_ref, a[i].id, b[i].id));
-      const double m = a[i].mass, inertia = 0.4 * m * a[i].radius * a[i].radius;  // erotate/sphere's 2/5
+      const double m = a[i].mass, inertia = inertia_factor * m * a[i].radius * a[i].radius;
       for (int k = 0; k < 6; ++k) {
         const double w = k < 3 ? m : inertia, d = b[i].v[k] - a[i].v[k];
         f.separation_energy += 0.5 * w * d * d;

@@ -11,7 +11,7 @@
 // factor per step, and the separation by orders of magnitude within a few hundred steps.
 //
 // LAMMPS commands used (29 Sep 2021 syntax): read_data, pair_style/pair_coeff, fix wall/gran STYLE
-// ARGS xplane|yplane|zplane LO HI, fix nve/sphere, compute ke, compute erotate/sphere, dump custom
+// ARGS xplane|yplane|zplane LO HI, fix nve/sphere [disc], fix enforce2d and change_box (2D), compute ke, compute erotate/sphere, dump custom
 // (id mass radius vx vy vz omegax omegay omegaz, sorted by id), fix halt ... error soft (stops a run
 // whose kinetic energy passes a bound), timestep, run. Boundaries: p on periodic axes, m
 // (shrink-wrapped, never losing an atom) on the others.
@@ -33,7 +33,11 @@ namespace dtcrit::packing {
 std::vector<std::string> lammps_law_commands(const Packing& p, const ContactLaws& laws, const std::string& pair_text,
                                              double mu_override = -1.0);
 
-// Per particle (vx, vy, vz, omegax, omegay, omegaz): each velocity component uniform in
+// Whether the probe runs fix nve/sphere disc: every particle's inertia 1/2 m r^2 (2D only); 2/5 m r^2
+// for spheres; anything else, or a mix, throws.
+bool probe_discs(const Packing& p);
+
+// Per particle (vx, vy, vz, omegax, omegay, omegaz) (in 2D vz = omegax = omegay = 0): each velocity component uniform in
 // [-amplitude, amplitude] [m/s], each angular one in [-amplitude / r, amplitude / r] [rad/s]; seeded.
 std::vector<std::array<double, 6>> probe_velocities(const Packing& p, double amplitude, unsigned seed = 7);
 // Kinetic energy sum 1/2 m v^2 + 1/2 I omega^2 [J] of those velocities (LAMMPS' ke + erotate/sphere).
@@ -52,7 +56,7 @@ std::string probe_script(const Packing& p, const std::vector<std::string>& law_c
                          const std::string& dump_file, const ProbeRun& run, double halt_energy);
 
 // One frame of a reference and a perturbed run: the kinetic energy of their difference
-// 1/2 sum m |v - v_ref|^2 + 1/2 I |w - w_ref|^2 (I = 2/5 m r^2, LAMMPS' erotate/sphere) and the
+// 1/2 sum m |v - v_ref|^2 + 1/2 I |w - w_ref|^2 (I = inertia_factor m r^2: 2/5 spheres, 1/2 discs) and the
 // reference's own kinetic energy, both [J].
 struct SeparationFrame {
   long step = 0;
@@ -62,6 +66,7 @@ struct SeparationFrame {
 // The frames the two dumps (dump custom id mass radius vx vy vz omegax omegay omegaz, sorted by id)
 // have in common, up to the first that either lacks (a run halted). A non-finite value (a run that
 // blew up) is an infinite energy. Throws "FILE:LINE: ..." on a malformed file or mismatched atoms.
-std::vector<SeparationFrame> read_probe_separation(const std::string& reference_dump, const std::string& perturbed_dump);
+std::vector<SeparationFrame> read_probe_separation(const std::string& reference_dump, const std::string& perturbed_dump,
+                                                   double inertia_factor = 0.4);
 
 }  // namespace dtcrit::packing

@@ -7,7 +7,9 @@
 # histories, so the packing relaxes in the probe). The separation of the perturbed run from the run at
 # rest, sqrt of the kinetic energy of their velocity difference, stays bounded at 0.99 h_crit (<= 10)
 # and grows by more than 1e3 at 1.01 h_crit. It is computed here from LAMMPS' own dumps (--keep-probe),
-# not from dtcrit's report. On the friction case the old measure (the perturbed run's own kinetic
+# not from dtcrit's report. 2D: 16 spheres and 16 discs of a compressed square lattice between four walls
+# (dimension 2, fix enforce2d; discs with fix nve/sphere disc and the mass LAMMPS reads from the data
+# file). On the friction case the old measure (the perturbed run's own kinetic
 # energy) is shown to fail at 0.99. Exit 77 (skipped) without lmp.
 # Usage: lammps_check.sh DTCRIT
 set -euo pipefail
@@ -20,6 +22,12 @@ trap 'rm -rf "$work"' EXIT
   --steps 1000 --keep-probe "$work/undamped" --json > "$work/undamped.json"
 "$dtcrit" lammps-check --lammps-input "$here/in.box_hooke" --steps 1000 --keep-probe "$work/damped" --json \
   > "$work/damped.json"
+# 2D (dimension 2, fix enforce2d): 16 spheres, then 16 discs (fix nve/sphere disc), of a square lattice
+# compressed by 1e-3 between four walls.
+for body in sphere disc; do
+  "$dtcrit" lammps-check --lattice square --n 4 --periodic none --box-walls --compression 1e-3 --kn 1e5 --kt 5e4 \
+    $([ $body = disc ] && echo --disc) --steps 1000 --keep-probe "$work/2d_$body" --json > "$work/2d_$body.json"
+done
 # A packing settled with friction by LAMMPS (27 spheres, well under a second).
 mkdir "$work/settle"
 cp "$here/box_sc.data" "$here/in.settle_box_friction" "$here/in.box_friction" "$work/settle/"
@@ -45,14 +53,15 @@ def frames(path):
         k += 9 + n
     return out
 
-def energy(atoms, minus=None):
+def energy(atoms, minus=None, inertia=0.4):
     e = 0.0
     for i, (m, r, *v) in atoms.items():
         d = [a - b for a, b in zip(v, minus[i][2:])] if minus else v
-        e += 0.5 * m * sum(x * x for x in d[:3]) + 0.5 * 0.4 * m * r * r * sum(x * x for x in d[3:])
+        e += 0.5 * m * sum(x * x for x in d[:3]) + 0.5 * inertia * m * r * r * sum(x * x for x in d[3:])
     return e
 
-for case, damped in (("undamped", False), ("damped", True), ("friction", True)):
+for case, damped in (("undamped", False), ("damped", True), ("friction", True), ("2d_sphere", False), ("2d_disc", False)):
+    inertia = 0.5 if case == "2d_disc" else 0.4
     report = json.load(open(f"{work}/{case}.json"))
     assert report["prediction"]["damped"] == damped, case
     e0 = report["probe"]["initial_kinetic_energy"]
@@ -61,10 +70,12 @@ for case, damped in (("undamped", False), ("damped", True), ("friction", True)):
         rest = frames(f"{work}/{case}/velocities_rest_{tag}.dump")
         pert = frames(f"{work}/{case}/velocities_perturbed_{tag}.dump")
         # LAMMPS' first frame of the perturbed run is the data file's velocities: E0 as dtcrit computed it.
-        assert abs(energy(pert[0][1]) - e0) <= 1e-9 * e0, (case, energy(pert[0][1]), e0)
-        s = [energy(b, a) for (_, a), (_, b) in zip(rest, pert)]
+        assert abs(energy(pert[0][1], inertia=inertia) - e0) <= 1e-9 * e0, (case, energy(pert[0][1], inertia=inertia), e0)
+        if case.startswith("2d"):  # in the plane: LAMMPS' fix enforce2d keeps vz, omegax, omegay at zero
+            assert all(v[4] == v[5] == v[6] == 0.0 for _, atoms in pert for v in atoms.values()), case
+        s = [energy(b, a, inertia) for (_, a), (_, b) in zip(rest, pert)]
         growth[tag] = math.sqrt(max(s) / s[0])
-        old[tag] = math.sqrt(max(energy(b) for _, b in pert) / e0)  # the perturbed run's own energy
+        old[tag] = math.sqrt(max(energy(b, inertia=inertia) for _, b in pert) / e0)  # the perturbed run's own energy
     print(f"{case}: h_crit = {report['prediction']['h_crit']:.6g} s; separation growth at 0.99: {growth['0.99']:.3g}, "
           f"at 1.01: {growth['1.01']:.3g} (own kinetic energy, amplitude: {old['0.99']:.3g}, {old['1.01']:.3g}); "
           f"dtcrit: {report['verdict']}")
