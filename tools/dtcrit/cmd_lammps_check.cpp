@@ -187,13 +187,16 @@ void run(const CheckOptions& c) {
   const auto velocities = packing::probe_velocities(p, amplitude);
   const double e0 = packing::kinetic_energy(p, velocities);
   // fix halt stops either run once its kinetic energy passes e_halt: 1e12 x E0 (1e6 in amplitude,
-  // where confirm_with_stepper stops too) plus 1e4 x the energy of every particle moving at (largest
-  // overlap x omega_max), i.e. 100 largest overlaps of amplitude: far above the packing's own
-  // relaxation (displacements of the order of the overlaps), far below a blow-up that breaks LAMMPS.
-  double d_max = 0.0, m_total = 0.0;
+  // where confirm_with_stepper stops too) plus the energy of every particle moving at (A x omega_max),
+  // A = min(100 largest overlaps, 0.1 smallest radius): far above the packing's own relaxation
+  // (displacements of the order of the overlaps), and before a blow-up carries particles through
+  // each other and the walls (LAMMPS then crawls: a 27-sphere box compressed by 5 % ran for minutes).
+  double d_max = 0.0, m_total = 0.0, r_min = p.radius.front();
   for (const auto& contact : sys.contacts().contacts) d_max = std::max(d_max, contact.overlap);
   for (double m : p.mass) m_total += m;
-  const double e_halt = 1e12 * e0 + 1e4 * 0.5 * m_total * std::pow(d_max * report.omega_max, 2);
+  for (double r : p.radius) r_min = std::min(r_min, r);
+  const double halt_amplitude = std::min(100.0 * d_max, 0.1 * r_min);  // [m]
+  const double e_halt = 1e12 * e0 + 0.5 * m_total * std::pow(halt_amplitude * report.omega_max, 2);
   // Frames dumped: every step up to 2e5 particle rows per run, sparser beyond (growth is exponential).
   const int dump_every = std::max(1, static_cast<int>(std::ceil(static_cast<double>(c.steps) * p.size() / 2e5)));
 
