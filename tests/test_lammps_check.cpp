@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -99,4 +100,48 @@ TEST_CASE("lammps-check: law and wall commands written from a law face the packi
   CHECK(c[3] == "fix dtcrit_wall2 all wall/gran hooke/history 100000 50000 10 5 10000 1 xplane NULL 0.0025");
   laws.by_types[{1, 2}] = laws.base;
   CHECK_THROWS_WITH(lammps_law_commands(p, laws, "", 1e4), Catch::Matchers::Contains("per-type laws"));
+}
+
+namespace {
+// A dump custom file of the probe's columns, one frame per entry of `frames` (rows "id mass radius v...").
+void write_probe_dump(const fs::path& path, const std::vector<std::pair<long, std::vector<std::string>>>& frames) {
+  std::ofstream out(path);
+  for (const auto& [step, rows] : frames) {
+    out << "ITEM: TIMESTEP\n" << step << "\nITEM: NUMBER OF ATOMS\n" << rows.size()
+        << "\nITEM: BOX BOUNDS mm mm mm\n0 1\n0 1\n0 1\nITEM: ATOMS id mass radius vx vy vz omegax omegay omegaz\n";
+    for (const auto& r : rows) out << r << "\n";
+  }
+}
+}  // namespace
+
+TEST_CASE("lammps-check: the separation energy of two probe dumps, by hand", "[lammps_check]") {
+  using dtcrit::packing::read_probe_separation;
+  const fs::path dir = fs::temp_directory_path() / "dtcrit-test-probe-separation";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // Two atoms, m = 2 and 3 kg, r = 0.5 and 1 m: I = 2/5 m r^2 = 0.2 and 1.2 kg m^2.
+  write_probe_dump(dir / "rest.dump", {{0, {"1 2 0.5 0 0 0 0 0 0", "2 3 1 0 0 0 0 0 0"}},
+                                       {10, {"1 2 0.5 1 0 0 0 0 0", "2 3 1 0 0 0 0 0 2"}},
+                                       {20, {"1 2 0.5 1 0 0 0 0 0", "2 3 1 0 0 0 0 0 2"}}});
+  write_probe_dump(dir / "pert.dump", {{0, {"1 2 0.5 1 0 0 0 0 0", "2 3 1 0 0 0 0 0 0"}},
+                                       {10, {"1 2 0.5 1 2 0 0 0 0", "2 3 1 0 0 0 0 0 -1"}}});
+  const auto s = read_probe_separation((dir / "rest.dump").string(), (dir / "pert.dump").string());
+  REQUIRE(s.size() == 2);  // the perturbed run halted after step 10: common frames only
+  CHECK(s[0].step == 0);
+  CHECK(s[0].separation_energy == Approx(0.5 * 2 * 1));
+  CHECK(s[0].reference_energy == 0.0);
+  CHECK(s[1].step == 10);
+  CHECK(s[1].separation_energy == Approx(0.5 * 2 * 4 + 0.5 * 1.2 * 9));  // dvy = 2 on atom 1, dwz = -3 on atom 2
+  CHECK(s[1].reference_energy == Approx(0.5 * 2 * 1 + 0.5 * 1.2 * 4));
+  // A blown-up run (nan) is an infinite separation; atoms out of order are an error naming the step.
+  write_probe_dump(dir / "nan.dump", {{0, {"1 2 0.5 nan 0 0 0 0 0", "2 3 1 0 0 0 0 0 0"}}});
+  CHECK(read_probe_separation((dir / "rest.dump").string(), (dir / "nan.dump").string())[0].separation_energy ==
+        std::numeric_limits<double>::infinity());
+  write_probe_dump(dir / "swapped.dump", {{0, {"2 3 1 0 0 0 0 0 0", "1 2 0.5 0 0 0 0 0 0"}}});
+  CHECK_THROWS_WITH(read_probe_separation((dir / "rest.dump").string(), (dir / "swapped.dump").string()),
+                    Catch::Matchers::Contains("step 0: atom 1 against atom 2"));
+  { std::ofstream(dir / "short.dump") << "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\n"; }
+  CHECK_THROWS_WITH(read_probe_separation((dir / "rest.dump").string(), (dir / "short.dump").string()),
+                    Catch::Matchers::Contains("the dump ends inside a frame"));
+  fs::remove_all(dir);
 }

@@ -396,16 +396,24 @@ TEST_CASE("LAMMPS dump: columns by name, periodicity from BOX BOUNDS, last snaps
   CHECK_THAT(cs.contacts[0].overlap, WithinAbs(0.002, 1e-12));
 }
 
-TEST_CASE("LAMMPS files in 2D with disc bodies: m = rho pi r^2, I = m r^2 / 2", "[packing]") {
+TEST_CASE("LAMMPS files in 2D with disc bodies: I = m r^2 / 2; m = rho pi r^2 from --density", "[packing]") {
   // Regression: the readers computed sphere masses for disc bodies (the dimension was set last).
   ReadOptions ro;
   ro.dimension = 2;
   ro.body_model = BodyModel::disc;
   ro.density = 3.0;
+  // A data file's density is LAMMPS' mass / (4/3 pi r^3) in 2D too (AtomVecSphere::data_atom_post()):
+  // the mass LAMMPS runs, whatever the body model (regression: dtcrit took rho pi r^2 for discs).
   std::istringstream data("title\n\n1 atoms\n\nAtoms # sphere\n\n1 1 0.5 4 0 0 0\n");
   const Packing p = read_lammps_data(data, "disc.data", ro);
-  CHECK_THAT(p.mass[0], WithinRel(std::numbers::pi / 4.0, 1e-15));            // 4 pi 0.25^2
-  CHECK_THAT(p.inertia[0], WithinRel(std::numbers::pi / 128.0, 1e-15));       // pi/4 0.25^2 / 2
+  CHECK_THAT(p.mass[0], WithinRel(std::numbers::pi / 12.0, 1e-15));           // 4 (4/3) pi 0.25^3
+  CHECK_THAT(p.inertia[0], WithinRel(std::numbers::pi / 384.0, 1e-15));       // pi/12 0.25^2 / 2
+  // ... and written back with that density.
+  const auto path = scratch_file("disc_roundtrip.data", "");
+  write_lammps_data(path.string(), p);
+  const Packing back = read_lammps_data(path.string(), ro);
+  CHECK_THAT(back.mass[0], WithinRel(p.mass[0], 1e-14));
+  CHECK_THAT(back.inertia[0], WithinRel(p.inertia[0], 1e-14));
   std::istringstream dump("ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n1\nITEM: BOX BOUNDS ff ff ff\n0 1\n0 1\n0 1\n"
                           "ITEM: ATOMS x y z radius\n0.5 0.5 0 0.25\n");
   const Packing q = read_lammps_dump(dump, "disc.dump", ro);

@@ -85,7 +85,8 @@ void finish_dimension(Packing& p, const std::string& path) {
   }
 }
 
-// Mass and inertia from density and radius under the packing's body model.
+// Mass and inertia from a density the user gave (a dump with --density) under the packing's body model:
+// a disc's per area, as LAMMPS' set density/disc.
 void set_mass(Packing& p, std::size_t i, double density, BodyModel model) {
   const double r = p.radius[i];
   if (p.dim == 2 && model == BodyModel::disc) {
@@ -123,7 +124,7 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
   long atoms = -1;
   std::array<bool, 3> have_box{false, false, false};
   Packing p;
-  p.dim = opts.dimension;  // set_mass needs it (disc bodies in 2D)
+  p.dim = opts.dimension;  // the inertia of a disc needs it
   p.source = fmt::format("LAMMPS data file {}", path);
   std::string section;
   // Header.
@@ -196,7 +197,10 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
       p.mass.push_back(0.0);
       p.inertia.push_back(0.0);
       p.type.push_back(static_cast<int>(type));
-      set_mass(p, p.centre.size() - 1, density, opts.body_model);
+      // A data file's density is mass / (4/3 pi r^3) in 2D too (AtomVecSphere::data_atom_post(),
+      // atom_vec_sphere.cpp); a disc differs in its inertia only (fix nve/sphere disc).
+      p.mass.back() = density * 4.0 / 3.0 * std::numbers::pi * std::pow(0.5 * diameter, 3);
+      p.inertia.back() = (p.dim == 2 && opts.body_model == BodyModel::disc ? 0.5 : 0.4) * p.mass.back() * 0.25 * diameter * diameter;
       if (static_cast<long>(p.centre.size()) > atoms)
         in.error(fmt::format("expected {} atoms as the header says, got more", atoms));
     }
@@ -248,7 +252,7 @@ Packing read_lammps_dump(std::istream& stream, const std::string& path, const Re
     if (bw.size() >= 6 && bw[3] == "xy") in.error("triclinic boxes (BOX BOUNDS xy xz yz) are not supported");
     if (bw.size() != 6) in.expected("three boundary flags such as 'pp pp ff' after BOX BOUNDS", line);
     Packing p;
-    p.dim = opts.dimension;  // set_mass needs it (disc bodies in 2D)
+    p.dim = opts.dimension;  // the inertia of a disc needs it
     p.source = fmt::format("LAMMPS dump {}", path);
     for (int d = 0; d < 3; ++d) {
       const std::string& f = bw[3 + static_cast<std::size_t>(d)];
@@ -360,9 +364,7 @@ void write_lammps_data(const std::string& path, const Packing& p, const std::vec
     out << "\nAtoms # sphere\n\n";
     for (Index i = 0; i < p.size(); ++i) {
       const double r = p.radius[i];
-      const double vol = p.dim == 2 && std::abs(p.inertia[i] - 0.5 * p.mass[i] * r * r) < 1e-12 * p.inertia[i]
-                             ? std::numbers::pi * r * r
-                             : 4.0 / 3.0 * std::numbers::pi * r * r * r;
+      const double vol = 4.0 / 3.0 * std::numbers::pi * r * r * r;  // LAMMPS' density, in 2D too (read above)
       out << fmt::format("{} {} {} {} {} {} {} 0 0 0\n", p.atom_id(i), p.type[i], 2.0 * r, p.mass[i] / vol, p.centre[i].x(),
                          p.centre[i].y(), p.centre[i].z());
     }
