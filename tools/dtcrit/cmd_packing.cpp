@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <limits>
 #include <iostream>
@@ -31,6 +32,11 @@
 #include "dtcrit/packing/lammps_input.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
+
+#ifdef DTCRIT_WITH_MPI
+#include "dtcrit/distributed/distributed_analysis.hpp"
+#include "dtcrit/distributed/runtime.hpp"
+#endif
 
 namespace dtcrit::cli {
 
@@ -309,8 +315,28 @@ void run(const PackingOptions& o) {
   }
   if (o.eigensolver != "spectra") reject_unread(o, "--ncv", "is Spectra's basis size: it needs --eigensolver spectra");
   // Every output is checked before the computation and written only once the report is complete.
+#ifdef DTCRIT_WITH_MPI
+  // The distributed build answers with SLEPc on every rank (also a single one) unless a serial solver is
+  // named; a serial solver runs on rank 0 alone.
+  const bool parallel = o.eigensolver == "auto" || o.eigensolver == "slepc";
+  if (!parallel && distributed::rank() != 0) return;
+  if (parallel) {
+    reject_unread(o, "--confirm", "is not available in the distributed analysis (mpirun): run without mpirun");
+    reject_unread(o, "--lammps-contacts", "(contact histories) is not read by the distributed analysis (mpirun): run "
+                                          "without mpirun");
+  }
+  auto on_root = [&](const std::function<void()>& f) {
+    if (parallel) distributed::collectively(f, true);
+    else f();
+  };
+#else
+  if (o.eigensolver == "slepc")
+    fail("--eigensolver slepc needs the distributed build (cmake --preset distributed; mpirun -np P dtcrit packing ...)");
+  const bool parallel = false;
+  auto on_root = [](const std::function<void()>& f) { f(); };
+#endif
   OutputFiles files;
-  files.declare("--output", o.output);
+  on_root([&] { files.declare("--output", o.output); });
   const bool tty = isatty(STDERR_FILENO) != 0;
   const auto t_start = std::chrono::steady_clock::now();
   auto progress = [&](std::string_view what) {
@@ -319,103 +345,107 @@ void run(const PackingOptions& o) {
     std::cerr << fmt::format("[{:8.2f} s] {}\n", s, what) << std::flush;
   };
 
+  // The input stage: on rank 0 alone in the distributed build (which scatters the packing), with its
+  // errors raised on every rank.
   packing::Packing p;
   bool lattice = false;
   std::optional<packing::LammpsInput> script;
-  if (!o.lammps_input.empty()) {
-    progress("reading the LAMMPS input script and its data file");
-    script = packing::read_lammps_input(o.lammps_input);
-    p = script->packing;
-    packing::sort_spatially(p);
-  } else if (!o.lattice.empty()) {
-    if (o.n < 1) fail("--lattice needs --n (unit cells per side, >= 1)");
-    packing::LatticeSpec spec;
-    spec.kind = packing::parse_lattice(o.lattice);
-    spec.n = o.n;
-    spec.radius = o.radius;
-    spec.density = o.density;
-    spec.compression = o.compression;
-    spec.radius_spread = o.radius_spread;
-    spec.seed = o.seed;
-    spec.body_model = o.disc ? packing::BodyModel::disc : packing::BodyModel::sphere;
-    spec.periodic = true;
-    progress(fmt::format("building the {} lattice", o.lattice));
-    p = packing::make_lattice(spec);
-    if (!o.periodic.empty()) {
-      p.periodic = parse_periodic(o.periodic);
-      p.source = fmt::format("{} lattice, {} cells per side, periodic: {}", o.lattice, o.n, o.periodic);
-    }
-    for (int d = p.dim; d < 3; ++d) p.periodic[d] = false;
-    if (o.box_walls && o.periodic != "none") fail("--box-walls needs --periodic none");
-    lattice = true;
-  } else {
-    if (o.n != 0) fail("--n applies to --lattice only");
-    if (o.box_walls) fail("--box-walls applies to --lattice only");
-    packing::ReadOptions ro;
-    ro.dimension = o.dimension;
-    ro.body_model = o.disc ? packing::BodyModel::disc : packing::BodyModel::sphere;
-    if (!o.periodic.empty()) ro.periodic = parse_periodic(o.periodic);
-    if (!o.dump_file.empty()) ro.density = o.density;
-    progress("reading the packing");
-    p = o.data_file.empty() ? packing::read_lammps_dump(o.dump_file, ro) : packing::read_lammps_data(o.data_file, ro);
-    packing::sort_spatially(p);  // files come in atom-id order; the operator wants neighbours close
-  }
-
   std::vector<std::string> defaults;
-  const double gamma_n = o.gamma_n.value_or(0.0);
-  if (!law_given && !script) {
-    if (!o.gamma_t && gamma_n > 0.0)
-      defaults.push_back(fmt::format("gamma_t = {:g} gamma_n (not given; LAMMPS' gran/hooke/history with NULL)", default_ct_ratio));
-    if (gamma_n == 0.0 && !o.gamma_t) defaults.push_back("gamma_n = gamma_t = 0 (no damping given)");
-  }
   packing::ContactLaws laws;
-  if (script) laws = script->laws;
-  else laws.base = !o.hertz_mindlin.empty() ? contact::parse_hertz_mindlin(o.hertz_mindlin, "--hertz-mindlin")
-              : o.lammps_pair.empty()
-                  ? contact::validated(contact::hooke_history(*o.kn, *o.kt, gamma_n,
-                                                              o.gamma_t.value_or(default_ct_ratio * gamma_n), 0.0))
-                  : contact::parse_lammps_pair(o.lammps_pair, "--lammps-pair");
-  for (const auto& s : o.type_laws) {
-    auto [key, law] = parse_type_law(s, laws.base);
-    if (!laws.by_types.emplace(key, law).second)
-      fail(fmt::format("--type-law for types {}-{} is given twice", key.first, key.second));
-  }
-  if (o.box_walls) {
-    // Walls pressed in so that a wall contact (R_eff = r) carries the force of a pair contact
-    // (R_eff = r/2) at the lattice's overlap: the same overlap for overlap-independent laws.
-    const double overlap = 2.0 * o.radius * o.compression;
-    double wall_overlap = overlap;
-    if (contact::overlap_dependent(laws.base) && overlap > 0.0) {
-      const double m = p.mass.front();
-      const auto pair = contact::operating_point(laws.base, 0.5 * m, 0.5 * m, 0.5 * o.radius, {overlap, {}, {}});
-      wall_overlap = contact::operating_point(laws.base, m, m, o.radius, {{}, pair.normal_force, {}}).overlap;
-    }
-    packing::add_box_walls(p, wall_overlap);
-  }
-  for (const auto& w : o.walls) p.walls.push_back(packing::parse_wall(w, p, laws.base));
-
-  if (script && script->timestep_default)
-    defaults.push_back(fmt::format("timestep {:g} s (LAMMPS' default for units si; the script has none)", script->timestep));
-  if (o.periodic.empty() && !script)
-    defaults.push_back(lattice ? "periodic in every axis (lattice default)"
-                       : !o.data_file.empty() ? "no periodic axis (data files do not record it)"
-                                              : "periodic axes from the dump's BOX BOUNDS");
-  const std::string bound_warning = o.data_file.empty() ? "" : box_bound_warning(p);
-
-  packing::ContactOptions co;
-  co.gap_tolerance = o.gap_tolerance.value_or(lattice ? 1e-9 : 0.0);
-  if (!o.gap_tolerance) defaults.push_back(fmt::format("contact gap tolerance {:g}", co.gap_tolerance));
-  progress(fmt::format("finding the contacts of {} particles", p.size()));
-  auto contacts = packing::find_contacts(p, laws, co);
+  std::string bound_warning, history_line;
+  packing::ContactSet contacts;
   std::optional<packing::ContactHistorySummary> histories;
-  if (!o.lammps_contacts.empty()) {
-    progress("reading the contact histories");
-    histories = packing::read_lammps_contacts(o.lammps_contacts, p, contacts,
-                                              script ? script->computes : std::map<std::string, std::vector<std::string>>{});
-  }
-  const std::string history_line = histories_text(histories, o.lammps_contacts);
-  progress(fmt::format("assembling the global system ({} contacts)", contacts.contacts.size()));
-  const packing::GlobalSystem sys(p, std::move(contacts), !o.no_rotation, o.geometric_stiffness);
+  on_root([&] {
+    if (!o.lammps_input.empty()) {
+      progress("reading the LAMMPS input script and its data file");
+      script = packing::read_lammps_input(o.lammps_input);
+      p = script->packing;
+      packing::sort_spatially(p);
+    } else if (!o.lattice.empty()) {
+      if (o.n < 1) fail("--lattice needs --n (unit cells per side, >= 1)");
+      packing::LatticeSpec spec;
+      spec.kind = packing::parse_lattice(o.lattice);
+      spec.n = o.n;
+      spec.radius = o.radius;
+      spec.density = o.density;
+      spec.compression = o.compression;
+      spec.radius_spread = o.radius_spread;
+      spec.seed = o.seed;
+      spec.body_model = o.disc ? packing::BodyModel::disc : packing::BodyModel::sphere;
+      spec.periodic = true;
+      progress(fmt::format("building the {} lattice", o.lattice));
+      p = packing::make_lattice(spec);
+      if (!o.periodic.empty()) {
+        p.periodic = parse_periodic(o.periodic);
+        p.source = fmt::format("{} lattice, {} cells per side, periodic: {}", o.lattice, o.n, o.periodic);
+      }
+      for (int d = p.dim; d < 3; ++d) p.periodic[d] = false;
+      if (o.box_walls && o.periodic != "none") fail("--box-walls needs --periodic none");
+      lattice = true;
+    } else {
+      if (o.n != 0) fail("--n applies to --lattice only");
+      if (o.box_walls) fail("--box-walls applies to --lattice only");
+      packing::ReadOptions ro;
+      ro.dimension = o.dimension;
+      ro.body_model = o.disc ? packing::BodyModel::disc : packing::BodyModel::sphere;
+      if (!o.periodic.empty()) ro.periodic = parse_periodic(o.periodic);
+      if (!o.dump_file.empty()) ro.density = o.density;
+      progress("reading the packing");
+      p = o.data_file.empty() ? packing::read_lammps_dump(o.dump_file, ro) : packing::read_lammps_data(o.data_file, ro);
+      packing::sort_spatially(p);  // files come in atom-id order; the operator wants neighbours close
+    }
+
+    const double gamma_n = o.gamma_n.value_or(0.0);
+    if (!law_given && !script) {
+      if (!o.gamma_t && gamma_n > 0.0)
+        defaults.push_back(fmt::format("gamma_t = {:g} gamma_n (not given; LAMMPS' gran/hooke/history with NULL)", default_ct_ratio));
+      if (gamma_n == 0.0 && !o.gamma_t) defaults.push_back("gamma_n = gamma_t = 0 (no damping given)");
+    }
+    if (script) laws = script->laws;
+    else laws.base = !o.hertz_mindlin.empty() ? contact::parse_hertz_mindlin(o.hertz_mindlin, "--hertz-mindlin")
+                : o.lammps_pair.empty()
+                    ? contact::validated(contact::hooke_history(*o.kn, *o.kt, gamma_n,
+                                                                o.gamma_t.value_or(default_ct_ratio * gamma_n), 0.0))
+                    : contact::parse_lammps_pair(o.lammps_pair, "--lammps-pair");
+    for (const auto& s : o.type_laws) {
+      auto [key, law] = parse_type_law(s, laws.base);
+      if (!laws.by_types.emplace(key, law).second)
+        fail(fmt::format("--type-law for types {}-{} is given twice", key.first, key.second));
+    }
+    if (o.box_walls) {
+      // Walls pressed in so that a wall contact (R_eff = r) carries the force of a pair contact
+      // (R_eff = r/2) at the lattice's overlap: the same overlap for overlap-independent laws.
+      const double overlap = 2.0 * o.radius * o.compression;
+      double wall_overlap = overlap;
+      if (contact::overlap_dependent(laws.base) && overlap > 0.0) {
+        const double m = p.mass.front();
+        const auto pair = contact::operating_point(laws.base, 0.5 * m, 0.5 * m, 0.5 * o.radius, {overlap, {}, {}});
+        wall_overlap = contact::operating_point(laws.base, m, m, o.radius, {{}, pair.normal_force, {}}).overlap;
+      }
+      packing::add_box_walls(p, wall_overlap);
+    }
+    for (const auto& w : o.walls) p.walls.push_back(packing::parse_wall(w, p, laws.base));
+
+    if (script && script->timestep_default)
+      defaults.push_back(fmt::format("timestep {:g} s (LAMMPS' default for units si; the script has none)", script->timestep));
+    if (o.periodic.empty() && !script)
+      defaults.push_back(lattice ? "periodic in every axis (lattice default)"
+                         : !o.data_file.empty() ? "no periodic axis (data files do not record it)"
+                                                : "periodic axes from the dump's BOX BOUNDS");
+    bound_warning = o.data_file.empty() ? "" : box_bound_warning(p);
+
+    packing::ContactOptions co;
+    co.gap_tolerance = o.gap_tolerance.value_or(lattice ? 1e-9 : 0.0);
+    if (!o.gap_tolerance) defaults.push_back(fmt::format("contact gap tolerance {:g}", co.gap_tolerance));
+    progress(fmt::format("finding the contacts of {} particles", p.size()));
+    contacts = packing::find_contacts(p, laws, co);
+    if (!o.lammps_contacts.empty()) {
+      progress("reading the contact histories");
+      histories = packing::read_lammps_contacts(o.lammps_contacts, p, contacts,
+                                                script ? script->computes : std::map<std::string, std::vector<std::string>>{});
+    }
+    history_line = histories_text(histories, o.lammps_contacts);
+  });
 
   packing::PackingAnalysisOptions ao;
   ao.integrators = expand_integrator_specs(o.integrators);
@@ -426,11 +456,30 @@ void run(const PackingOptions& o) {
     ao.material = packing::PackingMaterial{*o.youngs, *o.poisson};
   }
   ao.eigen.tolerance = require_positive("--lanczos-tol", o.lanczos_tol);
-  ao.eigen.method = packing::parse_eigen_method(o.eigensolver);
-  ao.eigen.ncv = o.ncv;
   ao.amplification_dofs = o.amplification_dofs;
   ao.progress = progress;
-  auto report = packing::analyse_packing(p, sys, ao);
+  std::optional<packing::GlobalSystem> sys;
+  packing::PackingReport report;
+#ifdef DTCRIT_WITH_MPI
+  std::optional<distributed::DistributedReport> dist;
+  if (parallel) {
+    distributed::DistributedOptions dopt;
+    dopt.analysis = ao;
+    dopt.rotation = !o.no_rotation;
+    dopt.geometric_stiffness = o.geometric_stiffness;
+    dist = distributed::analyse_distributed(&p, &contacts, dopt);
+    if (distributed::rank() != 0) return;  // rank 0 writes the report
+    report = dist->report;
+  }
+#endif
+  if (!parallel) {
+    progress(fmt::format("assembling the global system ({} contacts)", contacts.contacts.size()));
+    sys.emplace(p, std::move(contacts), !o.no_rotation, o.geometric_stiffness);
+    ao.eigen.method = packing::parse_eigen_method(o.eigensolver);
+    ao.eigen.ncv = o.ncv;
+    report = packing::analyse_packing(p, *sys, ao);
+  }
+
   if (lattice) {  // the lattice inputs that set the answer, defaults marked
     report.inputs.push_back({"radius", o.radius, "m", !o.given.count("--radius")});
     report.inputs.push_back({"density", o.density, "kg/m^3", !o.given.count("--density")});
@@ -448,7 +497,7 @@ void run(const PackingOptions& o) {
       if (law->twisting == contact::TwistingModel::sds) law->mu_twist = 1e6;
     }
     double dmin = std::numeric_limits<double>::infinity();
-    for (const auto& c : sys.contacts().contacts) dmin = std::min(dmin, c.overlap);
+    for (const auto& c : sys->contacts().contacts) dmin = std::min(dmin, c.overlap);
     if (!(dmin > 0.0)) fail("--confirm needs every contact closed (overlap > 0): compress the packing");
     // Forces on the unperturbed packing: a packing off equilibrium relaxes, which the growth
     // measure (separation from an unperturbed run) takes out.
@@ -468,7 +517,7 @@ void run(const PackingOptions& o) {
                              done ? ", " : "", time_left(spent, done, runs)));
         ++done;
         const auto run = packing::confirm_with_stepper(p, sticking, lim.name, lim.h_crit, f, o.confirm_steps, 1e-4 * dmin,
-                                                       7, 0.0, &sys.contacts());
+                                                       7, 0.0, &sys->contacts());
         confirmation.push_back({{"integrator", run.integrator}, {"factor", run.factor}, {"h", run.h},
                                 {"steps", run.steps}, {"growth", std::isfinite(run.growth) ? nlohmann::json(run.growth) : nlohmann::json(nullptr)},
                                 {"unconverged_steps", run.unconverged_steps},
@@ -489,7 +538,10 @@ void run(const PackingOptions& o) {
   if (script) dt_check = check_timestep(*script, report, o.margin, history_line);
   std::string text;
   if (o.json) {
-    auto j = to_json(report);
+    nlohmann::json j = to_json(report);
+#ifdef DTCRIT_WITH_MPI
+    if (dist) j = distributed::to_json(*dist);
+#endif
     j["inputs"] = inputs_json(p, laws, defaults);
     nlohmann::json hj{{"read", histories.has_value()}, {"summary", history_line}};
     if (histories) {
@@ -527,6 +579,9 @@ void run(const PackingOptions& o) {
       for (const auto& note : histories->notes) head += "  note: " + note + "\n";
     }
     text = head + inputs_text(p, laws, defaults) + format_packing_table(report) + confirmation_text;
+#ifdef DTCRIT_WITH_MPI
+    if (dist) text += distributed::format_distributed(*dist);
+#endif
     if (!bound_warning.empty()) text += "\nwarning: " + bound_warning + "\n";
     if (rec) text += "\n" + format_recommendation(*rec);
     if (dt_check) text += dt_check->text;
@@ -612,8 +667,9 @@ void add_packing_command(CLI::App& app) {
   cmd->add_option("-o,--output", o->output, "write to this file instead of the terminal");
   cmd->add_option("--lanczos-tol", o->lanczos_tol, "relative residual tolerance of the iterative eigensolvers")->capture_default_str();
   cmd->add_option("--eigensolver", o->eigensolver,
-                  "omega_max by: auto (dense up to 600 dofs, else lanczos), dense, lanczos (three-term, matrix-free), "
-                  "spectra (Spectra's restarted Lanczos, matrix-free)")
+                  "omega_max by: auto (dense up to 600 dofs, else lanczos; the distributed build: slepc), dense, "
+                  "lanczos (three-term, matrix-free), spectra (Spectra's restarted Lanczos, matrix-free), slepc "
+                  "(distributed build, mpirun -np P: SLEPc Krylov-Schur over ranks)")
       ->capture_default_str();
   cmd->add_option("--ncv", o->ncv, "Spectra's Lanczos basis size (--eigensolver spectra)")->capture_default_str();
   cmd->add_option("--amplification-dofs", o->amplification_dofs,
