@@ -36,6 +36,7 @@ def main():
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--ranks", type=int, required=True)
     ap.add_argument("--serial-solver", default="dense")
+    ap.add_argument("--expect-error", help="the command must fail on every rank with this message, printed once")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     o = ap.parse_args()
     args = [a for a in o.args if a != "--"]
@@ -46,6 +47,15 @@ def main():
     env.setdefault("OMPI_MCA_rmaps_base_oversubscribe", "1")
     env.setdefault("OMPI_MCA_btl_vader_single_copy_mechanism", "none")  # containers without CMA
 
+    if o.expect_error:
+        p = subprocess.run([o.mpiexec, "-n", str(o.ranks), o.dtcrit, "packing", *args], capture_output=True, text=True,
+                           env=env, timeout=120)
+        said = p.stderr.count("dtcrit: error: ")
+        if p.returncode == 0 or o.expect_error not in p.stderr or said != 1:
+            sys.exit(f"FAIL: expected exit != 0 and '{o.expect_error}' once; got exit {p.returncode}, {said} error lines:\n"
+                     f"{p.stderr}")
+        print(f"ok: {o.ranks} ranks fail together with: {o.expect_error}")
+        return
     serial = run([o.dtcrit, "packing", *args, "--json", "--eigensolver", o.serial_solver], env)
     dist = run([o.mpiexec, "-n", str(o.ranks), o.dtcrit, "packing", *args, "--json"], env)
 
