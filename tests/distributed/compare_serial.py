@@ -36,6 +36,7 @@ def main():
     ap.add_argument("--mpiexec", required=True)
     ap.add_argument("--ranks", type=int, required=True)
     ap.add_argument("--serial-solver", default="dense")
+    ap.add_argument("--operator", default="shell", help="the distributed operator: shell or assembled")
     ap.add_argument("--expect-error", help="the command must fail on every rank with this message, printed once")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     o = ap.parse_args()
@@ -57,7 +58,7 @@ def main():
         print(f"ok: {o.ranks} ranks fail together with: {o.expect_error}")
         return
     serial = run([o.dtcrit, "packing", *args, "--json", "--eigensolver", o.serial_solver], env)
-    dist = run([o.mpiexec, "-n", str(o.ranks), o.dtcrit, "packing", *args, "--json"], env)
+    dist = run([o.mpiexec, "-n", str(o.ranks), o.dtcrit, "packing", *args, "--json", "--operator", o.operator], env)
 
     failures = []
 
@@ -104,7 +105,7 @@ def main():
         print(f"FAIL ({len(failures)}):\n  " + "\n  ".join(failures))
         sys.exit(1)
     rel = abs(dist["omega_max"] - serial["omega_max"]) / serial["omega_max"]
-    print(f"ok: {o.ranks} ranks, omega_max {dist['omega_max']:.15g} rad/s (serial {serial['omega_max']:.15g}, "
+    print(f"ok: {o.ranks} ranks, {o.operator} operator, omega_max {dist['omega_max']:.15g} rad/s (serial {serial['omega_max']:.15g}, "
           f"relative difference {rel:.2g}), {computed} of {len(serial['integrators'])} rows computed and equal, "
           f"{idle} ranks without particles, {sum(r['ghosts'] for r in per)} ghosts, "
           f"{dist['distributed']['eigensolves']} SLEPc solves, {dist['eigen']['operator_applications']} operator applications")

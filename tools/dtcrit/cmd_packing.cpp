@@ -65,6 +65,7 @@ struct PackingOptions {
   bool json = false;
   std::string output;
   std::string eigensolver = "auto";
+  std::string operator_kind = "shell";  // distributed build: MatShell or assembled MPIAIJ
   double lanczos_tol = packing::EigenOptions{}.tolerance;
   Index ncv = packing::EigenOptions{}.ncv;
   Index amplification_dofs = 48;
@@ -319,6 +320,7 @@ void run(const PackingOptions& o) {
   // The distributed build answers with SLEPc on every rank (also a single one) unless a serial solver is
   // named; a serial solver runs on rank 0 alone.
   const bool parallel = o.eigensolver == "auto" || o.eigensolver == "slepc";
+  if (!parallel) reject_unread(o, "--operator", "applies to the distributed analysis (--eigensolver auto or slepc) only");
   if (!parallel && distributed::rank() != 0) return;
   if (parallel) {
     reject_unread(o, "--confirm", "is not available in the distributed analysis (mpirun): run without mpirun");
@@ -467,6 +469,7 @@ void run(const PackingOptions& o) {
     dopt.analysis = ao;
     dopt.rotation = !o.no_rotation;
     dopt.geometric_stiffness = o.geometric_stiffness;
+    dopt.op = distributed::parse_operator_kind(o.operator_kind);
     dist = distributed::analyse_distributed(&p, &contacts, dopt);
     if (distributed::rank() != 0) return;  // rank 0 writes the report
     report = dist->report;
@@ -671,6 +674,12 @@ void add_packing_command(CLI::App& app) {
                   "lanczos (three-term, matrix-free), spectra (Spectra's restarted Lanczos, matrix-free), slepc "
                   "(distributed build, mpirun -np P: SLEPc Krylov-Schur over ranks)")
       ->capture_default_str();
+#ifdef DTCRIT_WITH_MPI
+  cmd->add_option("--operator", o->operator_kind,
+                  "distributed analysis: the operator M^-1/2 K M^-1/2 as shell (matrix-free over GlobalSystem, "
+                  "default) or assembled (PETSc MPIAIJ)")
+      ->capture_default_str();
+#endif
   cmd->add_option("--ncv", o->ncv, "Spectra's Lanczos basis size (--eigensolver spectra)")->capture_default_str();
   cmd->add_option("--amplification-dofs", o->amplification_dofs,
                   "damped packings up to this many dofs: amplification matrix for every integrator")

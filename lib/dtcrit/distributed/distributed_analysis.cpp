@@ -179,69 +179,79 @@ std::vector<char> broadcast_bytes(std::vector<char> b) {
   return b;
 }
 
-// Rank 0: the part of every rank. Ghosts are the partners of owned particles held by other ranks,
-// in ascending global index.
-std::vector<LocalPart> split(const packing::Packing& p, const packing::ContactSet& cs, const std::vector<int>& owner,
-                             int P) {
-  const std::size_t n = p.centre.size();
-  std::vector<std::int64_t> new_index(n), count(static_cast<std::size_t>(P), 0), first(static_cast<std::size_t>(P), 0);
-  for (std::size_t i = 0; i < n; ++i) ++count[static_cast<std::size_t>(owner[i])];
-  for (int r = 1; r < P; ++r) first[static_cast<std::size_t>(r)] = first[static_cast<std::size_t>(r - 1)] + count[static_cast<std::size_t>(r - 1)];
-  {
-    std::vector<std::int64_t> next = first;
-    for (std::size_t i = 0; i < n; ++i) new_index[i] = next[static_cast<std::size_t>(owner[i])]++;
-  }
-  // Contacts by rank: a contact between ranks goes to both.
-  std::vector<std::vector<std::uint32_t>> by_rank(static_cast<std::size_t>(P));
-  for (std::size_t k = 0; k < cs.contacts.size(); ++k) {
-    const packing::Contact& c = cs.contacts[k];
-    const int ri = owner[static_cast<std::size_t>(c.i)];
-    by_rank[static_cast<std::size_t>(ri)].push_back(static_cast<std::uint32_t>(k));
-    if (c.j >= 0 && owner[static_cast<std::size_t>(c.j)] != ri)
-      by_rank[static_cast<std::size_t>(owner[static_cast<std::size_t>(c.j)])].push_back(static_cast<std::uint32_t>(k));
-  }
-  std::vector<std::int64_t> original(n);  // global index -> index in p
-  for (std::size_t i = 0; i < n; ++i) original[static_cast<std::size_t>(new_index[i])] = static_cast<std::int64_t>(i);
-  std::vector<LocalPart> parts(static_cast<std::size_t>(P));
-  for (int r = 0; r < P; ++r) {
-    LocalPart& l = parts[static_cast<std::size_t>(r)];
-    const auto ur = static_cast<std::size_t>(r);
-    l.owned = count[ur];
-    l.first_global = first[ur];
-    for (std::int64_t g = first[ur]; g < first[ur] + count[ur]; ++g) l.global.push_back(g);
-    std::vector<std::int64_t> ghosts;
-    for (auto k : by_rank[ur]) {
+// Rank 0: the part of every rank, one at a time (only one rank's message exists at once). Ghosts are
+// the partners of owned particles held by other ranks, in ascending global index.
+class Splitter {
+ public:
+  Splitter(const packing::Packing& p, const packing::ContactSet& cs, const std::vector<int>& owner, int P)
+      : p_(p), cs_(cs), owner_(owner) {
+    const std::size_t n = p.centre.size();
+    new_index_.resize(n), original_.resize(n);
+    count_.assign(static_cast<std::size_t>(P), 0), first_.assign(static_cast<std::size_t>(P), 0);
+    for (std::size_t i = 0; i < n; ++i) ++count_[static_cast<std::size_t>(owner[i])];
+    for (int r = 1; r < P; ++r)
+      first_[static_cast<std::size_t>(r)] = first_[static_cast<std::size_t>(r - 1)] + count_[static_cast<std::size_t>(r - 1)];
+    std::vector<std::int64_t> next = first_;
+    for (std::size_t i = 0; i < n; ++i) {
+      new_index_[i] = next[static_cast<std::size_t>(owner[i])]++;
+      original_[static_cast<std::size_t>(new_index_[i])] = static_cast<std::int64_t>(i);
+    }
+    // Contacts by rank: a contact between ranks goes to both.
+    by_rank_.resize(static_cast<std::size_t>(P));
+    for (std::size_t k = 0; k < cs.contacts.size(); ++k) {
       const packing::Contact& c = cs.contacts[k];
+      const int ri = owner[static_cast<std::size_t>(c.i)];
+      by_rank_[static_cast<std::size_t>(ri)].push_back(static_cast<std::uint32_t>(k));
+      if (c.j >= 0 && owner[static_cast<std::size_t>(c.j)] != ri)
+        by_rank_[static_cast<std::size_t>(owner[static_cast<std::size_t>(c.j)])].push_back(static_cast<std::uint32_t>(k));
+    }
+  }
+
+  LocalPart part(int r) const {
+    const auto ur = static_cast<std::size_t>(r);
+    LocalPart l;
+    l.owned = count_[ur];
+    l.first_global = first_[ur];
+    for (std::int64_t g = first_[ur]; g < first_[ur] + count_[ur]; ++g) l.global.push_back(g);
+    std::vector<std::int64_t> ghosts;
+    for (auto k : by_rank_[ur]) {
+      const packing::Contact& c = cs_.contacts[k];
       for (std::int32_t b : {c.i, c.j})
-        if (b >= 0 && owner[static_cast<std::size_t>(b)] != r) ghosts.push_back(new_index[static_cast<std::size_t>(b)]);
+        if (b >= 0 && owner_[static_cast<std::size_t>(b)] != r) ghosts.push_back(new_index_[static_cast<std::size_t>(b)]);
     }
     std::sort(ghosts.begin(), ghosts.end());
     ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
     l.global.insert(l.global.end(), ghosts.begin(), ghosts.end());
     auto local_of = [&](std::int64_t g) -> std::int32_t {
-      if (g >= first[ur] && g < first[ur] + count[ur]) return static_cast<std::int32_t>(g - first[ur]);
+      if (g >= first_[ur] && g < first_[ur] + count_[ur]) return static_cast<std::int32_t>(g - first_[ur]);
       return static_cast<std::int32_t>(l.owned + (std::lower_bound(ghosts.begin(), ghosts.end(), g) - ghosts.begin()));
     };
     for (std::int64_t g : l.global) {
-      const auto i = static_cast<std::size_t>(original[static_cast<std::size_t>(g)]);
-      for (int d = 0; d < 3; ++d) l.centre.push_back(p.centre[i][d]);
-      l.radius.push_back(p.radius[i]);
-      l.mass.push_back(p.mass[i]);
-      l.inertia.push_back(p.inertia[i]);
-      l.type.push_back(p.type[i]);
+      const auto i = static_cast<std::size_t>(original_[static_cast<std::size_t>(g)]);
+      for (int d = 0; d < 3; ++d) l.centre.push_back(p_.centre[i][d]);
+      l.radius.push_back(p_.radius[i]);
+      l.mass.push_back(p_.mass[i]);
+      l.inertia.push_back(p_.inertia[i]);
+      l.type.push_back(p_.type[i]);
     }
-    for (auto k : by_rank[ur]) {
-      const packing::Contact& c = cs.contacts[k];
-      WireContact w{local_of(new_index[static_cast<std::size_t>(c.i)]),
-                    c.j >= 0 ? local_of(new_index[static_cast<std::size_t>(c.j)]) : c.j,
-                    c.law,
-                    {c.normal.x(), c.normal.y(), c.normal.z()},
-                    c.overlap};
-      l.contacts.push_back(w);
+    for (auto k : by_rank_[ur]) {
+      const packing::Contact& c = cs_.contacts[k];
+      l.contacts.push_back({local_of(new_index_[static_cast<std::size_t>(c.i)]),
+                            c.j >= 0 ? local_of(new_index_[static_cast<std::size_t>(c.j)]) : c.j,
+                            c.law,
+                            {c.normal.x(), c.normal.y(), c.normal.z()},
+                            c.overlap});
     }
+    return l;
   }
-  return parts;
-}
+
+ private:
+  const packing::Packing& p_;
+  const packing::ContactSet& cs_;
+  const std::vector<int>& owner_;
+  std::vector<std::int64_t> new_index_, original_, count_, first_;
+  std::vector<std::vector<std::uint32_t>> by_rank_;
+};
 
 // --- the operator ---------------------------------------------------------------------------------
 struct ShellContext {
@@ -252,11 +262,24 @@ struct ShellContext {
   Index owned_dofs = 0;
   double a = 1.0, b = 0.0;
   Index applications = 0;
+  // OperatorKind::assembled: M^-1/2 K M^-1/2 and M^-1/2 C M^-1/2 as MPIAIJ (C null when undamped).
+  Mat K = nullptr, C = nullptr;
+  Vec scratch = nullptr;
 };
 
 PetscErrorCode shell_mult(Mat A, Vec x, Vec y) {
   ShellContext* c = nullptr;
   PetscCall(MatShellGetContext(A, &c));
+  if (c->K) {  // y = a K~ x + b C~ x on the assembled matrices
+    ++c->applications;
+    PetscCall(MatMult(c->K, x, y));
+    PetscCall(VecScale(y, c->a));
+    if (c->C && c->b != 0.0) {
+      PetscCall(MatMult(c->C, x, c->scratch));
+      PetscCall(VecAXPY(y, c->b, c->scratch));
+    }
+    return 0;
+  }
   PetscCall(VecScatterBegin(c->gather, x, c->local, INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(VecScatterEnd(c->gather, x, c->local, INSERT_VALUES, SCATTER_FORWARD));
   ++c->applications;
@@ -318,6 +341,44 @@ TopEigen solve_top(Mat A, double tolerance, Index max_iterations, Vec v) {
   return out;
 }
 
+// M^-1/2 B M^-1/2 of the local packing's assembled B (K or C: GlobalSystem::stiffness / damping, the
+// contact module's blocks), its owned rows as rows of a distributed MPIAIJ matrix.
+Mat assemble_scaled(const packing::GlobalSystem* sys, bool stiffness, const std::vector<std::int64_t>& global, Index dpp,
+                    Index owned_dofs, Index N, std::int64_t first_global) {
+  Eigen::SparseMatrix<double, Eigen::RowMajor> B;
+  if (sys) {
+    const Vector s = sys->mass().cwiseSqrt().cwiseInverse();
+    B = s.asDiagonal() * (stiffness ? sys->stiffness() : sys->damping()) * s.asDiagonal();
+  }
+  auto gdof = [&](Index local) {
+    return static_cast<PetscInt>(global[static_cast<std::size_t>(local / dpp)] * dpp + local % dpp);
+  };
+  const PetscInt lo = static_cast<PetscInt>(first_global * dpp), hi = lo + static_cast<PetscInt>(owned_dofs);
+  std::vector<PetscInt> d_nnz(static_cast<std::size_t>(owned_dofs), 0), o_nnz(static_cast<std::size_t>(owned_dofs), 0);
+  for (Index r = 0; r < owned_dofs; ++r)
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(B, r); it; ++it) {
+      const PetscInt c = gdof(it.col());
+      ++(c >= lo && c < hi ? d_nnz : o_nnz)[static_cast<std::size_t>(r)];
+    }
+  Mat M = nullptr;
+  check(MatCreateAIJ(PETSC_COMM_WORLD, static_cast<PetscInt>(owned_dofs), static_cast<PetscInt>(owned_dofs),
+                     static_cast<PetscInt>(N), static_cast<PetscInt>(N), 0, d_nnz.data(), 0, o_nnz.data(), &M),
+        "MatCreateAIJ");
+  std::vector<PetscInt> cols;
+  std::vector<PetscScalar> vals;
+  for (Index r = 0; r < owned_dofs; ++r) {
+    cols.clear(), vals.clear();
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(B, r); it; ++it)
+      cols.push_back(gdof(it.col())), vals.push_back(it.value());
+    const PetscInt row = gdof(r);
+    check(MatSetValues(M, 1, &row, static_cast<PetscInt>(cols.size()), cols.data(), vals.data(), INSERT_VALUES),
+          "MatSetValues");
+  }
+  check(MatAssemblyBegin(M, MAT_FINAL_ASSEMBLY), "MatAssemblyBegin");
+  check(MatAssemblyEnd(M, MAT_FINAL_ASSEMBLY), "MatAssemblyEnd");
+  return M;
+}
+
 double peak_memory_mb() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -331,6 +392,12 @@ double allreduce(double v, MPI_Op op) {
 
 }  // namespace
 
+OperatorKind parse_operator_kind(const std::string& name) {
+  if (name == "shell") return OperatorKind::shell;
+  if (name == "assembled") return OperatorKind::assembled;
+  fail(fmt::format("--operator '{}' is not known; expected shell (matrix-free) or assembled (MPIAIJ)", name));
+}
+
 DistributedReport analyse_distributed(const packing::Packing* p, const packing::ContactSet* contacts,
                                       const DistributedOptions& opts) {
   const auto t_start = std::chrono::steady_clock::now();
@@ -343,11 +410,13 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
   };
   DistributedReport out;
   out.ranks = P;
+  out.operator_kind = opts.op;
   packing::PackingReport& r = out.report;
 
   // Rank 0: the facts of the whole packing, the partition and every rank's part.
   Globals globals;
-  std::vector<LocalPart> parts;
+  std::vector<int> owner;
+  std::optional<Splitter> splitter;
   packing::EstimateInputs estimates;
   collectively(
       [&] {
@@ -379,7 +448,8 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
         estimates.smallest_radius = p->radius[smallest];
         estimates.smallest_mass = p->mass[smallest];
         say(fmt::format("partitioning {} particles over {} ranks (recursive coordinate bisection)", r.particles, P));
-        parts = split(*p, *contacts, partition_rcb(p->centre, weight, P), P);
+        owner = partition_rcb(p->centre, weight, P);
+        splitter.emplace(*p, *contacts, owner, P);
         globals.dim = p->dim;
         for (int d = 0; d < 3; ++d)
           globals.box_lo[d] = p->box_lo[d], globals.box_hi[d] = p->box_hi[d], globals.periodic[d] = p->periodic[d];
@@ -391,12 +461,10 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
   say("sending each rank its particles, ghosts and contacts");
   LocalPart part;
   if (me == 0) {
-    for (int to = 1; to < P; ++to) {
-      send_bytes(pack(parts[static_cast<std::size_t>(to)]), to);
-      parts[static_cast<std::size_t>(to)] = LocalPart{};  // released as soon as sent
-    }
-    part = std::move(parts[0]);
-    parts.clear();
+    for (int to = 1; to < P; ++to) send_bytes(pack(splitter->part(to)), to);
+    part = splitter->part(0);
+    splitter.reset();
+    owner = {};
   } else {
     part = unpack(receive_bytes(0));
   }
@@ -461,6 +529,9 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
     if (v) VecDestroy(&v);
     if (w) VecDestroy(&w);
     if (A) MatDestroy(&A);
+    if (ctx.K) MatDestroy(&ctx.K);
+    if (ctx.C) MatDestroy(&ctx.C);
+    if (ctx.scratch) VecDestroy(&ctx.scratch);
   };
   try {
     check(MatCreateShell(PETSC_COMM_WORLD, static_cast<PetscInt>(owned_dofs), static_cast<PetscInt>(owned_dofs),
@@ -477,6 +548,14 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
           "ISCreateGeneral");
     check(VecCreateSeq(PETSC_COMM_SELF, static_cast<PetscInt>(dofs.size()), &ctx.local), "VecCreateSeq");
     check(VecScatterCreate(v, from, ctx.local, nullptr, &ctx.gather), "VecScatterCreate");
+    if (opts.op == OperatorKind::assembled) {
+      say("assembling M^-1/2 K M^-1/2 (and C) as PETSc MPIAIJ");
+      const auto ta = std::chrono::steady_clock::now();
+      ctx.K = assemble_scaled(ctx.sys, true, part.global, dpp, owned_dofs, N, part.first_global);
+      if (damped) ctx.C = assemble_scaled(ctx.sys, false, part.global, dpp, owned_dofs, N, part.first_global);
+      check(VecDuplicate(v, &ctx.scratch), "VecDuplicate");
+      r.timings.emplace_back("assembly", seconds(ta));
+    }
 
     // omega_max.
     say(fmt::format("omega_max: largest eigenvalue of M^-1/2 K M^-1/2 ({} dofs, {} contacts, SLEPc Krylov-Schur on {} "
@@ -614,7 +693,9 @@ nlohmann::json to_json(const DistributedReport& r) {
   }
   j["distributed"] = {
       {"partition", "recursive coordinate bisection along the longest axis, weight 1 + contacts per particle"},
-      {"operator", "PETSc MatShell: GlobalSystem::apply_scaled on owned particles and ghosts"},
+      {"operator", r.operator_kind == OperatorKind::assembled
+                       ? "PETSc MPIAIJ M^-1/2 K M^-1/2 (and C) assembled from GlobalSystem's blocks of owned rows"
+                       : "PETSc MatShell: GlobalSystem::apply_scaled on owned particles and ghosts"},
       {"eigensolver", "SLEPc Krylov-Schur, EPS_HEP, EPS_LARGEST_REAL, relative residual tolerance"},
       {"eigensolves", r.eigensolves},
       {"input", "read and built on rank 0 (O(N) memory there), then scattered"},
@@ -626,8 +707,8 @@ nlohmann::json to_json(const DistributedReport& r) {
 std::string format_distributed(const DistributedReport& r) {
   std::string out = fmt::format(
       "\ndistributed: {} ranks (particles by recursive coordinate bisection, weight 1 + contacts); omega_max by SLEPc "
-      "Krylov-Schur on a PETSc MatShell, {} eigensolves, {} operator applications\n",
-      r.ranks, r.eigensolves, r.report.eigen_operations);
+      "Krylov-Schur on {}, {} eigensolves, {} operator applications\n",
+      r.ranks, r.operator_kind == OperatorKind::assembled ? "an assembled PETSc MPIAIJ matrix" : "a PETSc MatShell (matrix-free)", r.eigensolves, r.report.eigen_operations);
   TextTable t({"rank", "particles", "ghosts", "contacts", "wall time [s]", "peak memory [MB]"});
   for (std::size_t q = 0; q < r.per_rank.size(); ++q) {
     const RankFigures& f = r.per_rank[q];

@@ -29,7 +29,14 @@
 
 namespace dtcrit::distributed {
 
+// The operator: matrix-free (a MatShell over GlobalSystem::apply_scaled, the default) or assembled
+// (M^-1/2 K M^-1/2 and M^-1/2 C M^-1/2 as MPIAIJ from GlobalSystem::stiffness / damping of each rank's
+// local packing, owned rows only).
+enum class OperatorKind { shell, assembled };
+OperatorKind parse_operator_kind(const std::string& name);  // "shell", "assembled"
+
 struct DistributedOptions {
+  OperatorKind op = OperatorKind::shell;
   packing::PackingAnalysisOptions analysis;  // integrators, material, eigen.tolerance, amplification_dofs
   bool rotation = true, geometric_stiffness = false;
   Index max_iterations = 10000;  // SLEPc restarts per eigensolve
@@ -44,6 +51,7 @@ struct RankFigures {
 struct DistributedReport {
   packing::PackingReport report;  // complete on rank 0 only
   int ranks = 1;
+  OperatorKind operator_kind = OperatorKind::shell;
   Index eigensolves = 0;          // SLEPc solves (1 undamped; 1 + Newton iterations damped)
   std::vector<RankFigures> per_rank;  // rank 0 only
   std::vector<std::string> not_computed;  // integrator rows this path does not compute
