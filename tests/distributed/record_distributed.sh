@@ -24,9 +24,9 @@ for op in shell assembled; do
   done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-/usr/bin/python3 - "$tmp" "$n" "$commit" "$load_before" "$load_after" "${args[*]}" > "$out" <<'PY'
+/usr/bin/python3 - "$tmp" "$n" "$commit" "$load_before" "$load_after" "${args[*]}" "$bin" > "$out" <<'PY'
 import json, sys, datetime, platform, subprocess
-tmp, n, commit, lb, la, args = sys.argv[1:7]
+tmp, n, commit, lb, la, args, binary = sys.argv[1:8]
 s = json.load(open(f"{tmp}/serial.json"))
 cpu = subprocess.run(["sh", "-c", "lscpu | sed -n 's/^Model name: *//p'"], capture_output=True, text=True).stdout.strip()
 print(f"# Distributed packing analysis (MPI, PETSc, SLEPc): FCC n = {n}, time and memory per rank\n")
@@ -35,7 +35,7 @@ print(f"- Date: {datetime.datetime.utcnow():%Y-%m-%dT%H:%MZ}; commit {commit}")
 print(f"- Machine: {cpu}, {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores, shared with other "
       f"builds; load average before / after: {lb} / {la} (wall times are upper bounds)")
 print(f"- Command: `dtcrit {args}` — serial: `--eigensolver lanczos` without mpirun (the contact loop on 2 threads); "
-      f"distributed: `mpirun -n P build-distributed/dtcrit ... --operator shell|assembled` (one thread per rank)\n")
+      f"distributed: `mpirun -n P {binary} ... --operator shell|assembled` (one thread per rank)\n")
 print(f"Serial (three-term Lanczos, same binary): omega_max = {s['omega_max']:.13e} rad/s, "
       f"{s['eigen']['operator_applications']} operator applications, {s['timings_s']['omega_max']:.1f} s for omega_max, "
       f"peak RSS {int(open(f'{tmp}/serial.rss').read()) / 1024:.0f} MB.\n")
