@@ -377,6 +377,21 @@ TEST_CASE("packing warns about particles at unwalled, non-periodic box bounds, a
   CHECK_THAT(sq["packing"]["rattler_definition"].get<std::string>(), Contains("fewer than d + 1 = 3 contacts"));
 }
 
+TEST_CASE("a file name that is not UTF-8 is echoed in --json, not an error", "[cli]") {
+  // nlohmann's dump() throws on such strings; the outputs show the bad byte as U+FFFD.
+  const auto data = scratch("\xa2two.data");
+  {
+    std::ofstream f(data);
+    f << "two spheres\n\n2 atoms\n1 atom types\n0 1 xlo xhi\n0 1 ylo yhi\n0 1 zlo zhi\n\n"
+         "Atoms # sphere\n\n1 1 0.1 1000 0.45 0.5 0.5\n2 1 0.1 1000 0.549 0.5 0.5\n";
+  }
+  const CliRun r = run("packing --lammps-data '" + data.string() + "' --kn 1e4 --kt 5e3 --wall x=0 --wall x=1 "
+                       "--integrator velocity_verlet --json");
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.out, Contains("\xEF\xBF\xBDtwo.data"));
+  std::filesystem::remove(data);
+}
+
 TEST_CASE("CLI11's parse errors read like ours", "[cli][errors]") {
   const CliRun kn = run("pair " + equal_discs + "--kn 1e5x --kt 1");
   CHECK(kn.status != 0);

@@ -33,6 +33,12 @@ const std::map<std::pair<std::string, std::string>, std::string>& reproducers() 
       {{"lammps_data", "far_outside_periodic_box"}, "too many box lengths"},
       {{"lammps_data", "type_beyond_int"}, "an atom type from 1 to 2147483647"},
       {{"lammps_dump", "sparse_spread"}, ""},
+      // Found by fuzzing: a CSV cell with a byte that is not UTF-8 made the error message itself
+      // throw nlohmann's type_error (dump() of the cell).
+      // Found by fuzzing: an all-digit id beyond 64 bits made std::stoll throw out_of_range; it is
+      // now an id like any text.
+      {{"network_csv", "id_beyond_int64"}, "body 0 (id 77777777777777777777): field 'centre'"},
+      {{"network_csv", "non_utf8_cell"}, "field 'inertia': \"5e\xEF\xBF\xBD-10\" is not a number"},
   };
   return r;
 }
@@ -60,12 +66,26 @@ TEST_CASE("fuzz seeds that must parse do parse", "[fuzz]") {
            {"lammps_dump", "two_spheres.dump"}, {"lammps_dump", "scaled_two_snapshots.dump"},
            {"body_spec", "disc"}, {"body_spec", "rect"}, {"body_spec", "ellipse"}, {"body_spec", "polygon"},
            {"body_spec", "custom"}, {"integrator_spec", "gs4"}, {"integrator_spec", "hht_spaces"},
-           {"vary", "two_axes"}, {"vary", "log"}, {"wall", "floor"}, {"wall", "own_law"}, {"wall", "square_2d"}}) {
+           {"vary", "two_axes"}, {"vary", "log"}, {"wall", "floor"}, {"wall", "own_law"}, {"wall", "square_2d"},
+           {"network_json", "plate_plate.json"}, {"network_json", "readme_3d.json"}, {"network_json", "two_points.json"},
+           {"lammps_input", "two_spheres.in"}, {"lammps_input", "granular_periodic.in"},
+           {"network_csv", "two_bodies_3d.csv"}, {"network_csv", "two_discs_2d.csv"}, {"network_csv", "principal_moments.csv"},
+           {"lammps_contacts", "pairs.dump"}, {"lammps_contacts", "walls.dump"}, {"lammps_contacts", "pairs_granular.dump"}}) {
     CAPTURE(target, file);
     const auto error = dtcrit::fuzz::find_target(target)(contents(fuzz_dir / "corpus" / target / file));
     CAPTURE(error.value_or(""));
     CHECK_FALSE(error.has_value());
   }
+}
+
+TEST_CASE("fuzz seeds of the newer formats that must fail name the field or the line", "[fuzz]") {
+  const auto normal = dtcrit::fuzz::find_target("network_json")(contents(fuzz_dir / "corpus" / "network_json" / "bad_normal.json"));
+  REQUIRE(normal);
+  CHECK_THAT(*normal, Contains("normal"));
+  CHECK(*dtcrit::fuzz::find_target("network_json")("{\"dimension\": 2,") == "not JSON");
+  const auto units = dtcrit::fuzz::find_target("lammps_input")(contents(fuzz_dir / "corpus" / "lammps_input" / "wrong_units.in"));
+  REQUIRE(units);
+  CHECK_THAT(*units, Contains("in.fuzz:1"));
 }
 
 TEST_CASE("a header announcing 10^12 atoms is a named error, not an allocation failure", "[fuzz]") {

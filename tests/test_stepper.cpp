@@ -801,3 +801,33 @@ TEST_CASE("undamped sticking impact conserves kinetic + normal + tangential spri
   CHECK(std::log2(err[1] / err[2]) > 1.7);
   CHECK(err[2] < 1e-3);
 }
+
+TEST_CASE("contact reports off: the same trajectory to the last bit, and last_contacts refuses", "[stepper]") {
+  // A random 3D cluster on a floor with friction, both history modes, 200 velocity-Verlet steps.
+  const auto mode = GENERATE(TangentialHistory::traditional, TangentialHistory::consistent);
+  auto run = [&](bool reports) {
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    const HookeParams law{1.0e4, 2857.0, 20.0, 10.0, 0.5};
+    ParticleSystem sys(3, law, mode);
+    for (Index i = 0; i < 27; ++i) sys.add_particle(0.5 + 0.02 * U(rng), 1.0, sphere_inertia(1.0, 0.5));
+    sys.add_wall(Vec3::Zero(), Vec3::UnitZ(), law);
+    sys.set_gravity(Vec3(0, 0, -9.81));
+    Vector x = Vector::Zero(sys.dofs()), v = Vector::Zero(sys.dofs());
+    for (Index i = 0; i < 27; ++i) {
+      sys.set_centre(x, i, Vec3(0.97 * (i % 3), 0.97 * ((i / 3) % 3), 0.48 + 0.97 * (i / 9)));
+      sys.set_centre(v, i, 0.05 * Vec3(U(rng), U(rng), U(rng)));
+    }
+    sys.set_contact_reports(reports);
+    auto vv = make_integrator("velocity_verlet");
+    vv->start(sys, 0.0, x, v, 2e-3);
+    for (int n = 0; n < 200; ++n) vv->step(sys);
+    if (!reports) CHECK_THROWS_WITH(sys.last_contacts(), Catch::Contains("reports are off"));
+    else CHECK(sys.last_contacts().size() == sys.history_keys().size());
+    CHECK(!sys.history_keys().empty());
+    return std::pair<Vector, Vector>{vv->position(), vv->velocity()};
+  };
+  const auto on = run(true), off = run(false);
+  CHECK(on.first == off.first);
+  CHECK(on.second == off.second);
+}

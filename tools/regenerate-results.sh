@@ -10,3 +10,4 @@ build/studies/study_xue_2023 --out results/xue_2023
 build/studies/study_convergence_orders --out results/convergence_orders
 build/studies/study_de_klerk_2022 --out results/de_klerk_2022
 build/studies/study_nonlinear_contacts --out results/nonlinear_contacts
+results/packing/limiting_mode.sh build/dtcrit

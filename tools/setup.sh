@@ -20,6 +20,11 @@ packages=(cmake g++ make libeigen3-dev libspectra-dev libboost-math-dev libboost
 # DTCRIT_WITH_LAMMPS=1 (set by tools/test.sh) adds Debian's LAMMPS (binary `lmp`), the peer the test
 # suite regenerates tests/data/lammps/ with; the build and tools/run.sh do not need it.
 [ "${DTCRIT_WITH_LAMMPS:-0}" = 1 ] && packages+=(lammps)
+# DTCRIT_WITH_PYTHON=1 (set by tools/test.sh) adds what the Python module (python/) is built and
+# tested with: pybind11, numpy, scipy and pytest for Debian's python3, and python3-lammps for the
+# example in examples/lammps_python. Without them the build leaves the module out.
+[ "${DTCRIT_WITH_PYTHON:-0}" = 1 ] && packages+=(python3-dev pybind11-dev python3-pybind11 python3-numpy python3-scipy
+                                                 python3-pytest python3-lammps)
 
 missing=()
 for p in "${packages[@]}"; do

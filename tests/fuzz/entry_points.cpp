@@ -2,17 +2,28 @@
 
 #include <array>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
 
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/io/body_spec.hpp"
 #include "dtcrit/io/key_values.hpp"
 #include "dtcrit/io/pair_input.hpp"
 #include "dtcrit/io/vary_axis.hpp"
+#include "dtcrit/network/network.hpp"
 #include "dtcrit/packing/contacts.hpp"
+#include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/packing/lammps_contacts.hpp"
+#include "dtcrit/packing/lammps_input.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 
 namespace dtcrit::fuzz {
@@ -128,13 +139,116 @@ std::optional<std::string> wall(std::string_view input) {
   });
 }
 
+// A contact-network file (JSON; `dtcrit packing --bodies`), then what the command does before the
+// eigenvalue problem: the global system of the bodies, and its Gershgorin bound.
+std::optional<std::string> network_json(std::string_view input) {
+  const auto j = nlohmann::json::parse(input, nullptr, false);
+  if (j.is_discarded()) return std::string("not JSON");  // read_network's named error, before the reader
+  return named_errors([&] {
+    const network::ContactNetwork net = network::parse_network_json(j, "fuzz.json");
+    const packing::GlobalSystem sys(net, true);
+    require(sys.dofs() >= 0, "a global system has a size");
+    if (sys.dofs() > 0) require(!(sys.gershgorin_bound(1.0, 0.0) < 0.0), "Gershgorin bound of K~ is not negative");
+  });
+}
+
+// One scratch folder per process (the readers below take file names), removed at exit.
+const std::filesystem::path& scratch_dir() {
+  struct Scratch {
+    std::filesystem::path dir;
+    Scratch() : dir(std::filesystem::temp_directory_path() / ("dtcrit-fuzz-" + std::to_string(::getpid()))) {
+      std::filesystem::create_directories(dir);
+    }
+    ~Scratch() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  };
+  static const Scratch scratch;
+  return scratch.dir;
+}
+
+void write_file(const std::filesystem::path& path, std::string_view text) {
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+}
+
+// The CSV pair of a contact network (`dtcrit packing --bodies run_bodies.csv`): the input is the
+// bodies file, a line "%%", then the contacts file (none: an empty contacts file). Then the global
+// system, as for JSON.
+std::optional<std::string> network_csv(std::string_view input) {
+  const auto split = input.find("\n%%\n");
+  const std::string_view bodies = input.substr(0, split);
+  const std::string_view contacts = split == std::string_view::npos ? std::string_view{} : input.substr(split + 4);
+  const auto bodies_path = scratch_dir() / "run_bodies.csv";
+  write_file(bodies_path, bodies);
+  write_file(network::contacts_csv_path(bodies_path.string()), contacts);
+  return named_errors([&] {
+    const network::ContactNetwork net = network::read_network(bodies_path.string());
+    const packing::GlobalSystem sys(net, true);
+    require(sys.dofs() >= 0, "a global system has a size");
+    if (sys.dofs() > 0) require(!(sys.gershgorin_bound(1.0, 0.0) < 0.0), "Gershgorin bound of K~ is not negative");
+  });
+}
+
+// Contact histories (`--lammps-contacts`): the input is one dump file (a local dump of pair contacts
+// or a per-atom dump of fix wall/gran's contacts) read onto a fixed packing - three touching spheres
+// in a row, atom ids 1 2 3, on a floor, laws with friction - then the packing's global system with
+// those histories.
+std::optional<std::string> lammps_contacts(std::string_view input) {
+  static const auto [p, laws] = [] {
+    packing::ContactLaws laws;
+    laws.base = contact::parse_lammps_pair("gran/hertz/history 1e8 NULL 3e4 NULL 0.5 1");
+    packing::Packing p;
+    for (int k = 0; k < 3; ++k) p.add(packing::Vec3(0.999e-3 * k, 0.0, 0.4995e-3), 0.5e-3, 2500.0, packing::BodyModel::sphere);
+    p.box_lo = packing::Vec3(-1e-3, -1e-3, 0.0);
+    p.box_hi = packing::Vec3(3e-3, 1e-3, 2e-3);
+    packing::PlaneWall floor;
+    floor.label = "z=0";
+    floor.law = laws.base;
+    p.walls.push_back(floor);
+    return std::pair{p, laws};
+  }();
+  const auto path = scratch_dir() / "contacts.dump";
+  write_file(path, input);
+  return named_errors([&] {
+    auto cs = packing::find_contacts(p, laws);
+    const auto s = packing::read_lammps_contacts({path.string()}, p, cs);
+    require(s.pairs_read <= cs.pair_contacts && s.walls_read <= cs.wall_contacts, "no more histories read than contacts");
+    const packing::GlobalSystem sys(p, cs, true);
+    require(sys.dofs() == 18, "three free spheres have 18 dofs");
+  });
+}
+
+// A LAMMPS input script (`dtcrit packing --lammps-input`), read from a scratch folder that also holds
+// packing.data (two spheres), which the script may read_data; then the packing's contacts under the
+// script's laws.
+std::optional<std::string> lammps_input(std::string_view input) {
+  static const std::filesystem::path dir = [] {
+    write_file(scratch_dir() / "packing.data",
+               "LAMMPS data file\n\n2 atoms\n1 atom types\n\n0 4 xlo xhi\n0 2 ylo yhi\n"
+               "0 2 zlo zhi\n\nAtoms # sphere\n\n1 1 1.0 2500 0.5 1 1\n"
+               "2 1 1.0 2500 1.49 1 1 0 0 0\n");
+    return scratch_dir();
+  }();
+  const auto script = dir / "in.fuzz";
+  write_file(script, input);
+  return named_errors([&] {
+    const packing::LammpsInput in = packing::read_lammps_input(script.string());
+    const auto contacts = packing::find_contacts(in.packing, in.laws);
+    require(contacts.coordination(in.packing.size()).size() == in.packing.centre.size(),
+            "one coordination number per particle");
+  });
+}
+
 }  // namespace
 
 const std::vector<Target>& targets() {
   static const std::vector<Target> all{{"lammps_data", lammps_data}, {"lammps_dump", lammps_dump},
                                        {"body_spec", body_spec},     {"key_values", key_values},
                                        {"integrator_spec", integrator_spec}, {"vary", vary},
-                                       {"wall", wall}};
+                                       {"wall", wall},               {"network_json", network_json},
+                                       {"lammps_input", lammps_input}, {"network_csv", network_csv},
+                                       {"lammps_contacts", lammps_contacts}};
   return all;
 }
 

@@ -12,6 +12,8 @@
 //                             bits 8/16/32 (x/y/z), 64 density 2500 (dumps without a mass column);
 //                             the rest is the file. '@' (64): 3D, spheres, as written, density given.
 //   wall:                     1 a 2D packing (else 3D), 2 periodic in x; the rest is the --wall spec.
+// network_csv: the bodies file, a line "%%", the contacts file. lammps_contacts: one dump file, read
+// onto three touching spheres (atom ids 1 2 3) on a floor.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,7 +28,8 @@ struct Target {
   EntryPoint run;
 };
 
-// lammps_data, lammps_dump, body_spec, key_values, integrator_spec, vary, wall.
+// lammps_data, lammps_dump, body_spec, key_values, integrator_spec, vary, wall, network_json,
+// network_csv, lammps_input, lammps_contacts.
 const std::vector<Target>& targets();
 EntryPoint find_target(std::string_view name);  // nullptr if unknown
 

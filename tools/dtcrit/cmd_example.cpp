@@ -7,6 +7,7 @@
 #include "pair_options.hpp"
 
 #include "dtcrit/analysis/pair_analysis.hpp"
+#include "dtcrit/io/json_text.hpp"
 
 namespace dtcrit::cli {
 
@@ -51,7 +52,7 @@ void add_example_command(CLI::App& app) {
     if (*json) {
       auto arr = nlohmann::json::array();
       for (const auto& r : reports) arr.push_back(to_json(r));
-      std::cout << arr.dump(2) << "\n";
+      std::cout << json_text(arr) << "\n";
       return;
     }
     std::cout << "Critical time-steps of one contact, Burns & Hanley (2016) Fig. 6(b):\n"

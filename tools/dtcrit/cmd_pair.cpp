@@ -1,13 +1,11 @@
 // dtcrit pair: one contact, every estimate and every integrator's exact limit, and the step to use.
 #include <iostream>
 
-#include <fmt/format.h>
-
 #include "commands.hpp"
 #include "pair_options.hpp"
 
-#include "dtcrit/analysis/accuracy_step.hpp"
 #include "dtcrit/analysis/pair_analysis.hpp"
+#include "dtcrit/io/json_text.hpp"
 
 namespace dtcrit::cli {
 
@@ -36,20 +34,11 @@ void add_pair_command(CLI::App& app) {
     if (*json && *csv) throw std::invalid_argument("choose one of --json and --csv");
     OutputFiles files;
     files.declare("--output", *out);
-    const PairInput input = opts->input();
-    const auto model = build_model(input);
-    auto report = analyse_pair("", model, opts->material(), expand_integrator_specs(opts->integrators));
-    report.defaults = applied_defaults(input);
-    report.recommendation = recommend_step(report, *margin);
-    if (!accuracy->empty() && report.recommendation) {
-      const auto [quantity, tolerance] = parse_accuracy(*accuracy);
-      const auto a = pair_accuracy_step(model, report.recommendation->integrator, quantity, tolerance);
-      report.recommendation->h_accuracy = a.h;
-      report.recommendation->accuracy =
-          fmt::format("{} within {:g}%{}", quantity, 100 * tolerance,
-                      a.status == "above_grid" ? ", met already at the coarsest step tried, t_c/8: a lower bound" : "");
-    }
-    if (*json) emit(files, *out, to_json(report).dump(2) + "\n");
+    PairRequest request = opts->request();
+    request.margin = *margin;
+    request.accuracy = *accuracy;
+    const auto report = answer_pair(request);
+    if (*json) emit(files, *out, json_text(to_json(report)) + "\n");
     else if (*csv) emit(files, *out, format_pair_csv({report}));
     else emit(files, *out, format_pair_table({report}));
     files.commit();

@@ -18,6 +18,7 @@
 #include "dtcrit/stepper/particle_system.hpp"
 #include "dtcrit/sweep/report.hpp"
 #include "dtcrit/sweep/sweep.hpp"
+#include "dtcrit/io/json_text.hpp"
 
 namespace dtcrit::cli {
 
@@ -123,11 +124,11 @@ void add_sweep_command(CLI::App& app) {
     const sweep::SweepResult r = sweep::run_sweep(*c, o->tangential, so);
     bar.finish();
 
-    const std::string main_text = o->json  ? sweep::to_json(r).dump(2) + "\n"
+    const std::string main_text = o->json  ? json_text(sweep::to_json(r)) + "\n"
                                   : o->csv ? sweep::to_csv(r)
                                            : sweep::to_text(r);
     if (!o->output.empty()) files.write_text(o->output, main_text);
-    if (!o->json_file.empty()) files.write_text(o->json_file, sweep::to_json(r).dump(2) + "\n");
+    if (!o->json_file.empty()) files.write_text(o->json_file, json_text(sweep::to_json(r)) + "\n");
     if (!o->csv_file.empty()) files.write_text(o->csv_file, sweep::to_csv(r));
     if (!o->plot.empty())
       files.plot(o->plot, sweep::error_plot(r, o->plot_quantity.empty() ? r.channels.front().name : o->plot_quantity));

@@ -16,5 +16,6 @@ void add_table_command(CLI::App& app);
 void add_integrators_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 void add_packing_command(CLI::App& app);
+void add_lammps_check_command(CLI::App& app);
 
 }  // namespace dtcrit::cli

@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   dtcrit::cli::add_integrators_command(app);
   dtcrit::cli::add_sweep_command(app);
   dtcrit::cli::add_packing_command(app);
+  dtcrit::cli::add_lammps_check_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version

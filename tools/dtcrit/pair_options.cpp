@@ -2,7 +2,6 @@
 
 #include <iostream>
 
-#include "dtcrit/core/check.hpp"
 #include "dtcrit/io/output_file.hpp"
 
 namespace dtcrit::cli {
@@ -59,17 +58,15 @@ PairInput PairOptions::input() const {
   return in;
 }
 
-std::optional<Material> PairOptions::material() const {
-  const int given = youngs.has_value() + poisson.has_value() + density.has_value() + radius.has_value();
-  if (given == 0) {
-    if (impact_velocity && lammps_pair.empty() && hertz_mindlin.empty())
-      fail("--impact-velocity needs the material (--youngs, --poisson, --density, --radius) or a --lammps-pair or "
-           "--hertz-mindlin law");
-    return std::nullopt;
-  }
-  if (given < 4) fail("the material heuristics need all of --youngs, --poisson, --density and --radius");
-  return validated(Material{*youngs, *poisson, *density, *radius, impact_velocity.value_or(0.0)});
+PairRequest PairOptions::request() const {
+  PairRequest r;
+  r.input = input();
+  r.youngs = youngs, r.poisson = poisson, r.density = density, r.radius = radius, r.impact_velocity = impact_velocity;
+  r.integrators = integrators;
+  return r;
 }
+
+std::optional<Material> PairOptions::material() const { return requested_material(request()); }
 
 void emit(OutputFiles& files, const std::string& path, const std::string& text) {
   if (path.empty()) std::cout << text << std::flush;

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "dtcrit/analysis/pair_analysis.hpp"
 #include "dtcrit/estimates/material.hpp"
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/pair_input.hpp"
@@ -23,6 +24,8 @@ struct PairOptions {
   // Registers the options on a subcommand; with_bodies = false for commands with built-in bodies.
   void add_to(CLI::App& app, bool with_bodies = true);
   PairInput input() const;
+  // The request `pair` answers (margin and accuracy are its own options, left at their defaults).
+  PairRequest request() const;
   // The material heuristics' inputs, when E, nu, rho and R are all given (error if only some are).
   std::optional<Material> material() const;
 };

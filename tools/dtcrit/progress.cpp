@@ -2,12 +2,23 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <iostream>
 
 #include <fmt/format.h>
 
 namespace dtcrit::cli {
+
+std::function<void(std::string_view)> terminal_progress() {
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  const auto t_start = std::chrono::steady_clock::now();
+  return [tty, t_start](std::string_view what) {
+    if (!tty) return;
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+    std::cerr << fmt::format("[{:8.2f} s] {}\n", s, what) << std::flush;
+  };
+}
 
 std::string time_left(double elapsed_seconds, std::size_t done, std::size_t total) {
   if (done == 0 || done >= total) return "";

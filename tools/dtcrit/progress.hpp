@@ -3,12 +3,17 @@
 // a bar with the work done and an estimate of the time left from the mean pace so far.
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace dtcrit::cli {
 
 // "about 1 min 20 s left" from the time spent on `done` of `total` items ("" before the first).
 std::string time_left(double elapsed_seconds, std::size_t done, std::size_t total);
+
+// Stage messages with the time since the call, on stderr when it is a terminal (nothing otherwise).
+std::function<void(std::string_view)> terminal_progress();
 
 class ProgressBar {
  public:

@@ -7,6 +7,8 @@
 #include <map>
 #include <mutex>
 
+#include "dtcrit/analysis/accuracy_step.hpp"
+#include "dtcrit/core/check.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/stability/amplification.hpp"
 
@@ -82,6 +84,39 @@ PairReport analyse_pair(std::string label, const ContactPointModel& model, const
     for (auto& e : material_estimates(*material)) r.estimates.push_back(std::move(e));
   r.integrators = integrator_limits(model, integrator_specs);
   return r;
+}
+
+std::optional<Material> requested_material(const PairRequest& r) {
+  const int given = r.youngs.has_value() + r.poisson.has_value() + r.density.has_value() + r.radius.has_value();
+  const bool law_given = !r.input.lammps_pair.empty() || !r.input.hertz_mindlin.empty();
+  if (given == 0) {
+    if (r.impact_velocity && !law_given)
+      fail("--impact-velocity needs the material (--youngs, --poisson, --density, --radius) or a --lammps-pair or "
+           "--hertz-mindlin law");
+    return std::nullopt;
+  }
+  if (given < 4) fail("the material heuristics need all of --youngs, --poisson, --density and --radius");
+  return validated(Material{*r.youngs, *r.poisson, *r.density, *r.radius, r.impact_velocity.value_or(0.0)});
+}
+
+PairReport answer_pair(const PairRequest& request) {
+  PairInput input = request.input;
+  // The impact velocity sets the linearisation state of a LAMMPS or Hertz-Mindlin law.
+  if (request.impact_velocity && (!input.lammps_pair.empty() || !input.hertz_mindlin.empty()))
+    input.law["impact_velocity"] = *request.impact_velocity;
+  const auto model = build_model(input);
+  auto report = analyse_pair("", model, requested_material(request), expand_integrator_specs(request.integrators));
+  report.defaults = applied_defaults(input);
+  report.recommendation = recommend_step(report, request.margin);
+  if (!request.accuracy.empty() && report.recommendation) {
+    const auto [quantity, tolerance] = parse_accuracy(request.accuracy);
+    const auto a = pair_accuracy_step(model, report.recommendation->integrator, quantity, tolerance);
+    report.recommendation->h_accuracy = a.h;
+    report.recommendation->accuracy =
+        fmt::format("{} within {:g}%{}", quantity, 100 * tolerance,
+                    a.status == "above_grid" ? ", met already at the coarsest step tried, t_c/8: a lower bound" : "");
+  }
+  return report;
 }
 
 }  // namespace dtcrit

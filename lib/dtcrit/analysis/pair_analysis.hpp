@@ -20,4 +20,21 @@ std::vector<IntegratorLimit> integrator_limits(const ContactPointModel& model, c
 PairReport analyse_pair(std::string label, const ContactPointModel& model, const std::optional<Material>& material,
                         const std::vector<std::string>& integrator_specs);
 
+// Everything `dtcrit pair` reads, by the names of its options (the Python module fills the same).
+struct PairRequest {
+  PairInput input;
+  // The material heuristics (Rayleigh, P-wave, Hertz): all four or none.
+  std::optional<double> youngs, poisson, density, radius, impact_velocity;
+  std::vector<std::string> integrators{"all"};  // registry specs, "all" or "none"
+  double margin = default_step_margin;
+  std::string accuracy{};                        // "restitution=1%": also bound the step by accuracy
+};
+
+// The material heuristics' inputs, when E, nu, rho and R are all given (error if only some are).
+std::optional<Material> requested_material(const PairRequest& request);
+
+// The whole answer of `dtcrit pair`: the report with its defaults and recommended step (bounded by
+// the accuracy request when given). to_json of it is what `dtcrit pair --json` prints.
+PairReport answer_pair(const PairRequest& request);
+
 }  // namespace dtcrit

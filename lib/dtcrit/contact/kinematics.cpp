@@ -34,15 +34,20 @@ double disc_inertia(double mass, double radius) { return 0.5 * mass * radius * r
 double effective_mass(double mi, double mj) { return std::isinf(mj) ? mi : mi * mj / (mi + mj); }
 double effective_radius(double ri, double rj) { return std::isinf(rj) ? ri : ri * rj / (ri + rj); }
 
-BodyJacobian body_jacobian(const Vec3& n, double arm, double r_eff, bool first) {
+BodyJacobian body_jacobian(const Vec3& n, const Vec3& arm, double r_eff, bool first) {
   const double s = first ? 1.0 : -1.0;
   const Mat3 N = cross_matrix(n);  // N w = n x w
   BodyJacobian J = BodyJacobian::Zero();
   J.block<3, 3>(0, 0) = s * Mat3::Identity();
-  J.block<3, 3>(0, 3) = arm * N;           // -(arm w) x n = arm n x w, for i and for j
-  J.block<3, 3>(3, 3) = -s * r_eff * N;    // R (w_i - w_j) x n
-  J.block<1, 3>(6, 3) = s * n.transpose();  // (w_i - w_j) . n
+  J.block<3, 3>(0, 3) = -s * cross_matrix(arm);  // +-(w x a) = -+(a x w)
+  J.block<3, 3>(3, 3) = -s * r_eff * N;          // R (w_i - w_j) x n
+  J.block<1, 3>(6, 3) = s * n.transpose();       // (w_i - w_j) . n
   return J;
+}
+
+BodyJacobian body_jacobian(const Vec3& n, double arm, double r_eff, bool first) {
+  // The contact point lies at -r_i n from i's centre (n points from j to i) and at r_j n from j's.
+  return body_jacobian(n, Vec3((first ? -arm : arm) * n), r_eff, first);
 }
 
 double torque_arm(const ContactLaw& law, const RoundContact& g, bool first) {
@@ -108,15 +113,34 @@ IsotropicBlocks isotropic_part(const ContactBlocks& b, const Vec3& n) {
   return out;
 }
 
-BodyBlocks body_blocks(const ContactLaw& law, const RoundContact& g, const ContactBlocks& b) {
+ContactArms round_arms(const ContactLaw& law, const RoundContact& g) {
   const Vec3& n = g.normal;
-  const double R = g.r_eff();
-  Eigen::Matrix<double, 7, 12> J = Eigen::Matrix<double, 7, 12>::Zero(), A = J;
-  J.leftCols<6>() = body_jacobian(n, g.ri, R, true);
-  A.leftCols<6>() = body_jacobian(n, torque_arm(law, g, true), R, true);
+  ContactArms a;
+  a.normal = n;
+  a.r_eff = g.r_eff();
+  a.wall = g.wall;
+  a.velocity_i = -g.ri * n;
+  a.torque_i = -torque_arm(law, g, true) * n;
   if (!g.wall) {
-    J.rightCols<6>() = body_jacobian(n, g.rj, R, false);
-    A.rightCols<6>() = body_jacobian(n, torque_arm(law, g, false), R, false);
+    a.velocity_j = g.rj * n;
+    a.torque_j = torque_arm(law, g, false) * n;
+  }
+  return a;
+}
+
+BodyBlocks body_blocks(const ContactLaw& law, const RoundContact& g, const ContactBlocks& b) {
+  return body_blocks(round_arms(law, g), b);
+}
+
+BodyBlocks body_blocks(const ContactArms& arms, const ContactBlocks& b) {
+  const Vec3& n = arms.normal;
+  const double R = arms.r_eff;
+  Eigen::Matrix<double, 7, 12> J = Eigen::Matrix<double, 7, 12>::Zero(), A = J;
+  J.leftCols<6>() = body_jacobian(n, arms.velocity_i, R, true);
+  A.leftCols<6>() = body_jacobian(n, arms.torque_i, R, true);
+  if (!arms.wall) {
+    J.rightCols<6>() = body_jacobian(n, arms.velocity_j, R, false);
+    A.rightCols<6>() = body_jacobian(n, arms.torque_j, R, false);
   }
   BodyBlocks out;
   // Without rolling or twisting terms only the three contact-point rows carry anything (the usual

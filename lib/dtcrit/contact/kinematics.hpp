@@ -50,7 +50,10 @@ struct RoundContact {
   double ri = 0.0, rj = 0.0;  // rj unused for a wall
   double distance = 0.0;      // |x_i - x_j| (pair contacts)
   bool wall = false;
-  double r_eff() const { return wall ? ri : effective_radius(ri, rj); }
+  // R_eff given directly (bodies that are not round: the contact's radius of curvature, from a
+  // contact-network file); 0: from ri and rj.
+  double curvature_radius = 0.0;
+  double r_eff() const { return curvature_radius > 0.0 ? curvature_radius : wall ? ri : effective_radius(ri, rj); }
 };
 
 // The state the law reads, from the bodies' velocities (v, w each) and the histories.
@@ -83,6 +86,10 @@ inline ContactInput contact_input(const RoundContact& g, const Vec3& vi, const V
 // arm for A).
 using BodyJacobian = Eigen::Matrix<double, 7, 6>;
 BodyJacobian body_jacobian(const Vec3& normal, double arm, double r_eff, bool first);
+// The same for any rigid body: `arm` is the vector from the body's centre of mass to the contact
+// point, a (the contact point moves with v + w x a). A round body is the case a_i = -r_i n,
+// a_j = r_j n (the overload above, which calls this one).
+BodyJacobian body_jacobian(const Vec3& normal, const Vec3& arm, double r_eff, bool first);
 // The torque arm of the tangential force on body i / j (r - delta/2 for `granular` pairs, else r).
 double torque_arm(const ContactLaw& law, const RoundContact& g, bool first);
 
@@ -115,5 +122,18 @@ struct BodyBlocks {
   Eigen::Matrix<double, 12, 12> K = Eigen::Matrix<double, 12, 12>::Zero(), C = Eigen::Matrix<double, 12, 12>::Zero();
 };
 BodyBlocks body_blocks(const ContactLaw& law, const RoundContact& g, const ContactBlocks& b);
+
+// The arms of one contact between rigid bodies of any shape: from each centre of mass to the
+// contact point, for the contact-point velocity (J) and for the torque of the tangential force (A).
+// Round bodies: velocity arms -r_i n, r_j n; torque arms the same with torque_arm()'s lengths.
+struct ContactArms {
+  Vec3 normal = Vec3::UnitX();  // from j to i
+  double r_eff = 0.0;           // of the rolling and twisting rows
+  bool wall = false;            // j immovable: its columns stay zero
+  Vec3 velocity_i = Vec3::Zero(), velocity_j = Vec3::Zero(), torque_i = Vec3::Zero(), torque_j = Vec3::Zero();
+};
+ContactArms round_arms(const ContactLaw& law, const RoundContact& g);
+// body_blocks of any rigid bodies; body_blocks(law, g, b) is body_blocks(round_arms(law, g), b).
+BodyBlocks body_blocks(const ContactArms& arms, const ContactBlocks& b);
 
 }  // namespace dtcrit::contact

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <type_traits>
 
@@ -398,8 +399,43 @@ OperatorKind parse_operator_kind(const std::string& name) {
   fail(fmt::format("--operator '{}' is not known; expected shell (matrix-free) or assembled (MPIAIJ)", name));
 }
 
+namespace {
+
+// Every rank runs the same collective solves, so every rank needs rank 0's options (the other ranks
+// did not read the request: the integrators may come from rank 0's LAMMPS script). Progress and the
+// material heuristics stay on rank 0, which alone uses them.
+DistributedOptions shared_options(const DistributedOptions& mine) {
+  std::vector<char> bytes;
+  if (rank() == 0) {
+    const nlohmann::json j{{"op", mine.op == OperatorKind::assembled ? "assembled" : "shell"},
+                           {"integrators", mine.analysis.integrators},
+                           {"tolerance", mine.analysis.eigen.tolerance},
+                           {"amplification_dofs", mine.analysis.amplification_dofs},
+                           {"rotation", mine.rotation},
+                           {"geometric_stiffness", mine.geometric_stiffness},
+                           {"max_iterations", mine.max_iterations}};
+    const std::string text = j.dump();
+    bytes.assign(text.begin(), text.end());
+  }
+  bytes = broadcast_bytes(std::move(bytes));
+  if (rank() == 0) return mine;
+  const auto j = nlohmann::json::parse(bytes.begin(), bytes.end());
+  DistributedOptions o = mine;
+  o.op = parse_operator_kind(j.at("op").get<std::string>());
+  o.analysis.integrators = j.at("integrators").get<std::vector<std::string>>();
+  o.analysis.eigen.tolerance = j.at("tolerance").get<double>();
+  o.analysis.amplification_dofs = j.at("amplification_dofs").get<Index>();
+  o.rotation = j.at("rotation").get<bool>();
+  o.geometric_stiffness = j.at("geometric_stiffness").get<bool>();
+  o.max_iterations = j.at("max_iterations").get<Index>();
+  return o;
+}
+
+}  // namespace
+
 DistributedReport analyse_distributed(const packing::Packing* p, const packing::ContactSet* contacts,
-                                      const DistributedOptions& opts) {
+                                      const DistributedOptions& given) {
+  const DistributedOptions opts = shared_options(given);
   const auto t_start = std::chrono::steady_clock::now();
   auto seconds = [](std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -720,6 +756,38 @@ std::string format_distributed(const DistributedReport& r) {
     out += fmt::format("not computed by the distributed analysis (amplification matrix of the whole system): {}\n",
                        fmt::join(r.not_computed, ", "));
   return out;
+}
+
+std::optional<DistributedAnswer> answer_packing_distributed(const packing::PackingRequest& request, OperatorKind op,
+                                                           const std::function<void(std::string_view)>& progress) {
+  DistributedOptions dopt;
+  dopt.op = op;
+  if (rank() != 0) {
+    collectively([] {}, true);  // rank 0's input stage: its error is raised here too
+    analyse_distributed(nullptr, nullptr, dopt);
+    return std::nullopt;
+  }
+  std::optional<DistributedReport> dist;
+  bool joined = false;  // the other ranks have left the input stage
+  const packing::PackingAnalyser analyse = [&](const packing::Packing& p, packing::ContactSet contacts,
+                                               const packing::PackingAnalysisOptions& ao) {
+    collectively([] {}, true);
+    joined = true;
+    dopt.analysis = ao;
+    dopt.rotation = !request.no_rotation;
+    dopt.geometric_stiffness = request.geometric_stiffness;
+    dist = analyse_distributed(&p, &contacts, dopt);
+    return packing::AnalysedPacking{dist->report, nullptr};
+  };
+  try {
+    packing::PackingAnswer answer = packing::answer_packing(request, progress, analyse);
+    return DistributedAnswer{std::move(answer), std::move(*dist)};
+  } catch (...) {
+    if (joined) throw;
+    const auto error = std::current_exception();
+    collectively([&] { std::rethrow_exception(error); }, true);
+    throw;  // not reached: collectively throws rank 0's error on every rank
+  }
 }
 
 }  // namespace dtcrit::distributed

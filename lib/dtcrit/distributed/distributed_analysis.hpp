@@ -19,13 +19,16 @@
 // reduced over ranks). Not computed: the rows that need the amplification matrix of the whole system
 // (damped, at most --amplification-dofs dofs): reported as such, never as a number.
 // Refused: non-symmetric K or C (contact histories, sliding or granular torque arms).
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "dtcrit/packing/packing_analysis.hpp"
+#include "dtcrit/packing/packing_request.hpp"
 
 namespace dtcrit::distributed {
 
@@ -61,6 +64,18 @@ struct DistributedReport {
 // pass nullptr. Throws the same error on every rank.
 DistributedReport analyse_distributed(const packing::Packing* p, const packing::ContactSet* contacts,
                                       const DistributedOptions& opts);
+
+// `dtcrit packing` over MPI ranks, collective: rank 0 answers the request with the serial
+// answer_packing (the same checks, packing, laws and report), whose analysis stage is
+// analyse_distributed; the other ranks join its collective calls with rank 0's options. An error of
+// rank 0's input stage is raised on every rank. The answer (its `system` empty) and the distributed
+// figures on rank 0; nullopt on the other ranks.
+struct DistributedAnswer {
+  packing::PackingAnswer answer;
+  DistributedReport report;
+};
+std::optional<DistributedAnswer> answer_packing_distributed(const packing::PackingRequest& request, OperatorKind op,
+                                                           const std::function<void(std::string_view)>& progress);
 
 // to_json(report) with "ranks", "eigensolver": "slepc" and "distributed" (partition, operator,
 // eigensolves, per rank: particles, ghosts, contacts, wall time, peak memory).

@@ -41,6 +41,8 @@ ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, 
     seed_contact_histories(sp, *histories);
     seed_contact_histories(ref, *histories);
   }
+  sp.system->set_contact_reports(false);  // never read here
+  ref.system->set_contact_reports(false);
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> U(-1.0, 1.0);
   Vector x = sp.x0;
@@ -69,6 +71,22 @@ ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, 
   }
   out.unconverged_steps = integ->solver_status().unconverged_steps + ref_integ->solver_status().unconverged_steps;
   return out;
+}
+
+ConfirmationVerdict confirmation_verdict(double growth_below, double growth_above) {
+  const bool bounded = growth_below <= bounded_growth;
+  const bool growing = !(growth_above <= growing_growth);  // NaN and inf: grew
+  ConfirmationVerdict v;
+  v.confirmed = bounded && growing;
+  if (v.confirmed)
+    v.text = fmt::format("CONFIRMED: bounded at 0.99 (growth {:.3g} <= {:g}), growing at 1.01 (growth {:.3g} > {:g})",
+                         growth_below, bounded_growth, growth_above, growing_growth);
+  else
+    v.text = fmt::format("NOT CONFIRMED:{}{}", bounded ? "" : fmt::format(" the run at 0.99 grew by {:.3g} (> {:g});",
+                                                                          growth_below, bounded_growth),
+                         growing ? "" : fmt::format(" the run at 1.01 grew by only {:.3g} (<= {:g})", growth_above,
+                                                    growing_growth));
+  return v;
 }
 
 }  // namespace dtcrit::packing

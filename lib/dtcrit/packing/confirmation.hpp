@@ -35,4 +35,16 @@ ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, 
                                      double h_predicted, double factor, int steps, double amplitude,
                                      unsigned seed = 7, double spin = 0.0, const ContactSet* histories = nullptr);
 
+// The verdict of two runs at 0.99 and 1.01 of a predicted step, from their growth (amplitude: the
+// separation above, or the square root of a kinetic-energy ratio): confirmed when the run below the
+// limit stays bounded (growth <= bounded_growth) and the one above grows past growing_growth (the
+// thresholds of the stepper confirmation tests). Anything else is not confirmed, with the reason.
+inline constexpr double bounded_growth = 10.0;
+inline constexpr double growing_growth = 1e3;
+struct ConfirmationVerdict {
+  bool confirmed = false;
+  std::string text;  // "CONFIRMED: ..." or "NOT CONFIRMED: ..."
+};
+ConfirmationVerdict confirmation_verdict(double growth_below, double growth_above);
+
 }  // namespace dtcrit::packing

@@ -7,6 +7,7 @@
 #include <thread>
 #include <type_traits>
 
+#include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Spectra/SymEigsSolver.h>
 
@@ -60,7 +61,6 @@ GlobalSystem::GlobalSystem(const Packing& p, ContactSet contacts, bool rotation,
     : dim_(p.dim), rotation_(rotation), geometric_(geometric_stiffness), contacts_(std::move(contacts)) {
   validate(p);
   dpp_ = rotation ? (dim_ == 2 ? 3 : 6) : dim_;
-  threads_ = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 2u));
   radius_ = p.radius;
   pmass_ = p.mass;
   inertia_ = p.inertia;
@@ -68,12 +68,76 @@ GlobalSystem::GlobalSystem(const Packing& p, ContactSet contacts, bool rotation,
   mass_.resize(n * dpp_);
   for (Index i = 0; i < n; ++i)
     for (Index d = 0; d < dpp_; ++d) mass_[i * dpp_ + d] = d < dim_ ? pmass_[i] : inertia_[i];
-  inv_sqrt_mass_ = mass_.cwiseSqrt().cwiseInverse();
   particle_scale_.resize(static_cast<std::size_t>(2 * n));
   for (Index i = 0; i < n; ++i) {
     particle_scale_[static_cast<std::size_t>(2 * i)] = 1.0 / std::sqrt(pmass_[static_cast<std::size_t>(i)]);
     particle_scale_[static_cast<std::size_t>(2 * i + 1)] = 1.0 / std::sqrt(inertia_[static_cast<std::size_t>(i)]);
   }
+  setup();
+}
+
+GlobalSystem::GlobalSystem(const network::ContactNetwork& net, bool rotation)
+    : dim_(net.dimension), rotation_(rotation), bodies_(true) {
+  if (dim_ != 2 && dim_ != 3) fail(fmt::format("contact network: dimension {} must be 2 or 3", dim_));
+  dpp_ = rotation ? (dim_ == 2 ? 3 : 6) : dim_;
+  // Free bodies get dofs in the file's order; fixed bodies become walls.
+  const std::size_t nb = net.bodies.size();
+  std::vector<std::int32_t> slot(nb, -1), wall(nb, -1);
+  std::int32_t walls = 0;
+  mass_.resize(static_cast<Index>(net.free_bodies()) * dpp_);
+  for (std::size_t b = 0; b < nb; ++b) {
+    const network::Body& body = net.bodies[b];
+    if (body.fixed) {
+      wall[b] = walls++;
+      continue;
+    }
+    const auto s = static_cast<Index>(pmass_.size());
+    slot[b] = static_cast<std::int32_t>(s);
+    pmass_.push_back(require_positive("body mass", body.mass));
+    for (Index d = 0; d < dpp_; ++d)
+      mass_[s * dpp_ + d] =
+          require_positive("body inertia", d < dim_ ? body.mass : dim_ == 2 ? body.moments[2] : body.moments[d - 3]);
+    if (dim_ == 3 && rotation) axes_.insert(axes_.end(), body.axes.data(), body.axes.data() + 9);
+  }
+  if (pmass_.empty()) fail("contact network: no body is free to move");
+  contacts_.laws = net.laws;
+  contacts_.contacts.reserve(net.contacts.size());
+  arms_.reserve(2 * net.contacts.size());
+  for (const network::Contact& nc : net.contacts) {
+    // i is a free body; a fixed partner is a wall. The operator's normal points from j to i.
+    const bool swap = net.bodies[static_cast<std::size_t>(nc.i)].fixed;
+    const auto bi = static_cast<std::size_t>(swap ? nc.j : nc.i), bj = static_cast<std::size_t>(swap ? nc.i : nc.j);
+    if (net.bodies[bi].fixed) fail("contact network: a contact between two fixed bodies");
+    Contact c;
+    c.i = slot[bi];
+    c.j = net.bodies[bj].fixed ? -(wall[bj] + 1) : slot[bj];
+    c.law = nc.law;
+    c.normal = swap ? nc.normal : Vec3(-nc.normal);
+    c.overlap = nc.overlap;
+    contacts_.contacts.push_back(c);
+    const Vec3& point_i = swap ? nc.point_j : nc.point_i;
+    const Vec3& point_j = swap ? nc.point_i : nc.point_j;
+    arms_.push_back(point_i - net.bodies[bi].centre);
+    arms_.push_back(c.j < 0 ? Vec3::Zero() : Vec3(point_j - net.bodies[bj].centre));
+    // A law that reads no radius of curvature gets 1 m: it multiplies zero blocks only.
+    r_eff_.push_back(nc.r_eff > 0.0 ? nc.r_eff : 1.0);
+    ++(c.j < 0 ? contacts_.wall_contacts : contacts_.pair_contacts);
+  }
+  for (std::size_t k = 0; k < net.contacts.size(); ++k) {
+    const network::Contact& nc = net.contacts[k];
+    if (!nc.has_history) continue;
+    contact::History& h = contacts_.history_to_fill(k);
+    h = nc.history;
+    // The tangential history is i's displacement relative to j: it changes sign with the roles.
+    if (net.bodies[static_cast<std::size_t>(nc.i)].fixed) h.xi_t = -h.xi_t;
+  }
+  setup();
+}
+
+void GlobalSystem::setup() {
+  threads_ = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 2u));
+  inv_sqrt_mass_ = mass_.cwiseSqrt().cwiseInverse();
+  const Index n = particles();
   for (const Contact& c : contacts_.contacts) {
     if (c.i < 0 || c.i >= n || c.j >= n || c.law < 0 || c.law >= static_cast<std::int32_t>(contacts_.laws.size()))
       fail(fmt::format("contact ({}, {}) refers to a particle or law that does not exist", c.i, c.j));
@@ -100,10 +164,11 @@ GlobalSystem::GlobalSystem(const Packing& p, ContactSet contacts, bool rotation,
   for (std::size_t k = 0; k < nc; ++k) {
     if (!general_slot_.empty() && general_slot_[k] >= 0) continue;  // zero here: applied by apply_general
     const Contact& c = contacts_.contacts[k];
-    const contact::IsotropicBlocks l = linearise(contacts_.laws[static_cast<std::size_t>(c.law)], round_contact(c),
+    const contact::RoundContact rc = round_contact(k);
+    const contact::IsotropicBlocks l = linearise(contacts_.laws[static_cast<std::size_t>(c.law)], rc,
                                                  effective_mass(c), geometric_, contacts_.history(k));
     coef_[k] = {l.kn, l.kt, l.cn, l.ct};
-    if (!extra_.empty()) extra_[k] = {l.k_roll, l.c_roll, l.k_twist, l.c_twist, l.geometric, round_contact(c).r_eff()};
+    if (!extra_.empty()) extra_[k] = {l.k_roll, l.c_roll, l.k_twist, l.c_twist, l.geometric, rc.r_eff()};
   }
 }
 
@@ -114,10 +179,10 @@ void GlobalSystem::find_general_contacts() {
   for (std::size_t k = 0; k < nc; ++k) {
     const Contact& c = contacts_.contacts[k];
     const contact::ContactLaw& law = contacts_.laws[static_cast<std::size_t>(c.law)];
-    const contact::RoundContact rc = round_contact(c);
+    const contact::RoundContact rc = round_contact(k);
     // Only a history or unequal arms can make a contact at rest other than isotropic: the others
-    // stay on the fast path without being evaluated twice.
-    const bool unequal_arms = rotation_ && !rc.wall &&
+    // stay on the fast path without being evaluated twice. (Bodies: A = J.)
+    const bool unequal_arms = rotation_ && !rc.wall && !bodies_ &&
                               (contact::torque_arm(law, rc, true) != rc.ri || contact::torque_arm(law, rc, false) != rc.rj);
     if (!contacts_.has_history(k) && !unequal_arms) continue;
     const contact::ContactBlocks cb = contact_state_blocks(law, rc, effective_mass(c), contacts_.history(k), geometric_);
@@ -131,7 +196,7 @@ void GlobalSystem::find_general_contacts() {
     q.k_roll = iso.k_roll, q.c_roll = iso.c_roll, q.k_twist = iso.k_twist, q.c_twist = iso.c_twist;
     q.geometric = iso.geometric, q.r_eff = rc.r_eff();
     general_iso_.push_back(q);
-    const contact::BodyBlocks bb = contact::body_blocks(law, rc, cb);
+    const contact::BodyBlocks bb = body_blocks(k, cb);
     Matrix K(B, B), C(B, B);
     for (Index r = 0; r < B; ++r)
       for (Index s2 = 0; s2 < B; ++s2) {
@@ -161,7 +226,14 @@ std::array<int, 12> GlobalSystem::selected_dofs() const {
   return sel;
 }
 
-contact::RoundContact GlobalSystem::round_contact(const Contact& c) const {
+contact::RoundContact GlobalSystem::round_contact(std::size_t k) const {
+  const Contact& c = contacts_.contacts[k];
+  if (bodies_) {  // the law reads R_eff only; the arms are the contact's own (body_blocks)
+    const double r = r_eff_[k];
+    contact::RoundContact rc{c.normal, c.overlap, r, r, 0.0, c.j < 0};
+    rc.curvature_radius = r;
+    return rc;
+  }
   const double ri = radius_[static_cast<std::size_t>(c.i)];
   if (c.j < 0) return {c.normal, c.overlap, ri, 0.0, 0.0, true};
   const double rj = radius_[static_cast<std::size_t>(c.j)];
@@ -202,9 +274,34 @@ ContactCoefficients GlobalSystem::coef(std::size_t k) const {
   return q;
 }
 
+contact::BodyBlocks GlobalSystem::body_blocks(std::size_t k, const contact::ContactBlocks& b) const {
+  const Contact& c = contacts_.contacts[k];
+  const contact::ContactLaw& law = contacts_.laws[static_cast<std::size_t>(c.law)];
+  if (!bodies_) return contact::body_blocks(law, round_contact(k), b);
+  contact::ContactArms arms;
+  arms.normal = c.normal;
+  arms.r_eff = r_eff_[k];
+  arms.wall = c.j < 0;
+  arms.velocity_i = arms.torque_i = arms_[2 * k];
+  arms.velocity_j = arms.torque_j = arms_[2 * k + 1];
+  contact::BodyBlocks bb = contact::body_blocks(arms, b);
+  if (dim_ == 3 && rotation_) {
+    // Rotations about the principal axes: phi = R psi, so K(psi) = T^T K(phi) T, T = diag(1, R_i, 1, R_j).
+    Eigen::Matrix<double, 12, 12> T = Eigen::Matrix<double, 12, 12>::Identity();
+    T.block<3, 3>(3, 3) = Eigen::Map<const Mat3>(axes_.data() + 9 * static_cast<std::size_t>(c.i));
+    if (c.j >= 0) T.block<3, 3>(9, 9) = Eigen::Map<const Mat3>(axes_.data() + 9 * static_cast<std::size_t>(c.j));
+    for (auto* M : {&bb.K, &bb.C}) {
+      const bool symmetric = *M == M->transpose();
+      *M = (T.transpose() * *M * T).eval();
+      if (symmetric) *M = (0.5 * (*M + M->transpose())).eval();  // one triangle is read: equal to the bit
+    }
+  }
+  return bb;
+}
+
 ContactCoefficients GlobalSystem::coefficients(std::size_t k) const {
   const Contact& c = contacts_.contacts[k];
-  const contact::RoundContact rc = round_contact(c);
+  const contact::RoundContact rc = round_contact(k);
   const contact::IsotropicBlocks l = contact::isotropic_part(
       contact_state_blocks(contacts_.laws[static_cast<std::size_t>(c.law)], rc, effective_mass(c), contacts_.history(k), geometric_),
       rc.normal);
@@ -245,7 +342,7 @@ void GlobalSystem::for_each_block(F&& f) const {
     b.C.block<3, 3>(3, 3) = q.c_roll * P;
     b.C(6, 6) = q.c_twist;
     b.geometric = q.geometric;
-    const contact::BodyBlocks bb = contact::body_blocks(contacts_.laws[static_cast<std::size_t>(c.law)], round_contact(c), b);
+    const contact::BodyBlocks bb = body_blocks(k, b);
     for (Index r = 0; r < B; ++r)
       for (Index s2 = 0; s2 < B; ++s2) {
         K(r, s2) = bb.K(sel[static_cast<std::size_t>(r)], sel[static_cast<std::size_t>(s2)]);
@@ -266,7 +363,10 @@ void GlobalSystem::apply_general(double a, double b, const double* scale, const 
     const double* blk = general_blocks_.data() + static_cast<std::size_t>(2 * B * B) * slot;
     const Index body[2] = {c.i, c.j};
     const Index bodies = c.j >= 0 ? 2 : 1;
-    auto s = [&](Index p, Index d) { return scale ? scale[2 * body[p] + (d >= dim_ ? 1 : 0)] : 1.0; };
+    // scale: per particle (1/sqrt(m), 1/sqrt(I)), or per dof for bodies
+    auto s = [&](Index p, Index d) {
+      return !scale ? 1.0 : bodies_ ? scale[body[p] * dpp + d] : scale[2 * body[p] + (d >= dim_ ? 1 : 0)];
+    };
     xs.setZero();
     for (Index p = 0; p < bodies; ++p)
       for (Index d = 0; d < dpp; ++d) xs[p * dpp + d] = s(p, d) * x[body[p] * dpp + d];
@@ -282,8 +382,10 @@ namespace {
 // y += S (a K + b C) S x over contacts [first, last), with S = M^{-1/2} when Scaled (applied on
 // the fly instead of in two extra passes over the vectors) and the dimension and the rotations
 // fixed at compile time. Coefficients per law (scaled by m_eff for the dashpots) or, PerContact,
-// per contact; Resist adds rolling and twisting resistance and the geometric stiffness.
-template <int Dim, bool Rot, bool Scaled, bool PerContact, bool Resist>
+// per contact; Resist adds rolling and twisting resistance and the geometric stiffness. Arms: rigid
+// bodies of any shape (arms a_i, a_j per contact, rotations about each body's principal axes, S per
+// dof); without, round bodies (arms -r_i n, r_j n, S per particle), the same formulas specialised.
+template <int Dim, bool Rot, bool Scaled, bool PerContact, bool Resist, bool Arms>
 void contact_kernel(const KernelData& kd, double a, double b, const double* scale, const double* x, double* y,
                     std::size_t first, std::size_t last) {
   constexpr Index dpp = Rot ? (Dim == 2 ? 3 : 6) : Dim;
@@ -307,40 +409,72 @@ void contact_kernel(const KernelData& kd, double a, double b, const double* scal
     }
     const Index oi = c.i * dpp, oj = pair ? c.j * dpp : 0;
     double xi[dpp], xj[dpp] = {};
-    // scale: per particle (1/sqrt(m), 1/sqrt(I)), so that the dof d of a particle has scale[2p + (d >= Dim)].
+    // scale: per particle (1/sqrt(m), 1/sqrt(I)), so that the dof d of a particle has scale[2p + (d >= Dim)];
+    // bodies: per dof.
     double si[2] = {1.0, 1.0}, sj[2] = {1.0, 1.0};
-    if constexpr (Scaled) {
+    if constexpr (Scaled && !Arms) {
       si[0] = scale[2 * c.i], si[1] = scale[2 * c.i + 1];
       if (pair) sj[0] = scale[2 * c.j], sj[1] = scale[2 * c.j + 1];
     }
-    for (Index d = 0; d < dpp; ++d) xi[d] = si[d >= Dim] * x[oi + d];
+    auto scale_i = [&](Index d) {
+      if constexpr (Scaled && Arms) return scale[oi + d];
+      else return si[d >= Dim];
+    };
+    auto scale_j = [&](Index d) {
+      if constexpr (Scaled && Arms) return scale[oj + d];
+      else return sj[d >= Dim];
+    };
+    for (Index d = 0; d < dpp; ++d) xi[d] = scale_i(d) * x[oi + d];
     if (pair)
-      for (Index d = 0; d < dpp; ++d) xj[d] = sj[d >= Dim] * x[oj + d];
-    [[maybe_unused]] const double ri = Rot ? (*kd.radius)[static_cast<std::size_t>(c.i)] : 0.0;
-    [[maybe_unused]] const double rj = Rot && pair ? (*kd.radius)[static_cast<std::size_t>(c.j)] : 0.0;
+      for (Index d = 0; d < dpp; ++d) xj[d] = scale_j(d) * x[oj + d];
+    // Bodies, 3D: rotations about the principal axes (columns of R), to world axes.
+    [[maybe_unused]] const Eigen::Map<const Mat3> Ri(Arms && Rot && Dim == 3 ? kd.axes + 9 * c.i : nullptr);
+    [[maybe_unused]] const Eigen::Map<const Mat3> Rj(Arms && Rot && Dim == 3 && pair ? kd.axes + 9 * c.j : nullptr);
+    if constexpr (Arms && Rot && Dim == 3) {
+      const Vec3 wi = Ri * Vec3(xi[3], xi[4], xi[5]);
+      xi[3] = wi[0], xi[4] = wi[1], xi[5] = wi[2];
+      if (pair) {
+        const Vec3 wj = Rj * Vec3(xj[3], xj[4], xj[5]);
+        xj[3] = wj[0], xj[4] = wj[1], xj[5] = wj[2];
+      }
+    }
+    [[maybe_unused]] const double ri = Rot && !Arms ? (*kd.radius)[static_cast<std::size_t>(c.i)] : 0.0;
+    [[maybe_unused]] const double rj = Rot && !Arms && pair ? (*kd.radius)[static_cast<std::size_t>(c.j)] : 0.0;
+    [[maybe_unused]] const Vec3* ai = Arms ? kd.arms + 2 * k : nullptr;
+    [[maybe_unused]] const Vec3* aj = Arms ? kd.arms + 2 * k + 1 : nullptr;
     double gi[dpp], gj[dpp];  // J_i^T f and J_j^T f
     const Vec3& n = c.normal;
     if constexpr (Dim == 3) {
       Vec3 u(xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]);
-      if constexpr (Rot) u += n.cross(Vec3(ri * xi[3] + rj * xj[3], ri * xi[4] + rj * xj[4], ri * xi[5] + rj * xj[5]));
+      if constexpr (Rot && Arms) u += Vec3(xi[3], xi[4], xi[5]).cross(*ai) - Vec3(xj[3], xj[4], xj[5]).cross(*aj);
+      else if constexpr (Rot) u += n.cross(Vec3(ri * xi[3] + rj * xj[3], ri * xi[4] + rj * xj[4], ri * xi[5] + rj * xj[5]));
       const Vec3 f = kt * u + (kn - kt) * n.dot(u) * n;
       for (int d = 0; d < 3; ++d) gi[d] = f[d], gj[d] = -f[d];
-      if constexpr (Rot) {
+      if constexpr (Rot && Arms) {
+        const Vec3 ti = ai->cross(f), tj = aj->cross(f);
+        for (int d = 0; d < 3; ++d) gi[3 + d] = ti[d], gj[3 + d] = -tj[d];
+      } else if constexpr (Rot) {
         const Vec3 fxn = f.cross(n);
         for (int d = 0; d < 3; ++d) gi[3 + d] = ri * fxn[d], gj[3 + d] = rj * fxn[d];
       }
     } else {
-      // 2D: n x (r phi e_z) = r phi (n_y, -n_x).
-      const double tx = n.y(), ty = -n.x();
       double ux = xi[0] - xj[0], uy = xi[1] - xj[1];
-      if constexpr (Rot) {
+      // 2D: theta e_z x a = theta (-a_y, a_x); round bodies: n x (r theta e_z) = r theta (n_y, -n_x).
+      const double tx = n.y(), ty = -n.x();
+      if constexpr (Rot && Arms) {
+        ux += -xi[2] * ai->y() + xj[2] * aj->y();
+        uy += xi[2] * ai->x() - xj[2] * aj->x();
+      } else if constexpr (Rot) {
         const double th = ri * xi[2] + rj * xj[2];
         ux += th * tx, uy += th * ty;
       }
       const double un = n.x() * ux + n.y() * uy;
       const double fx = kt * ux + (kn - kt) * un * n.x(), fy = kt * uy + (kn - kt) * un * n.y();
       gi[0] = fx, gi[1] = fy, gj[0] = -fx, gj[1] = -fy;
-      if constexpr (Rot) {
+      if constexpr (Rot && Arms) {
+        gi[2] = ai->x() * fy - ai->y() * fx;
+        gj[2] = -(aj->x() * fy - aj->y() * fx);
+      } else if constexpr (Rot) {
         const double ft = fx * tx + fy * ty;
         gi[2] = ri * ft, gj[2] = rj * ft;
       }
@@ -369,36 +503,49 @@ void contact_kernel(const KernelData& kd, double a, double b, const double* scal
         }
       }
     }
-    for (Index d = 0; d < dpp; ++d) y[oi + d] += si[d >= Dim] * gi[d];
+    if constexpr (Arms && Rot && Dim == 3) {  // world torques to the principal axes: R^T t
+      const Vec3 ti = Ri.transpose() * Vec3(gi[3], gi[4], gi[5]);
+      gi[3] = ti[0], gi[4] = ti[1], gi[5] = ti[2];
+      if (pair) {
+        const Vec3 tj = Rj.transpose() * Vec3(gj[3], gj[4], gj[5]);
+        gj[3] = tj[0], gj[4] = tj[1], gj[5] = tj[2];
+      }
+    }
+    for (Index d = 0; d < dpp; ++d) y[oi + d] += scale_i(d) * gi[d];
     if (pair)
-      for (Index d = 0; d < dpp; ++d) y[oj + d] += sj[d >= Dim] * gj[d];
+      for (Index d = 0; d < dpp; ++d) y[oj + d] += scale_j(d) * gj[d];
   }
 }
 
-template <bool Scaled, bool PerContact, bool Resist>
+template <bool Scaled, bool PerContact, bool Resist, bool Arms>
 void dispatch_dim(int dim, bool rotation, const KernelData& kd, double a, double b, const double* scale,
                   const double* x, double* y, std::size_t first, std::size_t last) {
-  if (dim == 3 && rotation) contact_kernel<3, true, Scaled, PerContact, Resist>(kd, a, b, scale, x, y, first, last);
-  else if (dim == 3) contact_kernel<3, false, Scaled, PerContact, Resist>(kd, a, b, scale, x, y, first, last);
-  else if (rotation) contact_kernel<2, true, Scaled, PerContact, Resist>(kd, a, b, scale, x, y, first, last);
-  else contact_kernel<2, false, Scaled, PerContact, Resist>(kd, a, b, scale, x, y, first, last);
+  if (dim == 3 && rotation) contact_kernel<3, true, Scaled, PerContact, Resist, Arms>(kd, a, b, scale, x, y, first, last);
+  else if (dim == 3) contact_kernel<3, false, Scaled, PerContact, Resist, Arms>(kd, a, b, scale, x, y, first, last);
+  else if (rotation) contact_kernel<2, true, Scaled, PerContact, Resist, Arms>(kd, a, b, scale, x, y, first, last);
+  else contact_kernel<2, false, Scaled, PerContact, Resist, Arms>(kd, a, b, scale, x, y, first, last);
 }
 
-template <bool Scaled>
+template <bool Scaled, bool Arms>
 void dispatch_kernel(int dim, bool rotation, const KernelData& kd, double a, double b, const double* scale,
                      const double* x, double* y, std::size_t first, std::size_t last) {
-  if (!kd.extra->empty()) dispatch_dim<Scaled, true, true>(dim, rotation, kd, a, b, scale, x, y, first, last);
-  else if (!kd.per_contact->empty()) dispatch_dim<Scaled, true, false>(dim, rotation, kd, a, b, scale, x, y, first, last);
-  else dispatch_dim<Scaled, false, false>(dim, rotation, kd, a, b, scale, x, y, first, last);
+  if (!kd.extra->empty()) dispatch_dim<Scaled, true, true, Arms>(dim, rotation, kd, a, b, scale, x, y, first, last);
+  else if (!kd.per_contact->empty()) dispatch_dim<Scaled, true, false, Arms>(dim, rotation, kd, a, b, scale, x, y, first, last);
+  else dispatch_dim<Scaled, false, false, Arms>(dim, rotation, kd, a, b, scale, x, y, first, last);
 }
 
 }  // namespace
 
 void GlobalSystem::apply_range(double a, double b, const double* scale, const double* x, double* y, std::size_t first,
                                std::size_t last) const {
-  const KernelData kd{&contacts_.contacts, &law_lin_, &coef_, &extra_, &radius_, &pmass_};
-  if (scale) dispatch_kernel<true>(dim_, rotation_, kd, a, b, scale, x, y, first, last);
-  else dispatch_kernel<false>(dim_, rotation_, kd, a, b, scale, x, y, first, last);
+  const KernelData kd{&contacts_.contacts, &law_lin_, &coef_, &extra_, &radius_, &pmass_, arms_.data(), axes_.data()};
+  if (bodies_) {
+    if (scale) dispatch_kernel<true, true>(dim_, rotation_, kd, a, b, scale, x, y, first, last);
+    else dispatch_kernel<false, true>(dim_, rotation_, kd, a, b, scale, x, y, first, last);
+  } else {
+    if (scale) dispatch_kernel<true, false>(dim_, rotation_, kd, a, b, scale, x, y, first, last);
+    else dispatch_kernel<false, false>(dim_, rotation_, kd, a, b, scale, x, y, first, last);
+  }
   if (!general_.empty()) apply_general(a, b, scale, x, y, first, last);
 }
 
@@ -432,7 +579,7 @@ void GlobalSystem::apply_with_scale(double a, double b, const double* scale, con
 void GlobalSystem::apply(double a, double b, const double* x, double* y) const { apply_with_scale(a, b, nullptr, x, y); }
 
 void GlobalSystem::apply_scaled(double a, double b, const double* x, double* y) const {
-  apply_with_scale(a, b, particle_scale_.data(), x, y);
+  apply_with_scale(a, b, bodies_ ? inv_sqrt_mass_.data() : particle_scale_.data(), x, y);
 }
 
 void GlobalSystem::set_threads(int threads) {
@@ -510,6 +657,7 @@ Vector GlobalSystem::gershgorin_rows(double a, double b) const {
 }
 
 double GlobalSystem::yade_global_stiffness_step(double safety) const {
+  if (bodies_) return std::numeric_limits<double>::quiet_NaN();  // Yade's clump rule: not implemented
   const Index n = particles();
   std::vector<Vec3> kt(static_cast<std::size_t>(n), Vec3::Zero()), kr(static_cast<std::size_t>(n), Vec3::Zero());
   for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
@@ -546,6 +694,40 @@ double GlobalSystem::yade_global_stiffness_step(double safety) const {
 
 double GlobalSystem::single_contact_omega_max() const {
   double w2 = 0.0;
+  if (bodies_) {
+    // The pair's contact-point mobility Z = sum_b (I/m_b + [a_b]x J_b^-1 [a_b]x^T) (Burns & Hanley's
+    // zhat in 3D), omega^2 = lambda_max(L^T Kc L), Z = L L^T, restricted to the plane in 2D.
+    auto cross = [](const Vec3& v) {
+      Mat3 m;
+      m << 0.0, -v.z(), v.y(), v.z(), 0.0, -v.x(), -v.y(), v.x(), 0.0;
+      return m;
+    };
+    for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
+      const Contact& c = contacts_.contacts[k];
+      const ContactCoefficients q = coef(k);
+      const Vec3& n = c.normal;
+      const Mat3 Kc = q.kn * n * n.transpose() + q.kt * (Mat3::Identity() - n * n.transpose());
+      Mat3 Z = Mat3::Zero();
+      for (int side = 0; side < (c.j >= 0 ? 2 : 1); ++side) {
+        const Index b = side ? c.j : c.i;
+        Z += Mat3::Identity() / pmass_[static_cast<std::size_t>(b)];
+        if (!rotation_) continue;
+        const Mat3 A = cross(arms_[2 * k + static_cast<std::size_t>(side)]);
+        if (dim_ == 2) {
+          Z += A.col(2) * A.col(2).transpose() / mass_[b * dpp_ + 2];  // theta e_z x a
+        } else {
+          const Mat3 R = Eigen::Map<const Mat3>(axes_.data() + 9 * static_cast<std::size_t>(b));
+          const Vec3 inv_I = mass_.segment<3>(b * dpp_ + 3).cwiseInverse();
+          Z += A * R * inv_I.asDiagonal() * R.transpose() * A.transpose();
+        }
+      }
+      const Index d = dim_;
+      const Matrix L = Matrix(Z.topLeftCorner(d, d)).llt().matrixL();
+      const Matrix S = L.transpose() * Kc.topLeftCorner(d, d) * L;
+      w2 = std::max(w2, Eigen::SelfAdjointEigenSolver<Matrix>(S, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff());
+    }
+    return std::sqrt(w2);
+  }
   for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
     const Contact& c = contacts_.contacts[k];
     const ContactCoefficients q = coef(k);

@@ -20,6 +20,15 @@
 //
 // Degrees of freedom, particle-major: 3D (x, y, z, phi_x, phi_y, phi_z), 2D (x, y, theta); without
 // rotation only the translations. M = diag(m, .., I, ..).
+//
+// Rigid bodies of any shape (a contact network, network/network.hpp) are the general case of the
+// same operator: each contact carries the arms a_i, a_j from the bodies' centres of mass to their
+// contact points (spheres: -r_i n, r_j n), u_c = (x_i + phi_i x a_i) - (x_j + phi_j x a_j), torques
+// a x f; the law's torque arm is the velocity arm (A = J: the force acts at the given point). A
+// body's rotational dofs are its rotations psi about its principal axes (world-frame columns of R,
+// phi = R psi), so M = diag(m, m, m, I_1, I_2, I_3) stays diagonal and M^-1/2 in world axes is
+// R diag(I^-1/2) R^T, the symmetric square root of J^-1; stiffness(), damping() and eigenvectors
+// are in these coordinates. Fixed bodies are walls (no dofs).
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -30,6 +39,7 @@
 
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/dynamics/linear_system.hpp"
+#include "dtcrit/network/network.hpp"
 #include "dtcrit/packing/contacts.hpp"
 
 namespace dtcrit::packing {
@@ -56,6 +66,8 @@ struct KernelData {
   const std::vector<ResistanceCoefficients>* extra;
   const std::vector<double>* radius;
   const std::vector<double>* pmass;
+  const Vec3* arms;     // bodies: (a_i, a_j) per contact
+  const double* axes;   // bodies, 3D: per body its principal axes R (9, column-major)
 };
 
 class GlobalSystem {
@@ -63,13 +75,18 @@ class GlobalSystem {
   // rotation = false freezes the rotations (translational dofs only). geometric_stiffness adds the
   // turning of each pair's normal under its normal force (-F_n / |x_i - x_j| on the translations).
   GlobalSystem(const Packing& p, ContactSet contacts, bool rotation = true, bool geometric_stiffness = false);
+  // The assembly of a contact network: its free bodies in the file's order (fixed bodies are walls),
+  // each contact's law at its overlap and history, arms from the centres to the contact point.
+  explicit GlobalSystem(const network::ContactNetwork& net, bool rotation = true);
 
   int dim() const { return dim_; }
   bool rotation() const { return rotation_; }
   bool geometric_stiffness() const { return geometric_; }
   // Whether the coefficients are evaluated per contact (overlap-dependent laws, resistance, geometric).
   bool per_contact() const { return per_contact_; }
-  Index particles() const { return static_cast<Index>(radius_.size()); }
+  Index particles() const { return static_cast<Index>(pmass_.size()); }  // bodies: the free ones
+  bool bodies() const { return bodies_; }  // built from a contact network (arms, principal axes)
+  const std::vector<double>& particle_masses() const { return pmass_; }
   Index dofs_per_particle() const { return dpp_; }
   Index dofs() const { return particles() * dpp_; }
   const Vector& mass() const { return mass_; }  // diagonal of M
@@ -115,7 +132,8 @@ class GlobalSystem {
   // rank takes the largest over the rows it owns: the rows of its ghosts miss the contacts it does not hold.
   Vector gershgorin_rows(double a, double b) const;
 
-  // Yade's GlobalStiffnessTimeStepper, as its code computes it: per body the translational
+  // Yade's GlobalStiffnessTimeStepper, as its code computes it (spheres; NaN for bodies: its clump rule
+  // is not implemented): per body the translational
   // diagonal K_ii = sum_c kn n_i^2 + kt (1 - n_i^2), the rotational K^rot_ii = sum_c kt R^2 (1 - n_i^2),
   // dt_body = 1.41044 * safety * sqrt(min(m / max_i K_ii, min_i I / K^rot_ii)) (Yade's comment
   // calls 1.41044 sqrt 2), minimised over bodies. Yade skips contacts of zero normal force: so do
@@ -126,7 +144,8 @@ class GlobalSystem {
   // The stiffest single contact on its own: max over contacts of the pair's undamped omega_max,
   //   omega^2 = max(kn (1/m_i + 1/m_j), kt (1/m_i + 1/m_j + r_i^2/I_i + r_j^2/I_j))
   // (the contact-point model of two bodies with collinear arms; no rotation: without the r^2/I
-  // terms; a wall contact has 1/m_j = r_j^2/I_j = 0).
+  // terms; a wall contact has 1/m_j = r_j^2/I_j = 0). Bodies: lambda_max(Kc^1/2 Z Kc^1/2) with the
+  // pair's contact-point mobility Z = sum_b (I/m_b + [a_b]x J_b^-1 [a_b]x^T), Burns & Hanley's zhat.
   double single_contact_omega_max() const;
 
  private:
@@ -135,10 +154,15 @@ class GlobalSystem {
   void find_general_contacts();  // fills general_*, symmetric_
   std::array<int, 12> selected_dofs() const;
   SparseMatrix assemble(bool stiffness) const;
+  void setup();  // both constructors, once bodies, masses and contacts are in place
   double effective_mass(const Contact& c) const;
-  contact::RoundContact round_contact(const Contact& c) const;
-  // y = S (a K + b C) S x with S = M^{-1/2} given per particle as (1/sqrt(m), 1/sqrt(I)) pairs,
-  // or S = I when scale is null.
+  contact::RoundContact round_contact(std::size_t k) const;
+  // Contact k's blocks in this system's body coordinates (12 x 12, before the dof selection):
+  // contact::body_blocks with round arms, or (bodies) with the contact's arms, rotations about the
+  // bodies' principal axes.
+  contact::BodyBlocks body_blocks(std::size_t k, const contact::ContactBlocks& b) const;
+  // y = S (a K + b C) S x with S = M^{-1/2} given per particle as (1/sqrt(m), 1/sqrt(I)) pairs
+  // (bodies: per dof), or S = I when scale is null.
   void apply_with_scale(double a, double b, const double* scale, const double* x, double* y) const;
   void apply_range(double a, double b, const double* scale, const double* x, double* y, std::size_t first,
                    std::size_t last) const;
@@ -155,6 +179,11 @@ class GlobalSystem {
   std::vector<double> radius_, pmass_, inertia_;
   Vector mass_, inv_sqrt_mass_;
   std::vector<double> particle_scale_;  // (1/sqrt(m_i), 1/sqrt(I_i)) per particle: M^{-1/2} of apply_scaled
+  // Bodies (contact network): per contact the arms (a_i, a_j; a_j zero on a wall) and R_eff, per
+  // body its principal axes (3D, 9 each, column-major). M^{-1/2} is inv_sqrt_mass_, per dof.
+  bool bodies_ = false;
+  std::vector<Vec3> arms_;
+  std::vector<double> r_eff_, axes_;
   ContactSet contacts_;
   // Per law: the law's linearisation with m_eff = 1 (kn_lin, kt_lin and the dashpots per unit
   // effective mass, cn_lin / m_eff = gamma_n): a contact's dashpot is m_eff times that.

@@ -271,6 +271,7 @@ LammpsInput read_lammps_input(const std::string& path) {
                                            s));
       style_words.assign(l.w.begin() + 1, l.w.end());
       style_line = l.number;
+      r.law_commands.push_back(joined(l.w));
       taken(l);
     } else if (cmd == "pair_coeff") {
       if (!style_line) script.error(l.number, "pair_coeff before pair_style");
@@ -287,6 +288,7 @@ LammpsInput read_lammps_input(const std::string& path) {
         const int i = static_cast<int>(*a), j = static_cast<int>(*b);
         type_coeffs[{std::min(i, j), std::max(i, j)}] = c;
       }
+      r.law_commands.push_back(joined(l.w));
       taken(l);
     } else if (cmd == "timestep") {
       need(2, "timestep DT");
@@ -323,6 +325,7 @@ LammpsInput read_lammps_input(const std::string& path) {
                                              l.w[2]));
         if (n < 6) script.error(l.number, "expected 'fix ID all wall/gran STYLE ARGS... WALLSTYLE ...'");
         wall_fixes.push_back({l, wall_style_index(l, script)});
+        r.law_commands.push_back(joined(l.w));
         taken(l);
       } else if (style == "nve/sphere") {
         if (l.w[2] != "all")
@@ -336,6 +339,7 @@ LammpsInput read_lammps_input(const std::string& path) {
         integrator_line = l.number;
         taken(l);
       } else if (skipped_fixes().count(style)) {
+        if (style == "gravity") r.load_commands.push_back(joined(l.w));
         skip("fix " + style);
       } else {
         script.error(l.number, fmt::format("fix {} is not read by dtcrit: the answer is for fix nve/sphere (velocity "

@@ -36,6 +36,12 @@ struct LammpsInput {
   std::map<std::string, std::vector<std::string>> computes;
   std::map<std::string, std::vector<int>> wall_fixes;  // fix ID -> indices into packing.walls
   std::vector<std::string> taken;    // "FILE:LINE: command" of every line that set something
+  // The pair_style, pair_coeff and fix wall/gran commands as read (variables substituted), in the
+  // script's order: what a LAMMPS probe of the same packing repeats (dtcrit lammps-check).
+  std::vector<std::string> law_commands;
+  // fix gravity commands: loads, no stiffness (skipped by the analysis), but they hold a settled
+  // packing in the state the data file records, so a probe repeats them.
+  std::vector<std::string> load_commands;
   std::vector<std::string> skipped;  // names of the commands skipped (once each, in order)
 };
 

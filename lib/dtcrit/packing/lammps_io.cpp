@@ -336,8 +336,10 @@ Packing read_lammps_dump(std::istream& stream, const std::string& path, const Re
   return last;
 }
 
-void write_lammps_data(const std::string& path, const Packing& p) {
+void write_lammps_data(const std::string& path, const Packing& p, const std::vector<std::array<double, 6>>* velocities) {
   validate(p);
+  if (velocities && velocities->size() != p.centre.size())
+    fail(fmt::format("write_lammps_data: {} velocities for {} particles", velocities->size(), p.centre.size()));
   write_file_atomically(path, [&](std::ostream& out) {
     int types = 1;
     for (int t : p.type) types = std::max(types, t);
@@ -365,7 +367,14 @@ void write_lammps_data(const std::string& path, const Packing& p) {
                          p.centre[i].y(), p.centre[i].z());
     }
     out << "\nVelocities\n\n";
-    for (Index i = 0; i < p.size(); ++i) out << fmt::format("{} 0 0 0 0 0 0\n", p.atom_id(i));
+    for (Index i = 0; i < p.size(); ++i) {
+      if (!velocities) {
+        out << fmt::format("{} 0 0 0 0 0 0\n", p.atom_id(i));
+        continue;
+      }
+      const auto& v = (*velocities)[static_cast<std::size_t>(i)];
+      out << fmt::format("{} {} {} {} {} {} {}\n", p.atom_id(i), v[0], v[1], v[2], v[3], v[4], v[5]);
+    }
   });
 }
 

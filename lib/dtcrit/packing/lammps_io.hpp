@@ -18,6 +18,7 @@
 #include <istream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "dtcrit/packing/packing.hpp"
 
@@ -37,7 +38,9 @@ Packing read_lammps_data(std::istream& in, const std::string& path, const ReadOp
 Packing read_lammps_dump(std::istream& in, const std::string& path, const ReadOptions& opts = {});
 
 // Writes a packing as write_data would (atom_style sphere, "Atoms # sphere"), for tests and for
-// handing a generated lattice to LAMMPS. Written atomically.
-void write_lammps_data(const std::string& path, const Packing& p);
+// handing a generated lattice to LAMMPS. Written atomically. `velocities`, when given, holds per
+// particle (vx, vy, vz, omegax, omegay, omegaz) [m/s, rad/s] for the Velocities section (else zeros).
+void write_lammps_data(const std::string& path, const Packing& p,
+                       const std::vector<std::array<double, 6>>* velocities = nullptr);
 
 }  // namespace dtcrit::packing

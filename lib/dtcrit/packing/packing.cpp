@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <numbers>
 #include <random>
@@ -11,6 +12,46 @@
 #include "dtcrit/io/key_values.hpp"
 
 namespace dtcrit::packing {
+
+Packing make_packing(ParticleArrays a) {
+  if (a.dim != 2 && a.dim != 3) fail(fmt::format("positions have {} columns: expected 2 (discs) or 3 (spheres)", a.dim));
+  const std::size_t n = a.centre.size();
+  if (n == 0) fail("positions: the packing has no particle");
+  auto same_size = [&](const char* name, std::size_t size, bool optional) {
+    if (size != n && !(optional && size == 0))
+      fail(fmt::format("{} has {} entries, positions {} rows: one per particle", name, size, n));
+  };
+  same_size("radii", a.radius.size(), false);
+  same_size("masses", a.mass.size(), false);
+  same_size("inertia", a.inertia.size(), true);
+  same_size("types", a.type.size(), true);
+  if (a.dim == 3 && a.body_model == BodyModel::disc) fail("disc = true applies to 2D packings only (positions with 2 columns)");
+  Packing p;
+  p.dim = a.dim;
+  p.centre = std::move(a.centre);
+  p.radius = std::move(a.radius);
+  p.mass = std::move(a.mass);
+  p.inertia = std::move(a.inertia);
+  if (p.inertia.empty())
+    for (std::size_t i = 0; i < n; ++i)
+      p.inertia.push_back((a.body_model == BodyModel::disc ? 0.5 : 0.4) * p.mass[i] * p.radius[i] * p.radius[i]);
+  p.type = a.type.empty() ? std::vector<int>(n, 1) : std::move(a.type);
+  for (std::size_t i = 0; i < n; ++i) p.id.push_back(static_cast<std::int64_t>(i) + 1);
+  if (a.box) {
+    p.box_lo = (*a.box)[0];
+    p.box_hi = (*a.box)[1];
+  } else {
+    p.box_lo = Vec3::Constant(std::numeric_limits<double>::infinity());
+    p.box_hi = -p.box_lo;
+    for (std::size_t i = 0; i < n; ++i) {
+      p.box_lo = p.box_lo.cwiseMin(p.centre[i] - Vec3::Constant(p.radius[i]));
+      p.box_hi = p.box_hi.cwiseMax(p.centre[i] + Vec3::Constant(p.radius[i]));
+    }
+    if (a.dim == 2) p.box_lo.z() = p.box_hi.z() = 0.0;
+  }
+  p.source = fmt::format("{} {} given particle by particle", n, a.dim == 2 ? "discs" : "spheres");
+  return p;
+}
 
 void Packing::add(const Vec3& c, double r, double density, BodyModel model, int t) {
   require_positive("radius", r);

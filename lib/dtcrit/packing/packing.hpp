@@ -56,6 +56,20 @@ struct Packing {
   void add(const Vec3& c, double r, double density, BodyModel model, int type = 1);
 };
 
+// A packing given particle by particle (the Python module's arrays): centres (z = 0 in 2D), radii
+// and masses; inertias when given (else the body model's: sphere 2/5 m r^2, 2D disc 1/2 m r^2, as
+// add()); types when given (else 1); the box [lo, hi] when given (else the particles' bounding box,
+// x - r to x + r). Sizes are checked here (errors name the argument), the rest by validate().
+struct ParticleArrays {
+  int dim = 3;
+  std::vector<Vec3> centre;
+  std::vector<double> radius, mass, inertia;
+  std::vector<int> type;
+  std::optional<std::array<Vec3, 2>> box;
+  BodyModel body_model = BodyModel::sphere;
+};
+Packing make_packing(ParticleArrays particles);
+
 // Checks sizes, positive radii / masses / inertias, a box that holds every periodic axis
 // (box_hi > box_lo), 2D data with z = 0 and z not periodic, unit wall normals, walls not normal to
 // a periodic axis. Throws std::invalid_argument naming the first problem.

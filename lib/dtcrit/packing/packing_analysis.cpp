@@ -232,27 +232,48 @@ void add_packing_estimates(PackingReport& r, const EstimateInputs& in, const Pac
       "2 / omega_max: exact undamped limit of velocity Verlet, leapfrog and central difference");
   add("gershgorin", 2.0 / std::sqrt(in.gershgorin_omega2),
       "2 / sqrt(max Gershgorin row sum of M^-1/2 K M^-1/2): a guaranteed-safe undamped step");
-  add("yade_global_stiffness", in.yade_step,
-      "Yade GlobalStiffnessTimeStepper as its code computes it: 1.41044 * 0.8 * sqrt(min over bodies of "
-      "min(m / max_i K_ii, I / K^rot_ii)) (Yade's comment calls 1.41044 sqrt 2; 0.8 is its default safety)");
+  if (!in.bodies)  // Yade's clump rule (it sums member stiffness) is not implemented for bodies
+    add("yade_global_stiffness", in.yade_step,
+        "Yade GlobalStiffnessTimeStepper as its code computes it: 1.41044 * 0.8 * sqrt(min over bodies of "
+        "min(m / max_i K_ii, I / K^rot_ii)) (Yade's comment calls 1.41044 sqrt 2; 0.8 is its default safety)");
   add("single_contact", 2.0 / in.single_contact_omega,
-      "2 / omega_max of the stiffest single contact on its own (two-body contact-point model, undamped)");
+      in.bodies ? "2 / omega_max of the stiffest single contact on its own (the contact-point model of its two "
+                  "bodies with their arms and inertia tensors, undamped)"
+                : "2 / omega_max of the stiffest single contact on its own (two-body contact-point model, undamped)");
   add("sqrt_m_over_k", std::sqrt(in.m_min / in.k_max), "sqrt(m / k): smallest particle mass, largest contact stiffness");
-  if (opts.material) {
-    const double R = in.smallest_radius;
-    const double rho = in.smallest_mass / (4.0 / 3.0 * std::numbers::pi * R * R * R);
-    const Material mat = validated(Material{opts.material->youngs_modulus, opts.material->poisson_ratio, rho, R, 0.0});
-    for (const auto& e : material_estimates(mat))
-      add(e.name, e.seconds, e.description + fmt::format(" (smallest particle: R = {:.6g} m, rho = {:.6g} kg/m^3)", R, rho));
-  }
+  if (opts.material) add_material_estimates(r, *opts.material, in.smallest_radius, in.smallest_mass);
+}
+
+void add_material_estimates(PackingReport& r, const PackingMaterial& material, double R, double m) {
+  const double rho = m / (4.0 / 3.0 * std::numbers::pi * R * R * R);
+  const Material mat = validated(Material{material.youngs_modulus, material.poisson_ratio, rho, R, 0.0});
+  for (const auto& e : material_estimates(mat))
+    r.estimates.push_back({e.name, e.seconds, e.seconds / r.h_exact,
+                           e.description + fmt::format(" (smallest particle: R = {:.6g} m, rho = {:.6g} kg/m^3)", R, rho)});
 }
 
 PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const PackingAnalysisOptions& opts) {
+  PackingAnalysisOptions o = opts;
+  o.material.reset();
+  PackingReport r = analyse_system(p.source, sys, o);
+  if (opts.material) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::size_t smallest = 0;
+    for (std::size_t i = 1; i < p.radius.size(); ++i)
+      if (p.radius[i] < p.radius[smallest]) smallest = i;
+    add_material_estimates(r, *opts.material, p.radius[smallest], p.mass[smallest]);
+    r.timings.back().second += seconds_since(t0);
+  }
+  return r;
+}
+
+PackingReport analyse_system(const std::string& source, const GlobalSystem& sys, const PackingAnalysisOptions& opts) {
+  if (opts.material) fail("analyse_system: the material heuristics need the particles' radii (analyse_packing)");
   auto say = [&](std::string_view what) {
     if (opts.progress) opts.progress(what);
   };
   PackingReport r;
-  r.source = p.source;
+  r.source = source;
   r.dim = sys.dim();
   r.rotation = sys.rotation();
   r.damped = sys.damped();
@@ -333,20 +354,14 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
   t0 = std::chrono::steady_clock::now();
   say("bounds");
   EstimateInputs in;
+  in.bodies = sys.bodies();
   in.gershgorin_omega2 = sys.gershgorin_omega2();
-  in.yade_step = sys.yade_global_stiffness_step(0.8);
+  if (!in.bodies) in.yade_step = sys.yade_global_stiffness_step(0.8);
   in.single_contact_omega = sys.single_contact_omega_max();
-  for (double m : p.mass) in.m_min = std::min(in.m_min, m);
+  for (double m : sys.particle_masses()) in.m_min = std::min(in.m_min, m);
   for (std::size_t k = 0; k < sys.contacts().contacts.size(); ++k) {
     const auto q = sys.stored_coefficients(k);
     in.k_max = std::max({in.k_max, q.kn, q.kt});
-  }
-  if (opts.material) {
-    std::size_t smallest = 0;
-    for (std::size_t i = 1; i < p.radius.size(); ++i)
-      if (p.radius[i] < p.radius[smallest]) smallest = i;
-    in.smallest_radius = p.radius[smallest];
-    in.smallest_mass = p.mass[smallest];
   }
   add_packing_estimates(r, in, opts);
   r.timings.emplace_back("bounds", seconds_since(t0));

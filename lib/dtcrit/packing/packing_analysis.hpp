@@ -91,6 +91,9 @@ struct PackingAnalysisOptions {
 };
 
 PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const PackingAnalysisOptions& opts);
+// The same for any global system (a contact network of rigid bodies: GlobalSystem(ContactNetwork));
+// without the material heuristics (opts.material must be empty: they read the particles' radii).
+PackingReport analyse_system(const std::string& source, const GlobalSystem& sys, const PackingAnalysisOptions& opts);
 
 // What the bounds beside the exact answer read (analyse_packing takes them from one GlobalSystem, the
 // distributed analysis reduces them over ranks): Gershgorin's omega_max^2 bound, Yade's step, the
@@ -100,9 +103,12 @@ struct EstimateInputs {
   double gershgorin_omega2 = 0.0, yade_step = std::numeric_limits<double>::infinity(), single_contact_omega = 0.0;
   double m_min = std::numeric_limits<double>::infinity(), k_max = 0.0;
   double smallest_radius = 0.0, smallest_mass = 0.0;
+  bool bodies = false;  // a network of rigid bodies (no Yade bound; the single contact of two bodies)
 };
 // Appends the bounds to r.estimates, with their ratios to r.h_exact (set r.omega_max and r.h_exact first).
 void add_packing_estimates(PackingReport& r, const EstimateInputs& in, const PackingAnalysisOptions& opts);
+// The material heuristics (Rayleigh, Hertz) of the smallest particle (radius R, mass m).
+void add_material_estimates(PackingReport& r, const PackingMaterial& material, double R, double m);
 
 // The limit of one integrator on the global system (see packing/README.md for the methods):
 //  undamped: Omega_crit of the scalar oscillator / omega_max (modal decomposition, exact);

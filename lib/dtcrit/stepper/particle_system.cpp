@@ -189,6 +189,7 @@ void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v
   const auto& cols = nlist_.cells().neighbours();
   std::size_t ci = 0;  // merge pointer into committed_
   Record rec;
+  Anchor anc;
   Geom g;
   g.dt = dt;
 
@@ -208,20 +209,20 @@ void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v
       h = contact::advance_history(law, in, h, dt);
     } else {
       if (old) {
-        rec.anchor_x = old->anchor_x;
-        rec.anchor_phi_i = old->anchor_phi_i;
-        rec.anchor_phi_j = old->anchor_phi_j;
+        anc = anchors_committed_[ci];
+        anc.slip.setZero();
       } else {
         // Onset: interpolate the configuration where the overlap crossed zero between the committed
         // call and this one (lambda = 1: now; lambda = 0: already touching at the committed call).
         double lambda = 1.0;
         if (have_prev) lambda = overlap_prev < 0.0 ? overlap_prev / (overlap_prev - g.rc.overlap) : 0.0;
-        rec.anchor_x = s_prev + lambda * (s_now - s_prev);
-        rec.anchor_phi_i = phi_i_prev + lambda * (phi_i - phi_i_prev);
-        rec.anchor_phi_j = phi_j_prev + lambda * (phi_j - phi_j_prev);
+        anc.x = s_prev + lambda * (s_now - s_prev);
+        anc.phi_i = phi_i_prev + lambda * (phi_i - phi_i_prev);
+        anc.phi_j = phi_j_prev + lambda * (phi_j - phi_j_prev);
+        anc.slip.setZero();
       }
-      const Vec3 rot = (g.rc.ri * (phi_i - rec.anchor_phi_i) + g.rc.rj * (phi_j - rec.anchor_phi_j)).cross(g.rc.normal);
-      h.xi_t = project_tangent(s_now - rec.anchor_x - rot, g.rc.normal);
+      const Vec3 rot = (g.rc.ri * (phi_i - anc.phi_i) + g.rc.rj * (phi_j - anc.phi_j)).cross(g.rc.normal);
+      h.xi_t = project_tangent(s_now - anc.x - rot, g.rc.normal);
     }
     in.xi_t = h.xi_t;
     in.xi_r = h.xi_r;
@@ -231,8 +232,8 @@ void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v
     rec.xi_r = out.xi_r;
     rec.xi_tw = out.xi_tw;
     rec.a_prev = h.a_prev;
-    if (consistent) rec.slip = h.xi_t - out.xi_t;
-    visit(g, law, in, out, rec);
+    if (consistent) anc.slip = h.xi_t - out.xi_t;
+    visit(g, law, in, out, rec, anc);
   };
 
   for (Index i = 0; i < n; ++i) {
@@ -296,7 +297,7 @@ void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v
     rec = Record{};
     rec.key = g.key;
     const ContactLaw bond_law = contact::hooke_history(bd.k_bond, 0.0, law_.damping_coefficient, 0.0, 0.0);
-    visit(g, bond_law, in, contact::evaluate(bond_law, in, derivative), rec);
+    visit(g, bond_law, in, contact::evaluate(bond_law, in, derivative), rec, Anchor{});
   }
 }
 
@@ -320,10 +321,11 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
     for (int d = 0; d < dim_; ++d) f[i * dpp + d] += pmass_[i] * gravity_[d];
 
   trial_.clear();
+  anchors_trial_.clear();
   reports_.clear();
   for_each_contact(t, x, v, false, false,
                    [&](const Geom& g, const ContactLaw& law, const contact::ContactInput& in,
-                       const contact::ContactResponse& out, const Record& rec) {
+                       const contact::ContactResponse& out, const Record& rec, const Anchor& anc) {
     // Generalised forces A^T Q_c (contact/kinematics.hpp): the tangential force's torque through the
     // law's torque arm (LAMMPS: torque -= arm (n x F_t) on both), rolling R_eff n x F_r and twisting
     // M n on i, their opposites on j.
@@ -335,7 +337,9 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
     if (g.j >= 0) add_generalised(f, g.j, -force, -contact::torque_arm(law, g.rc, false) * nxft - resist);
     if (g.bond) return;
     trial_.push_back(rec);
-    reports_.push_back(ContactReport{g.key, g.rc.overlap, nrm, out.normal_force, out.tangential_force, out.xi_t,
+    if (consistent) anchors_trial_.push_back(anc);
+    if (reports_on_)
+      reports_.push_back(ContactReport{g.key, g.rc.overlap, nrm, out.normal_force, out.tangential_force, out.xi_t,
                                      out.sliding, out.rolling_force, out.twisting_torque});
   });
   t_trial_ = t;
@@ -365,11 +369,12 @@ void ParticleSystem::set_initial_histories(std::vector<std::pair<ContactKey, con
 void ParticleSystem::accept_step() {
   if (!have_trial_) return;
   if (mode_ == TangentialHistory::consistent) {
-    for (Record& r : trial_) {
-      r.anchor_x += r.slip;
-      r.slip.setZero();
+    for (Anchor& a : anchors_trial_) {
+      a.x += a.slip;
+      a.slip.setZero();
     }
     x_committed_.swap(x_trial_);
+    anchors_committed_.swap(anchors_trial_);
   }
   committed_.swap(trial_);
   t_ref_ = t_trial_;
@@ -382,7 +387,10 @@ void ParticleSystem::tangent(double t, const Vector& x, const Vector& v, SparseM
     fail(fmt::format("tangent: x has {} and v has {} entries, expected {}", x.size(), v.size(), n));
   const Index dpp = dofs_per_particle();
   const bool traditional = mode_ == TangentialHistory::traditional;
-  std::vector<Eigen::Triplet<double>> tk, tc;
+  auto& tk = tangent_k_;
+  auto& tc = tangent_c_;
+  tk.clear();
+  tc.clear();
   // Which of a body's 6 velocity components (v, w) are dofs here: 3D all, 2D (vx, vy, w_z).
   const std::array<int, 6> sel3{0, 1, 2, 3, 4, 5}, sel2{0, 1, 5, -1, -1, -1};
   const auto& sel = dim_ == 3 ? sel3 : sel2;
@@ -400,7 +408,7 @@ void ParticleSystem::tangent(double t, const Vector& x, const Vector& v, SparseM
 
   for_each_contact(t, x, v, false, true,
                    [&](const Geom& g, const ContactLaw& law, const contact::ContactInput&,
-                       const contact::ContactResponse& out, const Record&) {
+                       const contact::ContactResponse& out, const Record&, const Anchor&) {
     contact::ContactBlocks blocks = contact::contact_blocks(law, g.rc, out, geometric_ && !g.rc.wall);
     // traditional: the histories are incremented by dt times the velocities, so what the law's
     // springs see moves with v, not with x.
@@ -450,14 +458,18 @@ std::vector<ContactKey> ParticleSystem::history_keys() const {
 }
 
 ParticleSystem::ContactState ParticleSystem::contact_state() const {
-  return ContactState{committed_, x_committed_, t_ref_};
+  return ContactState{committed_, anchors_committed_, x_committed_, t_ref_};
 }
 
 void ParticleSystem::set_contact_state(const ContactState& s) {
+  if (mode_ == TangentialHistory::consistent && s.anchors.size() != s.committed.size())
+    fail(fmt::format("contact state: {} anchors for {} contacts", s.anchors.size(), s.committed.size()));
   committed_ = s.committed;
+  anchors_committed_ = s.anchors;
   x_committed_ = s.x_committed;
   t_ref_ = s.t_ref;
   trial_.clear();
+  anchors_trial_.clear();
   have_trial_ = false;
 }
 
@@ -465,6 +477,8 @@ void ParticleSystem::reset_history(double t0) {
   require_finite("t0", t0);
   committed_.clear();
   trial_.clear();
+  anchors_committed_.clear();
+  anchors_trial_.clear();
   have_trial_ = false;
   x_committed_.resize(0);
   t_ref_ = t0;
@@ -477,8 +491,15 @@ double ParticleSystem::energy(const Vector& x, const Vector& v) const {
   for (Index i = 0; i < particle_count(); ++i) e -= pmass_[i] * gravity_.dot(centre(x, i));
   for_each_contact(t_ref_, x, v, true, false,
                    [&](const Geom&, const ContactLaw& law, const contact::ContactInput& in,
-                       const contact::ContactResponse& out, const Record&) { e += contact::stored_energy(law, in, out); });
+                       const contact::ContactResponse& out, const Record&, const Anchor&) {
+                     e += contact::stored_energy(law, in, out);
+                   });
   return e;
+}
+
+const std::vector<ContactReport>& ParticleSystem::last_contacts() const {
+  if (!reports_on_) fail("last_contacts: the contact reports are off (set_contact_reports(false))");
+  return reports_;
 }
 
 std::vector<ContactKey> ParticleSystem::find_contacts(const Vector& x) const {

@@ -86,20 +86,24 @@ struct ContactReport {
 
 class ParticleSystem final : public MechanicalSystem {
  public:
-  // What one contact remembers between steps.
+  // What one contact remembers between steps. Kept small: every step writes one per contact.
   struct Record {
     ContactKey key;
     Vec3 xi = Vec3::Zero();          // traditional: the spring; consistent: last value (diagnostic)
     Vec3 xi_r = Vec3::Zero();        // rolling history (traditional only)
     double xi_tw = 0.0;              // twisting history (traditional only)
     double a_prev = 0.0;             // mindlin_rescale: contact radius at the last update
-    Vec3 anchor_x = Vec3::Zero();    // consistent: relative centre position at onset (+ slips)
-    Vec3 anchor_phi_i = Vec3::Zero(), anchor_phi_j = Vec3::Zero();  // consistent: phi at onset
-    Vec3 slip = Vec3::Zero();        // consistent: anchor shift to apply at accept_step()
+  };
+  // The consistent mode's anchors, parallel to the records (empty in traditional mode).
+  struct Anchor {
+    Vec3 x = Vec3::Zero();                             // relative centre position at onset (+ slips)
+    Vec3 phi_i = Vec3::Zero(), phi_j = Vec3::Zero();   // phi at onset
+    Vec3 slip = Vec3::Zero();                          // anchor shift to apply at accept_step()
   };
   // Everything the contacts remember (see contact_state()).
   struct ContactState {
     std::vector<Record> committed;
+    std::vector<Anchor> anchors;
     Vector x_committed;
     double t_ref = std::numeric_limits<double>::quiet_NaN();
   };
@@ -182,8 +186,12 @@ class ParticleSystem final : public MechanicalSystem {
   double committed_time() const { return t_ref_; }
 
   // --- diagnostics ---
-  // Contacts of the most recent force() call (bonds not included), ascending key order.
-  const std::vector<ContactReport>& last_contacts() const { return reports_; }
+  // Contacts of the most recent force() call (bonds not included), ascending key order. Throws when
+  // the reports are off.
+  const std::vector<ContactReport>& last_contacts() const;
+  // On by default. Long runs that never read last_contacts() (--confirm, the benchmark) turn them
+  // off: a report is 144 bytes written per contact and step.
+  void set_contact_reports(bool on) { reports_on_ = on; reports_.clear(); }
   // Touching pairs and wall contacts (overlap > 0, bonds excluded) at x: through the cell list,
   // and by an O(N^2) scan (the test oracle).
   std::vector<ContactKey> find_contacts(const Vector& x) const;
@@ -210,10 +218,15 @@ class ParticleSystem final : public MechanicalSystem {
   Vector external_;
   double skin_ = -1.0;
   bool geometric_ = false;
+  bool reports_on_ = true;
 
   mutable NeighbourList nlist_;
   mutable std::vector<Vec3> centres_;
+  // tangent()'s triplets, kept between calls: an implicit scheme assembles every step, and a
+  // fresh vector grown to ~10^5 entries each time spent most of tangent() in page faults.
+  std::vector<Eigen::Triplet<double>> tangent_k_, tangent_c_;
   std::vector<Record> committed_, trial_;
+  std::vector<Anchor> anchors_committed_, anchors_trial_;  // consistent mode only
   std::vector<ContactReport> reports_;
   Vector x_committed_, x_trial_;  // positions of the committed / most recent force() call
   double t_ref_ = std::numeric_limits<double>::quiet_NaN(), t_trial_ = 0.0;

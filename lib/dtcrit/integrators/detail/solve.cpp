@@ -12,6 +12,21 @@ namespace dtcrit::detail {
 
 namespace {
 constexpr Index dense_limit = 64;
+// BiCGSTAB's own residual estimate |J d - r| / |r| at which a Krylov solve is accepted, and the
+// products it may take before the direct path takes over (a 3D packing at the explicit limit: ~15).
+constexpr double krylov_tolerance = 1e-15;
+constexpr int krylov_max_iterations = 60;
+
+// Exactly symmetric (values compared bit for bit): J and its transpose, both compressed column-major
+// with sorted indices, store the same arrays.
+bool is_symmetric(const SparseMatrix& J) {
+  const SparseMatrix T = J.transpose();
+  const auto nnz = static_cast<std::size_t>(J.nonZeros());
+  return T.nonZeros() == J.nonZeros() &&
+         std::equal(J.outerIndexPtr(), J.outerIndexPtr() + J.outerSize() + 1, T.outerIndexPtr()) &&
+         std::equal(J.innerIndexPtr(), J.innerIndexPtr() + nnz, T.innerIndexPtr()) &&
+         std::equal(J.valuePtr(), J.valuePtr() + nnz, T.valuePtr());
+}
 
 bool only_diagonal(const SparseMatrix& A) {
   for (Index j = 0; j < A.outerSize(); ++j)
@@ -43,25 +58,80 @@ void TangentSolver::factor(const Vector& mass, double a, const SparseMatrix& C, 
     dense_.compute(J);
     return;
   }
-  kind_ = Kind::sparse;
-  SparseMatrix J(n, n);
-  if (use_C) J = b * C;
-  if (use_K) J = SparseMatrix(J + c * K);
+  SparseMatrix sum(n, n);
+  if (use_C) sum = b * C;
+  if (use_K) sum = SparseMatrix(sum + c * K);
   SparseMatrix D(n, n);
   D.reserve(Eigen::VectorXi::Constant(n, 1));
   for (Index i = 0; i < n; ++i) D.insert(i, i) = a * mass[i];
-  J = SparseMatrix(J + D);
-  J.makeCompressed();
-  sparse_.compute(J);
-  if (sparse_.info() != Eigen::Success) fail("sparse LU of the Newton matrix failed (singular tangent?)");
+  J_ = sum + D;
+  J_.makeCompressed();
+  if (direct_only_) {
+    factor_direct();
+    return;
+  }
+  kind_ = Kind::sparse_iterative;
+  krylov_.setTolerance(krylov_tolerance);
+  krylov_.setMaxIterations(krylov_max_iterations);
+  krylov_.compute(J_);
 }
 
-void TangentSolver::solve(const Vector& r, Vector& d) const {
-  switch (kind_) {
-    case Kind::diagonal: d = r.cwiseQuotient(diagonal_); break;
-    case Kind::dense: d = dense_.solve(r); break;
-    case Kind::sparse: d = sparse_.solve(r); break;
+void TangentSolver::factor_direct() {
+  // Embed J in the analysed pattern: adding the zeros of pattern_ changes no value, and J fits
+  // when the union has no more entries than pattern_. A pattern grown to twice J's size (contacts
+  // long gone) is started afresh.
+  SparseMatrix embedded = pattern_.rows() == J_.rows() ? SparseMatrix(pattern_ + J_) : J_;
+  const bool fits = pattern_.rows() == J_.rows() && embedded.nonZeros() == pattern_.nonZeros() &&
+                    pattern_.nonZeros() <= 2 * J_.nonZeros();
+  if (!fits) {
+    embedded = J_;
+    pattern_ = J_;
+    pattern_.coeffs().setZero();
+    ldlt_analysed_ = lu_analysed_ = false;
   }
+  J_ = std::move(embedded);
+  J_.makeCompressed();
+  ++factorisations_;
+  if (is_symmetric(J_)) {
+    if (!ldlt_analysed_) {
+      ldlt_.analyzePattern(J_);
+      ldlt_analysed_ = true;
+      ++analyses_;
+    }
+    ldlt_.factorize(J_);
+    // all pivots positive: J is SPD and the unpivoted LDL^T is backward stable
+    if (ldlt_.info() == Eigen::Success && (ldlt_.vectorD().array() > 0.0).all()) {
+      kind_ = Kind::sparse_ldlt;
+      return;
+    }
+  }
+  kind_ = Kind::sparse_lu;
+  if (!lu_analysed_) {
+    lu_.analyzePattern(J_);
+    lu_analysed_ = true;
+    ++analyses_;
+  }
+  lu_.factorize(J_);
+  if (lu_.info() != Eigen::Success) fail("sparse LU of the Newton matrix failed (singular tangent?)");
+}
+
+void TangentSolver::solve(const Vector& r, Vector& d) {
+  switch (kind_) {
+    case Kind::diagonal: d = r.cwiseQuotient(diagonal_); return;
+    case Kind::dense: d = dense_.solve(r); return;
+    case Kind::sparse_iterative:
+      d = krylov_.solve(r);
+      if (krylov_.info() == Eigen::Success && krylov_.error() <= krylov_tolerance && d.allFinite()) {
+        ++iterative_solves_;
+        return;
+      }
+      // not converged: J is not close enough to its diagonal; factor it, now and from now on
+      direct_only_ = true;
+      factor_direct();
+      break;
+    default: break;
+  }
+  d = kind_ == Kind::sparse_ldlt ? Vector(ldlt_.solve(r)) : Vector(lu_.solve(r));
 }
 
 double NewtonControl::weighted(const Vector& r) const { return r.cwiseQuotient(mass_.cwiseSqrt()).norm(); }

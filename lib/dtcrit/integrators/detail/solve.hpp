@@ -3,8 +3,10 @@
 // integrator's SolverStatus, and the linear solve with J = a M + b C + c K.
 #include <string_view>
 
-#include <Eigen/SparseLU>
+#include <Eigen/IterativeLinearSolvers>
 #include <Eigen/LU>
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseLU>
 
 #include "dtcrit/core/types.hpp"
 #include "dtcrit/integrators/integrator.hpp"
@@ -13,19 +15,45 @@ namespace dtcrit::detail {
 
 // Solves J d = r with J = a diag(mass) + b C + c K (K, C the tangent operators of the system).
 // Diagonal J (lumped mass, no coupling) is a division; small systems (n <= 64) use a dense LU;
-// larger ones a sparse LU. Terms with a zero coefficient are skipped.
+// larger ones a sparse solve. Terms with a zero coefficient are skipped.
+//
+// Sparse J. The damped explicit-type schemes (central difference, implicit-damping velocity
+// Verlet: J = M + h/2 C, h near the explicit limit) give a J close to its diagonal M: a Krylov
+// solve (BiCGSTAB, Jacobi preconditioner) reaches the rounding level of J d in a few products,
+// where a sparse LU of a 3D packing fills in heavily. It is accepted when its
+// residual estimate is below 1e-15 |r|; the Newton loop around it checks the true residual anyway
+// (a solve that is less exact costs an iteration, never accuracy). Otherwise (stiff implicit
+// schemes at large h, h^2 K dominant) the solver switches to a direct factorisation for the rest
+// of its life: an LDL^T when J is exactly symmetric with positive pivots (SPD), else the sparse
+// LU. Both keep their symbolic analysis (fill-reducing ordering) for as long as J's pattern fits
+// in the analysed one (a contact set that does not grow): J is embedded in that pattern with
+// explicit zeros, and only the numeric factorisation is repeated.
 class TangentSolver {
  public:
+  enum class Kind { diagonal, dense, sparse_iterative, sparse_ldlt, sparse_lu };
   void factor(const Vector& mass, double a, const SparseMatrix& C, double b, const SparseMatrix& K, double c);
-  void solve(const Vector& r, Vector& d) const;
+  void solve(const Vector& r, Vector& d);
   bool is_diagonal() const { return kind_ == Kind::diagonal; }
+  // How the last system was solved, and counters for tests and benchmarks.
+  Kind kind() const { return kind_; }
+  long analyses() const { return analyses_; }            // symbolic analyses of a direct factorisation
+  long factorisations() const { return factorisations_; }  // numeric direct factorisations
+  long iterative_solves() const { return iterative_solves_; }
+  // Never try the Krylov solve (the direct path only; for comparisons).
+  void set_direct_only(bool on) { direct_only_ = on; }
 
  private:
-  enum class Kind { diagonal, dense, sparse };
+  void factor_direct();
   Kind kind_ = Kind::diagonal;
   Vector diagonal_;
   Eigen::PartialPivLU<Matrix> dense_;
-  Eigen::SparseLU<SparseMatrix> sparse_;
+  SparseMatrix J_;        // the sparse J, embedded in pattern_ once factored directly
+  SparseMatrix pattern_;  // the pattern the direct factorisations were analysed on (zero values)
+  bool ldlt_analysed_ = false, lu_analysed_ = false, direct_only_ = false;
+  Eigen::BiCGSTAB<SparseMatrix> krylov_;
+  Eigen::SimplicialLDLT<SparseMatrix> ldlt_;
+  Eigen::SparseLU<SparseMatrix> lu_;
+  long analyses_ = 0, factorisations_ = 0, iterative_solves_ = 0;
 };
 
 // The stopping rule shared by every Newton loop of dtcrit, in the mass-weighted norm

@@ -1,0 +1,484 @@
+#include "dtcrit/packing/packing_request.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "dtcrit/analysis/pair_analysis.hpp"
+#include "dtcrit/contact/hertz_mindlin.hpp"
+#include "dtcrit/contact/lammps_syntax.hpp"
+#include "dtcrit/contact/operating_point.hpp"
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/io/pair_input.hpp"
+#include "dtcrit/packing/lammps_io.hpp"
+
+namespace dtcrit::packing {
+
+namespace {
+
+std::array<bool, 3> parse_periodic(const std::string& text) {
+  std::array<bool, 3> p{false, false, false};
+  if (text == "none") return p;
+  for (const auto& a : split(text, ',')) {
+    if (a == "x") p[0] = true;
+    else if (a == "y") p[1] = true;
+    else if (a == "z") p[2] = true;
+    else fail(fmt::format("--periodic '{}': '{}' is not an axis; expected a list of x, y, z, or 'none'", text, a));
+  }
+  return p;
+}
+
+// "types=1-2,kn=...,kt=...,gamma_n=...,gamma_t=..." (keys not given: the base law's, except gamma_t,
+// which is gamma_n / 2 when gamma_n is given alone, as everywhere).
+std::pair<std::pair<int, int>, contact::ContactLaw> parse_type_law(const std::string& spec,
+                                                                    const contact::ContactLaw& base) {
+  KeyValues kv(spec, fmt::format("--type-law {}", spec));
+  const std::string types = kv.required_text("types");
+  const auto parts = split(types, '-');
+  if (parts.size() != 2) fail(fmt::format("--type-law {}: types = '{}' must read I-J, e.g. 1-2", spec, types));
+  const int a = static_cast<int>(parse_number("--type-law type", parts[0]));
+  const int b = static_cast<int>(parse_number("--type-law type", parts[1]));
+  if (a < 1 || b < 1) fail(fmt::format("--type-law {}: types must be >= 1", spec));
+  contact::ContactLaw law = base;
+  for (const char* key : {"kn", "kt", "gamma_n", "gamma_t"})
+    if (auto v = kv.number(key)) contact::set_classic_coefficient(law, key, *v);
+  if (auto gn = kv.number("gamma_n"); gn && !kv.number("gamma_t"))
+    contact::set_classic_coefficient(law, "gamma_t", default_ct_ratio * *gn);
+  kv.reject_unused({"types", "kn", "kt", "gamma_n", "gamma_t"});
+  return {{std::min(a, b), std::max(a, b)}, contact::validated(law)};
+}
+
+// Particles within their radius of a box bound on an axis that is neither periodic nor walled: a
+// periodic simulation would have contacts across that bound which this analysis does not see (a
+// step too large). "" when there are none.
+std::string box_bound_warning(const Packing& p) {
+  const char* names[] = {"x", "y", "z"};
+  std::string axes;
+  Index touching = 0;
+  for (int d = 0; d < p.dim; ++d) {
+    if (p.periodic[d]) continue;
+    bool walled = false;
+    for (const auto& w : p.walls) walled = walled || std::abs(w.normal[d]) == 1.0;
+    if (walled) continue;
+    Index n = 0;
+    for (Index i = 0; i < p.size(); ++i)
+      if (p.centre[i][d] - p.radius[i] <= p.box_lo[d] || p.centre[i][d] + p.radius[i] >= p.box_hi[d]) ++n;
+    if (n > 0) axes += (axes.empty() ? "" : ", ") + std::string(names[d]), touching += n;
+  }
+  if (touching == 0) return "";
+  return fmt::format("{} particles reach the box bounds in {}, which is neither periodic nor walled: if the "
+                     "simulation is periodic there, give --periodic (contacts across the bound are missing and the "
+                     "step is too large); if it has walls, give --wall",
+                     touching, axes);
+}
+
+std::string law_text(const contact::ContactLaw& l) { return contact::describe(l); }
+
+std::string periodic_text(const Packing& p) {
+  std::string out;
+  const char* names[] = {"x", "y", "z"};
+  for (int d = 0; d < p.dim; ++d)
+    if (p.periodic[d]) out += (out.empty() ? "" : ",") + std::string(names[d]);
+  return out.empty() ? "none" : out;
+}
+
+std::pair<double, double> range(const std::vector<double>& v) {
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  return {*lo, *hi};
+}
+
+// "is my timestep safe?": the script's timestep against the exact limit of its integrator.
+struct TimestepCheck {
+  std::string verdict, text;
+  nlohmann::json json;
+};
+
+TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report, double margin,
+                             const std::string& histories) {
+  TimestepCheck c;
+  const double dt = in.timestep;
+  const std::string dt_from = in.timestep_default ? "LAMMPS' default for units si: the script has no timestep line"
+                                                  : "the script's timestep";
+  c.json = {{"timestep", dt}, {"timestep_unit", "s"}, {"timestep_source", dt_from}, {"integrator", in.integrator},
+            {"state", "the packing of the data file as it is, " + histories}};
+  const PackingIntegratorLimit* lim = nullptr;
+  for (const auto& l : report.integrators)
+    if (l.name == in.integrator) lim = &l;
+  std::string detail;
+  if (lim == nullptr || (lim->stability == Stability::conditional && !lim->converged)) {
+    c.verdict = "UNKNOWN";
+    detail = fmt::format("the limit of {} did not converge; no verdict", in.integrator);
+    c.json["h_crit"] = nullptr;
+    c.json["ratio"] = nullptr;
+  } else if (lim->stability == Stability::unconditional) {
+    c.verdict = "SAFE";
+    detail = fmt::format("{} is unconditionally stable on this packing", in.integrator);
+    c.json["h_crit"] = nullptr;
+    c.json["ratio"] = 0.0;
+  } else if (lim->stability == Stability::unstable) {
+    c.verdict = "UNSAFE";
+    detail = fmt::format("{} is unstable at every step on this packing", in.integrator);
+    c.json["h_crit"] = nullptr;
+    c.json["ratio"] = nullptr;
+  } else {
+    const double ratio = dt / lim->h_crit;
+    c.json["h_crit"] = lim->h_crit;
+    c.json["ratio"] = ratio;
+    c.verdict = ratio < 1.0 ? "SAFE" : "UNSAFE";
+    detail = ratio < 1.0 ? fmt::format("timestep is {:.3g} of the critical step", ratio)
+                         : fmt::format("timestep is {:.3g} times the critical step: {} blows up", ratio, in.integrator);
+    if (ratio < 1.0 && ratio > margin)
+      detail += fmt::format(" (above the recommended margin {:g}: the limit holds for this state only)", margin);
+    c.text = fmt::format("  timestep                    {:.6g} s ({})\n  h_crit {:<20} {:.6g} s\n"
+                         "  timestep / h_crit           {:.6g}\n",
+                         dt, dt_from, in.integrator, lim->h_crit, ratio);
+  }
+  if (c.text.empty()) c.text = fmt::format("  timestep                    {:.6g} s ({})\n", dt, dt_from);
+  c.json["verdict"] = c.verdict;
+  c.json["message"] = c.verdict + ": " + detail;
+  c.text = fmt::format("\nis the timestep of {} safe? ({} = LAMMPS' fix nve/sphere; h_crit is for the packing's current "
+                       "state: {})\n{}{}: {}\n",
+                       in.path, in.integrator, histories, c.text, c.verdict, detail);
+  return c;
+}
+
+std::string histories_text(const std::optional<ContactHistorySummary>& h, const std::vector<std::string>& files) {
+  if (!h) return "contact histories: none read (zero, sticking)";
+  std::string t = fmt::format("contact histories from {}: {} pair and {} wall contacts read", fmt::join(files, ", "),
+                              h->pairs_read, h->walls_read);
+  if (h->sliding) t += fmt::format(", {} at the Coulomb limit (linearised as sliding)", h->sliding);
+  if (h->rolling_at_limit) t += fmt::format(", {} at the rolling limit", h->rolling_at_limit);
+  if (h->pairs_unmatched + h->walls_unmatched)
+    t += fmt::format("; {} listed contacts are not contacts of the packing", h->pairs_unmatched + h->walls_unmatched);
+  if (h->pairs_missing + h->walls_missing)
+    t += fmt::format("; {} contacts of the packing are not in the files (zero history)", h->pairs_missing + h->walls_missing);
+  return t;
+}
+
+}  // namespace
+
+void reject_unread(const PackingRequest& o, const std::string& option, const std::string& why) {
+  if (o.given.count(option)) fail(fmt::format("{} {}", option, why));
+}
+
+// The effective inputs, echoed at the top of every report.
+std::string inputs_text(const Packing& p, const ContactLaws& laws,
+                        const std::vector<std::string>& defaults) {
+  const auto [r0, r1] = range(p.radius);
+  const auto [m0, m1] = range(p.mass);
+  const auto [i0, i1] = range(p.inertia);
+  std::string out = "inputs:\n";
+  out += fmt::format("  law: {}\n", law_text(laws.base));
+  for (const auto& [types, law] : laws.by_types)
+    out += fmt::format("  law of types {}-{}: {}\n", types.first, types.second, law_text(law));
+  out += fmt::format("  particles: r {:g}..{:g} m, m {:g}..{:g} kg, I {:g}..{:g} kg m^2\n", r0, r1, m0, m1, i0, i1);
+  out += fmt::format("  periodic: {}; walls: ", periodic_text(p));
+  if (p.walls.empty()) out += "none";
+  for (std::size_t w = 0; w < p.walls.size(); ++w)
+    out += (w ? "; " : "") + p.walls[w].label + (p.walls[w].law ? " (" + law_text(*p.walls[w].law) + ")" : "");
+  out += "\n";
+  for (const auto& d : defaults) out += "  default: " + d + "\n";
+  return out + "\n";
+}
+
+nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws,
+                           const std::vector<std::string>& defaults) {
+  auto law_json = [](const contact::ContactLaw& l) {
+    nlohmann::json j{{"style", contact::to_string(l.style)}, {"description", contact::describe(l)}, {"kn", l.kn}, {"kt", l.kt}};
+    if (l.style == contact::Style::granular) {
+      j["damping"] = contact::to_string(l.damping);
+      j["damping_coefficient"] = l.damping_coefficient;
+      j["x_gamma_t"] = l.tangential_damping;
+    } else {
+      j["gamma_n"] = l.damping_coefficient;
+      j["gamma_t"] = l.tangential_damping;
+    }
+    return j;
+  };
+  nlohmann::json j;
+  j["law"] = law_json(laws.base);
+  j["type_laws"] = nlohmann::json::array();
+  for (const auto& [types, law] : laws.by_types) {
+    auto t = law_json(law);
+    t["types"] = fmt::format("{}-{}", types.first, types.second);
+    j["type_laws"].push_back(t);
+  }
+  const auto [r0, r1] = range(p.radius);
+  const auto [m0, m1] = range(p.mass);
+  const auto [i0, i1] = range(p.inertia);
+  j["particles"] = {{"radius", {r0, r1}}, {"mass", {m0, m1}}, {"inertia", {i0, i1}}};
+  j["periodic"] = periodic_text(p);
+  j["walls"] = nlohmann::json::array();
+  for (const auto& w : p.walls) {
+    nlohmann::json wj{{"wall", w.label}};
+    if (w.law) wj["law"] = law_json(*w.law);
+    j["walls"].push_back(wj);
+  }
+  j["defaults_applied"] = defaults;
+  return j;
+}
+
+void check_packing_request(const PackingRequest& o) {
+  const int sources = !o.lattice.empty() + !o.data_file.empty() + !o.dump_file.empty() + !o.lammps_input.empty() +
+                      o.packing.has_value();
+  if (!o.lammps_input.empty()) {
+    // Everything the script gives is an error when given again on the command line.
+    const std::pair<const char*, const char*> supplied[] = {
+        {"--lattice", "the packing (read_data)"}, {"--lammps-data", "the packing (read_data)"},
+        {"--lammps-dump", "the packing (read_data)"}, {"--kn", "the law (pair_style, pair_coeff)"},
+        {"--kt", "the law (pair_style, pair_coeff)"}, {"--gamma-n", "the law (pair_style, pair_coeff)"},
+        {"--gamma-t", "the law (pair_style, pair_coeff)"}, {"--lammps-pair", "the law (pair_style, pair_coeff)"},
+        {"--hertz-mindlin", "the law (pair_style, pair_coeff)"},
+        {"--type-law", "the law of each type pair (pair_coeff I J)"}, {"--periodic", "the periodicity (boundary)"},
+        {"--wall", "the walls (fix wall/gran)"}, {"--box-walls", "the walls (fix wall/gran)"},
+        {"--dimension", "the dimension (dimension)"}, {"--disc", "the body model (fix nve/sphere disc)"},
+        {"--density", "the densities (the data file)"}};
+    for (const auto& [opt, what] : supplied)
+      if (o.given.count(opt)) fail(fmt::format("{} conflicts with --lammps-input {}, which gives {}", opt, o.lammps_input, what));
+  }
+  if (sources != 1) fail("give exactly one of --lattice, --lammps-data, --lammps-dump and --lammps-input");
+  const bool law_given = !o.lammps_pair.empty() || !o.hertz_mindlin.empty();
+  if (!o.lammps_input.empty()) {
+  } else if (law_given) {
+    if (o.kn || o.kt || o.gamma_n || o.gamma_t)
+      fail(fmt::format("{} gives the whole law: drop --kn, --kt, --gamma-n and --gamma-t",
+                       o.lammps_pair.empty() ? "--hertz-mindlin" : "--lammps-pair"));
+  } else {
+    if (!o.kn) fail("--kn (normal stiffness [N/m]) is required, or the law as --lammps-pair");
+    if (!o.kt) fail("--kt (tangential stiffness [N/m]) is required, or the law as --lammps-pair");
+  }
+  if (o.lattice.empty()) {
+    for (const char* opt : {"--radius", "--compression", "--radius-spread", "--seed"})
+      reject_unread(o, opt, "applies to --lattice only; a file gives the radii and positions");
+    if (!o.data_file.empty()) reject_unread(o, "--density", "is not read with --lammps-data: the data file gives the densities");
+    if (o.packing) reject_unread(o, "--density", "is not read with a packing given particle by particle: it gives the masses");
+    if (o.packing) reject_unread(o, "--dimension", "is not read with a packing given particle by particle: it gives the dimension");
+    if (o.dimension == 3 && !o.packing) reject_unread(o, "--disc", "applies to 2D packings only (--dimension 2)");
+  } else {
+    reject_unread(o, "--dimension", "applies to files only; a lattice's dimension is its kind (square, hex: 2D)");
+    if (o.radius_spread == 0.0) reject_unread(o, "--seed", "is only read with --radius-spread");
+    if (lattice_dimension(parse_lattice(o.lattice)) == 3)
+      reject_unread(o, "--disc", "applies to 2D lattices only (square, hex)");
+  }
+  if (o.eigensolver != "spectra") reject_unread(o, "--ncv", "is Spectra's basis size: it needs --eigensolver spectra");
+}
+
+EigenOptions eigen_options(const PackingRequest& o) {
+  EigenOptions eigen;
+  eigen.tolerance = require_positive("--lanczos-tol", o.lanczos_tol);
+  eigen.method = parse_eigen_method(o.eigensolver);
+  eigen.ncv = o.ncv;
+  return eigen;
+}
+
+PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(std::string_view)>& progress_to,
+                             const PackingAnalyser& analyse) {
+  check_packing_request(o);
+  const bool law_given = !o.lammps_pair.empty() || !o.hertz_mindlin.empty();
+  auto progress = [&](std::string_view what) {
+    if (progress_to) progress_to(what);
+  };
+
+  Packing p;
+  bool lattice = false;
+  std::optional<LammpsInput> script;
+  if (!o.lammps_input.empty()) {
+    progress("reading the LAMMPS input script and its data file");
+    script = read_lammps_input(o.lammps_input);
+    p = script->packing;
+    sort_spatially(p);
+  } else if (!o.lattice.empty()) {
+    if (o.n < 1) fail("--lattice needs --n (unit cells per side, >= 1)");
+    LatticeSpec spec;
+    spec.kind = parse_lattice(o.lattice);
+    spec.n = o.n;
+    spec.radius = o.radius;
+    spec.density = o.density;
+    spec.compression = o.compression;
+    spec.radius_spread = o.radius_spread;
+    spec.seed = o.seed;
+    spec.body_model = o.disc ? BodyModel::disc : BodyModel::sphere;
+    spec.periodic = true;
+    progress(fmt::format("building the {} lattice", o.lattice));
+    p = make_lattice(spec);
+    if (!o.periodic.empty()) {
+      p.periodic = parse_periodic(o.periodic);
+      p.source = fmt::format("{} lattice, {} cells per side, periodic: {}", o.lattice, o.n, o.periodic);
+    }
+    for (int d = p.dim; d < 3; ++d) p.periodic[d] = false;
+    if (o.box_walls && o.periodic != "none") fail("--box-walls needs --periodic none");
+    lattice = true;
+  } else if (o.packing) {
+    if (o.n != 0) fail("--n applies to --lattice only");
+    if (o.box_walls) fail("--box-walls applies to --lattice only");
+    p = *o.packing;
+    validate(p);
+    if (!o.periodic.empty()) p.periodic = parse_periodic(o.periodic);
+    for (int d = p.dim; d < 3; ++d) p.periodic[d] = false;
+    sort_spatially(p);
+  } else {
+    if (o.n != 0) fail("--n applies to --lattice only");
+    if (o.box_walls) fail("--box-walls applies to --lattice only");
+    ReadOptions ro;
+    ro.dimension = o.dimension;
+    ro.body_model = o.disc ? BodyModel::disc : BodyModel::sphere;
+    if (!o.periodic.empty()) ro.periodic = parse_periodic(o.periodic);
+    if (!o.dump_file.empty()) ro.density = o.density;
+    progress("reading the packing");
+    p = o.data_file.empty() ? read_lammps_dump(o.dump_file, ro) : read_lammps_data(o.data_file, ro);
+    sort_spatially(p);  // files come in atom-id order; the operator wants neighbours close
+  }
+
+  std::vector<std::string> defaults;
+  const double gamma_n = o.gamma_n.value_or(0.0);
+  if (!law_given && !script) {
+    if (!o.gamma_t && gamma_n > 0.0)
+      defaults.push_back(fmt::format("gamma_t = {:g} gamma_n (not given; LAMMPS' gran/hooke/history with NULL)", default_ct_ratio));
+    if (gamma_n == 0.0 && !o.gamma_t) defaults.push_back("gamma_n = gamma_t = 0 (no damping given)");
+  }
+  ContactLaws laws;
+  if (script) laws = script->laws;
+  else laws.base = !o.hertz_mindlin.empty() ? contact::parse_hertz_mindlin(o.hertz_mindlin, "--hertz-mindlin")
+              : o.lammps_pair.empty()
+                  ? contact::validated(contact::hooke_history(*o.kn, *o.kt, gamma_n,
+                                                              o.gamma_t.value_or(default_ct_ratio * gamma_n), 0.0))
+                  : contact::parse_lammps_pair(o.lammps_pair, "--lammps-pair");
+  for (const auto& s : o.type_laws) {
+    auto [key, law] = parse_type_law(s, laws.base);
+    if (!laws.by_types.emplace(key, law).second)
+      fail(fmt::format("--type-law for types {}-{} is given twice", key.first, key.second));
+  }
+  if (o.box_walls) {
+    // Walls pressed in so that a wall contact (R_eff = r) carries the force of a pair contact
+    // (R_eff = r/2) at the lattice's overlap: the same overlap for overlap-independent laws.
+    const double overlap = 2.0 * o.radius * o.compression;
+    double wall_overlap = overlap;
+    if (contact::overlap_dependent(laws.base) && overlap > 0.0) {
+      const double m = p.mass.front();
+      const auto pair = contact::operating_point(laws.base, 0.5 * m, 0.5 * m, 0.5 * o.radius, {overlap, {}, {}});
+      wall_overlap = contact::operating_point(laws.base, m, m, o.radius, {{}, pair.normal_force, {}}).overlap;
+    }
+    add_box_walls(p, wall_overlap);
+  }
+  for (const auto& w : o.walls) p.walls.push_back(parse_wall(w, p, laws.base));
+
+  if (script && script->timestep_default)
+    defaults.push_back(fmt::format("timestep {:g} s (LAMMPS' default for units si; the script has none)", script->timestep));
+  if (o.periodic.empty() && !script)
+    defaults.push_back(lattice     ? "periodic in every axis (lattice default)"
+                       : o.packing ? "no periodic axis (none given)"
+                       : !o.data_file.empty() ? "no periodic axis (data files do not record it)"
+                                              : "periodic axes from the dump's BOX BOUNDS");
+  const std::string bound_warning = o.data_file.empty() ? "" : box_bound_warning(p);
+
+  ContactOptions co;
+  co.gap_tolerance = o.gap_tolerance.value_or(lattice ? 1e-9 : 0.0);
+  if (!o.gap_tolerance) defaults.push_back(fmt::format("contact gap tolerance {:g}", co.gap_tolerance));
+  progress(fmt::format("finding the contacts of {} particles", p.size()));
+  auto contacts = find_contacts(p, laws, co);
+  std::optional<ContactHistorySummary> histories;
+  if (!o.lammps_contacts.empty()) {
+    progress("reading the contact histories");
+    histories = read_lammps_contacts(o.lammps_contacts, p, contacts,
+                                              script ? script->computes : std::map<std::string, std::vector<std::string>>{});
+  }
+  const std::string history_line = histories_text(histories, o.lammps_contacts);
+  PackingAnalysisOptions ao;
+  ao.integrators = expand_integrator_specs(o.integrators);
+  if (script && std::find(ao.integrators.begin(), ao.integrators.end(), script->integrator) == ao.integrators.end())
+    ao.integrators.push_back(script->integrator);  // the script's own integrator answers its question
+  if (o.youngs || o.poisson) {
+    if (!o.youngs || !o.poisson) fail("the material heuristics need both --youngs and --poisson");
+    ao.material = PackingMaterial{*o.youngs, *o.poisson};
+  }
+  ao.eigen = eigen_options(o);
+  ao.amplification_dofs = o.amplification_dofs;
+  ao.progress = progress;
+  AnalysedPacking analysed;
+  if (analyse) {
+    analysed = analyse(p, std::move(contacts), ao);
+  } else {
+    progress(fmt::format("assembling the global system ({} contacts)", contacts.contacts.size()));
+    analysed.system = std::make_unique<const GlobalSystem>(p, std::move(contacts), !o.no_rotation, o.geometric_stiffness);
+    analysed.report = analyse_packing(p, *analysed.system, ao);
+  }
+  auto& report = analysed.report;
+  if (lattice) {  // the lattice inputs that set the answer, defaults marked
+    report.inputs.push_back({"radius", o.radius, "m", !o.given.count("--radius")});
+    report.inputs.push_back({"density", o.density, "kg/m^3", !o.given.count("--density")});
+    report.inputs.push_back({"compression", o.compression, "", !o.given.count("--compression")});
+  }
+  progress("done");
+  PackingAnswer a;
+  a.recommendation = recommend_from(report.integrators, o.margin);
+  if (script) {
+    const auto check = check_timestep(*script, report, o.margin, history_line);
+    a.timestep_verdict = check.verdict;
+    a.timestep_text = check.text;
+    a.timestep_json = check.json;
+  }
+  a.packing = std::move(p);
+  a.laws = std::move(laws);
+  a.script = std::move(script);
+  a.system = std::move(analysed.system);
+  a.report = std::move(report);
+  a.defaults = std::move(defaults);
+  a.histories = std::move(histories);
+  a.history_files = o.lammps_contacts;
+  a.history_line = history_line;
+  a.bound_warning = bound_warning;
+  return a;
+}
+
+nlohmann::json to_json(const PackingAnswer& a) {
+  auto j = to_json(a.report);
+  j["inputs"] = inputs_json(a.packing, a.laws, a.defaults);
+  nlohmann::json hj{{"read", a.histories.has_value()}, {"summary", a.history_line}};
+  if (const auto& histories = a.histories) {
+    hj["files"] = a.history_files;
+    hj["pairs_read"] = histories->pairs_read;
+    hj["walls_read"] = histories->walls_read;
+    hj["pairs_unmatched"] = histories->pairs_unmatched;
+    hj["walls_unmatched"] = histories->walls_unmatched;
+    hj["pairs_missing"] = histories->pairs_missing;
+    hj["walls_missing"] = histories->walls_missing;
+    hj["sliding"] = histories->sliding;
+    hj["rolling_at_limit"] = histories->rolling_at_limit;
+    hj["max_distance_mismatch"] = histories->max_distance_mismatch;
+    hj["notes"] = histories->notes;
+  }
+  j["contact_histories"] = hj;
+  if (const auto& script = a.script) {
+    j["lammps_input"] = {{"path", script->path}, {"data_file", script->data_file}, {"taken", script->taken},
+                         {"skipped", script->skipped}};
+    j["timestep_check"] = a.timestep_json;
+  }
+  if (!a.bound_warning.empty()) j["warnings"] = {a.bound_warning};
+  if (a.recommendation) j["recommended_step"] = to_json(*a.recommendation);
+  return j;
+}
+
+std::string format_packing_answer(const PackingAnswer& a, const std::string& after_table) {
+  std::string head;
+  if (const auto& script = a.script) {
+    head = fmt::format("LAMMPS input {}: the lines read\n", script->path);
+    for (const auto& t : script->taken) head += "  " + t + "\n";
+    head += "  skipped (no effect on the step): " +
+            (script->skipped.empty() ? std::string("none") : fmt::format("{}", fmt::join(script->skipped, ", "))) + "\n\n";
+  }
+  head += a.history_line + "\n";
+  if (a.histories) {
+    for (const auto& note : a.histories->notes) head += "  note: " + note + "\n";
+  }
+  std::string text = head + inputs_text(a.packing, a.laws, a.defaults) + format_packing_table(a.report) + after_table;
+  if (!a.bound_warning.empty()) text += "\nwarning: " + a.bound_warning + "\n";
+  if (a.recommendation) text += "\n" + format_recommendation(*a.recommendation);
+  if (a.script) text += a.timestep_text;
+  return text;
+}
+
+}  // namespace dtcrit::packing

@@ -1,0 +1,468 @@
+// The Python module dtcrit (pybind11): a thin layer over the library. Each function fills the same
+// request the command line fills (analysis/pair_analysis.hpp PairRequest, packing/packing_request.hpp
+// PackingRequest, sweep/sweep.hpp SweepOptions), and returns the JSON the command prints with --json
+// as Python objects: dtcrit.pair(...) == json.loads(`dtcrit pair ... --json`). No physics here.
+// std::invalid_argument (every input error of the library, naming the parameter and the value)
+// becomes ValueError with the same message.
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <pybind11/eigen.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "dtcrit/analysis/pair_analysis.hpp"
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/packing/packing_request.hpp"
+#include "dtcrit/stepper/particle_system.hpp"
+#include "dtcrit/stability/matrix_system.hpp"
+#include "dtcrit/sweep/report.hpp"
+#include "dtcrit/sweep/sweep.hpp"
+
+namespace py = pybind11;
+using namespace py::literals;
+
+namespace dtcrit::python {
+
+namespace {
+
+using OptionalDouble = std::optional<double>;
+using Strings = std::vector<std::string>;
+
+// nlohmann::json -> dict / list / float / int / str / bool / None, as json.loads reads its dump.
+py::object to_python(const nlohmann::json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::null: return py::none();
+    case nlohmann::json::value_t::boolean: return py::bool_(j.get<bool>());
+    case nlohmann::json::value_t::number_integer: return py::int_(j.get<std::int64_t>());
+    case nlohmann::json::value_t::number_unsigned: return py::int_(j.get<std::uint64_t>());
+    case nlohmann::json::value_t::number_float: {  // the CLI's dump writes NaN and inf as null
+      const double v = j.get<double>();
+      return std::isfinite(v) ? py::object(py::float_(v)) : py::object(py::none());
+    }
+    case nlohmann::json::value_t::string: return py::str(j.get<std::string>());
+    case nlohmann::json::value_t::array: {
+      py::list out;
+      for (const auto& e : j) out.append(to_python(e));
+      return out;
+    }
+    case nlohmann::json::value_t::object: {
+      py::dict out;
+      for (const auto& [key, value] : j.items()) out[py::str(key)] = to_python(value);
+      return out;
+    }
+    default: fail("internal: a JSON value of no Python type");
+  }
+}
+
+// A body given as the CLI's "key=value,..." string or as a dict {"shape": "disc", "r": 5e-4, ...}.
+std::string body_spec(const py::object& body, const char* name) {
+  if (py::isinstance<py::str>(body)) return body.cast<std::string>();
+  if (!py::isinstance<py::dict>(body))
+    fail(fmt::format("{} must be a dict such as {{'shape': 'disc', 'r': 5e-4, 'm': 0.003}} or a string "
+                     "'shape=disc,r=5e-4,m=0.003'",
+                     name));
+  std::string spec;
+  for (const auto& [key, value] : body.cast<py::dict>())
+    spec += fmt::format("{}{}={}", spec.empty() ? "" : ",", py::str(key).cast<std::string>(),
+                        py::str(py::isinstance<py::float_>(value) ? py::repr(value) : py::str(value)).cast<std::string>());
+  return spec;
+}
+
+// "x,y" or ["x", "y"] or None (the source's default).
+std::string periodic_spec(const py::object& periodic) {
+  if (periodic.is_none()) return "";
+  if (py::isinstance<py::str>(periodic)) return periodic.cast<std::string>();
+  std::string out;
+  for (const auto& axis : periodic) out += (out.empty() ? "" : ",") + py::str(axis).cast<std::string>();
+  return out.empty() ? "none" : out;
+}
+
+// A dense (n x n) numpy array or a scipy.sparse matrix (anything with tocoo()).
+SparseMatrix to_sparse(const py::object& A, const char* name) {
+  if (py::hasattr(A, "tocoo")) {
+    const py::object coo = A.attr("tocoo")();
+    const auto shape = coo.attr("shape").cast<std::pair<Index, Index>>();
+    const auto rows = coo.attr("row").cast<py::array_t<Index, py::array::forcecast>>();
+    const auto cols = coo.attr("col").cast<py::array_t<Index, py::array::forcecast>>();
+    const auto data = coo.attr("data").cast<py::array_t<double, py::array::forcecast>>();
+    std::vector<Eigen::Triplet<double>> triplets;
+    for (py::ssize_t k = 0; k < data.size(); ++k) triplets.emplace_back(rows.at(k), cols.at(k), data.at(k));
+    SparseMatrix S(shape.first, shape.second);
+    S.setFromTriplets(triplets.begin(), triplets.end());  // duplicates summed, as scipy does
+    return S;
+  }
+  const auto a = py::array_t<double, py::array::forcecast>::ensure(A);
+  if (!a) fail(fmt::format("{} must be a numpy array or a scipy.sparse matrix", name));
+  if (a.ndim() != 2) fail(fmt::format("{} has {} dimensions: expected a square matrix", name, a.ndim()));
+  Matrix dense(a.shape(0), a.shape(1));
+  for (Index i = 0; i < dense.rows(); ++i)
+    for (Index j = 0; j < dense.cols(); ++j) dense(i, j) = a.at(i, j);
+  return dense.sparseView(1.0, 0.0);  // keeps every non-zero entry
+}
+
+// M as a matrix, or as a vector: its diagonal (a lumped mass).
+Matrix to_mass(const py::object& M) {
+  if (!py::hasattr(M, "tocoo")) {
+    const auto a = py::array_t<double, py::array::forcecast>::ensure(M);
+    if (a && a.ndim() == 1) {
+      Vector d(a.shape(0));
+      for (Index i = 0; i < d.size(); ++i) d[i] = a.at(i);
+      return d.asDiagonal();
+    }
+  }
+  return Matrix(to_sparse(M, "M"));
+}
+
+py::dict critical_step(const std::string& integrator, const py::object& M, const py::object& K, const py::object& C) {
+  const Matrix mass = to_mass(M);
+  const SparseMatrix stiffness = to_sparse(K, "K");
+  const SparseMatrix damping = C.is_none() ? SparseMatrix(mass.rows(), mass.rows()) : to_sparse(C, "C");
+  const auto r = matrix_critical_step(integrator, matrix_system(mass, stiffness, damping));
+  const bool conditional = r.step.stability == Stability::conditional;
+  return py::dict("integrator"_a = integrator, "stability"_a = std::string(stability_keyword(r.step.stability)),
+                  "h_crit"_a = conditional ? py::object(py::float_(r.step.h_crit)) : py::object(py::none()),
+                  "h_crit_unit"_a = "s", "omega_max"_a = r.omega_max, "omega_max_unit"_a = "rad/s",
+                  "omega_max_from"_a = r.from_damping ? "C (K = 0): largest |eigenvalue| of M^-1 C"
+                                                      : "K: sqrt of the largest |eigenvalue| of M^-1 K",
+                  "free_modes"_a = r.step.free_modes, "method"_a = r.step.method,
+                  "checked_omega_min"_a = checked_omega_min, "checked_omega_max"_a = checked_omega_max);
+}
+
+py::list integrators() {
+  py::list out;
+  for (const auto& row : integrator_registry()) {
+    py::list parameters;
+    for (const auto& p : row.parameters)
+      parameters.append(py::dict("name"_a = p.name, "default"_a = p.default_value, "min"_a = p.min, "max"_a = p.max,
+                                 "meaning"_a = p.meaning));
+    out.append(py::dict("name"_a = row.name, "description"_a = row.description, "parameters"_a = parameters,
+                        "order"_a = row.order, "order_damped"_a = row.order_damped, "explicit"_a = row.is_explicit));
+  }
+  return out;
+}
+
+py::object pair(const py::object& body1, const py::object& body2, OptionalDouble kn, OptionalDouble kt,
+                OptionalDouble kt_ratio, OptionalDouble cn, OptionalDouble ct, OptionalDouble ct_ratio,
+                OptionalDouble gamma_n, OptionalDouble gamma_t, OptionalDouble restitution, const std::string& law,
+                const std::string& hertz_mindlin, OptionalDouble overlap, OptionalDouble normal_force,
+                OptionalDouble r_eff, OptionalDouble impact_velocity, OptionalDouble youngs, OptionalDouble poisson,
+                OptionalDouble density, OptionalDouble radius, const Strings& integrators, double margin,
+                const std::string& accuracy) {
+  PairRequest r;
+  r.input.body1 = body_spec(body1, "body1");
+  r.input.body2 = body_spec(body2, "body2");
+  r.input.lammps_pair = law;
+  r.input.hertz_mindlin = hertz_mindlin;
+  if (!law.empty() && !hertz_mindlin.empty()) fail("give one of law (LAMMPS' syntax) and hertz_mindlin");
+  if (!hertz_mindlin.empty() && kn) fail("hertz_mindlin gives the whole law: drop kn");
+  auto put = [&](const char* key, const OptionalDouble& v) {
+    if (v) r.input.law[key] = *v;
+  };
+  put("kn", kn), put("kt", kt), put("kt_ratio", kt_ratio), put("cn", cn), put("ct", ct), put("ct_ratio", ct_ratio);
+  put("gamma_n", gamma_n), put("gamma_t", gamma_t), put("restitution", restitution);
+  put("overlap", overlap), put("normal_force", normal_force), put("r_eff", r_eff);
+  r.youngs = youngs, r.poisson = poisson, r.density = density, r.radius = radius, r.impact_velocity = impact_velocity;
+  r.integrators = integrators;
+  r.margin = margin;
+  r.accuracy = accuracy;
+  return to_python(to_json(answer_pair(r)));
+}
+
+// The law, walls and analysis keywords packing() and packing_from_lammps() share; `given` records
+// the CLI option of each keyword given, so that the request rejects what its source would not read.
+struct PackingKeywords {
+  OptionalDouble kn, kt, gamma_n, gamma_t;
+  std::string law, hertz_mindlin;
+  Strings type_laws, walls;
+  py::object periodic;
+  OptionalDouble gap_tolerance;
+  bool rotation, geometric_stiffness;
+  Strings integrators;
+  double margin;
+  OptionalDouble youngs, poisson;
+  std::string eigensolver;
+  OptionalDouble lanczos_tol;
+  std::optional<Index> ncv;
+  Index amplification_dofs;
+
+  void fill(packing::PackingRequest& r) const {
+    auto mark = [&](const char* option, bool present) {
+      if (present) r.given.insert(option);
+    };
+    r.kn = kn, r.kt = kt, r.gamma_n = gamma_n, r.gamma_t = gamma_t;
+    mark("--kn", kn.has_value()), mark("--kt", kt.has_value()), mark("--gamma-n", gamma_n.has_value());
+    mark("--gamma-t", gamma_t.has_value());
+    r.lammps_pair = law, r.hertz_mindlin = hertz_mindlin;
+    mark("--lammps-pair", !law.empty()), mark("--hertz-mindlin", !hertz_mindlin.empty());
+    if (!law.empty() && !hertz_mindlin.empty()) fail("give one of law (LAMMPS' syntax) and hertz_mindlin");
+    if (!hertz_mindlin.empty() && kn) fail("--hertz-mindlin gives the whole law: drop --kn, --kt, --gamma-n and --gamma-t");
+    r.type_laws = type_laws, r.walls = walls;
+    mark("--type-law", !type_laws.empty()), mark("--wall", !walls.empty());
+    r.periodic = periodic_spec(periodic);
+    mark("--periodic", !r.periodic.empty());
+    r.gap_tolerance = gap_tolerance;
+    r.no_rotation = !rotation;
+    r.geometric_stiffness = geometric_stiffness;
+    r.integrators = integrators;
+    r.margin = margin;
+    r.youngs = youngs, r.poisson = poisson;
+    r.eigensolver = eigensolver;
+    if (lanczos_tol) r.lanczos_tol = *lanczos_tol;
+    if (ncv) r.ncv = *ncv;
+    mark("--ncv", ncv.has_value());
+    r.amplification_dofs = amplification_dofs;
+  }
+};
+
+py::object answer(const packing::PackingRequest& r) { return to_python(to_json(packing::answer_packing(r))); }
+
+// (n, d) array of positions -> centres (z = 0 in 2D).
+std::pair<int, std::vector<packing::Vec3>> positions_of(const py::array_t<double, py::array::forcecast>& x) {
+  if (x.ndim() != 2 || (x.shape(1) != 2 && x.shape(1) != 3))
+    fail(fmt::format("positions must be an (N, 2) or (N, 3) array; got shape ({})",
+                     fmt::join(std::vector<py::ssize_t>(x.shape(), x.shape() + x.ndim()), ", ")));
+  std::vector<packing::Vec3> c;
+  for (py::ssize_t i = 0; i < x.shape(0); ++i)
+    c.emplace_back(x.at(i, 0), x.at(i, 1), x.shape(1) == 3 ? x.at(i, 2) : 0.0);
+  return {static_cast<int>(x.shape(1)), c};
+}
+
+template <class T>
+std::vector<T> vector_of(const py::object& a, const char* name) {
+  if (a.is_none()) return {};
+  const auto arr = py::array_t<T, py::array::forcecast>::ensure(a);
+  if (!arr || arr.ndim() != 1) fail(fmt::format("{} must be a one-dimensional array, one entry per particle", name));
+  return std::vector<T>(arr.data(), arr.data() + arr.size());
+}
+
+py::object packing_from_arrays(const py::array_t<double, py::array::forcecast>& positions, const py::object& radii,
+                               const py::object& masses, const py::object& inertia, const py::object& types,
+                               const py::object& box, bool disc, const PackingKeywords& k) {
+  packing::ParticleArrays a;
+  std::tie(a.dim, a.centre) = positions_of(positions);
+  a.radius = vector_of<double>(radii, "radii");
+  a.mass = vector_of<double>(masses, "masses");
+  a.inertia = vector_of<double>(inertia, "inertia");
+  a.type = vector_of<int>(types, "types");
+  a.body_model = disc ? packing::BodyModel::disc : packing::BodyModel::sphere;
+  if (!box.is_none()) {
+    const auto b = py::array_t<double, py::array::forcecast>::ensure(box);
+    if (!b || b.ndim() != 2 || b.shape(0) != 2 || b.shape(1) != a.dim)
+      fail(fmt::format("box must be [lo, hi], two points of {} coordinates", a.dim));
+    a.box = std::array<packing::Vec3, 2>{};
+    for (int s = 0; s < 2; ++s)
+      (*a.box)[s] = packing::Vec3(b.at(s, 0), b.at(s, 1), a.dim == 3 ? b.at(s, 2) : 0.0);
+  }
+  packing::PackingRequest r;
+  r.packing = packing::make_packing(std::move(a));
+  k.fill(r);
+  if (!r.periodic.empty() && r.periodic != "none" && box.is_none())
+    fail(fmt::format("periodic = '{}' needs the box ([lo, hi]) the particles repeat in", r.periodic));
+  return answer(r);
+}
+
+py::object packing_from_lammps(const std::string& path, const std::string& format, const Strings& contacts,
+                               std::optional<int> dimension, bool disc, OptionalDouble density,
+                               const PackingKeywords& k) {
+  packing::PackingRequest r;
+  if (format == "input") r.lammps_input = path;
+  else if (format == "data") r.data_file = path;
+  else if (format == "dump") r.dump_file = path;
+  else fail(fmt::format("format = '{}': expected 'input', 'data' or 'dump'", format));
+  r.lammps_contacts = contacts;
+  if (dimension) r.dimension = *dimension, r.given.insert("--dimension");
+  if (disc) r.disc = true, r.given.insert("--disc");
+  if (density) r.density = *density, r.given.insert("--density");
+  k.fill(r);
+  return answer(r);
+}
+
+py::object sweep(const std::string& case_name, const Strings& integrators, const std::string& tangential, bool quick,
+                 int levels, int phases, double h0, const std::string& reference, int reference_refinement,
+                 std::optional<bool> stability, long stability_steps, double growth, bool accuracy,
+                 const std::string& accuracy_quantity, double tolerance, const py::kwargs& params) {
+  std::string spec;  // the case parameters, as --set key=value,...
+  for (const auto& [key, value] : params) {
+    const std::string name = py::str(key).cast<std::string>();
+    if (!py::isinstance<py::int_>(value) && !py::isinstance<py::float_>(value))
+      fail(fmt::format("case parameter {} = {} must be a number", name, py::repr(value).cast<std::string>()));
+    spec += fmt::format("{}{}={}", spec.empty() ? "" : ",", name, py::str(value).cast<std::string>());
+  }
+  if (case_name.empty()) fail(fmt::format("--case is required; valid cases: {}", fmt::join(sweep::case_names(), ", ")));
+  sweep::CaseOptions co{KeyValues(spec, "--set"), tangential, quick};
+  stepper::parse_tangential_history(tangential);  // validates the word
+  const auto c = sweep::make_case(case_name, co);
+  sweep::SweepOptions so;
+  so.integrators = expand_integrator_specs(integrators);
+  so.levels = levels;
+  so.phases = phases;
+  so.h0 = h0;
+  so.reference = reference;
+  so.reference_refinement = reference_refinement;
+  so.stability = !stability ? -1 : *stability ? 1 : 0;
+  so.stability_steps = stability_steps;
+  so.growth = growth;
+  so.accuracy = accuracy;
+  so.accuracy_quantity = accuracy_quantity;
+  so.tolerance = tolerance;
+  sweep::SweepResult result;
+  {
+    py::gil_scoped_release release;  // minutes on the larger cases
+    result = sweep::run_sweep(*c, tangential, so);
+  }
+  return to_python(sweep::to_json(result));
+}
+
+py::list sweep_cases() {
+  py::list out;
+  for (const auto& name : sweep::case_names()) {
+    py::dict parameters;
+    const auto c = sweep::make_case(name, sweep::CaseOptions{});
+    for (const auto& p : c->parameters())
+      parameters[py::str(p.name)] = py::dict("default"_a = p.value, "meaning"_a = p.meaning);
+    out.append(py::dict("name"_a = name, "summary"_a = sweep::case_summary(name), "parameters"_a = parameters));
+  }
+  return out;
+}
+
+}  // namespace
+
+}  // namespace dtcrit::python
+
+PYBIND11_MODULE(_dtcrit, m) {
+  using namespace dtcrit::python;
+  using dtcrit::Index;
+  m.doc() = "dtcrit: critical time-steps and integrator stability for DEM simulations (SI units).";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const std::invalid_argument& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+
+  m.def("integrators", &integrators,
+        "The integrator registry: one dict per scheme (name, description, parameters with default, min, max and "
+        "meaning, order, order_damped, explicit), as `dtcrit integrators`.");
+
+  m.def("critical_step", &critical_step, py::arg("integrator"), py::arg("M"), py::arg("K"), py::arg("C") = py::none(),
+        R"(The exact critical step of one integrator on the linear system M a + C v + K x = 0.
+
+integrator: a registry spec ("velocity_verlet", "gs4_u0:rho=0.5", ...; dtcrit.integrators()).
+M: mass matrix [kg], symmetric positive definite: a vector (its diagonal), a dense numpy array or a
+   scipy.sparse matrix. A non-diagonal M is taken to unit mass by its Cholesky factor (every
+   registry scheme is equivariant under that change of coordinates).
+K: stiffness [N/m], C: damping [N s/m] (None: undamped); dense or scipy.sparse, the size of M.
+Returns a dict: stability ("conditional", "unconditional": stable up to Omega = h omega_max =
+checked_omega_max, "unstable": already at checked_omega_min), h_crit [s] (None unless
+conditional), omega_max [rad/s] (the scan's scale), free_modes (zero-frequency undamped modes set
+aside), method. The limit comes from the integrator's own amplification matrix (dense: meant for
+systems up to a few hundred dofs).)");
+
+  m.def("pair", &pair, py::arg("body1"), py::arg("body2"), py::kw_only(), py::arg("kn") = py::none(),
+        py::arg("kt") = py::none(), py::arg("kt_ratio") = py::none(), py::arg("cn") = py::none(),
+        py::arg("ct") = py::none(), py::arg("ct_ratio") = py::none(), py::arg("gamma_n") = py::none(),
+        py::arg("gamma_t") = py::none(), py::arg("restitution") = py::none(), py::arg("law") = "",
+        py::arg("hertz_mindlin") = "", py::arg("overlap") = py::none(), py::arg("normal_force") = py::none(),
+        py::arg("r_eff") = py::none(), py::arg("impact_velocity") = py::none(), py::arg("youngs") = py::none(),
+        py::arg("poisson") = py::none(), py::arg("density") = py::none(), py::arg("radius") = py::none(),
+        py::arg("integrators") = Strings{"all"}, py::arg("margin") = dtcrit::default_step_margin,
+        py::arg("accuracy") = "",
+        R"(Critical time-steps of one contact: the content of `dtcrit pair --json`.
+
+body1, body2: dicts {"shape": "disc", "r": 5e-4, "m": 0.003} or the CLI's strings
+  "shape=disc,r=5e-4,m=0.003" (shapes disc, sphere, rect, ellipse, polygon, custom).
+kn, kt [N/m] (or kt_ratio = kt/kn); damping cn, ct [N s/m], gamma_n, gamma_t [1/s] (c = m_eff gamma)
+  or restitution (normal e); without ct, ct_ratio or gamma_t: ct = cn / 2 (LAMMPS).
+law: the contact law in LAMMPS' syntax instead ("gran/hertz/history 1e8 NULL 3e4 NULL 0.5 1"),
+  linearised at overlap [m], normal_force [N] or impact_velocity [m/s]; r_eff [m].
+hertz_mindlin: "E=5e10,nu=0.22,e=0.5,mu=0.5" (EDEM, LIGGGHTS), linearised the same way.
+youngs [Pa], poisson, density [kg/m^3], radius [m]: the material heuristics (all four).
+integrators: registry specs, ["all"] or ["none"]; margin: recommended step = margin x the limit;
+accuracy: e.g. "restitution=1%".)");
+
+  m.def(
+      "packing",
+      [](const py::array_t<double, py::array::forcecast>& positions, const py::object& radii, const py::object& masses,
+         const py::object& inertia, const py::object& types, const py::object& box, bool disc, OptionalDouble kn,
+         OptionalDouble kt, OptionalDouble gamma_n, OptionalDouble gamma_t, const std::string& law,
+         const std::string& hertz_mindlin, const Strings& type_laws, const py::object& periodic, const Strings& walls,
+         OptionalDouble gap_tolerance, bool rotation, bool geometric_stiffness, const Strings& integrators,
+         double margin, OptionalDouble youngs, OptionalDouble poisson, const std::string& eigensolver,
+         OptionalDouble lanczos_tol, std::optional<Index> ncv, Index amplification_dofs) {
+        return packing_from_arrays(positions, radii, masses, inertia, types, box, disc,
+                                   {kn, kt, gamma_n, gamma_t, law, hertz_mindlin, type_laws, walls, periodic,
+                                    gap_tolerance, rotation, geometric_stiffness, integrators, margin, youngs, poisson,
+                                    eigensolver, lanczos_tol, ncv, amplification_dofs});
+      },
+      py::arg("positions"), py::arg("radii"), py::arg("masses"), py::kw_only(), py::arg("inertia") = py::none(),
+      py::arg("types") = py::none(), py::arg("box") = py::none(), py::arg("disc") = false, py::arg("kn") = py::none(),
+      py::arg("kt") = py::none(), py::arg("gamma_n") = py::none(), py::arg("gamma_t") = py::none(),
+      py::arg("law") = "", py::arg("hertz_mindlin") = "", py::arg("type_laws") = Strings{},
+      py::arg("periodic") = py::none(), py::arg("walls") = Strings{}, py::arg("gap_tolerance") = py::none(),
+      py::arg("rotation") = true, py::arg("geometric_stiffness") = false, py::arg("integrators") = Strings{"all"},
+      py::arg("margin") = dtcrit::default_step_margin, py::arg("youngs") = py::none(), py::arg("poisson") = py::none(),
+      py::arg("eigensolver") = "auto", py::arg("lanczos_tol") = py::none(), py::arg("ncv") = py::none(),
+      py::arg("amplification_dofs") = 48,
+      R"(Critical time-steps of a packing given particle by particle: the content of `dtcrit packing --json`.
+
+positions: (N, 3) spheres or (N, 2) discs [m]; radii [m], masses [kg]: N each.
+inertia [kg m^2]: default 2/5 m r^2 (sphere; disc=True in 2D: 1/2 m r^2); types: LAMMPS atom types (default 1).
+box: [lo, hi] (needed with periodic; default the particles' bounding box).
+The law: kn, kt [N/m], gamma_n, gamma_t [1/s] (gran/hooke/history; gamma_t default gamma_n / 2), or
+law = LAMMPS' pair_style arguments ("gran/hertz/history 1e8 NULL 3e4 NULL 0.5 1", linearised at each
+contact's overlap), or hertz_mindlin = "E=...,nu=...,e=...,mu=..."; type_laws: ["types=1-2,kn=..."].
+periodic: "x,y" or ["x", "y"]; walls: ["z=0", "z=0,kn=1e6,kt=5e5"]; gap_tolerance (default 0);
+rotation: rotational dofs; integrators: registry specs, ["all"] or ["none"]; margin: recommended step
+= margin x the limit; youngs [Pa], poisson: Rayleigh / P-wave times; eigensolver: auto, dense,
+lanczos, spectra.)");
+
+  m.def(
+      "packing_from_lammps",
+      [](const std::string& path, const std::string& format, const Strings& contacts, std::optional<int> dimension,
+         bool disc, OptionalDouble density, OptionalDouble kn, OptionalDouble kt, OptionalDouble gamma_n,
+         OptionalDouble gamma_t, const std::string& law, const std::string& hertz_mindlin, const Strings& type_laws,
+         const py::object& periodic, const Strings& walls, OptionalDouble gap_tolerance, bool rotation,
+         bool geometric_stiffness, const Strings& integrators, double margin, OptionalDouble youngs,
+         OptionalDouble poisson, const std::string& eigensolver, OptionalDouble lanczos_tol, std::optional<Index> ncv,
+         Index amplification_dofs) {
+        return packing_from_lammps(path, format, contacts, dimension, disc, density,
+                                   {kn, kt, gamma_n, gamma_t, law, hertz_mindlin, type_laws, walls, periodic,
+                                    gap_tolerance, rotation, geometric_stiffness, integrators, margin, youngs, poisson,
+                                    eigensolver, lanczos_tol, ncv, amplification_dofs});
+      },
+      py::arg("path"), py::kw_only(), py::arg("format"), py::arg("contacts") = Strings{},
+      py::arg("dimension") = py::none(), py::arg("disc") = false, py::arg("density") = py::none(),
+      py::arg("kn") = py::none(), py::arg("kt") = py::none(), py::arg("gamma_n") = py::none(),
+      py::arg("gamma_t") = py::none(), py::arg("law") = "", py::arg("hertz_mindlin") = "",
+      py::arg("type_laws") = Strings{}, py::arg("periodic") = py::none(), py::arg("walls") = Strings{},
+      py::arg("gap_tolerance") = py::none(), py::arg("rotation") = true, py::arg("geometric_stiffness") = false,
+      py::arg("integrators") = Strings{"all"}, py::arg("margin") = dtcrit::default_step_margin,
+      py::arg("youngs") = py::none(), py::arg("poisson") = py::none(), py::arg("eigensolver") = "auto",
+      py::arg("lanczos_tol") = py::none(), py::arg("ncv") = py::none(), py::arg("amplification_dofs") = 48,
+      "The packing of a LAMMPS file (format 'input': an input script, as --lammps-input; 'data': as "
+      "--lammps-data; 'dump': as --lammps-dump). dtcrit.packing_from_lammps chooses the format from the "
+      "file when not given.");
+
+  m.def("sweep", &sweep, py::arg("case"), py::arg("integrators") = Strings{"all"}, py::kw_only(),
+        py::arg("tangential") = "traditional", py::arg("quick") = false, py::arg("levels") = 0, py::arg("phases") = 0,
+        py::arg("h0") = 0.0, py::arg("reference") = "", py::arg("reference_refinement") = -1,
+        py::arg("stability") = py::none(), py::arg("stability_steps") = 20000L, py::arg("growth") = 1e4,
+        py::arg("accuracy") = true, py::arg("accuracy_quantity") = "", py::arg("tolerance") = 0.01,
+        R"(Convergence orders, stability limits and the accuracy-limited step of integrators on a named DEM
+case: the content of `dtcrit sweep --json`. Further keywords are the case's parameters (--set), e.g.
+dtcrit.sweep("head-on", ["velocity_verlet"], quick=True, restitution=0.5); dtcrit.sweep_cases()
+lists them. stability: None (the case's default), True or False.)");
+
+  m.def("sweep_cases", &sweep_cases, "The sweep cases: name, summary and parameters (default, meaning).");
+}

@@ -1,0 +1,44 @@
+"""dtcrit: critical time-steps and integrator stability for DEM simulations.
+
+Every quantity is SI (kg, m, s, N/m, N s/m). The functions return what the command line prints with
+--json, as Python objects:
+
+    dtcrit.pair(body1={...}, body2={...}, kn=..., ...)      # == `dtcrit pair ... --json`
+    dtcrit.packing(positions, radii, masses, kn=..., ...)    # == `dtcrit packing ... --json`
+    dtcrit.packing_from_lammps("in.file", ...)               # --lammps-input / --lammps-data / --lammps-dump
+    dtcrit.critical_step("velocity_verlet", M, K, C)         # any linear system: dense or scipy.sparse
+    dtcrit.integrators(), dtcrit.sweep(case, integrators, **params), dtcrit.sweep_cases()
+
+Bad input raises ValueError with the command line's message, which names the parameter and value.
+See python/README.md.
+"""
+from ._dtcrit import critical_step, integrators, packing, pair, sweep, sweep_cases
+from ._dtcrit import packing_from_lammps as _packing_from_lammps
+
+__all__ = ["critical_step", "integrators", "packing", "packing_from_lammps", "pair", "sweep", "sweep_cases",
+           "lammps_format"]
+
+
+def lammps_format(path):
+    """The kind of LAMMPS file at path: "dump" (starts with ITEM:), "input" (has a read_data
+    command line) or "data" (anything else: a write_data file)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = [line.strip() for line in f]
+    words = [line.split()[0] for line in lines if line and not line.startswith("#")]
+    if words and words[0].startswith("ITEM:"):
+        return "dump"
+    if "read_data" in words:
+        return "input"
+    return "data"
+
+
+def packing_from_lammps(path, *, format=None, **keywords):
+    """Critical time-steps of the packing of a LAMMPS file: the content of `dtcrit packing --json`
+    with --lammps-input (format "input": your input script; answers whether its timestep is safe),
+    --lammps-data ("data") or --lammps-dump ("dump"). format=None: chosen by lammps_format(path).
+
+    contacts: contact and wall-contact dumps (--lammps-contacts); dimension, disc, density: as the
+    CLI's options; the other keywords are those of dtcrit.packing (law, walls, integrators, ...)."""
+    return _packing_from_lammps(str(path), format=format or lammps_format(path), **keywords)
+
+

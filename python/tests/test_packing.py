@@ -1,0 +1,113 @@
+"""dtcrit.packing and dtcrit.packing_from_lammps against `dtcrit packing --json` on the same packing."""
+import math
+import os
+import re
+
+import numpy as np
+import pytest
+
+import dtcrit
+from conftest import LAMMPS_DATA, SOURCE_DIR, assert_close, cli_error, cli_json, without_timings
+
+HERTZ = "gran/hertz/history 1e8 NULL 3e4 NULL 0.5 1"
+INTEGRATORS = ["velocity_verlet", "central_difference", "rk4"]
+
+
+@pytest.fixture(autouse=True)
+def at_the_source_dir(monkeypatch):
+    # The CLI runs there too: relative paths, echoed in the answers, read the same.
+    monkeypatch.chdir(SOURCE_DIR)
+
+
+def read_data_file(path):
+    """positions, radii, masses, box of a LAMMPS write_data file (atom_style sphere: id type diameter
+    density x y z), in atom-id order; read here independently of dtcrit's reader."""
+    lines = open(path).read().splitlines()
+    box = np.zeros((2, 3))
+    for line in lines:
+        w = line.split()
+        for d, name in enumerate(["xlo", "ylo", "zlo"]):
+            if len(w) == 4 and w[2] == name:
+                box[0, d], box[1, d] = float(w[0]), float(w[1])
+    start = next(i for i, l in enumerate(lines) if l.startswith("Atoms")) + 2
+    rows = []
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        rows.append([float(x) for x in line.split()[:7]])
+    rows = np.array(sorted(rows))
+    r = rows[:, 2] / 2
+    return rows[:, 4:7], r, rows[:, 3] * 4 / 3 * math.pi * r**3, box
+
+
+def test_lammps_input_script_equals_the_cli():
+    script = "tests/data/lammps/in.hertz"
+    got = dtcrit.packing_from_lammps(script, integrators=INTEGRATORS)
+    want = cli_json("packing", "--lammps-input", script, *sum((["--integrator", i] for i in INTEGRATORS), []))
+    assert without_timings(got) == without_timings(want)
+    assert got["timestep_check"]["verdict"] == "SAFE"
+    assert dtcrit.lammps_format(script) == "input"
+
+
+@pytest.mark.skipif(os.environ.get("DTCRIT_SLOW_TESTS") != "1",
+                    reason="slow (a non-symmetric packing): the full preset runs it (DTCRIT_SLOW_TESTS)")
+def test_lammps_input_script_with_contact_histories_equals_the_cli():
+    script = "tests/data/lammps/in.hertz"
+    contacts = ["tests/data/lammps/contacts_hertz.dump", "tests/data/lammps/wall_hertz.dump"]
+    got = dtcrit.packing_from_lammps(script, contacts=contacts, integrators=["velocity_verlet"])
+    want = cli_json("packing", "--lammps-input", script, "--lammps-contacts", contacts[0], "--lammps-contacts",
+                    contacts[1], "--integrator", "velocity_verlet")
+    assert without_timings(got) == without_timings(want)
+    assert got["contact_histories"]["pairs_read"] == 209
+
+
+def test_data_file_equals_the_cli():
+    data = "tests/data/lammps/settled_hertz.data"
+    got = dtcrit.packing_from_lammps(data, law=HERTZ, walls=["z=0"], integrators=INTEGRATORS)
+    want = cli_json("packing", "--lammps-data", data, "--lammps-pair", HERTZ, "--wall", "z=0",
+                    *sum((["--integrator", i] for i in INTEGRATORS), []))
+    assert without_timings(got) == without_timings(want)
+    assert dtcrit.lammps_format(data) == "data"
+
+
+def test_arrays_give_the_answer_of_the_same_packing_read_from_its_data_file():
+    data = LAMMPS_DATA / "settled_hertz.data"
+    x, r, m, box = read_data_file(data)
+    got = dtcrit.packing(x, r, m, box=box, law=HERTZ, walls=["z=0"], integrators=INTEGRATORS)
+    want = cli_json("packing", "--lammps-data", data, "--lammps-pair", HERTZ, "--wall", "z=0",
+                    *sum((["--integrator", i] for i in INTEGRATORS), []))
+    for key in ["omega_max", "integrators", "estimates", "h_exact_velocity_verlet", "recommended_step"]:
+        assert_close(got[key], want[key], 1e-12, key)
+    for key in ["particles", "dofs", "pair_contacts", "wall_contacts", "rattlers", "damped"]:
+        assert got["packing"][key] == want["packing"][key], key
+    assert got["inputs"]["law"] == want["inputs"]["law"]
+    assert "no periodic axis (none given)" in got["inputs"]["defaults_applied"]
+
+
+def test_two_discs_closed_form():
+    # Two discs touching, translation only, undamped Hooke: omega_max^2 = 2 kn / m (normal mode),
+    # velocity Verlet's limit 2 / omega_max.
+    m, kn = 2e-3, 1e5
+    got = dtcrit.packing([[0, 0], [1e-3, 0]], [5e-4, 5e-4], [m, m], kn=kn, kt=0.5 * kn, rotation=False,
+                         gap_tolerance=1e-9, integrators=["velocity_verlet"])
+    assert got["omega_max"] == pytest.approx(math.sqrt(2 * kn / m), rel=1e-12)
+    assert got["integrators"]["velocity_verlet"]["h_crit"] == pytest.approx(2 / math.sqrt(2 * kn / m), rel=1e-10)
+
+
+def test_script_options_conflict_as_in_the_cli():
+    want = cli_error("packing", "--lammps-input", "tests/data/lammps/in.hertz", "--kn", "1e5")
+    with pytest.raises(ValueError, match=re.escape(want)):
+        dtcrit.packing_from_lammps("tests/data/lammps/in.hertz", kn=1e5)
+
+
+@pytest.mark.parametrize("kwargs, parameter", [
+    ({"radii": [1e-3]}, "radii"),
+    ({"masses": [1e-3, -1.0]}, "mass"),
+    ({"periodic": "x"}, "box"),
+    ({"kn": None}, "--kn"),
+    ({"walls": ["q=0"]}, "q=0"),
+])
+def test_bad_input_names_the_parameter(kwargs, parameter):
+    args = {"radii": [5e-4, 5e-4], "masses": [1e-3, 1e-3], "kn": 1e5, "kt": 5e4, **kwargs}
+    with pytest.raises(ValueError, match=re.escape(parameter)):
+        dtcrit.packing([[0, 0, 0], [1e-3, 0, 0]], **args)

@@ -1,0 +1,321 @@
+// dtcrit lammps-check: predict the critical step of LAMMPS' fix nve/sphere on a packing, then run
+// the user's own LAMMPS at 0.99 and 1.01 of it and report the growth of the kinetic energy.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <memory>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "commands.hpp"
+#include "packing_options.hpp"
+#include "progress.hpp"
+
+#include "dtcrit/core/check.hpp"
+#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/packing/confirmation.hpp"
+#include "dtcrit/packing/lammps_io.hpp"
+#include "dtcrit/packing/lammps_probe.hpp"
+#include "dtcrit/packing/packing_request.hpp"
+#include "dtcrit/io/json_text.hpp"
+
+namespace dtcrit::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CheckOptions {
+  packing::PackingRequest packing;
+  bool json = false;
+  std::string lmp = "lmp";
+  int mpi = 0;             // processes of mpirun; 0: run lmp directly
+  int steps = 1000;
+  double perturbation = 1e-8;  // small: growth above the limit stops once contacts slide (Coulomb)
+  std::string keep_probe;  // folder to keep the probe's files in
+};
+
+// The executable a command name runs: itself when it names a path, else the first match on PATH.
+std::string find_executable(const std::string& name) {
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
+  const char* path = std::getenv("PATH");
+  for (const auto& dir : split(path ? path : "", ':')) {
+    const fs::path candidate = fs::path(dir) / name;
+    if (access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) return candidate.string();
+  }
+  return "";
+}
+
+std::string shell_quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string last_lines(const fs::path& file, std::size_t n) {
+  std::ifstream in(file);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  std::string out;
+  for (std::size_t k = lines.size() > n ? lines.size() - n : 0; k < lines.size(); ++k) out += "\n    " + lines[k];
+  return out;
+}
+
+// The probe's folder: kept (--keep-probe) or a fresh temporary one removed at the end.
+class ProbeFolder {
+ public:
+  explicit ProbeFolder(const std::string& keep) : keep_(!keep.empty()) {
+    if (keep_) {
+      path_ = keep;
+      fs::create_directories(path_);
+      return;
+    }
+    std::string tmpl = (fs::temp_directory_path() / "dtcrit-probe-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) fail(fmt::format("cannot create a temporary folder {}", tmpl));
+    path_ = tmpl;
+  }
+  ~ProbeFolder() {
+    std::error_code ec;
+    if (!keep_) fs::remove_all(path_, ec);
+  }
+  ProbeFolder(const ProbeFolder&) = delete;
+  ProbeFolder& operator=(const ProbeFolder&) = delete;
+  const fs::path& path() const { return path_; }
+  bool kept() const { return keep_; }
+
+ private:
+  bool keep_;
+  fs::path path_;
+};
+
+struct RunResult {
+  packing::ProbeRun run;
+  long steps_run = 0;
+  double e_max = 0.0, e_end = 0.0;  // [J]
+  double growth = 0.0;               // e_max / e0
+  bool halted = false;               // stopped by fix halt: the energy passed the halt bound
+};
+
+void run(const CheckOptions& c) {
+  // The request as lammps-check asks it: the limit of velocity Verlet (LAMMPS' fix nve/sphere) only.
+  packing::PackingRequest o = c.packing;
+  o.integrators = {"velocity_verlet"};
+  packing::check_packing_request(o);
+  using packing::reject_unread;
+  reject_unread(o, "--no-rotation", "does not apply: LAMMPS' fix nve/sphere integrates the rotations");
+  reject_unread(o, "--disc", "does not apply: the LAMMPS probe runs 3D packings (spheres)");
+  reject_unread(o, "--lammps-contacts",
+                "does not apply: LAMMPS starts every contact history of the probe at zero (a data file carries none), "
+                "so the prediction is made at zero histories too");
+  if (o.dimension != 3) fail(fmt::format("--dimension {}: the LAMMPS probe runs 3D packings (spheres) only", o.dimension));
+  if (c.steps < 1) fail(fmt::format("--steps {} must be at least 1", c.steps));
+  if (!(c.perturbation > 0.0) || !std::isfinite(c.perturbation))
+    fail(fmt::format("--perturbation {} must be a positive number", c.perturbation));
+  if (c.mpi < 0) fail(fmt::format("--mpi {} must be a number of processes >= 1", c.mpi));
+  // The user's LAMMPS first: no answer without it, so no computation either.
+  const std::string lmp = find_executable(c.lmp);
+  if (lmp.empty())
+    fail(fmt::format("--lmp '{}': LAMMPS not found{} (install it, e.g. Debian's lammps package: "
+                     "DTCRIT_WITH_LAMMPS=1 tools/setup.sh, or give --lmp PATH)",
+                     c.lmp, c.lmp.find('/') == std::string::npos ? " on PATH" : " or not executable"));
+  std::string mpirun;
+  if (c.mpi > 0) {
+    mpirun = find_executable("mpirun");
+    if (mpirun.empty()) fail(fmt::format("--mpi {}: mpirun not found on PATH", c.mpi));
+  }
+  if (!c.keep_probe.empty()) {
+    const fs::path keep(c.keep_probe);
+    if (fs::exists(keep) && (!fs::is_directory(keep) || !fs::is_empty(keep)))
+      fail(fmt::format("--keep-probe '{}' exists and is not an empty folder", c.keep_probe));
+    const fs::path parent = keep.has_parent_path() ? keep.parent_path() : fs::path(".");
+    if (!fs::is_directory(parent)) fail(fmt::format("--keep-probe '{}': folder '{}' does not exist", c.keep_probe, parent.string()));
+  }
+
+  const auto progress = terminal_progress();
+  // The prediction: LAMMPS' fix nve/sphere is velocity Verlet (with damping, its exact damped limit).
+  const packing::PackingAnswer problem = packing::answer_packing(o, progress);
+  const packing::Packing& p = problem.packing;
+  const packing::GlobalSystem& sys = *problem.system;
+  const packing::PackingReport& report = problem.report;
+  if (p.dim != 3) fail("the LAMMPS probe runs 3D packings (spheres) only");
+  const auto lim_it = std::find_if(report.integrators.begin(), report.integrators.end(),
+                                   [](const auto& l) { return l.name == "velocity_verlet"; });
+  if (lim_it == report.integrators.end()) fail("no limit of velocity_verlet in the analysis");
+  const packing::PackingIntegratorLimit& lim = *lim_it;
+  if (lim.stability != Stability::conditional || !lim.converged || !std::isfinite(lim.h_crit))
+    fail(fmt::format("no finite critical step of velocity_verlet to check ({})", lim.method));
+  double d_min = std::numeric_limits<double>::infinity();
+  for (const auto& contact : sys.contacts().contacts) d_min = std::min(d_min, contact.overlap);
+  if (!(d_min > 0.0))
+    fail("the probe needs every contact closed (overlap > 0): LAMMPS does not see a contact at zero overlap; "
+         "compress the packing or lower --gap-tolerance");
+
+  // LAMMPS' commands for the law and the walls: the script's own, or written from the law. A law
+  // from --kn has no friction coefficient: the probe's contacts stick, as the analysis assumes, with
+  // the largest xmu LAMMPS accepts (1e4: PairGranHookeHistory::settings(), pair_gran_hooke_history.cpp).
+  const bool from_coefficients = !problem.script && o.lammps_pair.empty() && o.hertz_mindlin.empty();
+  std::vector<std::string> law_commands =
+      problem.script ? problem.script->law_commands
+                     : packing::lammps_law_commands(p, problem.laws, o.lammps_pair, from_coefficients ? 1e4 : -1.0);
+  if (problem.script)  // the script's gravity holds its settled packing where the data file has it
+    law_commands.insert(law_commands.end(), problem.script->load_commands.begin(), problem.script->load_commands.end());
+
+  const double amplitude = c.perturbation * d_min * report.omega_max;
+  const auto velocities = packing::probe_velocities(p, amplitude);
+  const double e0 = packing::kinetic_energy(p, velocities);
+  const double halt_growth = 1e12;  // energy; 1e6 in amplitude, where confirm_with_stepper stops too
+
+  ProbeFolder folder(c.keep_probe);
+  packing::write_lammps_data((folder.path() / "probe.data").string(), p, &velocities);
+  std::string launcher = "OMP_NUM_THREADS=1 ";
+  if (c.mpi > 0) launcher += fmt::format("{} -np {} ", shell_quoted(mpirun), c.mpi);
+  launcher += shell_quoted(lmp);
+
+  std::vector<RunResult> results;
+  for (double factor : {0.99, 1.01}) {
+    RunResult r;
+    r.run.factor = factor;
+    r.run.h = factor * lim.h_crit;
+    r.run.steps = c.steps;
+    const std::string tag = fmt::format("{:.2f}", factor);
+    r.run.input = "in.probe_" + tag;
+    r.run.energy_file = "energy_" + tag + ".txt";
+    r.run.log_file = "log_" + tag + ".lammps";
+    {
+      std::ofstream in(folder.path() / r.run.input);
+      in << packing::probe_script(p, law_commands, "probe.data", r.run, halt_growth * e0);
+      if (!in) fail(fmt::format("cannot write {}", (folder.path() / r.run.input).string()));
+    }
+    progress(fmt::format("LAMMPS at {} h_crit = {:.6g} s, {} steps", factor, r.run.h, c.steps));
+    const std::string command = fmt::format("cd {} && {} -in {} -log {} -screen none > {} 2>&1", shell_quoted(folder.path().string()),
+                                            launcher, r.run.input, r.run.log_file, shell_quoted("screen_" + tag + ".txt"));
+    const int status = std::system(command.c_str());
+    const int code = status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (code != 0)
+      fail(fmt::format("LAMMPS failed (exit status {}) on the probe at {} h_crit: {} -in {}{}; its last output:{}{}", code,
+                       factor, launcher, r.run.input, folder.kept() ? fmt::format(" in {}", folder.path().string()) : "",
+                       last_lines(folder.path() / ("screen_" + tag + ".txt"), 6),
+                       folder.kept() ? "" : "\n  (rerun with --keep-probe DIR to keep the probe's files)"));
+    const auto series = packing::read_probe_energy((folder.path() / r.run.energy_file).string());
+    if (series.empty()) fail(fmt::format("{}: LAMMPS wrote no energy", r.run.energy_file));
+    for (const auto& [step, e] : series) {
+      r.e_max = std::max(r.e_max, e);
+      r.steps_run = step;
+    }
+    r.e_end = series.back().second;
+    r.growth = r.e_max / e0;
+    r.halted = r.steps_run < c.steps;
+    results.push_back(r);
+  }
+  auto verdict = packing::confirmation_verdict(std::sqrt(results[0].growth), std::sqrt(results[1].growth));
+  if (!(std::sqrt(results[0].growth) <= packing::bounded_growth))
+    verdict.text += " -- a packing below its limit that gains energy is not at rest in LAMMPS: the probe needs a packing "
+                    "in equilibrium (a data file carries no contact histories, so a packing settled with friction "
+                    "starts them at zero and relaxes)";
+
+  std::string source = problem.script ? "--lammps-input " + problem.script->path : p.source;
+  if (c.json) {
+    nlohmann::json j;
+    j["inputs"] = packing::inputs_json(p, problem.laws, problem.defaults);
+    j["source"] = source;
+    j["contact_histories"] = problem.history_line;
+    j["prediction"] = {{"integrator", "velocity_verlet"},
+                       {"lammps_fix", "nve/sphere"},
+                       {"h_crit", lim.h_crit},
+                       {"h_crit_unit", "s"},
+                       {"method", lim.method},
+                       {"omega_max", report.omega_max},
+                       {"omega_max_unit", "rad/s"},
+                       {"damped", report.damped}};
+    j["probe"] = {{"lmp", lmp},
+                  {"launcher", launcher},
+                  {"mpi_processes", c.mpi},
+                  {"steps", c.steps},
+                  {"perturbation", c.perturbation},
+                  {"velocity_amplitude", amplitude},
+                  {"velocity_amplitude_unit", "m/s"},
+                  {"initial_kinetic_energy", e0},
+                  {"energy_unit", "J"},
+                  {"halt_energy_growth", halt_growth},
+                  {"law_commands", law_commands},
+                  {"folder", folder.kept() ? nlohmann::json(folder.path().string()) : nlohmann::json(nullptr)}};
+    j["runs"] = nlohmann::json::array();
+    for (const auto& r : results)
+      j["runs"].push_back({{"factor", r.run.factor},
+                           {"h", r.run.h},
+                           {"h_unit", "s"},
+                           {"steps_run", r.steps_run},
+                           {"halted", r.halted},
+                           {"max_kinetic_energy", r.e_max},
+                           {"final_kinetic_energy", r.e_end},
+                           {"energy_unit", "J"},
+                           {"energy_growth", std::isfinite(r.growth) ? nlohmann::json(r.growth) : nlohmann::json(nullptr)}});
+    j["verdict"] = verdict.confirmed ? "CONFIRMED" : "NOT CONFIRMED";
+    j["message"] = verdict.text;
+    if (!problem.bound_warning.empty()) j["warnings"] = {problem.bound_warning};
+    std::cout << json_text(j) << "\n";
+    return;
+  }
+  std::string t;
+  if (problem.script) {
+    t += fmt::format("LAMMPS input {}: the lines read\n", problem.script->path);
+    for (const auto& line : problem.script->taken) t += "  " + line + "\n";
+    t += "\n";
+  }
+  t += problem.history_line + "\n";
+  t += packing::inputs_text(p, problem.laws, problem.defaults);
+  t += fmt::format("prediction: LAMMPS' fix nve/sphere is velocity Verlet{}\n", report.damped ? " (damped: its exact damped limit)" : "");
+  t += fmt::format("  omega_max                   {:.6g} rad/s\n  h_crit velocity_verlet      {:.6g} s ({})\n\n",
+                   report.omega_max, lim.h_crit, lim.method);
+  t += fmt::format("LAMMPS probe: {} -in ..., {} particles, {} steps per run{}\n", launcher, p.size(), c.steps,
+                   folder.kept() ? fmt::format(", files kept in {}", folder.path().string()) : "");
+  for (const auto& l : law_commands) t += "  " + l + "\n";
+  t += fmt::format("  random velocities up to {:.4g} m/s (--perturbation {:g} x smallest overlap {:.4g} m x omega_max), "
+                   "angular up to that / r; initial kinetic energy E0 = {:.6g} J\n",
+                   amplitude, c.perturbation, d_min, e0);
+  t += fmt::format("  {:<6} {:>14} {:>10} {:>16} {:>16} {:>14}\n", "factor", "h [s]", "steps run", "max KE [J]",
+                   "final KE [J]", "max KE / E0");
+  for (const auto& r : results)
+    t += fmt::format("  {:<6.2f} {:>14.6g} {:>10} {:>16.6g} {:>16.6g} {:>14.4g}{}\n", r.run.factor, r.run.h, r.steps_run,
+                     r.e_max, r.e_end, r.growth, r.halted ? fmt::format("  (halted at {:g} x E0)", halt_growth) : "");
+  if (!problem.bound_warning.empty()) t += "\nwarning: " + problem.bound_warning + "\n";
+  t += fmt::format("\n{} (growth in amplitude: sqrt of max KE / E0)\n", verdict.text);
+  std::cout << t << std::flush;
+}
+
+}  // namespace
+
+void add_lammps_check_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "lammps-check",
+      "predict the critical step of LAMMPS' fix nve/sphere on a packing, then run your LAMMPS at 0.99 and 1.01 of it "
+      "and report the growth of the kinetic energy");
+  auto c = std::make_shared<CheckOptions>();
+  add_packing_request_options(cmd, c->packing);
+  cmd->add_flag("--json", c->json, "print one JSON object");
+  cmd->add_option("--lmp", c->lmp, "the LAMMPS executable (a name on PATH or a path)")->capture_default_str();
+  cmd->add_option("--mpi", c->mpi, "run LAMMPS as mpirun -np P LMP");
+  cmd->add_option("--steps", c->steps, "steps of each LAMMPS run")->capture_default_str();
+  cmd->add_option("--perturbation", c->perturbation,
+                  "random initial velocities up to this fraction of (smallest overlap x omega_max) [m/s]")
+      ->capture_default_str();
+  cmd->add_option("--keep-probe", c->keep_probe,
+                  "keep the probe's data file, input scripts, logs and energy files in this (new or empty) folder");
+  cmd->footer(
+      "The packing and the law are given as for dtcrit packing (--lammps-input in.file, or --lammps-data FILE with "
+      "--kn ... or --lammps-pair ...). Exit status 0 for either verdict; non-zero when there is no answer.");
+  cmd->callback([c, cmd] {
+    record_given(cmd, c->packing);
+    run(*c);
+  });
+}
+
+}  // namespace dtcrit::cli
