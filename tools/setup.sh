@@ -14,6 +14,9 @@ packages=(cmake g++ make libeigen3-dev libspectra-dev libboost-math-dev libboost
 # The fuzz targets need clang with its libFuzzer and sanitizer runtimes (Debian: libclang-rt-14-dev
 # for the default clang 14).
 [ "$preset" = fuzz ] && packages+=(clang libclang-rt-14-dev)
+# The distributed build: PETSc and SLEPc (Debian's libslepc-real-dev brings PETSc and Open MPI's
+# headers), found through pkg-config; openmpi-bin for mpirun.
+[ "$preset" = distributed ] && packages+=(libslepc-real-dev pkg-config openmpi-bin)
 # DTCRIT_WITH_LAMMPS=1 (set by tools/test.sh) adds Debian's LAMMPS (binary `lmp`), the peer the test
 # suite regenerates tests/data/lammps/ with; the build and tools/run.sh do not need it.
 [ "${DTCRIT_WITH_LAMMPS:-0}" = 1 ] && packages+=(lammps)

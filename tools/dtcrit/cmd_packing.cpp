@@ -25,6 +25,10 @@
 #include "dtcrit/packing/matrix_export.hpp"
 #include "dtcrit/packing/packing_request.hpp"
 #include "dtcrit/io/json_text.hpp"
+#ifdef DTCRIT_WITH_MPI
+#include "dtcrit/distributed/distributed_analysis.hpp"
+#include "dtcrit/distributed/runtime.hpp"
+#endif
 
 namespace dtcrit::cli {
 
@@ -38,6 +42,7 @@ struct PackingOptions {
   int confirm_steps = 0;
   std::string write_matrices;  // folder for M.mtx, K.mtx, C.mtx, dofs.json
   std::string write_mode;      // LAMMPS dump of the top mode
+  std::string operator_kind = "shell";  // distributed build: MatShell or assembled MPIAIJ
 };
 
 // dtcrit packing --bodies FILE: an assembly of rigid bodies of any shape from a contact network.
@@ -127,7 +132,12 @@ void run_bodies(const PackingOptions& opts) {
 }
 
 void run(const PackingOptions& o) {
-  if (!o.bodies.empty()) return run_bodies(o);
+  if (!o.bodies.empty()) {
+#ifdef DTCRIT_WITH_MPI
+    if (distributed::rank() != 0) return;  // rigid-body networks are analysed serially, on rank 0
+#endif
+    return run_bodies(o);
+  }
   const auto& r = o.request;
   if (r.lattice.empty() && r.data_file.empty() && r.dump_file.empty() && r.lammps_input.empty())
     fail("give exactly one of --lattice, --lammps-data, --lammps-dump, --lammps-input and --bodies");
@@ -143,7 +153,37 @@ void run(const PackingOptions& o) {
   }
   files.declare("--write-mode", o.write_mode);
   const auto progress = terminal_progress();
-  const packing::PackingAnswer a = packing::answer_packing(o.request, progress);
+#ifdef DTCRIT_WITH_MPI
+  // The distributed build answers with SLEPc over the ranks (also on a single one) unless a serial
+  // solver is named, which runs on rank 0 alone.
+  const bool parallel = r.eigensolver == "auto" || r.eigensolver == "slepc";
+  if (!parallel) reject_unread(r, "--operator", "applies to the distributed analysis (--eigensolver auto or slepc) only");
+  if (!parallel && distributed::rank() != 0) return;
+  std::optional<distributed::DistributedReport> dist;
+  std::optional<packing::PackingAnswer> answer;
+  if (parallel) {
+    distributed::collectively([&] {
+      for (const char* opt : {"--confirm", "--write-matrices", "--write-mode"})
+        reject_unread(r, opt, "is not available in the distributed analysis (mpirun): run without mpirun");
+      reject_unread(r, "--lammps-contacts", "(contact histories) is not read by the distributed analysis (mpirun): run "
+                                            "without mpirun");
+    }, true);
+    packing::PackingRequest request = r;
+    request.eigensolver = "auto";  // the distributed analysis solves with SLEPc whatever the serial default
+    auto answered = distributed::answer_packing_distributed(request, distributed::parse_operator_kind(o.operator_kind),
+                                                            progress);
+    if (!answered) return;  // rank 0 writes the report
+    answer = std::move(answered->answer);
+    dist = std::move(answered->report);
+  } else {
+    answer = packing::answer_packing(r, progress);
+  }
+  const packing::PackingAnswer& a = *answer;
+#else
+  if (r.eigensolver == "slepc")
+    fail("--eigensolver slepc needs the distributed build (cmake --preset distributed; mpirun -np P dtcrit packing ...)");
+  const packing::PackingAnswer a = packing::answer_packing(r, progress);
+#endif
   nlohmann::json confirmation = nlohmann::json::array();
   std::string confirmation_text;
   if (o.confirm_steps > 0) {
@@ -191,21 +231,21 @@ void run(const PackingOptions& o) {
     if (confirmation.empty()) confirmation_text += "  none of the integrators is conditionally stable: nothing to confirm\n";
   }
   // The global system as analysed, and its top mode, for other tools.
-  const packing::GlobalSystem& sys = *a.system;
+  const packing::GlobalSystem* sys = a.system.get();  // none after a distributed analysis (refused above)
   std::string export_text;
   if (!o.write_matrices.empty()) {
     progress("writing M, K and C");
-    files.write(matrix_path("M.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, packing::mass_matrix(sys)); });
-    files.write(matrix_path("K.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, sys.stiffness()); });
-    files.write(matrix_path("C.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, sys.damping()); });
-    files.write_text(matrix_path("dofs.json"), json_text(packing::dof_description(a.packing, sys, a.report.omega_max)) + "\n");
+    files.write(matrix_path("M.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, packing::mass_matrix(*sys)); });
+    files.write(matrix_path("K.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, sys->stiffness()); });
+    files.write(matrix_path("C.mtx"), [&](std::ostream& out) { packing::write_matrix_market(out, sys->damping()); });
+    files.write_text(matrix_path("dofs.json"), json_text(packing::dof_description(a.packing, *sys, a.report.omega_max)) + "\n");
     export_text += fmt::format("matrices: M, K, C ({} dofs, MatrixMarket) and the dof ordering written to {}/ ({})\n",
-                               sys.dofs(), o.write_matrices, fmt::join(matrix_files, ", "));
+                               sys->dofs(), o.write_matrices, fmt::join(matrix_files, ", "));
   }
   if (!o.write_mode.empty()) {
     progress("the top mode");
-    const auto mode = packing::top_mode(sys, packing::eigen_options(o.request));
-    files.write(o.write_mode, [&](std::ostream& out) { packing::write_mode_dump(out, a.packing, sys, mode); });
+    const auto mode = packing::top_mode(*sys, packing::eigen_options(o.request));
+    files.write(o.write_mode, [&](std::ostream& out) { packing::write_mode_dump(out, a.packing, *sys, mode); });
     export_text += fmt::format("top mode (omega = {:.10g} rad/s, {} solve) written to {} as a LAMMPS dump: translation "
                                "as vx vy vz (largest particle translation 1), rotation as omegax.. [rad], amplitude = "
                                "|translation|\n",
@@ -218,9 +258,19 @@ void run(const PackingOptions& o) {
     if (o.confirm_steps > 0) j["confirmation"] = confirmation;
     if (!o.write_matrices.empty()) j["matrices_folder"] = o.write_matrices;
     if (!o.write_mode.empty()) j["mode_file"] = o.write_mode;
+#ifdef DTCRIT_WITH_MPI
+    if (dist) {  // ranks, eigensolver "slepc", the partition and the figures per rank
+      const nlohmann::json dj = distributed::to_json(*dist);
+      for (const char* key : {"ranks", "eigensolver", "distributed"}) j[key] = dj.at(key);
+    }
+#endif
     text = json_text(j) + "\n";
   } else {
-    text = format_packing_answer(a, confirmation_text);
+    std::string after_table = confirmation_text;
+#ifdef DTCRIT_WITH_MPI
+    if (dist) after_table += distributed::format_distributed(*dist);
+#endif
+    text = format_packing_answer(a, after_table);
     if (!export_text.empty()) text += "\n" + export_text;
   }
   if (!o.output.empty()) files.write_text(o.output, text);
@@ -256,6 +306,12 @@ void add_packing_command(CLI::App& app) {
   cmd->add_option("--confirm", o->confirm_steps,
                   "run the reference stepper this many steps at 0.99 and 1.01 h_crit of each integrator from a small "
                   "perturbation and report the growth (no periodic axes; contacts held sticking)");
+#ifdef DTCRIT_WITH_MPI
+  cmd->add_option("--operator", o->operator_kind,
+                  "distributed analysis: the operator M^-1/2 K M^-1/2 as shell (matrix-free over GlobalSystem, "
+                  "default) or assembled (PETSc MPIAIJ)")
+      ->capture_default_str();
+#endif
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_option("-o,--output", o->output, "write to this file instead of the terminal");
   cmd->add_option("--write-matrices", o->write_matrices,

@@ -7,6 +7,10 @@
 
 #include "commands.hpp"
 
+#ifdef DTCRIT_WITH_MPI
+#include "dtcrit/distributed/runtime.hpp"
+#endif
+
 namespace {
 
 // CLI11's parse errors in the style of our own messages: the parameter, the value, what is wrong.
@@ -33,6 +37,13 @@ std::string our_style(const CLI::ParseError& e, const CLI::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#ifdef DTCRIT_WITH_MPI
+  // The distributed build: PETSc, SLEPc and MPI for the whole run (mpirun -np P dtcrit packing ...).
+  const dtcrit::distributed::Runtime runtime;
+  const bool speaks = dtcrit::distributed::rank() == 0;  // one copy of every message
+#else
+  const bool speaks = true;
+#endif
   CLI::App app{"dtcrit: critical time-steps and integrator stability for DEM simulations.\n"
                "All quantities in SI units (kg, m, s, N/m, N s/m)."};
   app.require_subcommand(1);
@@ -49,10 +60,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "dtcrit: error: " << our_style(e, app) << "\n";
+    if (speaks) std::cerr << "dtcrit: error: " << our_style(e, app) << "\n";
     return e.get_exit_code() != 0 ? e.get_exit_code() : 1;
   } catch (const std::exception& e) {
-    std::cerr << "dtcrit: error: " << e.what() << "\n";
+    if (speaks) std::cerr << "dtcrit: error: " << e.what() << "\n";
     return 1;
   }
   return 0;

@@ -613,6 +613,13 @@ LinearSystem GlobalSystem::linear_system() const { return LinearSystem(mass_, st
 
 double GlobalSystem::gershgorin_bound(double a, double b) const {
   if (const auto it = gershgorin_.find({a, b}); it != gershgorin_.end()) return it->second;
+  const Vector rows = gershgorin_rows(a, b);
+  const double best = rows.size() > 0 ? std::max(0.0, rows.maxCoeff()) : 0.0;
+  gershgorin_[{a, b}] = best;
+  return best;
+}
+
+Vector GlobalSystem::gershgorin_rows(double a, double b) const {
   const Index n = particles(), dpp = dpp_;
   std::vector<double> diag(static_cast<std::size_t>(n * dpp * dpp), 0.0);  // particle diagonal blocks
   Vector offsum = Vector::Zero(dofs());                                    // scaled off-block row sums
@@ -637,18 +644,16 @@ double GlobalSystem::gershgorin_bound(double a, double b) const {
         offsum[c.j * dpp + q] += std::abs(K(dpp + q, r)) * s[c.i * dpp + r];
       }
   });
-  double best = 0.0;
+  Vector rows(dofs());
   for (Index i = 0; i < n; ++i) {
     const double* D = diag.data() + i * dpp * dpp;
     for (Index r = 0; r < dpp; ++r) {
       double row = 0.0;
       for (Index q = 0; q < dpp; ++q) row += std::abs(D[r * dpp + q]) * s[i * dpp + q];
-      row = s[i * dpp + r] * (row + offsum[i * dpp + r]);
-      best = std::max(best, row);
+      rows[i * dpp + r] = s[i * dpp + r] * (row + offsum[i * dpp + r]);
     }
   }
-  gershgorin_[{a, b}] = best;
-  return best;
+  return rows;
 }
 
 double GlobalSystem::yade_global_stiffness_step(double safety) const {
@@ -849,10 +854,9 @@ DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, cons
   require_positive("omega_max", omega_max);
   require_non_negative("top_mode_zeta", top_mode_zeta);
   require_symmetric(s, "half_step_damped_limit");
-  DampedLimit out;
-  const double h_max = 2.0 / omega_max;  // the undamped limit bounds the damped one
   if (!s.damped()) {
-    out.h_crit = h_max;
+    DampedLimit out;
+    out.h_crit = 2.0 / omega_max;  // the undamped limit
     out.lambda_at_root = 4.0;
     out.converged = true;
     return out;
@@ -862,24 +866,42 @@ DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, cons
   // started inside one invariant subspace of A(h) (a symmetry sector of a lattice) stays in it, and
   // the top mode of h^2 K + 2h C can lie in another sector than the one at the previous h. Warm
   // starts gave a bcc lattice's damped limit 1.4 % too large (unsafe), with converged residuals.
+  return half_step_newton(omega_max, top_mode_zeta, [&](double h, bool want_slope) {
+    // The derivative needs the eigenvector (with Lanczos a second pass).
+    o.want_vector = want_slope;
+    const ExtremeEigen e = largest_eigen(s, h * h, 2.0 * h, o);
+    TopAtStep t;
+    t.lambda = e.lambda;
+    if (want_slope) {  // g'(h) = v^T (2h K~ + 2 C~) v (Hellmann-Feynman)
+      Vector w(s.dofs());
+      s.apply_scaled(2.0 * h, 2.0, e.vector.data(), w.data());
+      t.slope = e.vector.dot(w);
+    }
+    return t;
+  });
+}
+
+DampedLimit half_step_newton(double omega_max, double top_mode_zeta,
+                             const std::function<TopAtStep(double h, bool want_slope)>& top) {
+  require_positive("omega_max", omega_max);
+  require_non_negative("top_mode_zeta", top_mode_zeta);
+  DampedLimit out;
+  const double h_max = 2.0 / omega_max;  // the undamped limit bounds the damped one
   double h = 2.0 * (std::sqrt(1.0 + top_mode_zeta * top_mode_zeta) - top_mode_zeta) / omega_max;
   // First derivative: that of the top mode's own Rayleigh quotient v0^T (h^2 K~ + 2h C~) v0, exact
   // when damping does not mix the modes; later ones from the eigenvector at h while steps are large.
   double dg = 2.0 * h * omega_max * omega_max + 4.0 * top_mode_zeta * omega_max;
   bool fresh_derivative = false;
   for (int it = 1; it <= 60; ++it) {
-    // The derivative needs the eigenvector (a second Lanczos pass). Once the steps are below 1e-6 h
-    // the last derivative is kept: g' changes by O(step) and its error enters the next step squared.
-    o.want_vector = fresh_derivative;
-    const ExtremeEigen e = largest_eigen(s, h * h, 2.0 * h, o);
+    // Once the steps are below 1e-6 h the last derivative is kept: g' changes by O(step) and its
+    // error enters the next step squared.
+    const TopAtStep t = top(h, fresh_derivative);
     out.iterations = it;
-    out.lambda_at_root = e.lambda;
-    const double g = e.lambda - 4.0;
+    out.lambda_at_root = t.lambda;
+    const double g = t.lambda - 4.0;
     if (!std::isfinite(g)) break;  // NaN guard: not converged, h_crit NaN below
-    if (fresh_derivative) {  // g'(h) = v^T (2h K~ + 2 C~) v (Hellmann-Feynman)
-      Vector w(s.dofs());
-      s.apply_scaled(2.0 * h, 2.0, e.vector.data(), w.data());
-      dg = e.vector.dot(w);
+    if (fresh_derivative) {
+      dg = t.slope;
       if (std::isnan(dg)) break;
       if (!(dg > 0.0)) fail("damped limit: lambda_max(h^2 K + 2h C) does not grow with h");
     }

@@ -32,6 +32,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -127,6 +128,9 @@ class GlobalSystem {
   // The same bound on lambda_max(M^{-1/2} (a K + b C) M^{-1/2}), e.g. (0, 1) for the damping.
   // Remembered per (a, b): the estimates and every integrator's h_safe ask for the same bounds.
   double gershgorin_bound(double a, double b) const;
+  // The bound of every row (dof) of that matrix, whose largest is gershgorin_bound(a, b). A distributed
+  // rank takes the largest over the rows it owns: the rows of its ghosts miss the contacts it does not hold.
+  Vector gershgorin_rows(double a, double b) const;
 
   // Yade's GlobalStiffnessTimeStepper, as its code computes it (spheres; NaN for bodies: its clump rule
   // is not implemented): per body the translational
@@ -256,6 +260,15 @@ struct DampedLimit {
 };
 DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts = {},
                                    double top_mode_zeta = 0.0);
+// The Newton iteration of half_step_damped_limit on any eigensolver (the distributed one too): top(h,
+// want_slope) returns lambda_max(M^-1/2 (h^2 K + 2h C) M^-1/2) and, when want_slope, the derivative
+// v^T M^-1/2 (2h K + 2 C) M^-1/2 v at its unit top eigenvector v (else NaN). For a damped system.
+struct TopAtStep {
+  double lambda = 0.0;
+  double slope = std::numeric_limits<double>::quiet_NaN();
+};
+DampedLimit half_step_newton(double omega_max, double top_mode_zeta,
+                             const std::function<TopAtStep(double h, bool want_slope)>& top);
 // The same by bisection on the smallest eigenvalue of the dense S(h) (the tests' cross-check).
 double half_step_damped_limit_dense(const GlobalSystem& s);
 

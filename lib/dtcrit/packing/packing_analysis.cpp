@@ -41,21 +41,20 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const GlobalSystem& sys, double omega_max,
-                                                double zeta, const PackingAnalysisOptions& opts,
-                                                std::optional<DampedLimit> half_step_limit) {
+std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spec, const SpectrumFacts& f,
+                                                         const PackingAnalysisOptions& opts) {
   PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, true};
   auto from = [&](const CriticalStep& c, double scale) {
     out.stability = c.stability;
     out.h_crit = c.stability == Stability::conditional ? c.h_crit * scale : kNaN;
   };
   // Upper bounds of lambda_max of M^-1/2 K M^-1/2 and M^-1/2 C M^-1/2 (row sums rounded up).
-  auto gershgorin = [&](double a, double b) { return sys.gershgorin_bound(a, b) * (1.0 + 1e-12); };
-  if (!sys.damped()) {
+  const double k = f.gershgorin_k * (1.0 + 1e-12), c = f.gershgorin_c * (1.0 + 1e-12);
+  if (!f.damped) {
     const CriticalStep scalar = scalar_limit(spec, 0.0);
-    from(scalar, 1.0 / omega_max);
+    from(scalar, 1.0 / f.omega_max);
     if (scalar.stability == Stability::conditional) {
-      out.h_safe = scalar.h_crit / std::sqrt(gershgorin(1.0, 0.0));
+      out.h_safe = scalar.h_crit / std::sqrt(k);
       out.h_safe_method = "Omega_crit / sqrt(Gershgorin bound of omega_max^2)";
     }
     out.method = "undamped: Omega_crit(scalar oscillator) / omega_max, exact by modal decomposition";
@@ -63,38 +62,52 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
   }
   const DashpotVelocity dashpot = integrator_info(spec).dashpot_velocity;
   if (dashpot == DashpotVelocity::backward_difference) {
-    const DampedLimit limit = half_step_limit ? *half_step_limit : half_step_damped_limit(sys, omega_max, opts.eigen, zeta);
-    out.h_crit = limit.h_crit;
-    out.converged = limit.converged;
+    if (!f.half_step) return std::nullopt;
+    out.h_crit = f.half_step->h_crit;
+    out.converged = f.half_step->converged;
     out.method = "damped, dashpot at (x_n - x_{n-1})/h: first h where 4M - 2hC - h^2 K is singular (exact)";
-    const double k = gershgorin(1.0, 0.0), c = gershgorin(0.0, 1.0);
     out.h_safe = (std::sqrt(c * c + 4.0 * k) - c) / k;
     out.h_safe_method = "root of 4 - 2hc - h^2 k, c and k Gershgorin bounds of C~ and K~";
     return out;
   }
   if (dashpot == DashpotVelocity::central_difference) {
-    out.h_crit = 2.0 / omega_max;
+    out.h_crit = 2.0 / f.omega_max;
     out.method = "damped, dashpot at v_{n+1}: first h where 4M - h^2 K is singular, 2 / omega_max (exact)";
-    out.h_safe = 2.0 / std::sqrt(gershgorin(1.0, 0.0));
+    out.h_safe = 2.0 / std::sqrt(k);
     out.h_safe_method = "2 / sqrt(Gershgorin bound of omega_max^2)";
     return out;
   }
-  if (sys.dofs() <= opts.amplification_dofs) {
-    LinearSystem ls = sys.linear_system();
-    const CriticalStep c = critical_step(spec, ls, omega_max);
-    from(c, 1.0);
-    out.free_modes = c.free_modes;
-    out.method = "damped: amplification matrix of the integrator on LinearSystem(M, K, C) (exact); " + c.method;
-    if (c.free_modes > 0)
-      out.method += fmt::format("; {} free modes (common null space of K and C: drift, not instability) set aside", c.free_modes);
-    return out;
-  }
-  from(scalar_limit(spec, zeta), 1.0 / omega_max);
+  if (f.dofs <= opts.amplification_dofs) return std::nullopt;  // the amplification matrix of the whole system
+  from(scalar_limit(spec, f.top_mode_zeta), 1.0 / f.omega_max);
   out.exact = false;
   out.method = fmt::format(
       "damped, {} dofs: scalar limit at the top mode's modal damping ratio zeta = {:.4g} (estimate; exact only "
       "for classical damping)",
-      sys.dofs(), zeta);
+      f.dofs, f.top_mode_zeta);
+  return out;
+}
+
+PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const GlobalSystem& sys, double omega_max,
+                                                double zeta, const PackingAnalysisOptions& opts,
+                                                std::optional<DampedLimit> half_step_limit) {
+  const bool backward = sys.damped() && integrator_info(spec).dashpot_velocity == DashpotVelocity::backward_difference;
+  if (backward && !half_step_limit) half_step_limit = half_step_damped_limit(sys, omega_max, opts.eigen, zeta);
+  SpectrumFacts f;
+  f.damped = sys.damped();
+  f.dofs = sys.dofs();
+  f.omega_max = omega_max;
+  f.top_mode_zeta = zeta;
+  f.gershgorin_k = sys.gershgorin_bound(1.0, 0.0);
+  f.gershgorin_c = backward ? sys.gershgorin_bound(0.0, 1.0) : 0.0;
+  f.half_step = half_step_limit;
+  if (auto l = limit_from_spectrum(spec, f, opts)) return *l;
+  LinearSystem ls = sys.linear_system();
+  const CriticalStep c = critical_step(spec, ls, omega_max);
+  PackingIntegratorLimit out{spec, c.stability, c.stability == Stability::conditional ? c.h_crit : kNaN, "", true, true};
+  out.free_modes = c.free_modes;
+  out.method = "damped: amplification matrix of the integrator on LinearSystem(M, K, C) (exact); " + c.method;
+  if (c.free_modes > 0)
+    out.method += fmt::format("; {} free modes (common null space of K and C: drift, not instability) set aside", c.free_modes);
   return out;
 }
 
@@ -211,6 +224,34 @@ void analyse_nonsymmetric(const GlobalSystem& sys, const PackingAnalysisOptions&
 
 }  // namespace
 
+void add_packing_estimates(PackingReport& r, const EstimateInputs& in, const PackingAnalysisOptions& opts) {
+  auto add = [&](std::string name, double seconds, std::string description) {
+    r.estimates.push_back({std::move(name), seconds, seconds / r.h_exact, std::move(description)});
+  };
+  add("two_over_omega_max", 2.0 / r.omega_max,
+      "2 / omega_max: exact undamped limit of velocity Verlet, leapfrog and central difference");
+  add("gershgorin", 2.0 / std::sqrt(in.gershgorin_omega2),
+      "2 / sqrt(max Gershgorin row sum of M^-1/2 K M^-1/2): a guaranteed-safe undamped step");
+  if (!in.bodies)  // Yade's clump rule (it sums member stiffness) is not implemented for bodies
+    add("yade_global_stiffness", in.yade_step,
+        "Yade GlobalStiffnessTimeStepper as its code computes it: 1.41044 * 0.8 * sqrt(min over bodies of "
+        "min(m / max_i K_ii, I / K^rot_ii)) (Yade's comment calls 1.41044 sqrt 2; 0.8 is its default safety)");
+  add("single_contact", 2.0 / in.single_contact_omega,
+      in.bodies ? "2 / omega_max of the stiffest single contact on its own (the contact-point model of its two "
+                  "bodies with their arms and inertia tensors, undamped)"
+                : "2 / omega_max of the stiffest single contact on its own (two-body contact-point model, undamped)");
+  add("sqrt_m_over_k", std::sqrt(in.m_min / in.k_max), "sqrt(m / k): smallest particle mass, largest contact stiffness");
+  if (opts.material) add_material_estimates(r, *opts.material, in.smallest_radius, in.smallest_mass);
+}
+
+void add_material_estimates(PackingReport& r, const PackingMaterial& material, double R, double m) {
+  const double rho = m / (4.0 / 3.0 * std::numbers::pi * R * R * R);
+  const Material mat = validated(Material{material.youngs_modulus, material.poisson_ratio, rho, R, 0.0});
+  for (const auto& e : material_estimates(mat))
+    r.estimates.push_back({e.name, e.seconds, e.seconds / r.h_exact,
+                           e.description + fmt::format(" (smallest particle: R = {:.6g} m, rho = {:.6g} kg/m^3)", R, rho)});
+}
+
 PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const PackingAnalysisOptions& opts) {
   PackingAnalysisOptions o = opts;
   o.material.reset();
@@ -220,12 +261,7 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
     std::size_t smallest = 0;
     for (std::size_t i = 1; i < p.radius.size(); ++i)
       if (p.radius[i] < p.radius[smallest]) smallest = i;
-    const double R = p.radius[smallest];
-    const double rho = p.mass[smallest] / (4.0 / 3.0 * std::numbers::pi * R * R * R);
-    const Material mat = validated(Material{opts.material->youngs_modulus, opts.material->poisson_ratio, rho, R, 0.0});
-    for (const auto& e : material_estimates(mat))
-      r.estimates.push_back({e.name, e.seconds, e.seconds / r.h_exact,
-                             e.description + fmt::format(" (smallest particle: R = {:.6g} m, rho = {:.6g} kg/m^3)", R, rho)});
+    add_material_estimates(r, *opts.material, p.radius[smallest], p.mass[smallest]);
     r.timings.back().second += seconds_since(t0);
   }
   return r;
@@ -317,30 +353,17 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
 
   t0 = std::chrono::steady_clock::now();
   say("bounds");
-  auto add = [&](std::string name, double seconds, std::string description) {
-    r.estimates.push_back({std::move(name), seconds, seconds / r.h_exact, std::move(description)});
-  };
-  add("two_over_omega_max", 2.0 / r.omega_max,
-      "2 / omega_max: exact undamped limit of velocity Verlet, leapfrog and central difference");
-  add("gershgorin", 2.0 / std::sqrt(sys.gershgorin_omega2()),
-      "2 / sqrt(max Gershgorin row sum of M^-1/2 K M^-1/2): a guaranteed-safe undamped step");
-  if (!sys.bodies())  // Yade's clump rule (it sums member stiffness) is not implemented for bodies
-    add("yade_global_stiffness", sys.yade_global_stiffness_step(0.8),
-        "Yade GlobalStiffnessTimeStepper as its code computes it: 1.41044 * 0.8 * sqrt(min over bodies of "
-        "min(m / max_i K_ii, I / K^rot_ii)) (Yade's comment calls 1.41044 sqrt 2; 0.8 is its default safety)");
-  add("single_contact", 2.0 / sys.single_contact_omega_max(),
-      sys.bodies() ? "2 / omega_max of the stiffest single contact on its own (the contact-point model of its two "
-                     "bodies with their arms and inertia tensors, undamped)"
-                   : "2 / omega_max of the stiffest single contact on its own (two-body contact-point model, undamped)");
-  {
-    double m_min = std::numeric_limits<double>::infinity(), k_max = 0.0;
-    for (double m : sys.particle_masses()) m_min = std::min(m_min, m);
-    for (std::size_t k = 0; k < sys.contacts().contacts.size(); ++k) {
-      const auto q = sys.stored_coefficients(k);
-      k_max = std::max({k_max, q.kn, q.kt});
-    }
-    add("sqrt_m_over_k", std::sqrt(m_min / k_max), "sqrt(m / k): smallest particle mass, largest contact stiffness");
+  EstimateInputs in;
+  in.bodies = sys.bodies();
+  in.gershgorin_omega2 = sys.gershgorin_omega2();
+  if (!in.bodies) in.yade_step = sys.yade_global_stiffness_step(0.8);
+  in.single_contact_omega = sys.single_contact_omega_max();
+  for (double m : sys.particle_masses()) in.m_min = std::min(in.m_min, m);
+  for (std::size_t k = 0; k < sys.contacts().contacts.size(); ++k) {
+    const auto q = sys.stored_coefficients(k);
+    in.k_max = std::max({in.k_max, q.kn, q.kt});
   }
+  add_packing_estimates(r, in, opts);
   r.timings.emplace_back("bounds", seconds_since(t0));
   return r;
 }
@@ -394,8 +417,9 @@ nlohmann::json to_json(const PackingReport& r) {
   j["integrators"] = nlohmann::json::object();
   for (const auto& i : r.integrators)
     j["integrators"][i.name] = {
-        {"h_crit", number_or_null(i.h_crit)}, {"stability", stability_keyword(i.stability)}, {"exact", i.exact},
-        {"converged", i.converged},           {"method", i.method}, {"free_modes", i.free_modes},
+        {"h_crit", number_or_null(i.h_crit)},
+        {"stability", i.computed ? std::string(stability_keyword(i.stability)) : std::string("not computed")}, {"exact", i.exact},
+        {"converged", i.converged},           {"computed", i.computed}, {"method", i.method}, {"free_modes", i.free_modes},
         {"h_safe", number_or_null(i.h_safe)}, {"h_safe_method", i.h_safe_method},
         {"checked_omega_min", checked_omega_min}, {"checked_omega_max", checked_omega_max}};
   j["timings_s"] = nlohmann::json::object();
@@ -447,8 +471,10 @@ std::string format_packing_table(const PackingReport& r) {
   // h_safe <= true limit <= h_crit (h_crit from the Lanczos omega_max, a lower bound of the true one).
   TextTable t({"integrator", "h_safe [s]", "h_crit [s]", "stability", "method"});
   for (const auto& i : r.integrators)
-    t.add_row({i.name, format_number(i.h_safe), format_number(i.h_crit), std::string(stability_label(i.stability)),
-               !i.converged                                     ? "not converged"
+    t.add_row({i.name, format_number(i.h_safe), format_number(i.h_crit),
+               i.computed ? std::string(stability_label(i.stability)) : std::string("-"),
+               !i.computed                                      ? "not computed"
+               : !i.converged                                   ? "not converged"
                : !i.exact                                       ? "estimate"
                : i.method.find("certified") != std::string::npos ? "certified"
                                                                 : "exact"});

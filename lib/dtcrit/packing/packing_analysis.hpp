@@ -37,6 +37,9 @@ struct PackingIntegratorLimit {
   // bound of the true one, so h_crit can only be too large; h_safe rests on Gershgorin upper bounds.
   double h_safe = std::numeric_limits<double>::quiet_NaN();
   std::string h_safe_method{};
+  // false: this path does not compute the row (the distributed analysis: the amplification matrix of
+  // the whole system); h_crit is NaN and the report says so.
+  bool computed = true;
 };
 
 // An input the caller chose (or left at its default) that sets the answer, e.g. a lattice's radius.
@@ -92,6 +95,21 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
 // without the material heuristics (opts.material must be empty: they read the particles' radii).
 PackingReport analyse_system(const std::string& source, const GlobalSystem& sys, const PackingAnalysisOptions& opts);
 
+// What the bounds beside the exact answer read (analyse_packing takes them from one GlobalSystem, the
+// distributed analysis reduces them over ranks): Gershgorin's omega_max^2 bound, Yade's step, the
+// stiffest single contact's omega, the smallest particle mass, the largest contact stiffness, and the
+// smallest particle's radius and mass (the material heuristics).
+struct EstimateInputs {
+  double gershgorin_omega2 = 0.0, yade_step = std::numeric_limits<double>::infinity(), single_contact_omega = 0.0;
+  double m_min = std::numeric_limits<double>::infinity(), k_max = 0.0;
+  double smallest_radius = 0.0, smallest_mass = 0.0;
+  bool bodies = false;  // a network of rigid bodies (no Yade bound; the single contact of two bodies)
+};
+// Appends the bounds to r.estimates, with their ratios to r.h_exact (set r.omega_max and r.h_exact first).
+void add_packing_estimates(PackingReport& r, const EstimateInputs& in, const PackingAnalysisOptions& opts);
+// The material heuristics (Rayleigh, Hertz) of the smallest particle (radius R, mass m).
+void add_material_estimates(PackingReport& r, const PackingMaterial& material, double R, double m);
+
 // The limit of one integrator on the global system (see packing/README.md for the methods):
 //  undamped: Omega_crit of the scalar oscillator / omega_max (modal decomposition, exact);
 //  damped, chosen by the registry row's dashpot_velocity (integrators/registry.hpp):
@@ -119,6 +137,22 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
 PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, const GlobalSystem& sys,
                                                      const Spectrum& spectrum, const PhysicalStability& physical,
                                                      const PackingAnalysisOptions& opts);
+
+// What an integrator's limit on a symmetric packing rests on, however it was computed (one GlobalSystem
+// or ranks of a distributed one): omega_max, the top mode's damping ratio, Gershgorin bounds k >=
+// lambda_max(K~), c >= lambda_max(C~) (c only for damped backward-difference rows), and the damped
+// half-step limit when already found.
+struct SpectrumFacts {
+  bool damped = false;
+  Index dofs = 0;
+  double omega_max = 0.0, top_mode_zeta = 0.0, gershgorin_k = 0.0, gershgorin_c = 0.0;
+  std::optional<DampedLimit> half_step;
+};
+// packing_integrator_limit's rows that follow from those facts: every undamped row, the damped
+// backward-difference rows (given half_step), central-difference rows and, above amplification_dofs,
+// the top-mode estimate; nullopt for the amplification matrix of the whole system (or half_step missing).
+std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spec, const SpectrumFacts& f,
+                                                         const PackingAnalysisOptions& opts);
 
 nlohmann::json to_json(const PackingReport& r);
 std::string format_packing_table(const PackingReport& r);

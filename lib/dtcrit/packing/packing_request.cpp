@@ -275,7 +275,8 @@ EigenOptions eigen_options(const PackingRequest& o) {
   return eigen;
 }
 
-PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(std::string_view)>& progress_to) {
+PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(std::string_view)>& progress_to,
+                             const PackingAnalyser& analyse) {
   check_packing_request(o);
   const bool law_given = !o.lammps_pair.empty() || !o.hertz_mindlin.empty();
   auto progress = [&](std::string_view what) {
@@ -386,9 +387,6 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
                                               script ? script->computes : std::map<std::string, std::vector<std::string>>{});
   }
   const std::string history_line = histories_text(histories, o.lammps_contacts);
-  progress(fmt::format("assembling the global system ({} contacts)", contacts.contacts.size()));
-  auto sys = std::make_unique<const GlobalSystem>(p, std::move(contacts), !o.no_rotation, o.geometric_stiffness);
-
   PackingAnalysisOptions ao;
   ao.integrators = expand_integrator_specs(o.integrators);
   if (script && std::find(ao.integrators.begin(), ao.integrators.end(), script->integrator) == ao.integrators.end())
@@ -400,7 +398,15 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   ao.eigen = eigen_options(o);
   ao.amplification_dofs = o.amplification_dofs;
   ao.progress = progress;
-  auto report = analyse_packing(p, *sys, ao);
+  AnalysedPacking analysed;
+  if (analyse) {
+    analysed = analyse(p, std::move(contacts), ao);
+  } else {
+    progress(fmt::format("assembling the global system ({} contacts)", contacts.contacts.size()));
+    analysed.system = std::make_unique<const GlobalSystem>(p, std::move(contacts), !o.no_rotation, o.geometric_stiffness);
+    analysed.report = analyse_packing(p, *analysed.system, ao);
+  }
+  auto& report = analysed.report;
   if (lattice) {  // the lattice inputs that set the answer, defaults marked
     report.inputs.push_back({"radius", o.radius, "m", !o.given.count("--radius")});
     report.inputs.push_back({"density", o.density, "kg/m^3", !o.given.count("--density")});
@@ -418,7 +424,7 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   a.packing = std::move(p);
   a.laws = std::move(laws);
   a.script = std::move(script);
-  a.system = std::move(sys);
+  a.system = std::move(analysed.system);
   a.report = std::move(report);
   a.defaults = std::move(defaults);
   a.histories = std::move(histories);

@@ -58,7 +58,7 @@ struct PackingAnswer {
   Packing packing;                       // as analysed (spatially sorted, walls added)
   ContactLaws laws;
   std::optional<LammpsInput> script;
-  std::unique_ptr<const GlobalSystem> system;
+  std::unique_ptr<const GlobalSystem> system;  // empty after a distributed analysis
   PackingReport report;
   std::vector<std::string> defaults;     // defaults applied, in words
   std::optional<ContactHistorySummary> histories;
@@ -86,10 +86,20 @@ EigenOptions eigen_options(const PackingRequest& request);
 std::string inputs_text(const Packing& p, const ContactLaws& laws, const std::vector<std::string>& defaults);
 nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws, const std::vector<std::string>& defaults);
 
+// The analysis stage of answer_packing, once the packing and its contacts are built. By default one
+// GlobalSystem and analyse_packing; the distributed build passes its own (the same report over MPI
+// ranks), which leaves `system` empty.
+struct AnalysedPacking {
+  PackingReport report;
+  std::unique_ptr<const GlobalSystem> system;
+};
+using PackingAnalyser = std::function<AnalysedPacking(const Packing&, ContactSet, const PackingAnalysisOptions&)>;
+
 // Checks the request (an option the chosen source would not read is an error naming it), builds
 // the packing, and analyses it; progress (may be empty) receives the stage messages.
 PackingAnswer answer_packing(const PackingRequest& request,
-                             const std::function<void(std::string_view)>& progress = {});
+                             const std::function<void(std::string_view)>& progress = {},
+                             const PackingAnalyser& analyse = {});
 
 // What `dtcrit packing --json` prints (without --confirm's runs, which the CLI adds).
 nlohmann::json to_json(const PackingAnswer& answer);

@@ -1,0 +1,56 @@
+#include "dtcrit/distributed/partition.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+
+#include "dtcrit/core/check.hpp"
+
+namespace dtcrit::distributed {
+
+namespace {
+
+void bisect(const std::vector<packing::Vec3>& x, const std::vector<double>& w, std::int64_t* first, std::int64_t* last,
+            int rank0, int parts, std::vector<int>& owner) {
+  if (parts == 1 || last - first <= 0) {
+    for (auto* it = first; it != last; ++it) owner[static_cast<std::size_t>(*it)] = rank0;
+    return;
+  }
+  packing::Vec3 lo = x[static_cast<std::size_t>(*first)], hi = lo;
+  double total = 0.0;
+  for (auto* it = first; it != last; ++it) {
+    lo = lo.cwiseMin(x[static_cast<std::size_t>(*it)]);
+    hi = hi.cwiseMax(x[static_cast<std::size_t>(*it)]);
+    total += w[static_cast<std::size_t>(*it)];
+  }
+  int axis = 0;
+  (hi - lo).maxCoeff(&axis);
+  // Sorted along the axis (ties by index: the same cut on every run), then cut where the running
+  // weight reaches the left side's share.
+  std::sort(first, last, [&](std::int64_t a, std::int64_t b) {
+    const double xa = x[static_cast<std::size_t>(a)][axis], xb = x[static_cast<std::size_t>(b)][axis];
+    return xa < xb || (xa == xb && a < b);
+  });
+  const int left = parts / 2;
+  const double share = total * left / parts;
+  double run = 0.0;
+  auto* cut = first;
+  while (cut != last && run + 0.5 * w[static_cast<std::size_t>(*cut)] < share) run += w[static_cast<std::size_t>(*cut++)];
+  bisect(x, w, first, cut, rank0, left, owner);
+  bisect(x, w, cut, last, rank0 + left, parts - left, owner);
+}
+
+}  // namespace
+
+std::vector<int> partition_rcb(const std::vector<packing::Vec3>& centres, const std::vector<double>& weights, int parts) {
+  if (parts < 1) fail(fmt::format("partition: parts = {} must be at least 1", parts));
+  if (weights.size() != centres.size())
+    fail(fmt::format("partition: {} weights for {} particles", weights.size(), centres.size()));
+  std::vector<std::int64_t> order(centres.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<int> owner(centres.size(), 0);
+  bisect(centres, weights, order.data(), order.data() + order.size(), 0, parts, owner);
+  return owner;
+}
+
+}  // namespace dtcrit::distributed

@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+"""mpirun -np P dtcrit packing ARGS --json against the serial solver of the same binary.
+
+The reference is the serial code path (--eigensolver dense or lanczos, which the distributed build runs
+on rank 0 alone, without mpirun): omega_max, every integrator limit the distributed path computes,
+h_safe, the exact velocity_verlet step and the bounds must agree within 1e-9 relative. Rows the
+distributed path does not compute must say so (stability "not computed", h_crit null), never carry a
+number. Also checked: "ranks", "eigensolver": "slepc", one entry per rank whose particles add up.
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import sys
+
+TOL = 1e-9
+
+
+def run(cmd, env):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=280)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)} exited {p.returncode}\nstdout:\n{p.stdout}\nstderr:\n{p.stderr}")
+    return json.loads(p.stdout)
+
+
+def close(a, b):
+    if a is None or b is None:
+        return a is None and b is None
+    return abs(a - b) <= TOL * max(abs(a), abs(b))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dtcrit", required=True)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--ranks", type=int, required=True)
+    ap.add_argument("--serial-solver", default="dense")
+    ap.add_argument("--operator", default="shell", help="the distributed operator: shell or assembled")
+    ap.add_argument("--expect-error", help="the command must fail on every rank with this message, printed once")
+    ap.add_argument("args", nargs=argparse.REMAINDER)
+    o = ap.parse_args()
+    args = [a for a in o.args if a != "--"]
+    env = dict(os.environ)
+    # Open MPI refuses root without these; the tests oversubscribe (4 ranks on 2 cores).
+    env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+    env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    env.setdefault("OMPI_MCA_rmaps_base_oversubscribe", "1")
+    env.setdefault("OMPI_MCA_btl_vader_single_copy_mechanism", "none")  # containers without CMA
+
+    if o.expect_error:
+        p = subprocess.run([o.mpiexec, "-n", str(o.ranks), o.dtcrit, "packing", *args], capture_output=True, text=True,
+                           env=env, timeout=120)
+        said = p.stderr.count("dtcrit: error: ")
+        if p.returncode == 0 or o.expect_error not in p.stderr or said != 1:
+            sys.exit(f"FAIL: expected exit != 0 and '{o.expect_error}' once; got exit {p.returncode}, {said} error lines:\n"
+                     f"{p.stderr}")
+        print(f"ok: {o.ranks} ranks fail together with: {o.expect_error}")
+        return
+    serial = run([o.dtcrit, "packing", *args, "--json", "--eigensolver", o.serial_solver], env)
+    dist = run([o.mpiexec, "-n", str(o.ranks), o.dtcrit, "packing", *args, "--json", "--operator", o.operator], env)
+
+    failures = []
+
+    def expect(cond, what):
+        if not cond:
+            failures.append(what)
+
+    expect(dist.get("ranks") == o.ranks, f"ranks {dist.get('ranks')} != {o.ranks}")
+    expect(dist.get("eigensolver") == "slepc", f"eigensolver {dist.get('eigensolver')}")
+    per = dist["distributed"]["per_rank"]
+    expect(len(per) == o.ranks, f"{len(per)} per-rank entries for {o.ranks} ranks")
+    expect(sum(r["particles"] for r in per) == serial["packing"]["particles"], "owned particles do not add up")
+    expect(all(r["peak_memory_mb"] > 0 and r["wall_time_s"] > 0 for r in per), "per-rank time or memory missing")
+    idle = sum(1 for r in per if r["particles"] == 0)
+    if o.ranks > serial["packing"]["particles"]:  # more ranks than particles: some own none
+        expect(idle >= o.ranks - serial["packing"]["particles"], f"{idle} ranks without particles")
+    if o.ranks > 1 and idle < o.ranks - 1 and serial["packing"]["pair_contacts"] > 0:
+        expect(sum(r["ghosts"] for r in per) > 0, "no contact crosses ranks: the test does not test the exchange")
+    for key in ("particles", "dofs", "pair_contacts", "wall_contacts", "rattlers", "damped"):
+        expect(dist["packing"][key] == serial["packing"][key], f"packing.{key}: {dist['packing'][key]} != {serial['packing'][key]}")
+    expect(close(dist["packing"]["mean_coordination"], serial["packing"]["mean_coordination"]), "mean coordination")
+    expect(dist["eigen"]["converged"], "SLEPc did not converge")
+    expect(close(dist["omega_max"], serial["omega_max"]), f"omega_max {dist['omega_max']!r} != serial {serial['omega_max']!r}")
+    expect(close(dist["h_exact_velocity_verlet"], serial["h_exact_velocity_verlet"]),
+           f"h_exact {dist['h_exact_velocity_verlet']!r} != {serial['h_exact_velocity_verlet']!r}")
+    for name, e in serial["estimates"].items():
+        d = dist["estimates"].get(name)
+        expect(d is not None and close(d["seconds"], e["seconds"]), f"estimate {name}: {d and d['seconds']!r} != {e['seconds']!r}")
+    computed = 0
+    for name, s in serial["integrators"].items():
+        d = dist["integrators"][name]
+        if not d["computed"]:
+            expect(d["h_crit"] is None and d["stability"] == "not computed", f"{name}: a row not computed carries a value")
+            expect(name in dist["distributed"]["not_computed"], f"{name} missing from not_computed")
+            continue
+        computed += 1
+        expect(d["stability"] == s["stability"], f"{name}: stability {d['stability']} != {s['stability']}")
+        expect(d["exact"] == s["exact"], f"{name}: exact {d['exact']} != {s['exact']}")
+        expect(close(d["h_crit"], s["h_crit"]), f"{name}: h_crit {d['h_crit']!r} != serial {s['h_crit']!r}")
+        expect(close(d["h_safe"], s["h_safe"]), f"{name}: h_safe {d['h_safe']!r} != serial {s['h_safe']!r}")
+    if not serial["packing"]["damped"]:
+        expect(computed == len(serial["integrators"]), "an undamped row was not computed")
+    if failures:
+        print(f"FAIL ({len(failures)}):\n  " + "\n  ".join(failures))
+        sys.exit(1)
+    rel = abs(dist["omega_max"] - serial["omega_max"]) / serial["omega_max"]
+    print(f"ok: {o.ranks} ranks, {o.operator} operator, omega_max {dist['omega_max']:.15g} rad/s (serial {serial['omega_max']:.15g}, "
+          f"relative difference {rel:.2g}), {computed} of {len(serial['integrators'])} rows computed and equal, "
+          f"{idle} ranks without particles, {sum(r['ghosts'] for r in per)} ghosts, "
+          f"{dist['distributed']['eigensolves']} SLEPc solves, {dist['eigen']['operator_applications']} operator applications")
+
+
+if __name__ == "__main__":
+    main()
