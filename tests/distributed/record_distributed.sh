@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
-# Records results/benchmarks/distributed.md: mpirun -np 1 and 2 of the distributed build's
+# Records results/benchmarks/distributed_n<n>.md: mpirun -np 1 and 2 of the distributed build's
 # `dtcrit packing` on an FCC lattice of 4 n^3 spheres (default n = 63: 1 000 188 spheres), beside the
 # serial three-term Lanczos of the same binary. Usage: tests/distributed/record_distributed.sh [n]
-# (after tools/setup.sh distributed; DTCRIT_BIN names another build's binary). Both operators
-# (--operator shell, assembled) on 1 and 2 ranks.
+# (after tools/setup.sh distributed; DTCRIT_BIN names another build's binary). The operators in
+# OPERATORS (default "shell assembled"; the assembled matrix needs ~19 kB per sphere on 1 rank) on 1
+# and 2 ranks. Writes results/benchmarks/distributed_n<n>.md, which tests/distributed/scale_model.py
+# reads.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n="${1:-63}"
 bin="${DTCRIT_BIN:-build-distributed/dtcrit}"
-out=results/benchmarks/distributed.md
+out="results/benchmarks/distributed_n$n.md"
+operators="${OPERATORS:-shell assembled}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 args=(packing --lattice fcc --n "$n" --compression 2e-3 --radius-spread 1e-3 --kn 1e5 --kt 3e4
       --integrator velocity_verlet --json)
@@ -18,15 +21,15 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 /usr/bin/time -f %M -o "$tmp/serial.rss" "$bin" "${args[@]}" --eigensolver lanczos > "$tmp/serial.json"
-for op in shell assembled; do
+for op in $operators; do
   for np in 1 2; do
     /usr/bin/time -f %e -o "$tmp/$op$np.time" mpirun -n "$np" "$bin" "${args[@]}" --operator "$op" > "$tmp/$op$np.json"
   done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-/usr/bin/python3 - "$tmp" "$n" "$commit" "$load_before" "$load_after" "${args[*]}" "$bin" > "$out" <<'PY'
+/usr/bin/python3 - "$tmp" "$n" "$commit" "$load_before" "$load_after" "${args[*]}" "$bin" "$operators" > "$out" <<'PY'
 import json, sys, datetime, platform, subprocess
-tmp, n, commit, lb, la, args, binary = sys.argv[1:8]
+tmp, n, commit, lb, la, args, binary, operators = sys.argv[1:9]
 s = json.load(open(f"{tmp}/serial.json"))
 cpu = subprocess.run(["sh", "-c", "lscpu | sed -n 's/^Model name: *//p'"], capture_output=True, text=True).stdout.strip()
 print(f"# Distributed packing analysis (MPI, PETSc, SLEPc): FCC n = {n}, time and memory per rank\n")
@@ -42,7 +45,7 @@ print(f"Serial (three-term Lanczos, same binary): omega_max = {s['omega_max']:.1
 print("| operator | ranks | rank | particles | ghosts | contacts | wall time in the analysis [s] | peak RSS [MB] | omega_max [s] | "
       "operator applications | SLEPc solves | mpirun wall time [s] | omega_max [rad/s] | relative to serial |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-for op, np_ in ((o, k) for o in ("shell", "assembled") for k in (1, 2)):
+for op, np_ in ((o, k) for o in operators.split() for k in (1, 2)):
     d = json.load(open(f"{tmp}/{op}{np_}.json"))
     t = open(f"{tmp}/{op}{np_}.time").read().strip().splitlines()[-1]
     for r in d["distributed"]["per_rank"]:
