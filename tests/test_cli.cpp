@@ -228,7 +228,7 @@ TEST_CASE("pair: without tangential damping ct = cn / 2 (LAMMPS' gamma_t = gamma
   }
 }
 
-TEST_CASE("packing: without --gamma-t, gamma_t = gamma_n / 2; echoed with the law, periodicity and walls",
+TEST_CASE("packing: without --gamma-t, gamma_t = gamma_n / 2, echoed with the law, periodicity and walls",
           "[cli][defaults]") {
   const std::string base = "packing --lattice fcc --n 2 --compression 1e-3 --kn 1e4 --kt 5e3 --gamma-n 100 "
                            "--integrator velocity_verlet ";
@@ -246,7 +246,7 @@ TEST_CASE("packing: without --gamma-t, gamma_t = gamma_n / 2; echoed with the la
   const CliRun text = run(base + "--periodic none --box-walls");
   REQUIRE(text.status == 0);
   CHECK_THAT(text.out, Contains("inputs:"));
-  CHECK_THAT(text.out, Contains("law: kn = 10000 N/m, kt = 5000 N/m, gamma_n = 100 1/s, gamma_t = 50 1/s"));
+  CHECK_THAT(text.out, Contains("law: gran/hooke/history kn = 10000 N/m, kt = 5000 N/m, gamma_n = 100 1/s, gamma_t = 50 1/s"));
   CHECK_THAT(text.out, Contains("periodic: none; walls: "));
   CHECK_THAT(text.out, !Contains("walls: none"));
 }

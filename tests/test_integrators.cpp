@@ -12,6 +12,7 @@
 #include "dtcrit/integrators/gs4.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/integrators/variational.hpp"
+#include "dtcrit/stability/amplification.hpp"
 #include "integrator_test_support.hpp"
 
 using namespace dtcrit;
@@ -34,7 +35,7 @@ std::string thrown_message(const std::string& spec) {
 
 TEST_CASE("every registry row builds, names itself and has sane parameters", "[integrators]") {
   const auto& rows = integrator_registry();
-  REQUIRE(rows.size() == 20);
+  REQUIRE(rows.size() == 21);
   std::set<std::string> names;
   for (const auto& row : rows) {
     INFO(row.name);
@@ -52,8 +53,8 @@ TEST_CASE("every registry row builds, names itself and has sane parameters", "[i
     }
   }
   for (const char* name : {"explicit_euler", "symplectic_euler", "velocity_verlet", "velocity_verlet_implicit_damping",
-                           "leapfrog", "central_difference", "position_verlet", "rk4", "gear4", "gear5", "newmark",
-                           "newmark_average", "newmark_linear", "hht", "generalized_alpha", "gs4_u0", "gs4_v0",
+                           "leapfrog", "central_difference", "position_verlet", "rigid_small", "rk4", "gear4", "gear5",
+                           "newmark", "newmark_average", "newmark_linear", "hht", "generalized_alpha", "gs4_u0", "gs4_v0",
                            "variational", "variational_1", "variational_2"})
     CHECK(names.count(name) == 1);
 }
@@ -122,7 +123,7 @@ TEST_CASE("measured order follows the parameters", "[integrators]") {
   }
 }
 
-TEST_CASE("every step accepts once; implicit schemes need one Newton iteration on linear systems", "[integrators]") {
+TEST_CASE("every step accepts once, implicit schemes need one Newton iteration on linear systems", "[integrators]") {
   for (const auto& row : integrator_registry()) {
     INFO(row.name);
     test::CountingSystem sys(test::coupled_two_dof(1.0));
@@ -184,6 +185,34 @@ TEST_CASE("variational alpha=0 moves the positions of velocity Verlet (and leapf
     vv->step(sys);
     var->step(sys);
     REQUIRE_THAT((var->position() - vv->position()).norm(), WithinAbs(0.0, 1e-13));
+  }
+}
+
+TEST_CASE("rigid_small (fix rigid/small, linearised) is velocity Verlet in momentum variables", "[integrators]") {
+  // fix rigid/small kicks momentum and angular momentum, drifts with omega½ = I^{-1} L½ and lets the
+  // atoms' dashpots see v½: the map of fix nve/sphere in other variables. Same trajectory to
+  // round-off, and the same limit from its own amplification matrix, damped and undamped.
+  for (double damping : {0.0, 1.5}) {
+    INFO("damping scale " << damping);
+    auto sys = test::coupled_two_dof(damping);
+    const double h = 0.07;
+    const Vector x0 = (Vector(2) << 1.0, -0.5).finished(), v0 = (Vector(2) << 0.2, 0.1).finished();
+    auto vv = make_integrator("velocity_verlet");
+    auto rigid = make_integrator("rigid_small");
+    vv->start(sys, 0.0, x0, v0, h);
+    rigid->start(sys, 0.0, x0, v0, h);
+    for (int n = 0; n < 300; ++n) {
+      vv->step(sys);
+      rigid->step(sys);
+      REQUIRE_THAT((rigid->position() - vv->position()).norm(), WithinAbs(0.0, 1e-13));
+      REQUIRE_THAT((rigid->velocity() - vv->velocity()).norm(), WithinAbs(0.0, 1e-13));
+    }
+    const double wmax = test::omega_max_of(sys);
+    const CriticalStep a = critical_step("rigid_small", sys, wmax), b = critical_step("velocity_verlet", sys, wmax);
+    REQUIRE(a.stability == Stability::conditional);
+    CHECK_THAT(a.h_crit, WithinRel(b.h_crit, 1e-10));
+    // Undamped, the closed form 2 / omega_max.
+    if (damping == 0.0) CHECK_THAT(a.h_crit, WithinRel(2.0 / wmax, 1e-10));
   }
 }
 

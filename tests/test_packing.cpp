@@ -109,7 +109,7 @@ TEST_CASE("open lattices, walls and polydisperse packings: cell grid equals brut
   CHECK(as_set(a) == as_set(b));
 }
 
-TEST_CASE("matrix-free operator equals the assembled K and C; K matches the stepper's tangent", "[packing]") {
+TEST_CASE("matrix-free operator equals the assembled K and C, K matches the stepper's tangent", "[packing]") {
   Packing p = lattice(LatticeKind::hex, 3, false, 1e-3, 5e-4);
   add_box_walls(p, 1e-6, stepper::HookeParams{2e5, 1e5, 30.0, 10.0, 0.0});
   const ContactLaws laws = hooke(1e5, 4e4, 50.0, 20.0, 10.0);
@@ -396,7 +396,7 @@ TEST_CASE("LAMMPS dump: columns by name, periodicity from BOX BOUNDS, last snaps
   CHECK_THAT(cs.contacts[0].overlap, WithinAbs(0.002, 1e-12));
 }
 
-TEST_CASE("LAMMPS files in 2D with disc bodies: I = m r^2 / 2; m = rho pi r^2 from --density", "[packing]") {
+TEST_CASE("LAMMPS files in 2D with disc bodies: I = m r^2 / 2, m = rho pi r^2 from --density", "[packing]") {
   // Regression: the readers computed sphere masses for disc bodies (the dimension was set last).
   ReadOptions ro;
   ro.dimension = 2;
@@ -578,7 +578,7 @@ TEST_CASE("dtcrit packing --json: omega_max and the integrators object", "[packi
   CHECK(j["estimates"]["gershgorin"]["ratio_to_exact"].get<double>() <= 1.0 + 1e-12);
 }
 
-TEST_CASE("dtcrit packing --eigensolver: every solver gives the closed form; a bad name is an error", "[packing][cli]") {
+TEST_CASE("dtcrit packing --eigensolver: every solver gives the closed form, a bad name is an error", "[packing][cli]") {
   auto run = [](const std::string& args, std::string& out) {
     const std::string cmd = std::string(DTCRIT_CLI) + " packing " + args + " 2>&1";
     FILE* pipe = popen(cmd.c_str(), "r");
@@ -643,7 +643,7 @@ TEST_CASE("a linear law given in LAMMPS syntax gives the packing exactly the sam
   CHECK(half_step_damped_limit_dense(ga) == half_step_damped_limit_dense(gb));
 }
 
-TEST_CASE("granular with rotations gives a non-symmetric system; without rotations a symmetric one", "[packing][contact]") {
+TEST_CASE("granular with rotations gives a non-symmetric system, without rotations a symmetric one", "[packing][contact]") {
   Packing p = lattice(LatticeKind::sc, 2, true, 1e-3);
   ContactLaws laws;
   laws.base = contact::parse_lammps_pair("granular hertz 4e9 2e4 tangential mindlin 1e9 0.5 0.4");

@@ -121,6 +121,7 @@ const std::map<std::string, RowOracle>& oracles() {
       {"velocity_verlet", {conditional([](double) { return 2.0; }), conditional(belytschko)}},
       {"leapfrog", {conditional([](double) { return 2.0; }), conditional(belytschko)}},
       {"position_verlet", {conditional([](double) { return 2.0; }), conditional(belytschko)}},
+      {"rigid_small", {conditional([](double) { return 2.0; }), conditional(belytschko)}},
       {"variational_1", {conditional([](double) { return 2.0; }), conditional(belytschko)}},
       {"variational", {conditional([](double) { return 2.0; }), conditional(belytschko)}},
       // dashpot at v_{n+1}: the limit stays 2 (Newmark beta = 0, gamma = ½ in Hughes' formula)

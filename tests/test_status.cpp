@@ -87,7 +87,7 @@ TEST_CASE("the exact damped packing criteria follow the registry's dashpot_veloc
     CHECK_FALSE(exceeds_unit_circle(amplification_matrix(*integ, ls, lim.h_crit * (1.0 - 1e-6))));
     CHECK(exceeds_unit_circle(amplification_matrix(*integ, ls, lim.h_crit * (1.0 + 1e-6))));
   }
-  for (const char* name : {"symplectic_euler", "velocity_verlet", "leapfrog", "position_verlet", "variational_1",
+  for (const char* name : {"symplectic_euler", "velocity_verlet", "leapfrog", "position_verlet", "rigid_small", "variational_1",
                            "velocity_verlet_implicit_damping", "central_difference"})
     CHECK(std::find(covered.begin(), covered.end(), name) != covered.end());
   // Rows without a closed criterion are not claimed exact above the amplification limit.

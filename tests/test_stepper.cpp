@@ -136,7 +136,7 @@ TEST_CASE("hooke_history_force follows LAMMPS on a hand-computed contact", "[ste
   CHECK(out.derivative(1, contact::in::velocity + 1) == -4.0);    // -m_eff gamma_t
 }
 
-TEST_CASE("traditional history: accept_step commits the most recent force call; xi is projected", "[stepper]") {
+TEST_CASE("traditional history: accept_step commits the most recent force call, xi is projected", "[stepper]") {
   const HookeParams law{1000.0, 500.0, 0.0, 0.0, 10.0};
   ParticleSystem sys(3, law, TangentialHistory::traditional);
   sys.add_particle(0.6, 2.0, 1.0);

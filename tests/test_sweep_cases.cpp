@@ -85,7 +85,7 @@ TEST_CASE("wall-bounce: energy error against the analytic energy, second order f
   }
 }
 
-TEST_CASE("oblique with friction: the dashpot at v_{n+1/2} caps trajectories at first order; implicit damping keeps "
+TEST_CASE("oblique with friction: the dashpot at v_{n+1/2} caps trajectories at first order, implicit damping keeps "
           "the restitution second order", "[sweep]") {
   // The full case, as results/sweeps/oblique-friction (0.3 s): VV 1.15 / 1.00, implicit damping 2.02.
   const auto r = sweep_of({"oblique", {"velocity_verlet", "velocity_verlet_implicit_damping"}, "mu=0.5", "traditional",
@@ -150,7 +150,7 @@ TEST_CASE("box-settle: a damped, frictional packing never gains energy", "[sweep
   }
 }
 
-TEST_CASE("hertz-head-on: reference outcomes from the Hertz closed forms and the law's own impact; velocity Verlet "
+TEST_CASE("hertz-head-on: reference outcomes from the Hertz closed forms and the law's own impact, velocity Verlet "
           "second order undamped", "[sweep][hertz_mindlin]") {
   // Glass, d = 1 mm, E = 50 GPa, nu = 0.22, rho = 2500, each sphere at 0.5 m/s (relative 1 m/s).
   const double E = 5e10, nu = 0.22, rho = 2500.0, R = 0.5e-3;
@@ -178,8 +178,8 @@ TEST_CASE("hertz-head-on: reference outcomes from the Hertz closed forms and the
   CHECK_THAT(order(r, "velocity_verlet", "contact_duration"), WithinAbs(vv.declared_order, 0.3));
 }
 
-TEST_CASE("rolling-resistance: the sphere stops where the 5/7 mu_r g deceleration says; velocity Verlet's declared "
-          "order; empirical limit at the predicted one", "[sweep][rolling]") {
+TEST_CASE("rolling-resistance: the sphere stops where the 5/7 mu_r g deceleration says, velocity Verlet's declared "
+          "order, empirical limit at the predicted one", "[sweep][rolling]") {
   CaseOptions o{KeyValues("", "--set"), "traditional", true};
   const auto c = make_case("rolling-resistance", o);
   // A fine run (RK4 at t_c / 256) against the analytic stop T = v0 / a, s = v0^2 / (2a), a = 5/7 mu_r g
@@ -257,8 +257,8 @@ TEST_CASE("slow: bonded-pair damped (README: dashpot at v_{n+1/2} first order 1.
   }
 }
 
-TEST_CASE("slow: head-on, 8 phases (README: undamped VV second order; damped restitution first order for VV, second "
-          "for implicit damping; RK4 about 1 in trajectories, 2 in restitution)", "[sweep][slow]") {
+TEST_CASE("slow: head-on, 8 phases (README: undamped VV second order, damped restitution first order for VV, second "
+          "for implicit damping, RK4 about 1 in trajectories, 2 in restitution)", "[sweep][slow]") {
   const auto u = sweep_of({"head-on", {"velocity_verlet"}, "restitution=1", "traditional", false, 0, 8});
   CHECK_THAT(order(u, "velocity_verlet", "position"), WithinAbs(2.0, 0.1));
   const auto d = sweep_of({"head-on", {"velocity_verlet", "velocity_verlet_implicit_damping", "rk4"}, "", "traditional",
@@ -271,7 +271,7 @@ TEST_CASE("slow: head-on, 8 phases (README: undamped VV second order; damped res
 }
 
 TEST_CASE("slow: spinning-disk (README: traditional 0.85-1.0 for schemes whose force call is not at x_{n+1} with the "
-          "velocity that moved it there; consistent restores 2, RK4 4, gear5 5)", "[sweep][slow]") {
+          "velocity that moved it there, consistent restores 2, RK4 4, gear5 5)", "[sweep][slow]") {
   const std::vector<std::string> specs{"velocity_verlet", "central_difference", "rk4", "newmark_average", "gear5"};
   const auto t = sweep_of({"spinning-disk", specs, "", "traditional", false});
   const auto c = sweep_of({"spinning-disk", specs, "", "consistent", false});

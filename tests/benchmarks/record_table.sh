@@ -24,8 +24,8 @@ run() {  # label, configurations, extra args...
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 rows=$(
   run "estimates only" 1000000 --vary kt_ratio=0.05:1:1000 --vary body1.e=0:4e-4:1000 --integrator none
-  run "estimates + 18 integrators, undamped" 100000 --vary kt_ratio=0.05:1:1000 --vary body1.e=0:4e-4:100
-  run "estimates + 18 integrators, damped (cn = 250, ct = 125 N s/m)" 1000 --cn 250 --ct 125 --vary kt_ratio=0.05:1:100 --vary body1.e=0:4e-4:10
+  run "estimates + every default integrator, undamped" 100000 --vary kt_ratio=0.05:1:1000 --vary body1.e=0:4e-4:100
+  run "estimates + every default integrator, damped (cn = 250, ct = 125 N s/m)" 1000 --cn 250 --ct 125 --vary kt_ratio=0.05:1:100 --vary body1.e=0:4e-4:10
   run "estimates + velocity Verlet, damped" 100000 --cn 250 --ct 125 --integrator velocity_verlet --vary kt_ratio=0.05:1:1000 --vary body1.e=0:4e-4:100
 )
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)

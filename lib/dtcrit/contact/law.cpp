@@ -141,9 +141,16 @@ std::string describe(const ContactLaw& law) {
     case Style::gran_hooke:
     case Style::gran_hooke_history:
     case Style::gran_hertz_history:
-      return fmt::format("{} kn = {:g}, kt = {:g}, gamma_n = {:g} 1/s, gamma_t = {:g} 1/s, mu = {:g}{}",
-                         to_string(law.style), law.kn, law.kt, law.damping_coefficient, law.tangential_damping,
-                         law.mu, law.limit_damping ? ", limit_damping" : "");
+    {
+      // LAMMPS doc pair_gran: Kn, Kt in force/distance and gamma in 1/time for hooke; for hertz the
+      // forces carry sqrt(overlap R_eff), so Kn, Kt are pressures and gamma is 1/(time distance).
+      const bool hertz = law.style == Style::gran_hertz_history;
+      const char* k_unit = hertz ? "N/m^2" : "N/m";
+      const char* g_unit = hertz ? "1/(m s)" : "1/s";
+      return fmt::format("{} kn = {:g} {}, kt = {:g} {}, gamma_n = {:g} {}, gamma_t = {:g} {}, mu = {:g}{}",
+                         to_string(law.style), law.kn, k_unit, law.kt, k_unit, law.damping_coefficient, g_unit,
+                         law.tangential_damping, g_unit, law.mu, law.limit_damping ? ", limit_damping" : "");
+    }
     case Style::granular: break;
   }
   std::string s = fmt::format("granular {} kn = {:g}", to_string(law.normal), law.kn);

@@ -110,4 +110,23 @@ void PositionVerlet::step(MechanicalSystem& sys) {
   sys.accept_step();
 }
 
+// ---- rigid/small ---------------------------------------------------------------------------
+void RigidSmall::start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) {
+  begin(sys, t0, x0, v0, h);
+  p_ = mass_.cwiseProduct(v0);
+  sys.force(t0, x_, v_, force_);
+}
+
+void RigidSmall::step(MechanicalSystem& sys) {
+  const double h = step_size();
+  p_ += 0.5 * h * force_;
+  v_ = minv_.cwiseProduct(p_);
+  x_ += h * v_;
+  sys.force(time() + h, x_, v_, force_);
+  p_ += 0.5 * h * force_;
+  v_ = minv_.cwiseProduct(p_);
+  tick();
+  sys.accept_step();
+}
+
 }  // namespace dtcrit

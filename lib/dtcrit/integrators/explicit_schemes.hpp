@@ -70,4 +70,24 @@ class PositionVerlet final : public BlockStateIntegrator {
   Vector xh_;
 };
 
+// LAMMPS fix rigid/small (src/RIGID/fix_rigid_small.cpp), linearised about the current
+// orientation. The body state is momentum: p = M v per dof (vcm m, and angmom, whose principal
+// components are I omega). initial_integrate: p½ = p + (h/2) F; v½ = M^{-1} p½ (angmom_to_omega);
+// x+ = x + h v½ (xcm drift; MathExtra::richardson turns the quaternion by h omega½ up to terms of
+// second order in the perturbation, since omega½ is itself first order). set_xv then gives the
+// member atoms v½ before the pair style runs, so the dashpots see v½ as under fix nve/sphere;
+// final_integrate: p+ = p½ + (h/2) F+. The same map as velocity Verlet (half_step) in other
+// variables, which the registry test and the packing confirmation check to rounding.
+// State (x, p, F): F is the force of the last evaluation, F(x_n, v½).
+class RigidSmall final : public BlockStateIntegrator {
+ public:
+  RigidSmall() : BlockStateIntegrator("rigid_small", {&x_, &p_, &force_}) {}
+  void start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) override;
+  void step(MechanicalSystem& sys) override;
+  Vector velocity() const override { return minv_.cwiseProduct(p_); }
+
+ private:
+  Vector p_, force_;
+};
+
 }  // namespace dtcrit

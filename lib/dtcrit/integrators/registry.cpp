@@ -80,6 +80,11 @@ const std::vector<Row>& rows() {
                  {}, {}, {}});
     t.push_back({{"position_verlet", "drift-kick-drift; dashpots see the start-of-step velocity v_n", {}, 2, 1, true, backward},
                  fixed<PositionVerlet>(), {}, {}, {}});
+    t.push_back({{"rigid_small",
+                  "LAMMPS fix rigid/small, linearised: velocity Verlet on body momentum and angular momentum; "
+                  "member atoms (dashpots) see v_{n+1/2}",
+                  {}, 2, 1, true, backward},
+                 fixed<RigidSmall>(), {}, {}, {}});
     t.push_back({{"rk4", "classical Runge-Kutta from its Butcher tableau (generic explicit RK stepper)", {}, 4, 4, true},
                  [](const Values&) -> std::unique_ptr<Integrator> {
                    return std::make_unique<ExplicitRungeKutta>(classical_rk4_tableau());
