@@ -141,6 +141,11 @@ void run(const PackingOptions& o) {
   const auto& r = o.request;
   if (r.lattice.empty() && r.data_file.empty() && r.dump_file.empty() && r.lammps_input.empty())
     fail("give exactly one of --lattice, --lammps-data, --lammps-dump, --lammps-input and --bodies");
+  if (!r.clumps.empty()) {
+    reject_unread(r, "--confirm", "is not available with --clumps yet (the reference stepper has no rigid bodies)");
+    for (const char* opt : {"--write-matrices", "--write-mode"})
+      reject_unread(r, opt, "is not available with --clumps yet (it writes sphere packings' dofs)");
+  }
   // Every output is checked before the computation and written only once the report is complete.
   OutputFiles files;
   files.declare("--output", o.output);
@@ -291,6 +296,10 @@ void add_packing_command(CLI::App& app) {
                   "contact network of rigid bodies of any shape: FILE.json, or a CSV pair ...bodies....csv + "
                   "...contacts....csv (bodies with mass, inertia tensor, centre, fixed; contacts with point, normal, "
                   "law, overlap; lib/dtcrit/network/README.md)");
+  cmd->add_option("--clumps", r.clumps,
+                  "'molecule': each molecule ID of the --lammps-data file (atom_style hybrid sphere molecular) is one "
+                  "rigid body with the mass, centre and inertia tensor fix rigid/small molecule gives it; contacts "
+                  "between members of different bodies and with walls (lib/dtcrit/network/README.md)");
   cmd->add_option("--margin", r.margin,
                   "recommended step = margin x the limit of velocity_verlet (or of the first --integrator when "
                   "velocity_verlet is not among them); results/GUIDE.md says why 0.8")

@@ -43,6 +43,9 @@ struct Contact {
   double r_eff = 0.0;         // radius of curvature the law reads [m]; 0 when the law reads none
   contact::History history;   // tangential, rolling, twisting histories (zero unless given)
   bool has_history = false;
+  // Clumps (clumps.hpp): the radii of the two member spheres in contact (0 for a wall and when not
+  // known). Only Yade's clump rule reads them (GlobalSystem::yade_global_stiffness_step).
+  double member_radius_i = 0.0, member_radius_j = 0.0;
 };
 
 struct ContactNetwork {

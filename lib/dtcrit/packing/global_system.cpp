@@ -121,8 +121,16 @@ GlobalSystem::GlobalSystem(const network::ContactNetwork& net, bool rotation)
     arms_.push_back(c.j < 0 ? Vec3::Zero() : Vec3(point_j - net.bodies[bj].centre));
     // A law that reads no radius of curvature gets 1 m: it multiplies zero blocks only.
     r_eff_.push_back(nc.r_eff > 0.0 ? nc.r_eff : 1.0);
+    member_radii_.push_back(swap ? nc.member_radius_j : nc.member_radius_i);
+    member_radii_.push_back(swap ? nc.member_radius_i : nc.member_radius_j);
     ++(c.j < 0 ? contacts_.wall_contacts : contacts_.pair_contacts);
   }
+  // Yade's clump rule needs every free side's member radius.
+  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k)
+    if (!(member_radii_[2 * k] > 0.0) || (contacts_.contacts[k].j >= 0 && !(member_radii_[2 * k + 1] > 0.0))) {
+      member_radii_.clear();
+      break;
+    }
   for (std::size_t k = 0; k < net.contacts.size(); ++k) {
     const network::Contact& nc = net.contacts[k];
     if (!nc.has_history) continue;
@@ -657,7 +665,13 @@ Vector GlobalSystem::gershgorin_rows(double a, double b) const {
 }
 
 double GlobalSystem::yade_global_stiffness_step(double safety) const {
-  if (bodies_) return std::numeric_limits<double>::quiet_NaN();  // Yade's clump rule: not implemented
+  // Yade's GlobalStiffnessTimeStepper (pkg/dem/GlobalStiffnessTimeStepper.cpp, computeStiffnesses and
+  // findTimeStepFromBody): per body, the diagonal translational stiffness sum_c (kn - ks) n^2 + ks and
+  // the rotational one sum_c ks (1 - n^2) R^2, R the sphere's radius; a clump sums those of its members,
+  // each member's rotational stiffness taken about the member's own centre (not the clump's: the arm
+  // from the clump's centre is not read) and compared with the clump's principal moments (body frame)
+  // axis by axis in world axes, as Yade does. Bodies without member radii: not defined (NaN).
+  if (bodies_ && member_radii_.empty()) return std::numeric_limits<double>::quiet_NaN();
   const Index n = particles();
   std::vector<Vec3> kt(static_cast<std::size_t>(n), Vec3::Zero()), kr(static_cast<std::size_t>(n), Vec3::Zero());
   for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
@@ -666,13 +680,13 @@ double GlobalSystem::yade_global_stiffness_step(double safety) const {
     const Vec3 n2 = c.normal.cwiseProduct(c.normal);
     const Vec3 trans = (q.kn - q.kt) * n2 + Vec3::Constant(q.kt);
     const Vec3 rot = q.kt * (Vec3::Ones() - n2);
-    auto add = [&](Index b) {
-      const double R = radius_[static_cast<std::size_t>(b)];
+    auto add = [&](Index b, int side) {
+      const double R = bodies_ ? member_radii_[2 * k + static_cast<std::size_t>(side)] : radius_[static_cast<std::size_t>(b)];
       kt[static_cast<std::size_t>(b)] += trans;
       kr[static_cast<std::size_t>(b)] += R * R * rot;
     };
-    add(c.i);
-    if (c.j >= 0) add(c.j);
+    add(c.i, 0);
+    if (c.j >= 0) add(c.j, 1);
   }
   double best = std::numeric_limits<double>::infinity();
   for (Index b = 0; b < n; ++b) {
@@ -684,7 +698,8 @@ double GlobalSystem::yade_global_stiffness_step(double safety) const {
     if (rotation_) {
       for (int d = 0; d < 3; ++d) {
         if (dim_ == 2 && d != 2) continue;
-        if (kr[ub][d] > 0.0) dt2 = std::min(dt2, inertia_[ub] / kr[ub][d]);
+        const double I = bodies_ ? mass_[b * dpp_ + (dim_ == 2 ? 2 : 3 + d)] : inertia_[ub];
+        if (kr[ub][d] > 0.0) dt2 = std::min(dt2, I / kr[ub][d]);
       }
     }
     best = std::min(best, 1.41044 * safety * std::sqrt(dt2));

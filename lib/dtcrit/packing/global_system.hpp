@@ -177,6 +177,9 @@ class GlobalSystem {
   bool per_contact_ = false, resistance_ = false;
   Index dpp_;
   std::vector<double> radius_, pmass_, inertia_;
+  // Networks of clumps: the member spheres' radii, two per contact (i's, j's; 0 for a wall), for
+  // Yade's clump rule; empty when the network does not give them.
+  std::vector<double> member_radii_;
   Vector mass_, inv_sqrt_mass_;
   std::vector<double> particle_scale_;  // (1/sqrt(m_i), 1/sqrt(I_i)) per particle: M^{-1/2} of apply_scaled
   // Bodies (contact network): per contact the arms (a_i, a_j; a_j zero on a wall) and R_eff, per

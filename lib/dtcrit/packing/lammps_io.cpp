@@ -154,7 +154,12 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
   if (section.empty()) fail(fmt::format("{}:{}: expected an Atoms section, got the end of the file", path, in.line()));
 
   std::vector<long> ids;
+  std::vector<std::int64_t> molecules;
   bool have_atoms = false;
+  // "Atoms # hybrid" (atom_style hybrid sphere molecular, what fix rigid/small molecule needs):
+  // id type x y z diameter density molecule [ix iy iz], the order write_data uses for that style.
+  // Without a style hint the column count decides (7/10: sphere, 8/11: hybrid sphere molecular).
+  bool hybrid = false, style_hint = false;
   while (!section.empty()) {
     const std::string name = section;
     section.clear();
@@ -163,7 +168,11 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
       const auto hash = line.find('#');
       if (hash != std::string::npos) {
         const std::string style = trim(line.substr(hash + 1));
-        if (style != "sphere") in.expected("'Atoms # sphere' (atom_style sphere)", trim(line));
+        style_hint = true;
+        if (style == "hybrid") hybrid = true;
+        else if (style != "sphere")
+          in.expected("'Atoms # sphere' (atom_style sphere) or 'Atoms # hybrid' (atom_style hybrid sphere molecular)",
+                      trim(line));
       }
       if (have_atoms) in.error("expected one Atoms section, got a second");
       have_atoms = true;
@@ -178,19 +187,29 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
       }
       if (!is_atoms) continue;
       const auto w = split_words(s);
-      if (w.size() != 7 && w.size() != 10)
+      if (!style_hint && ids.empty() && (w.size() == 8 || w.size() == 11)) hybrid = true;
+      if (!hybrid && w.size() != 7 && w.size() != 10)
         in.expected("'id type diameter density x y z' with optional image flags 'ix iy iz' (7 or 10 columns)", s);
+      if (hybrid && w.size() != 8 && w.size() != 11)
+        in.expected("'id type x y z diameter density molecule' with optional image flags 'ix iy iz' (8 or 11 columns, "
+                    "atom_style hybrid sphere molecular)", s);
       const long id = in.integer(w[0], "an integer atom id");
       const long type = in.integer(w[1], "an integer atom type");
       if (type < 1 || type > std::numeric_limits<int>::max()) in.expected("an atom type from 1 to 2147483647", w[1]);
-      const double diameter = in.number(w[2], "a diameter");
-      if (!(diameter > 0.0)) in.expected("a positive diameter (atom_style sphere, finite-size particles)", w[2]);
-      const double density = in.number(w[3], "a density");
-      if (!(density > 0.0)) in.expected("a positive density", w[3]);
+      const std::size_t at_diameter = hybrid ? 5 : 2, at_x = hybrid ? 2 : 4, images = hybrid ? 8 : 7;
+      const double diameter = in.number(w[at_diameter], "a diameter");
+      if (!(diameter > 0.0)) in.expected("a positive diameter (atom_style sphere, finite-size particles)", w[at_diameter]);
+      const double density = in.number(w[at_diameter + 1], "a density");
+      if (!(density > 0.0)) in.expected("a positive density", w[at_diameter + 1]);
       Vec3 x;
-      for (int d = 0; d < 3; ++d) x[d] = in.number(w[4 + static_cast<std::size_t>(d)], fmt::format("coordinate {}", "xyz"[d]));
-      if (w.size() == 10)
-        for (std::size_t k = 7; k < 10; ++k) in.integer(w[k], "an integer image flag");
+      for (int d = 0; d < 3; ++d) x[d] = in.number(w[at_x + static_cast<std::size_t>(d)], fmt::format("coordinate {}", "xyz"[d]));
+      if (hybrid) {
+        const long molecule = in.integer(w[7], "an integer molecule ID");
+        if (molecule < 0) in.expected("a molecule ID >= 0", w[7]);
+        molecules.push_back(molecule);
+      }
+      if (w.size() == images + 3)
+        for (std::size_t k = images; k < images + 3; ++k) in.integer(w[k], "an integer image flag");
       ids.push_back(id);
       p.centre.push_back(x);
       p.radius.push_back(0.5 * diameter);
@@ -215,6 +234,7 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
       if (sorted[k] == sorted[k - 1]) fail(fmt::format("{}: atom id {} appears twice", path, sorted[k]));
   }
   p.id.assign(ids.begin(), ids.end());
+  p.molecule = std::move(molecules);
   if (opts.periodic) {
     p.periodic = *opts.periodic;
     for (int d = 0; d < 3; ++d)

@@ -4,7 +4,10 @@
 //  - Data files as write_data writes them with atom_style sphere: a comment line, header lines
 //    ("N atoms", "N atom types", "xlo xhi", "ylo yhi", "zlo zhi"; other counts are ignored,
 //    "xy xz yz" (triclinic) is rejected), then sections. "Atoms" (style hint "# sphere" if present)
-//    holds "id type diameter density x y z" with optional image flags "ix iy iz"; every other
+//    holds "id type diameter density x y z" with optional image flags "ix iy iz"; "Atoms # hybrid"
+//    (atom_style hybrid sphere molecular, fix rigid/small's clumps) holds "id type x y z diameter
+//    density molecule" and the optional image flags, the molecule IDs kept in Packing::molecule
+//    (without a hint, 8 or 11 columns mean hybrid); every other
 //    section (Velocities, Bonds, Pair Coeffs, ...) is skipped. mass = density * volume (see
 //    packing.hpp for 2D). A data file does not record periodicity: set ReadOptions::periodic.
 //  - Text dumps (dump atom/custom): ITEM: TIMESTEP / NUMBER OF ATOMS / BOX BOUNDS xx yy zz /

@@ -80,6 +80,8 @@ void validate(const Packing& p) {
                      p.radius.size(), p.mass.size(), p.inertia.size(), p.type.size()));
   if (n == 0) fail("the packing has no particles");
   if (!p.id.empty() && p.id.size() != n) fail(fmt::format("packing has {} atom ids for {} particles", p.id.size(), n));
+  if (!p.molecule.empty() && p.molecule.size() != n)
+    fail(fmt::format("packing has {} molecule IDs for {} particles", p.molecule.size(), n));
   for (std::size_t i = 0; i < n; ++i) {
     if (!p.centre[i].allFinite()) fail(fmt::format("particle {}: centre is not finite", i));
     if (p.dim == 2 && p.centre[i].z() != 0.0) fail(fmt::format("2D particle {}: z = {} must be 0", i, p.centre[i].z()));
@@ -187,6 +189,7 @@ void sort_spatially(Packing& p) {
   permute(p.inertia);
   permute(p.type);
   if (!p.id.empty()) permute(p.id);
+  if (!p.molecule.empty()) permute(p.molecule);
 }
 
 Packing make_lattice(const LatticeSpec& s) {

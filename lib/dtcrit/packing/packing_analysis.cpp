@@ -232,10 +232,16 @@ void add_packing_estimates(PackingReport& r, const EstimateInputs& in, const Pac
       "2 / omega_max: exact undamped limit of velocity Verlet, leapfrog and central difference");
   add("gershgorin", 2.0 / std::sqrt(in.gershgorin_omega2),
       "2 / sqrt(max Gershgorin row sum of M^-1/2 K M^-1/2): a guaranteed-safe undamped step");
-  if (!in.bodies)  // Yade's clump rule (it sums member stiffness) is not implemented for bodies
+  // Yade's rule is defined for spheres and clumps of spheres (the member radii), not for other networks.
+  if (!in.bodies)
     add("yade_global_stiffness", in.yade_step,
         "Yade GlobalStiffnessTimeStepper as its code computes it: 1.41044 * 0.8 * sqrt(min over bodies of "
         "min(m / max_i K_ii, I / K^rot_ii)) (Yade's comment calls 1.41044 sqrt 2; 0.8 is its default safety)");
+  else if (std::isfinite(in.yade_step))
+    add("yade_global_stiffness", in.yade_step,
+        "Yade GlobalStiffnessTimeStepper's clump rule as its code computes it: each clump sums its members' "
+        "stiffness (rotational about each member's own centre, radius R: the arm from the clump's centre is not "
+        "read), then 1.41044 * 0.8 * sqrt(min(m / max_i K_ii, I_i / K^rot_ii)), I_i the clump's principal moments");
   add("single_contact", 2.0 / in.single_contact_omega,
       in.bodies ? "2 / omega_max of the stiffest single contact on its own (the contact-point model of its two "
                   "bodies with their arms and inertia tensors, undamped)"
@@ -356,7 +362,7 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
   EstimateInputs in;
   in.bodies = sys.bodies();
   in.gershgorin_omega2 = sys.gershgorin_omega2();
-  if (!in.bodies) in.yade_step = sys.yade_global_stiffness_step(0.8);
+  in.yade_step = sys.yade_global_stiffness_step(0.8);
   in.single_contact_omega = sys.single_contact_omega_max();
   for (double m : sys.particle_masses()) in.m_min = std::min(in.m_min, m);
   for (std::size_t k = 0; k < sys.contacts().contacts.size(); ++k) {

@@ -241,6 +241,17 @@ void check_packing_request(const PackingRequest& o) {
       if (o.given.count(opt)) fail(fmt::format("{} conflicts with --lammps-input {}, which gives {}", opt, o.lammps_input, what));
   }
   if (sources != 1) fail("give exactly one of --lattice, --lammps-data, --lammps-dump and --lammps-input");
+  if (!o.clumps.empty()) {
+    if (o.clumps != "molecule")
+      fail(fmt::format("--clumps '{}': the one body style is 'molecule' (each molecule ID one rigid body, as fix "
+                       "rigid/small molecule)", o.clumps));
+    if (o.data_file.empty() && o.lammps_input.empty())
+      fail("--clumps molecule reads molecule IDs: give --lammps-data (or --lammps-input) with a data file of atom_style "
+           "hybrid sphere molecular");
+    reject_unread(o, "--geometric-stiffness", "is not available with --clumps (the turning of a normal depends on the shapes)");
+    for (const char* opt : {"--youngs", "--poisson"})
+      reject_unread(o, opt, "does not apply with --clumps: the Rayleigh and P-wave times are for spheres");
+  }
   const bool law_given = !o.lammps_pair.empty() || !o.hertz_mindlin.empty();
   if (!o.lammps_input.empty()) {
   } else if (law_given) {
@@ -399,7 +410,18 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   ao.amplification_dofs = o.amplification_dofs;
   ao.progress = progress;
   AnalysedPacking analysed;
-  if (analyse) {
+  std::optional<network::ClumpSummary> clumps;
+  if (!o.clumps.empty()) {
+    // fix rigid/small molecule: each molecule one rigid body; the analysis is the contact network's.
+    if (analyse) fail("--clumps molecule is analysed serially: run without mpirun");
+    progress("making the rigid bodies (--clumps molecule)");
+    network::ClumpSummary summary;
+    const network::ContactNetwork net = network::clump_network(p, contacts, &summary);
+    clumps = summary;
+    progress(fmt::format("assembling the global system ({} bodies, {} contacts)", summary.bodies, net.contacts.size()));
+    analysed.system = std::make_unique<const GlobalSystem>(net, !o.no_rotation);
+    analysed.report = analyse_system(p.source + ", clumps by molecule ID", *analysed.system, ao);
+  } else if (analyse) {
     analysed = analyse(p, std::move(contacts), ao);
   } else {
     progress(fmt::format("assembling the global system ({} contacts)", contacts.contacts.size()));
@@ -431,6 +453,7 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   a.history_files = o.lammps_contacts;
   a.history_line = history_line;
   a.bound_warning = bound_warning;
+  a.clumps = clumps;
   return a;
 }
 
@@ -452,6 +475,15 @@ nlohmann::json to_json(const PackingAnswer& a) {
     hj["notes"] = histories->notes;
   }
   j["contact_histories"] = hj;
+  if (const auto& c = a.clumps)
+    j["clumps"] = {{"style", "molecule"},
+                   {"bodies", c->bodies},
+                   {"clumps", c->clumps},
+                   {"single_spheres", c->single_spheres},
+                   {"largest_members", c->largest},
+                   {"inner_contacts_left_out", c->inner_contacts},
+                   {"max_extent_m", c->max_extent},
+                   {"inertia", "fix rigid/small: member point masses + 2/5 m r^2 per sphere, overlaps not removed"}};
   if (const auto& script = a.script) {
     j["lammps_input"] = {{"path", script->path}, {"data_file", script->data_file}, {"taken", script->taken},
                          {"skipped", script->skipped}};
@@ -474,7 +506,16 @@ std::string format_packing_answer(const PackingAnswer& a, const std::string& aft
   if (a.histories) {
     for (const auto& note : a.histories->notes) head += "  note: " + note + "\n";
   }
-  std::string text = head + inputs_text(a.packing, a.laws, a.defaults) + format_packing_table(a.report) + after_table;
+  std::string text = head + inputs_text(a.packing, a.laws, a.defaults);
+  if (const auto& c = a.clumps)
+    text += fmt::format("clumps (--clumps molecule): {} spheres in {} rigid bodies ({} clumps of up to {} spheres, {} "
+                        "single spheres of molecule ID 0), members up to {:g} m from their body's centre of mass; mass, "
+                        "centre and inertia tensor as fix rigid/small computes them (member point masses + 2/5 m r^2 per "
+                        "sphere, overlaps not removed); {} contacts between members of one body left out (no relative "
+                        "motion); below, particles are the bodies\n",
+                        a.packing.size(), c->bodies, c->clumps, c->largest, c->single_spheres, c->max_extent,
+                        c->inner_contacts);
+  text += format_packing_table(a.report) + after_table;
   if (!a.bound_warning.empty()) text += "\nwarning: " + a.bound_warning + "\n";
   if (a.recommendation) text += "\n" + format_recommendation(*a.recommendation);
   if (a.script) text += a.timestep_text;

@@ -1,0 +1,34 @@
+#pragma once
+// Clumps of spheres as rigid bodies (issue 14, `dtcrit packing --clumps molecule`): every molecule
+// ID of a sphere packing is one rigid body, as LAMMPS' `fix rigid/small ... molecule` makes it
+// (src/RIGID/fix_rigid_small.cpp, setup_bodies_static): the mass is the sum of the member masses,
+// the centre their mass-weighted mean, the inertia tensor the member point masses' plus 2/5 m r^2
+// of each member sphere about its own centre — overlaps between members are not removed, as in
+// LAMMPS. Contacts are those of member spheres of different bodies (and with walls), each moved at
+// its sphere's own surface point (network/README.md, "One point or two"); the laws' effective mass is
+// the body masses', as LAMMPS' granular styles use under a rigid fix. Contacts between members of one
+// body carry no stiffness (the members do not move relative to each other) and are left out.
+#include <cstdint>
+
+#include "dtcrit/network/network.hpp"
+#include "dtcrit/packing/contacts.hpp"
+#include "dtcrit/packing/packing.hpp"
+
+namespace dtcrit::network {
+
+struct ClumpSummary {
+  Index bodies = 0;           // rigid bodies (molecules, and single spheres of molecule ID 0)
+  Index clumps = 0;           // bodies of two spheres or more
+  Index single_spheres = 0;   // molecule ID 0: each sphere its own body (free spheres, fix nve/sphere)
+  Index largest = 0;          // members of the largest body
+  Index inner_contacts = 0;   // contacts between members of one body, left out
+  double max_extent = 0.0;    // largest distance from a body's centre of mass to a member's centre [m]
+};
+
+// The contact network of the clumps of `p` (p.molecule must be given, 3D) with the contacts `cs`
+// found on it (histories included). Members of a body on a periodic axis are taken at the image
+// nearest the body's first member (LAMMPS unwraps them with their image flags: the same unless a
+// body spans half the box, which is an error here). Throws naming the problem.
+ContactNetwork clump_network(const packing::Packing& p, const packing::ContactSet& cs, ClumpSummary* summary = nullptr);
+
+}  // namespace dtcrit::network
