@@ -17,6 +17,7 @@
 #include "cli_test_support.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/network/clumps.hpp"
+#include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/global_system.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 #include "dtcrit/packing/matrix_export.hpp"
@@ -300,9 +301,10 @@ TEST_CASE("clumps: dtcrit packing --clumps molecule on a LAMMPS data file", "[cl
   const auto lattice = run_cli("packing --lattice fcc --n 2 --kn 1e5 --kt 3e4 --clumps molecule -o " + out);
   CHECK(lattice.status != 0);
   CHECK_THAT(lattice.out, Catch::Contains("--clumps molecule reads molecule IDs"));
+  // The stepper has no periodic boundaries: --confirm on this periodic packing is a named error.
   const auto confirm = run_cli(common + " --clumps molecule --confirm 10 -o " + out);
   CHECK(confirm.status != 0);
-  CHECK_THAT(confirm.out, Catch::Contains("--confirm is not available with --clumps"));
+  CHECK_THAT(confirm.out, Catch::Contains("no periodic boundaries"));
   // A data file of atom_style sphere has no molecule IDs.
   const std::string spheres = (dir / "spheres.data").string();
   packing::write_lammps_data(spheres, p);
@@ -310,5 +312,92 @@ TEST_CASE("clumps: dtcrit packing --clumps molecule on a LAMMPS data file", "[cl
   CHECK(none.status != 0);
   CHECK_THAT(none.out, Catch::Contains("has no molecule IDs"));
   CHECK(!std::filesystem::exists(out));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("clumps: the reference stepper's rigid clumps confirm the predicted limits, undamped and damped",
+          "[clumps][stepper]") {
+  // 32 rigid dimers (neighbours along x) of a simple cubic block of 64 spheres between six walls, all
+  // pressed by the same overlap: every body is in equilibrium. Sticking contacts (mu = 1e6).
+  packing::LatticeSpec spec;
+  spec.kind = packing::LatticeKind::sc;
+  spec.n = 4;
+  spec.compression = 1e-3;
+  spec.periodic = false;
+  packing::Packing p = packing::make_lattice(spec);
+  p.periodic = {false, false, false};
+  packing::add_box_walls(p, 2.0 * spec.radius * spec.compression);
+  for (Index i = 0; i < p.size(); ++i) p.molecule.push_back(i / 2 + 1);
+  for (const double gamma_n : {0.0, 2e4}) {
+    CAPTURE(gamma_n);
+    packing::ContactLaws laws;
+    laws.base = contact::hooke_history(1e5, 3e4, gamma_n, 0.5 * gamma_n, 1e6);
+    packing::ContactOptions co;
+    co.gap_tolerance = 1e-9;
+    const packing::ContactSet cs = packing::find_contacts(p, laws, co);
+    const packing::GlobalSystem sys(network::clump_network(p, cs));
+    packing::PackingAnalysisOptions o;
+    // (central_difference is left out: the stepper's central difference adds the LAMMPS tangential
+    // history increment with v_{n+1} inside its Newton iteration, which the linearised analysis does
+    // not model; on spheres too it stays bounded at 1.01 of the predicted limit.)
+    o.integrators = {"rigid_small", "velocity_verlet"};
+    const auto report = packing::analyse_system("dimers", sys, o);
+    CHECK(packing::equilibrium_residual(p, laws, true) < 1e-9);
+    double dmin = 1.0;
+    for (const auto& c : cs.contacts) dmin = std::min(dmin, c.overlap);
+    for (const auto& name : o.integrators) {
+      CAPTURE(name);
+      const double h = limit_of(report, name).h_crit;
+      const auto below = packing::confirm_clumps_with_stepper(p, laws, name, h, 0.99, 1500, 1e-4 * dmin);
+      const auto above = packing::confirm_clumps_with_stepper(p, laws, name, h, 1.01, 1500, 1e-4 * dmin);
+      CHECK(below.steps == 1500);
+      CHECK(below.growth <= packing::bounded_growth);
+      CAPTURE(below.growth, above.growth, h);
+      CHECK(!(above.growth <= packing::growing_growth));
+    }
+  }
+}
+
+TEST_CASE("clumps: dtcrit packing --clumps molecule --confirm on dimers between walls", "[clumps][cli]") {
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("dtcrit_clumps_confirm_{}", getpid());
+  std::filesystem::create_directories(dir);
+  packing::LatticeSpec spec;
+  spec.kind = packing::LatticeKind::sc;
+  spec.n = 4;
+  spec.compression = 1e-3;
+  spec.periodic = false;
+  packing::Packing p = packing::make_lattice(spec);
+  p.periodic = {false, false, false};
+  packing::add_box_walls(p, 2.0 * spec.radius * spec.compression);
+  std::string walls;
+  for (const auto& w : p.walls) {
+    int axis = 0;
+    w.normal.cwiseAbs().maxCoeff(&axis);
+    walls += fmt::format(" --wall {}={:.17g}", "xyz"[axis], w.point[axis]);
+  }
+  const std::string data = (dir / "dimers.data").string();
+  {
+    std::ofstream out(data);
+    out << "LAMMPS data file\n\n" << p.size() << " atoms\n1 atom types\n\n";
+    for (int d = 0; d < 3; ++d) out << fmt::format("-0.01 0.02 {}lo {}hi\n", "xyz"[d], "xyz"[d]);
+    out << "\nAtoms # hybrid\n\n";
+    for (Index i = 0; i < p.size(); ++i) {
+      const auto s = static_cast<std::size_t>(i);
+      out << fmt::format("{} 1 {:.17g} {:.17g} {:.17g} {:.17g} 2500 {}\n", i + 1, p.centre[s].x(), p.centre[s].y(),
+                         p.centre[s].z(), 2.0 * p.radius[s], i / 2 + 1);
+    }
+  }
+  const auto r = run_cli(fmt::format("packing --lammps-data {}{} --gap-tolerance 1e-9 --kn 1e5 --kt 3e4 --gamma-n 2e4 "
+                                     "--clumps molecule --integrator rigid_small --confirm 1500 --json",
+                                     data, walls),
+                         false);
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j.at("clumps").at("bodies") == 32);
+  const auto& runs = j.at("confirmation");
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[0].at("equilibrium_residual").get<double>() < 1e-9);
+  CHECK(runs[0].at("growth").get<double>() <= packing::bounded_growth);
+  CHECK((runs[1].at("growth").is_null() || runs[1].at("growth").get<double>() > packing::growing_growth));
   std::filesystem::remove_all(dir);
 }

@@ -60,7 +60,7 @@ void run_bodies(const PackingOptions& opts) {
   reject_unread(o, "--geometric-stiffness", "is not available with --bodies (the turning of a normal depends on the shapes)");
   for (const char* opt : {"--youngs", "--poisson"})
     reject_unread(o, opt, "does not apply with --bodies: the Rayleigh and P-wave times need spheres");
-  reject_unread(o, "--confirm", "is not available with --bodies yet (the reference stepper has no rigid bodies)");
+  reject_unread(o, "--confirm", "is not available with --bodies (the stepper's rigid bodies are clumps of spheres: --lammps-data with --clumps molecule)");
   if (o.eigensolver != "spectra") reject_unread(o, "--ncv", "is Spectra's basis size: it needs --eigensolver spectra");
   for (const char* opt : {"--write-matrices", "--write-mode"})
     reject_unread(o, opt, "is not available with --bodies yet (it writes sphere packings' dofs)");
@@ -142,7 +142,9 @@ void run(const PackingOptions& o) {
   if (r.lattice.empty() && r.data_file.empty() && r.dump_file.empty() && r.lammps_input.empty())
     fail("give exactly one of --lattice, --lammps-data, --lammps-dump, --lammps-input and --bodies");
   if (!r.clumps.empty()) {
-    reject_unread(r, "--confirm", "is not available with --clumps yet (the reference stepper has no rigid bodies)");
+    if (o.confirm_steps > 0)
+      reject_unread(r, "--lammps-contacts", "with --clumps and --confirm: the stepper's rigid clumps start from zero "
+                                            "histories; drop one of them");
     for (const char* opt : {"--write-matrices", "--write-mode"})
       reject_unread(r, opt, "is not available with --clumps yet (it writes sphere packings' dofs)");
   }
@@ -205,7 +207,7 @@ void run(const PackingOptions& o) {
     if (!(dmin > 0.0)) fail("--confirm needs every contact closed (overlap > 0): compress the packing");
     // Forces on the unperturbed packing: a packing off equilibrium relaxes, which the growth
     // measure (separation from an unperturbed run) takes out.
-    const double residual = packing::equilibrium_residual(a.packing, sticking);
+    const double residual = packing::equilibrium_residual(a.packing, sticking, a.clumps.has_value());
     confirmation_text = fmt::format(
         "\nconfirmation with the reference stepper: growth of the separation between a run perturbed by 1e-4 of\n"
         "the smallest overlap and an unperturbed one (initial force residual {:.2g} kn x smallest overlap{}):\n",
@@ -220,8 +222,11 @@ void run(const PackingOptions& o) {
         progress(fmt::format("stepper: {} at {} h_crit (run {}/{}{}{})", lim.name, f, done + 1, runs,
                              done ? ", " : "", time_left(spent, done, runs)));
         ++done;
-        const auto run = packing::confirm_with_stepper(a.packing, sticking, lim.name, lim.h_crit, f, o.confirm_steps, 1e-4 * dmin,
-                                                       7, 0.0, &a.system->contacts());
+        const auto run =
+            a.clumps ? packing::confirm_clumps_with_stepper(a.packing, sticking, lim.name, lim.h_crit, f, o.confirm_steps,
+                                                            1e-4 * dmin)
+                     : packing::confirm_with_stepper(a.packing, sticking, lim.name, lim.h_crit, f, o.confirm_steps,
+                                                     1e-4 * dmin, 7, 0.0, &a.system->contacts());
         confirmation.push_back({{"integrator", run.integrator}, {"factor", run.factor}, {"h", run.h},
                                 {"steps", run.steps}, {"growth", std::isfinite(run.growth) ? nlohmann::json(run.growth) : nlohmann::json(nullptr)},
                                 {"unconverged_steps", run.unconverged_steps},

@@ -12,21 +12,21 @@
 
 namespace dtcrit::network {
 
-ContactNetwork clump_network(const packing::Packing& p, const packing::ContactSet& cs, ClumpSummary* summary) {
+ClumpBodies clump_bodies(const packing::Packing& p) {
   if (p.dim != 3) fail("--clumps: clumps are rigid bodies of spheres in 3D (the packing is 2D)");
   const auto n = static_cast<std::size_t>(p.size());
   if (p.molecule.size() != n)
     fail(fmt::format("--clumps molecule: the packing {} has no molecule IDs (a data file of atom_style hybrid sphere "
                      "molecular, 'Atoms # hybrid', carries them)", p.source));
-  ClumpSummary sum;
+  ClumpBodies out;
+  ClumpSummary& sum = out.summary;
 
   // Bodies in order of first appearance; molecule ID 0 is no molecule: a free sphere of its own.
-  std::vector<std::int32_t> body_of(n);
+  std::vector<std::int32_t>& body_of = out.body_of;
+  body_of.resize(n);
   std::vector<std::vector<std::size_t>> members;
   std::unordered_map<std::int64_t, std::int32_t> slot;
-  ContactNetwork net;
-  net.source = p.source + " (clumps by molecule ID)";
-  net.dimension = 3;
+  std::vector<Body>& bodies = out.bodies;
   for (std::size_t i = 0; i < n; ++i) {
     const std::int64_t mol = p.molecule[i];
     std::int32_t b = -1;
@@ -45,7 +45,7 @@ ContactNetwork clump_network(const packing::Packing& p, const packing::ContactSe
     if (members[static_cast<std::size_t>(b)].size() == 1) {
       Body body;
       body.id = mol != 0 ? fmt::format("molecule {}", mol) : fmt::format("atom {}", p.atom_id(static_cast<Index>(i)));
-      net.bodies.push_back(body);
+      bodies.push_back(body);
     }
   }
 
@@ -56,7 +56,8 @@ ContactNetwork clump_network(const packing::Packing& p, const packing::ContactSe
       if (p.periodic[static_cast<std::size_t>(a)]) d[a] -= length[a] * std::round(d[a] / length[a]);
     return d;
   };
-  std::vector<Vec3> offset(n);  // member centre - body centre of mass
+  std::vector<Vec3>& offset = out.offset;  // member centre - body centre of mass
+  offset.resize(n);
   for (std::size_t b = 0; b < members.size(); ++b) {
     const auto& ms = members[b];
     const Vec3 first = p.centre[ms.front()];
@@ -77,10 +78,10 @@ ContactNetwork clump_network(const packing::Packing& p, const packing::ContactSe
         if (p.periodic[static_cast<std::size_t>(a)] && std::abs(d[a]) >= 0.25 * length[a])
           fail(fmt::format("--clumps molecule: {} spans {:g} m of the {:g} m periodic {} axis: a body must be shorter "
                            "than half the box to be unwrapped without image flags",
-                           net.bodies[b].id, 2.0 * std::abs(d[a]), length[a], "xyz"[a]));
+                           bodies[b].id, 2.0 * std::abs(d[a]), length[a], "xyz"[a]));
       inertia += p.mass[i] * (d.squaredNorm() * Mat3::Identity() - d * d.transpose()) + p.inertia[i] * Mat3::Identity();
     }
-    Body& body = net.bodies[b];
+    Body& body = bodies[b];
     body.mass = mass;
     body.centre = centre;
     const Eigen::SelfAdjointEigenSolver<Mat3> eig(inertia);
@@ -91,6 +92,18 @@ ContactNetwork clump_network(const packing::Packing& p, const packing::ContactSe
     if (ms.size() > 1) ++sum.clumps;
   }
   sum.bodies = static_cast<Index>(members.size());
+  return out;
+}
+
+ContactNetwork clump_network(const packing::Packing& p, const packing::ContactSet& cs, ClumpSummary* summary) {
+  ClumpBodies cb = clump_bodies(p);
+  ClumpSummary& sum = cb.summary;
+  const std::vector<std::int32_t>& body_of = cb.body_of;
+  const std::vector<Vec3>& offset = cb.offset;
+  ContactNetwork net;
+  net.source = p.source + " (clumps by molecule ID)";
+  net.dimension = 3;
+  net.bodies = std::move(cb.bodies);
 
   // Walls: one fixed body each, after the free bodies.
   std::vector<std::int32_t> wall_body(p.walls.size(), -1);

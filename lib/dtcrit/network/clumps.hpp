@@ -25,6 +25,19 @@ struct ClumpSummary {
   double max_extent = 0.0;    // largest distance from a body's centre of mass to a member's centre [m]
 };
 
+// The rigid bodies of the clumps of `p` (p.molecule must be given, 3D): every body's mass, centre of
+// mass, principal moments and axes, in order of first appearance (molecule ID 0: each sphere its own
+// body), and each sphere's body and offset from its body's centre (members on a periodic axis at the
+// image nearest the body's first member; see clump_network). Shared by the analysis (clump_network) and
+// the reference stepper (stepper/rigid_clumps.hpp).
+struct ClumpBodies {
+  std::vector<Body> bodies;               // free bodies, ids "molecule 12" or "atom 57"
+  std::vector<std::int32_t> body_of;      // per sphere
+  std::vector<Vec3> offset;               // per sphere: centre - its body's centre of mass [m]
+  ClumpSummary summary;                   // inner_contacts not counted here (no contacts)
+};
+ClumpBodies clump_bodies(const packing::Packing& p);
+
 // The contact network of the clumps of `p` (p.molecule must be given, 3D) with the contacts `cs`
 // found on it (histories included). Members of a body on a periodic axis are taken at the image
 // nearest the body's first member (LAMMPS unwraps them with their image flags: the same unless a

@@ -11,24 +11,67 @@
 
 namespace dtcrit::packing {
 
-double equilibrium_residual(const Packing& p, const ContactLaws& laws) {
-  SteppedPacking sp = to_particle_system(p, laws);
+double equilibrium_residual(const Packing& p, const ContactLaws& laws, bool clumps) {
   Vector f;
-  sp.system->force(0.0, sp.x0, Vector::Zero(sp.x0.size()), f);
   double dmin = std::numeric_limits<double>::infinity();
-  for (const auto& c : sp.system->last_contacts()) dmin = std::min(dmin, c.overlap);
+  if (clumps) {
+    // The bodies' forces, and their torques over the largest radius.
+    SteppedClumps sc = to_rigid_clumps(p, laws);
+    sc.system->force(0.0, sc.x0, Vector::Zero(sc.x0.size()), f);
+    for (Index k = 3; k < f.size(); k += 6) f.segment<3>(k) /= sc.largest_radius;
+    for (const auto& c : sc.system->members().last_contacts()) dmin = std::min(dmin, c.overlap);
+  } else {
+    SteppedPacking sp = to_particle_system(p, laws);
+    sp.system->force(0.0, sp.x0, Vector::Zero(sp.x0.size()), f);
+    for (const auto& c : sp.system->last_contacts()) dmin = std::min(dmin, c.overlap);
+  }
   return f.cwiseAbs().maxCoeff() / (laws.base.kn * dmin);
 }
 
-ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
-                                     double h_predicted, double factor, int steps, double amplitude, unsigned seed,
-                                     double spin, const ContactSet* histories) {
+namespace {
+
+// The two runs, perturbed (from x, v) and reference (from x0 at rest), and the growth of their
+// separation |M^1/2 (x - x_ref)| relative to its start.
+ConfirmationRun run_pair(MechanicalSystem& perturbed, MechanicalSystem& reference, const Vector& x0, const Vector& x,
+                         const Vector& v, ConfirmationRun out, int steps) {
+  const Vector w = perturbed.mass().cwiseSqrt();
+  const double d0 = (x - x0).cwiseProduct(w).norm();
+  auto integ = make_integrator(out.integrator);
+  auto ref_integ = make_integrator(out.integrator);
+  integ->start(perturbed, 0.0, x, v, out.h);
+  ref_integ->start(reference, 0.0, x0, Vector::Zero(x.size()), out.h);
+  for (int n = 0; n < steps; ++n) {
+    integ->step(perturbed);
+    ref_integ->step(reference);
+    out.steps = n + 1;
+    const double d = (integ->position() - ref_integ->position()).cwiseProduct(w).norm() / d0;
+    if (!std::isfinite(d)) {
+      out.growth = std::numeric_limits<double>::infinity();
+      break;
+    }
+    out.growth = std::max(out.growth, d);
+    if (out.growth > 1e6) break;
+  }
+  out.unconverged_steps = integ->solver_status().unconverged_steps + ref_integ->solver_status().unconverged_steps;
+  return out;
+}
+
+ConfirmationRun checked_run(const std::string& integrator, double h_predicted, double factor, int steps,
+                            double amplitude, double spin) {
   require_positive("predicted step", h_predicted);
   require_positive("step factor", factor);
   require_positive("perturbation amplitude", amplitude);
   require_non_negative("spin perturbation", spin);
   if (steps < 1) fail(fmt::format("steps = {} must be at least 1", steps));
-  ConfirmationRun out{integrator, factor, factor * h_predicted, 0, 1.0};
+  return ConfirmationRun{integrator, factor, factor * h_predicted, 0, 1.0};
+}
+
+}  // namespace
+
+ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
+                                     double h_predicted, double factor, int steps, double amplitude, unsigned seed,
+                                     double spin, const ContactSet* histories) {
+  const ConfirmationRun out = checked_run(integrator, h_predicted, factor, steps, amplitude, spin);
   SteppedPacking sp = to_particle_system(p, laws);
   // Two runs from the same state but for the perturbation: growth is their separation. On a
   // packing in equilibrium the reference stays at x0 and this is |x - x0|; off equilibrium it
@@ -51,26 +94,26 @@ ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, 
   Vector v = Vector::Zero(x.size());
   if (spin > 0.0)
     for (Index i = 0; i < p.size(); ++i) sp.system->set_spin(v, i, spin * Vec3(U(rng), U(rng), U(rng)));
-  const Vector w = sp.system->mass().cwiseSqrt();
-  const double d0 = (x - sp.x0).cwiseProduct(w).norm();
-  auto integ = make_integrator(integrator);
-  auto ref_integ = make_integrator(integrator);
-  integ->start(*sp.system, 0.0, x, v, out.h);
-  ref_integ->start(*ref.system, 0.0, ref.x0, Vector::Zero(x.size()), out.h);
-  for (int n = 0; n < steps; ++n) {
-    integ->step(*sp.system);
-    ref_integ->step(*ref.system);
-    out.steps = n + 1;
-    const double d = (integ->position() - ref_integ->position()).cwiseProduct(w).norm() / d0;
-    if (!std::isfinite(d)) {
-      out.growth = std::numeric_limits<double>::infinity();
-      break;
-    }
-    out.growth = std::max(out.growth, d);
-    if (out.growth > 1e6) break;
+  return run_pair(*sp.system, *ref.system, sp.x0, x, v, out, steps);
+}
+
+ConfirmationRun confirm_clumps_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
+                                            double h_predicted, double factor, int steps, double amplitude,
+                                            unsigned seed) {
+  const ConfirmationRun out = checked_run(integrator, h_predicted, factor, steps, amplitude, 0.0);
+  SteppedClumps sc = to_rigid_clumps(p, laws), ref = to_rigid_clumps(p, laws);
+  sc.system->members().set_contact_reports(false);
+  ref.system->members().set_contact_reports(false);
+  // Each centre of mass moved by up to `amplitude` per axis, each body turned by up to
+  // amplitude / r_max about each principal axis (its members move by about `amplitude`).
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  Vector x = sc.x0;
+  for (Index b = 0; b < sc.system->bodies(); ++b) {
+    for (int d = 0; d < 3; ++d) x[6 * b + d] += amplitude * U(rng);
+    for (int d = 3; d < 6; ++d) x[6 * b + d] += amplitude / sc.largest_radius * U(rng);
   }
-  out.unconverged_steps = integ->solver_status().unconverged_steps + ref_integ->solver_status().unconverged_steps;
-  return out;
+  return run_pair(*sc.system, *ref.system, sc.x0, x, Vector::Zero(x.size()), out, steps);
 }
 
 ConfirmationVerdict confirmation_verdict(double growth_below, double growth_above) {

@@ -24,7 +24,8 @@ struct ConfirmationRun {
 
 // max |f(x0, 0)| / (kn * smallest overlap) of the stepper's forces on the packing as given: 0 in
 // equilibrium, of order 1 when a packing relaxes (e.g. FCC between walls).
-double equilibrium_residual(const Packing& p, const ContactLaws& laws);
+// clumps: of the rigid bodies of the packing's clumps (forces, and torques over the largest radius).
+double equilibrium_residual(const Packing& p, const ContactLaws& laws, bool clumps = false);
 
 // amplitude: perturbation of each centre coordinate, uniform in [-amplitude, amplitude] [m].
 // spin: also start every angular velocity component uniform in [-spin, spin] [rad/s] (rotational
@@ -34,6 +35,14 @@ double equilibrium_residual(const Packing& p, const ContactLaws& laws);
 ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
                                      double h_predicted, double factor, int steps, double amplitude,
                                      unsigned seed = 7, double spin = 0.0, const ContactSet* histories = nullptr);
+
+// The same on the packing's clumps as rigid bodies (p.molecule, `--clumps molecule`; the stepper's
+// RigidClumpSystem, stepper/rigid_clumps.hpp): every centre of mass perturbed by up to `amplitude` per
+// axis and every body turned by up to amplitude / r_max about each principal axis; the contacts start
+// from zero histories.
+ConfirmationRun confirm_clumps_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
+                                            double h_predicted, double factor, int steps, double amplitude,
+                                            unsigned seed = 7);
 
 // The verdict of two runs at 0.99 and 1.01 of a predicted step, from their growth (amplitude: the
 // separation above, or that of two LAMMPS runs, read_probe_separation): confirmed when the run below the

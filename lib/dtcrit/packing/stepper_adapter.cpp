@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/network/clumps.hpp"
 
 namespace dtcrit::packing {
 
@@ -23,6 +24,19 @@ SteppedPacking to_particle_system(const Packing& p, const ContactLaws& laws, ste
   out.system->set_skin(0.1 * rmin);
   out.x0 = Vector::Zero(out.system->dofs());
   for (Index i = 0; i < p.size(); ++i) out.system->set_centre(out.x0, i, p.centre[i]);
+  return out;
+}
+
+SteppedClumps to_rigid_clumps(const Packing& p, const ContactLaws& laws, stepper::TangentialHistory mode) {
+  const network::ClumpBodies cb = network::clump_bodies(p);
+  SteppedPacking members = to_particle_system(p, laws, mode);
+  std::vector<stepper::RigidBodyInit> bodies;
+  for (const auto& b : cb.bodies) bodies.push_back({b.mass, b.centre, b.moments, b.axes});
+  SteppedClumps out;
+  out.system = std::make_unique<stepper::RigidClumpSystem>(
+      std::move(members.system), std::vector<Index>(cb.body_of.begin(), cb.body_of.end()), cb.offset, bodies);
+  out.x0 = out.system->start_position();
+  for (double r : p.radius) out.largest_radius = std::max(out.largest_radius, r);
   return out;
 }
 

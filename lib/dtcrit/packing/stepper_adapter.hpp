@@ -7,6 +7,7 @@
 
 #include "dtcrit/packing/contacts.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
+#include "dtcrit/stepper/rigid_clumps.hpp"
 
 namespace dtcrit::packing {
 
@@ -19,6 +20,17 @@ struct SteppedPacking {
 // large value to keep contacts sticking. Skin: 0.1 x the smallest radius.
 SteppedPacking to_particle_system(const Packing& p, const ContactLaws& laws,
                                   stepper::TangentialHistory mode = stepper::TangentialHistory::traditional);
+
+// The packing's clumps (p.molecule; network::clump_bodies: each molecule one rigid body, molecule ID 0
+// a sphere of its own) as rigid bodies of the stepper, their member spheres as to_particle_system
+// builds them. x0: the bodies' start (centres of mass, psi = 0).
+struct SteppedClumps {
+  std::unique_ptr<stepper::RigidClumpSystem> system;
+  Vector x0;
+  double largest_radius = 0.0;
+};
+SteppedClumps to_rigid_clumps(const Packing& p, const ContactLaws& laws,
+                              stepper::TangentialHistory mode = stepper::TangentialHistory::traditional);
 
 // Starts the stepper's contacts from the packing contacts' histories (Contact::history; the
 // traditional history mode): pairs keep their orientation (i < j), wall w of particle i is the

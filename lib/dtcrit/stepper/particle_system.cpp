@@ -104,6 +104,30 @@ void ParticleSystem::add_bond(Index i, Index j, double k_bond, double rest_lengt
   bond_keys_.insert(std::upper_bound(bond_keys_.begin(), bond_keys_.end(), key), key);
 }
 
+void ParticleSystem::exclude_pair(Index i, Index j) {
+  const Index n = particle_count();
+  if (i < 0 || i >= n || j < 0 || j >= n || i == j)
+    fail(fmt::format("excluded pair ({}, {}) must join two distinct particles among {}", i, j, n));
+  if (i > j) std::swap(i, j);
+  const std::uint64_t key = bond_key(i, j);
+  const auto at = std::lower_bound(excluded_keys_.begin(), excluded_keys_.end(), key);
+  if (at == excluded_keys_.end() || *at != key) excluded_keys_.insert(at, key);
+}
+
+void ParticleSystem::set_contact_mass(Index i, double mass) {
+  if (i < 0 || i >= particle_count()) fail(fmt::format("set_contact_mass: particle {} of {}", i, particle_count()));
+  require_positive("contact mass", mass);
+  if (contact_mass_.empty()) contact_mass_ = pmass_;
+  contact_mass_[static_cast<std::size_t>(i)] = mass;
+}
+
+bool ParticleSystem::no_contact(Index i, Index j) const {
+  if (bond_keys_.empty() && excluded_keys_.empty()) return false;
+  const std::uint64_t key = i < j ? bond_key(i, j) : bond_key(j, i);
+  return std::binary_search(bond_keys_.begin(), bond_keys_.end(), key) ||
+         std::binary_search(excluded_keys_.begin(), excluded_keys_.end(), key);
+}
+
 void ParticleSystem::set_gravity(const Vec3& g) {
   if (!g.allFinite()) fail("gravity must be finite");
   if (dim_ == 2 && g.z() != 0.0) fail(fmt::format("2D gravity: g.z = {} must be 0", g.z()));
@@ -275,9 +299,7 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
       const double R = radius_[i] + radius_[j];
       const double r2 = d.squaredNorm();
       if (r2 >= R * R) continue;  // LAMMPS: touching iff rsq < radsum^2
-      if (!bond_keys_.empty() &&
-          std::binary_search(bond_keys_.begin(), bond_keys_.end(), bond_key(i, j)))
-        continue;
+      if (no_contact(i, j)) continue;
       const double r = std::sqrt(r2);
       if (!(r > 0.0)) continue;  // coincident centres: no normal defined
       g.key = ContactKey{i, j};
@@ -285,7 +307,7 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
       g.j = j;
       g.bond = false;
       g.rc = contact::RoundContact{d / r, R - r, radius_[i], radius_[j], r, false};
-      g.m_eff = contact::effective_mass(pmass_[i], pmass_[j]);
+      g.m_eff = contact::effective_mass(contact_mass(i), contact_mass(j));
       if (consistent) {
         const Vec3 d_prev = have_prev ? Vec3(ci_prev - centre(x_committed_, j)) : d;
         const Vec3 phi_j = phi(x, j);
@@ -304,7 +326,7 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
       g.j = -1;
       g.bond = false;
       g.rc = contact::RoundContact{wall.normal, overlap, radius_[i], 0.0, 0.0, true};
-      g.m_eff = pmass_[i];
+      g.m_eff = contact_mass(i);
       const double overlap_prev = radius_[i] - (ci_prev - wall.point).dot(wall.normal);
       finish(wall.law, ci_pos, ci_prev, overlap_prev, phi_i, phi_i_prev, Vec3::Zero(), Vec3::Zero());
     }
@@ -634,8 +656,7 @@ std::vector<ContactKey> ParticleSystem::find_contacts(const Vector& x) const {
     for (Index k = rows[i]; k < rows[i + 1]; ++k) {
       const Index j = cols[k];
       const double R = radius_[i] + radius_[j];
-      if ((centres_[i] - centres_[j]).squaredNorm() < R * R &&
-          !std::binary_search(bond_keys_.begin(), bond_keys_.end(), bond_key(i, j)))
+      if ((centres_[i] - centres_[j]).squaredNorm() < R * R && !no_contact(i, j))
         out.push_back(ContactKey{i, j});
     }
     for (std::size_t w = 0; w < walls_.size(); ++w)
@@ -653,8 +674,7 @@ std::vector<ContactKey> ParticleSystem::find_contacts_brute_force(const Vector& 
     const Vec3 ci = centre(x, i);
     for (Index j = i + 1; j < n; ++j) {
       const double R = radius_[i] + radius_[j];
-      if ((ci - centre(x, j)).squaredNorm() < R * R &&
-          !std::binary_search(bond_keys_.begin(), bond_keys_.end(), bond_key(i, j)))
+      if ((ci - centre(x, j)).squaredNorm() < R * R && !no_contact(i, j))
         out.push_back(ContactKey{i, j});
     }
     for (std::size_t w = 0; w < walls_.size(); ++w)

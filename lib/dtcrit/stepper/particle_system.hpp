@@ -119,6 +119,12 @@ class ParticleSystem final : public MechanicalSystem {
   Index add_wall(const Vec3& point, const Vec3& normal, const ContactLaw& law);
   // rest_length < 0 (the default) means r_i + r_j.
   void add_bond(Index i, Index j, double k_bond, double rest_length = -1.0);
+  // A pair that never forms a contact: two members of one rigid body (rigid_clumps.hpp; LAMMPS'
+  // neigh_modify exclude molecule/intra). i != j.
+  void exclude_pair(Index i, Index j);
+  // The mass the contact laws' effective mass reads for particle i (m_i m_j / (m_i + m_j), m_i against
+  // a wall): its own by default; a clump member's is its body's (LAMMPS' granular styles under a rigid fix).
+  void set_contact_mass(Index i, double mass);
   void set_gravity(const Vec3& g);  // in 2D, g.z must be 0
   // A constant generalised force on particle i (size dofs_per_particle(): force then torque).
   void set_external_force(Index i, const Vector& f);
@@ -224,6 +230,10 @@ class ParticleSystem final : public MechanicalSystem {
   std::vector<Wall> walls_;
   std::vector<Bond> bonds_;
   std::vector<std::uint64_t> bond_keys_;  // sorted i * N' + j, for exclusion from ordinary contacts
+  std::vector<std::uint64_t> excluded_keys_;  // sorted, exclude_pair()
+  std::vector<double> contact_mass_;      // set_contact_mass(); empty: pmass_
+  bool no_contact(Index i, Index j) const;  // bonded or excluded
+  double contact_mass(Index i) const { return contact_mass_.empty() ? pmass_[i] : contact_mass_[i]; }
   Vec3 gravity_ = Vec3::Zero();
   Vector external_;
   double skin_ = -1.0;
