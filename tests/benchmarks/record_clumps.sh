@@ -50,6 +50,7 @@ neighbor 2e-4 bin
 neigh_modify delay 0 every 1 check yes exclude molecule/intra all
 fix rb all rigid/small molecule
 timestep 1e-6
+thermo_style custom step cpu
 thermo $steps
 run $steps
 EOF
@@ -67,7 +68,7 @@ for round in $(seq 1 "$rounds"); do
   rows+="| $round | $dt | $((dm / 1024)) | $lt | $loop | $((lm / 1024)) |"$'\n'
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-/usr/bin/python3 - "$work/d.json" "$n" "$commit" "$load_before" "$load_after" "$bin ${args[*]}" "$lmp" "$steps" "$rows" \
+/usr/bin/python3 - "$work/d.json" "$n" "$commit" "$load_before" "$load_after" "$bin ${args[*]//$work\//}" "$lmp" "$steps" "$rows" \
   "$(grep -m1 'rigid bodies with' "$work/log.lammps" || true)" > "$out" <<'PY'
 import json, sys, datetime, subprocess
 d = json.load(open(sys.argv[1]))
@@ -81,7 +82,7 @@ print(f"- Machine: {cpu}, {subprocess.run(['nproc'], capture_output=True, text=T
       f"load average before / after: {lb} / {la} (wall times are upper bounds)")
 print(f"- Packing: FCC n = {n}, {4 * int(n) ** 3} spheres in {c['bodies']} rigid tetramers (each cell's four basis sites), "
       f"periodic, gran/hooke/history kn = 1e5 N/m, kt = 3e4 N/m; {c['inner_contacts_left_out']} contacts inside clumps "
-      f"left out, {d['pair_contacts']} between clumps")
+      f"left out, {d['packing']['pair_contacts']} between clumps")
 print(f"- dtcrit: `{cmd}` (the contact loop on 2 threads)")
 print(f"- LAMMPS: `{lmp} -in in.rigid` (one rank, fix rigid/small molecule, neigh_modify exclude molecule/intra, "
       f"{steps} steps; the input is written by the script); LAMMPS says: {lammps_bodies.strip()}\n")
