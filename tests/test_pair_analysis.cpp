@@ -73,3 +73,28 @@ TEST_CASE("LAMMPS velocity Verlet's exact limit is 2 / max lambda(Q) of the pape
   CHECK_THAT(vv.h_crit, WithinRel(2.0 / model.paper_spectral_abscissa(), 1e-9));
   CHECK_THAT(burns2016(model), WithinRel(std::numbers::pi / 4 * vv.h_crit, 1e-9));
 }
+
+TEST_CASE("damped pair: the closed forms table and pair use equal the amplification matrix, row by row",
+          "[pair-analysis][closed-form]") {
+  // integrator_limits answers the rows whose dashpots read the backward difference by the first h
+  // where 4M - 2hC - h^2 K is singular (half_step_damped_limit) and those that read v_{n+1} by
+  // 2 / omega_max; critical_step scans and bisects the amplification matrix instead.
+  auto e = GENERATE(0.0, 2e-4, 4e-4);
+  auto c = GENERATE(20.0, 250.0, 3000.0);
+  auto kt_ratio = GENERATE(0.05, 0.5, 1.0);
+  const ContactPointModel model(make_rect(0.001, 0.00075, 0.003, e), plate, {8e7, kt_ratio * 8e7, c, 0.5 * c});
+  LinearSystem reduced = model.reduced_system();
+  int closed = 0;
+  for (const auto& spec : default_integrator_specs()) {
+    const auto dashpot = integrator_info(spec).dashpot_velocity;
+    if (dashpot != DashpotVelocity::backward_difference && dashpot != DashpotVelocity::central_difference) continue;
+    INFO(spec << " e = " << e << " c = " << c << " kt/kn = " << kt_ratio);
+    ++closed;
+    const auto fast = integrator_limits(model, {spec}).front();
+    const CriticalStep scan = critical_step(spec, reduced, model.omega_max());
+    REQUIRE(scan.stability == Stability::conditional);
+    CHECK(fast.stability == Stability::conditional);
+    CHECK_THAT(fast.h_crit, WithinRel(scan.h_crit, 1e-10));
+  }
+  CHECK(closed >= 8);
+}

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
+
+#include <Eigen/Eigenvalues>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -11,6 +14,7 @@
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/stability/amplification.hpp"
+#include "dtcrit/stability/damped_limit.hpp"
 
 namespace dtcrit {
 
@@ -39,6 +43,27 @@ CriticalStep scalar_limit(const std::string& spec) {
   LinearSystem unit = scalar_oscillator(1.0, 0.0);
   return cache[spec] = critical_step(spec, unit, 1.0);
 }
+// The damped limits that have a closed form on a symmetric system (K, C symmetric, positive
+// semi-definite: a contact-point model without load-dependent terms): the rows whose dashpots read
+// the backward difference, the first h where 4M - 2hC - h^2 K is singular (half_step_damped_limit);
+// those that read v_{n+1}, where 4M - h^2 K is: 2 / omega_max (packing/README.md derives both, and
+// packings use them the same way). nullopt: the amplification matrix decides.
+std::optional<CriticalStep> damped_closed_form(const std::string& spec, const LinearSystem& reduced, double omega_max) {
+  const DashpotVelocity dashpot = integrator_info(spec).dashpot_velocity;
+  if (dashpot != DashpotVelocity::backward_difference && dashpot != DashpotVelocity::central_difference) return std::nullopt;
+  const Matrix K(reduced.stiffness()), C(reduced.damping());
+  if (!K.isApprox(K.transpose(), 1e-14) || !C.isApprox(C.transpose(), 1e-14)) return std::nullopt;
+  if (Eigen::SelfAdjointEigenSolver<Matrix>(C, Eigen::EigenvaluesOnly).eigenvalues().minCoeff() <
+      -1e-12 * C.cwiseAbs().maxCoeff())
+    return std::nullopt;
+  if (dashpot == DashpotVelocity::central_difference)
+    return CriticalStep{Stability::conditional, 2.0 / omega_max, 0, "closed form: 2 / omega_max (dashpot at v_{n+1})"};
+  const DampedLimit d = half_step_damped_limit(reduced);
+  if (!d.converged) return std::nullopt;
+  return CriticalStep{Stability::conditional, d.h_crit, 0,
+                      "closed form: first h where 4M - 2hC - h^2 K is singular (dashpot at the backward difference)"};
+}
+
 }  // namespace
 
 std::vector<IntegratorLimit> integrator_limits(const ContactPointModel& model, const std::vector<std::string>& specs) {
@@ -53,7 +78,8 @@ std::vector<IntegratorLimit> integrator_limits(const ContactPointModel& model, c
       c.h_crit /= omega_max;
     } else {
       if (!reduced) reduced.emplace(model.reduced_system());
-      c = critical_step(spec, *reduced, omega_max);
+      c = damped_closed_form(spec, *reduced, omega_max).value_or(CriticalStep{});
+      if (!(c.h_crit > 0.0)) c = critical_step(spec, *reduced, omega_max);
     }
     out.push_back({spec, c.stability, c.h_crit});
   }

@@ -38,6 +38,7 @@
 #include <string>
 
 #include "dtcrit/contact/kinematics.hpp"
+#include "dtcrit/stability/damped_limit.hpp"
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/network/network.hpp"
 #include "dtcrit/packing/contacts.hpp"
@@ -244,34 +245,13 @@ ExtremeEigen largest_eigen(const GlobalSystem& s, double a, double b, const Eige
 double largest_eigen_dense(const GlobalSystem& s, double a, double b);
 
 // --- the damped limit of velocity Verlet with half-step damping (and Cundall's leapfrog) ------------
-// Both schemes reduce on M a + C v + K x = 0 to  M (x+ - 2x + x-) + h C (x - x-) + h^2 K x = 0;
-// its one-step map has the eigenvalue -1 exactly when S(h) = 4M - 2hC - h^2 K is singular, and
-// the first h at which S loses positive definiteness is the critical step (derivation:
-// packing/README.md). Found as the root of lambda_max(M^{-1/2}(h^2 K + 2h C)M^{-1/2}) = 4 by
-// Newton's method (the function is convex and increasing in h) from h0 = Omega(zeta) / omega_max,
-// Omega(zeta) = 2 (sqrt(1 + zeta^2) - zeta), with zeta = v^T C~ v / (2 omega_max) of the undamped
-// top mode v: the scalar limit of that mode, to the right of the root because
-// lambda_max(h0^2 K~ + 2 h0 C~) >= v^T (h0^2 K~ + 2 h0 C~) v = Omega^2 + 4 zeta Omega = 4.
-// zeta = 0 starts from 2 / omega_max, also to the right.
-struct DampedLimit {
-  double h_crit = 0.0;
-  int iterations = 0;
-  double lambda_at_root = 0.0;  // lambda_max at h_crit (4 up to the tolerance)
-  // false when the iteration cap was reached before two iterates agreed to 1e-12, or an eigenvalue
-  // or a derivative was not finite (then h_crit is NaN: no number is reported after a failure)
-  bool converged = false;
-};
+// The criterion and the Newton iteration are stability/damped_limit.hpp's (DampedLimit, TopAtStep,
+// half_step_newton); here with the matrix-free operator's eigensolver.
+using dtcrit::DampedLimit;
+using dtcrit::half_step_newton;
+using dtcrit::TopAtStep;
 DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts = {},
                                    double top_mode_zeta = 0.0);
-// The Newton iteration of half_step_damped_limit on any eigensolver (the distributed one too): top(h,
-// want_slope) returns lambda_max(M^-1/2 (h^2 K + 2h C) M^-1/2) and, when want_slope, the derivative
-// v^T M^-1/2 (2h K + 2 C) M^-1/2 v at its unit top eigenvector v (else NaN). For a damped system.
-struct TopAtStep {
-  double lambda = 0.0;
-  double slope = std::numeric_limits<double>::quiet_NaN();
-};
-DampedLimit half_step_newton(double omega_max, double top_mode_zeta,
-                             const std::function<TopAtStep(double h, bool want_slope)>& top);
 // The same by bisection on the smallest eigenvalue of the dense S(h) (the tests' cross-check).
 double half_step_damped_limit_dense(const GlobalSystem& s);
 
