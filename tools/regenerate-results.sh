@@ -10,4 +10,5 @@ build/studies/study_xue_2023 --out results/xue_2023
 build/studies/study_convergence_orders --out results/convergence_orders
 build/studies/study_de_klerk_2022 --out results/de_klerk_2022
 build/studies/study_nonlinear_contacts --out results/nonlinear_contacts
+build/studies/study_shape --out results/shape
 results/packing/limiting_mode.sh build/dtcrit
