@@ -1,21 +1,27 @@
-// Clumps against spheres (issue 14, see README.md): the exact velocity Verlet / fix rigid/small limit
-// of packings whose spheres are glued into rigid clumps of 1 to 4, beside the rules DEM users take
-// the step from — the Rayleigh time (blind to clumping: it reads one sphere's R and rho), sqrt(m/k)
-// with the lightest body, Yade's clump rule, Gershgorin and the stiffest single contact.
+// Shape and the critical step (issue 14, see README.md): packings of non-spherical bodies against
+// packings of spheres or discs of the same mass and contact stiffness, with the exact limit of
+// velocity Verlet (LAMMPS) and the rules DEM users take the step from.
 //
-// Packings: glass beads (E = 63 GPa, nu = 0.22, rho = 2500 kg/m^3, r = 1 mm) under LAMMPS
-// gran/hertz/history with Kn = 4G / (3 (1 - nu)), Kt = 4G / (2 - nu) (the pair style's documented
-// choice for Hertz), mu = 0.5, undamped, periodic lattices compressed by 2e-3 (every neighbour
-// touches):
-//   compact clumps  FCC: each cell's four sites as 1, 2 (sites 0-1, 2-3) or 4 (the tetrahedron) bodies;
-//   linear chains   simple cubic: 1, 2, 3 or 4 neighbours along x as one body.
+// 1. Clumps (clumps.{csv,md}): the exact velocity Verlet / fix rigid/small limit of packings whose
+//    spheres are glued into rigid clumps of 1 to 4, beside the Rayleigh time (blind to clumping: it
+//    reads one sphere's R and rho), sqrt(m/k) with the lightest body, Yade's clump rule, Gershgorin and
+//    the stiffest single contact. Glass beads (E = 63 GPa, nu = 0.22, rho = 2500 kg/m^3, r = 1 mm)
+//    under LAMMPS gran/hertz/history with Kn = 4G / (3 (1 - nu)), Kt = 4G / (2 - nu) (the pair style's
+//    documented choice for Hertz), mu = 0.5, undamped, periodic lattices compressed by 2e-3:
+//      compact clumps  FCC: each cell's four sites as 1, 2 (sites 0-1, 2-3) or 4 (the tetrahedron) bodies;
+//      linear chains   simple cubic: 1, 2, 3 or 4 neighbours along x as one body.
+// 2. Planar shapes (planar.{csv,md}): periodic hexagonal packings of ellipses (aspect ratio 1 to 4,
+//    aligned, and turned at random by up to 0.2 rad) and of regular polygons (3 to 8 sides, turned at
+//    random) of the area of a disc of radius 1 mm (network/planar_shapes.hpp: contact points and normals
+//    from the penetration depth), gran/hooke/history kn = 1e5, kt = 3e4 N/m, against the disc packing.
 //
-//   study_shape [--quick] [--out DIR]   writes DIR/clumps.{csv,md}
+//   study_shape [--quick] [--out DIR]   writes DIR/clumps.{csv,md} and DIR/planar.{csv,md}
 //
-// --quick (smaller lattices) checks: clumps of one sphere give the sphere packing's own answer (omega_max,
+// --quick (smaller packings) checks: clumps of one sphere give the sphere packing's own answer (omega_max,
 // the exact step and Yade's rule to 1e-12), and every clump packing's exact step is no shorter than its
 // spheres' (rigid constraints cannot raise omega_max: the clumps' is the sphere packing's Rayleigh
-// quotient on a subspace with the same M).
+// quotient on a subspace with the same M); the packing of ellipses of aspect ratio 1 is the disc
+// packing (omega_max to 1e-12).
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -32,6 +38,7 @@
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/text_table.hpp"
 #include "dtcrit/network/clumps.hpp"
+#include "dtcrit/network/planar_shapes.hpp"
 #include "dtcrit/packing/contacts.hpp"
 #include "dtcrit/packing/global_system.hpp"
 #include "dtcrit/packing/packing.hpp"
@@ -95,6 +102,44 @@ Row analyse(const std::string& family, packing::Packing p, int per_body, bool as
   Row row{family, per_body, p.size(), as_spheres ? p.size() : sum.bodies, r.omega_max, r.h_exact};
   row.gershgorin = estimate(r, "gershgorin");
   row.yade = estimate(r, "yade_global_stiffness");
+  row.single_contact = estimate(r, "single_contact");
+  row.sqrt_m_k = estimate(r, "sqrt_m_over_k");
+  return row;
+}
+
+struct PlanarRow {
+  std::string shape;
+  double rotation = 0.0;
+  Index bodies = 0;
+  double contacts_per_body = 0.0, omega_max = 0.0, h_exact = 0.0, gershgorin = 0.0, single_contact = 0.0,
+         sqrt_m_k = 0.0;
+};
+
+constexpr double planar_kn = 1e5, planar_kt = 3e4, planar_rho = 2.0;  // areal density [kg/m^2]
+
+PlanarRow analyse_planar(const std::string& name, const network::PlanarShape& shape, double aspect, double rotation,
+                         Index n) {
+  network::PlanarPackingSpec spec;
+  spec.shape = shape;
+  spec.aspect = aspect;
+  spec.n = n;
+  spec.r = radius;
+  spec.areal_density = planar_rho;
+  spec.compression = 2e-3;
+  spec.max_rotation = rotation;
+  spec.seed = 3;
+  spec.law = fmt::format("gran/hooke/history {:g} {:g} 0 0 0.5 0", planar_kn, planar_kt);
+  const network::ContactNetwork net = network::planar_packing(spec);
+  const packing::GlobalSystem sys(net);
+  packing::PackingAnalysisOptions o;
+  o.integrators = {"velocity_verlet"};
+  o.eigen.method = packing::EigenMethod::lanczos;
+  o.eigen.tolerance = 1e-12;
+  const auto r = packing::analyse_system(name, sys, o);
+  PlanarRow row{name, rotation, static_cast<Index>(net.bodies.size()),
+                2.0 * static_cast<double>(net.contacts.size()) / static_cast<double>(net.bodies.size()), r.omega_max,
+                r.h_exact};
+  row.gershgorin = estimate(r, "gershgorin");
   row.single_contact = estimate(r, "single_contact");
   row.sqrt_m_k = estimate(r, "sqrt_m_over_k");
   return row;
@@ -169,6 +214,67 @@ int main(int argc, char** argv) {
         dir, n_fcc, n_sc, rayleigh, t.to_text());
     write_file_atomically(dir + "/clumps.md", [&](std::ostream& o) { o << md; });
     std::cout << md;
+
+    // --- planar shapes against discs -------------------------------------------------------------
+    const Index n_planar = quick ? 4 : 12;
+    std::vector<PlanarRow> planar;
+    for (double aspect : {1.0, 1.5, 2.0, 3.0, 4.0})
+      for (double rotation : {0.0, 0.2}) {
+        if (aspect == 1.0 && rotation > 0.0) continue;  // a disc
+        planar.push_back(analyse_planar(aspect == 1.0 ? "disc" : fmt::format("ellipse {:g}:1", aspect),
+                                        network::ellipse_of_aspect(aspect, radius), aspect, rotation, n_planar));
+      }
+    for (int sides : {3, 4, 5, 6, 8})
+      planar.push_back(analyse_planar(fmt::format("{}-gon", sides), network::regular_polygon(sides, radius), 1.0,
+                                      std::numbers::pi, n_planar));
+    if (quick) {
+      // The disc row through the ellipse builder against the disc lattice of the packing path.
+      packing::LatticeSpec ls;
+      ls.kind = packing::LatticeKind::hex;
+      ls.n = n_planar;
+      ls.radius = radius;
+      ls.density = planar_rho;
+      ls.compression = 2e-3;
+      ls.body_model = packing::BodyModel::disc;
+      const packing::Packing discs = packing::make_lattice(ls);
+      packing::ContactLaws laws;
+      laws.base = contact::hooke_history(planar_kn, planar_kt, 0.0, 0.0, 0.5);
+      packing::ContactOptions co;
+      co.gap_tolerance = 1e-9;
+      const packing::GlobalSystem ds(discs, packing::find_contacts(discs, laws, co));
+      const double w = std::sqrt(packing::largest_eigen_dense(ds, 1.0, 0.0));
+      const bool ok = std::abs(planar[0].omega_max / w - 1.0) < 1e-12;
+      std::cout << (ok ? "ok   " : "FAIL ")
+                << fmt::format("ellipses of aspect 1 = the disc packing: omega_max {:.12g} / {:.12g} rad/s\n",
+                               planar[0].omega_max, w);
+      if (!ok) return 1;
+    }
+    std::string pcsv = "shape,max_rotation_rad,bodies,contacts_per_body,omega_max_rad_s,h_exact_velocity_verlet_s,"
+                       "gershgorin_s,single_contact_s,sqrt_m_over_k_s\n";
+    TextTable pt({"shape", "turned up to [rad]", "contacts per body", "h_exact [s]", "/ discs'", "sqrt(m/k) / h",
+                  "Gershgorin / h", "single contact / h"});
+    for (const auto& r : planar) {
+      pcsv += fmt::format("{},{:.6g},{},{:.6g},{:.12g},{:.12g},{:.12g},{:.12g},{:.12g}\n", r.shape, r.rotation, r.bodies,
+                          r.contacts_per_body, r.omega_max, r.h_exact, r.gershgorin, r.single_contact, r.sqrt_m_k);
+      pt.add_row({r.shape, fmt::format("{:.3g}", r.rotation), fmt::format("{:.2f}", r.contacts_per_body),
+                  fmt::format("{:.4g}", r.h_exact), fmt::format("{:.3f}", r.h_exact / planar[0].h_exact),
+                  fmt::format("{:.3f}", r.sqrt_m_k / r.h_exact), fmt::format("{:.3f}", r.gershgorin / r.h_exact),
+                  fmt::format("{:.3f}", r.single_contact / r.h_exact)});
+    }
+    write_file_atomically(dir + "/planar.csv", [&](std::ostream& o) { o << pcsv; });
+    const std::string pmd = fmt::format(
+        "# Planar shapes against discs: the exact step\n\n"
+        "Generated by `build/studies/study_shape --out {}` (do not edit by hand). Periodic hexagonal packings of "
+        "{} bodies of the area of a disc of radius 1 mm (the same mass: areal density {:g} kg/m^2), gran/hooke/history "
+        "kn = {:g} N/m, kt = {:g} N/m, undamped: ellipses on the hexagonal lattice of discs compressed by 2e-3 and "
+        "stretched to their aspect ratio (aligned they touch their six neighbours), aligned or turned at random by up "
+        "to 0.2 rad; regular polygons at spacing 2 x inradius x (1 - 2e-3), turned at random. Contacts from the "
+        "penetration depth (network/planar_shapes.hpp). h_exact: exact limit of velocity Verlet (LAMMPS) from the "
+        "Lanczos omega_max. Other columns: rule / h_exact (above 1: the rule gives an unstable step). The Rayleigh "
+        "time needs a material, not a spring: not given here.\n\n```\n{}```\n",
+        dir, planar.front().bodies, planar_rho, planar_kn, planar_kt, pt.to_text());
+    write_file_atomically(dir + "/planar.md", [&](std::ostream& o) { o << pmd; });
+    std::cout << pmd;
   } catch (const std::exception& e) {
     std::cerr << "study_shape: " << e.what() << "\n";
     return 1;
