@@ -545,3 +545,23 @@ TEST_CASE("bodies: contact histories, listed from the fixed body's side, equal t
   REQUIRE(a.mu.size() == b.mu.size());
   for (std::size_t k = 0; k < a.mu.size(); ++k) CHECK(std::abs(a.mu[k] - b.mu[k]) <= 1e-10 * std::abs(a.mu[0]));
 }
+
+TEST_CASE("bodies: --confirm runs fixed-arm linear dynamics at 0.99 and 1.01 of each limit", "[bodies][cli]") {
+  const std::string file = std::string(DTCRIT_SOURCE_DIR) + "/tests/data/network/plate_plate.json";
+  const auto r = run_cli("packing --bodies " + file + " --integrator velocity_verlet --integrator rk4 --confirm 2000 --json",
+                         false);
+  REQUIRE(r.status == 0);
+  const json j = json::parse(r.out);
+  const auto& runs = j.at("confirmation");
+  REQUIRE(runs.size() == 4);
+  for (std::size_t k = 0; k < 4; k += 2) {
+    CAPTURE(runs[k].dump());
+    CHECK(runs[k].at("model") == "fixed-arm linear dynamics");
+    CHECK(runs[k].at("factor") == 0.99);
+    CHECK(runs[k].at("growth").get<double>() <= 10.0);
+    CHECK((runs[k + 1].at("growth").is_null() || runs[k + 1].at("growth").get<double>() > 1e3));
+  }
+  const auto text = run_cli("packing --bodies " + file + " --integrator velocity_verlet --confirm 500");
+  CHECK(text.status == 0);
+  CHECK_THAT(text.out, Catch::Contains("confirmation with fixed-arm linear dynamics"));
+}

@@ -11,6 +11,7 @@
 
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/network/planar_shapes.hpp"
+#include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/contacts.hpp"
 #include "dtcrit/packing/global_system.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
@@ -224,4 +225,30 @@ TEST_CASE("planar shapes: bad specifications are named errors", "[planar]") {
   spec.aspect = 2.0;
   spec.law = "gran/hertz/history 5e10 NULL 0 NULL 0.5 0";
   CHECK_THROWS_WITH(network::planar_packing(spec), Catch::Contains("reads a radius of curvature"));
+}
+
+TEST_CASE("planar shapes: fixed-arm linear dynamics confirm the predicted limits of a polygon packing",
+          "[planar][confirm]") {
+  network::PlanarPackingSpec spec;
+  spec.shape = network::regular_polygon(5, 1e-3);
+  spec.n = 3;
+  spec.max_rotation = std::numbers::pi;
+  spec.compression = 2e-3;
+  for (const char* law : {"gran/hooke/history 1e5 3e4 0 0 0.5 0", "gran/hooke/history 1e5 3e4 2e4 1e4 0.5 0"}) {
+    CAPTURE(law);
+    spec.law = law;
+    const packing::GlobalSystem sys(network::planar_packing(spec));
+    packing::PackingAnalysisOptions o;
+    o.integrators = {"velocity_verlet", "central_difference", "rk4"};
+    const auto report = packing::analyse_system("pentagons", sys, o);
+    const LinearSystem ls = sys.linear_system();
+    for (const auto& lim : report.integrators) {
+      CAPTURE(lim.name);
+      REQUIRE(lim.stability == Stability::conditional);
+      const auto below = packing::confirm_linear(ls, lim.name, lim.h_crit, 0.99, 3000);
+      const auto above = packing::confirm_linear(ls, lim.name, lim.h_crit, 1.01, 3000);
+      CHECK(below.growth <= packing::bounded_growth);
+      CHECK(!(above.growth <= packing::growing_growth));
+    }
+  }
 }

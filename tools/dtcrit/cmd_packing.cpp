@@ -60,7 +60,6 @@ void run_bodies(const PackingOptions& opts) {
   reject_unread(o, "--geometric-stiffness", "is not available with --bodies (the turning of a normal depends on the shapes)");
   for (const char* opt : {"--youngs", "--poisson"})
     reject_unread(o, opt, "does not apply with --bodies: the Rayleigh and P-wave times need spheres");
-  reject_unread(o, "--confirm", "is not available with --bodies (the stepper's rigid bodies are clumps of spheres: --lammps-data with --clumps molecule)");
   if (o.eigensolver != "spectra") reject_unread(o, "--ncv", "is Spectra's basis size: it needs --eigensolver spectra");
   for (const char* opt : {"--write-matrices", "--write-mode"})
     reject_unread(o, opt, "is not available with --bodies yet (it writes sphere packings' dofs)");
@@ -79,6 +78,27 @@ void run_bodies(const PackingOptions& opts) {
   ao.amplification_dofs = o.amplification_dofs;
   ao.progress = progress;
   const auto report = packing::analyse_system("contact network " + net.source, sys, ao);
+  // --confirm: fixed-arm linear dynamics (the stepper's rigid bodies are clumps of spheres only).
+  nlohmann::json confirmation = nlohmann::json::array();
+  std::string confirmation_text;
+  if (opts.confirm_steps > 0) {
+    const LinearSystem ls = sys.linear_system();
+    confirmation_text =
+        "\nconfirmation with fixed-arm linear dynamics (the integrator on the network's M, K, C, contact points fixed "
+        "to the bodies; not a DEM run of the shapes), from a random displacement at rest:\n";
+    for (const auto& lim : report.integrators) {
+      if (lim.stability != Stability::conditional || !lim.converged) continue;
+      for (double f : {0.99, 1.01}) {
+        progress(fmt::format("linear dynamics: {} at {} h_crit", lim.name, f));
+        const auto run = packing::confirm_linear(ls, lim.name, lim.h_crit, f, opts.confirm_steps);
+        confirmation.push_back({{"integrator", run.integrator}, {"factor", run.factor}, {"h", run.h}, {"steps", run.steps},
+                                {"growth", std::isfinite(run.growth) ? nlohmann::json(run.growth) : nlohmann::json(nullptr)},
+                                {"model", "fixed-arm linear dynamics"}});
+        confirmation_text += fmt::format("  {:<24} {:.2f} h_crit = {:.6g} s: {} steps, max growth {:.4g}\n", run.integrator,
+                                         run.factor, run.h, run.steps, run.growth);
+      }
+    }
+  }
   progress("done");
 
   // The effective inputs: bodies, the laws and how many contacts use each, histories.
@@ -112,6 +132,7 @@ void run_bodies(const PackingOptions& opts) {
                    {"rotation", !o.no_rotation}};
     j["contact_histories"] = {{"read", with_history > 0}, {"summary", history_line}};
     if (rec) j["recommended_step"] = to_json(*rec);
+    if (opts.confirm_steps > 0) j["confirmation"] = confirmation;
     text = json_text(j) + "\n";
   } else {
     text = history_line + "\ninputs:\n";
@@ -120,7 +141,7 @@ void run_bodies(const PackingOptions& opts) {
     for (std::size_t k = 0; k < net.laws.size(); ++k)
       text += fmt::format("  law '{}' ({} contacts): {}\n", net.law_texts[k], uses[k], contact::describe(net.laws[k]));
     text += "  arms: from each body's centre of mass to the contact point; torque arm = velocity arm\n\n";
-    text += format_packing_table(report);
+    text += format_packing_table(report) + confirmation_text;
     if (rec) text += "\n" + format_recommendation(*rec);
   }
   if (opts.output.empty()) {

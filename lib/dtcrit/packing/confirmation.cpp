@@ -116,6 +116,18 @@ ConfirmationRun confirm_clumps_with_stepper(const Packing& p, const ContactLaws&
   return run_pair(*sc.system, *ref.system, sc.x0, x, Vector::Zero(x.size()), out, steps);
 }
 
+ConfirmationRun confirm_linear(const LinearSystem& sys, const std::string& integrator, double h_predicted,
+                               double factor, int steps, unsigned seed) {
+  const ConfirmationRun out = checked_run(integrator, h_predicted, factor, steps, 1.0, 0.0);
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  Vector x(sys.dofs());
+  for (Index k = 0; k < x.size(); ++k) x[k] = U(rng);
+  // The system is linear and memoryless: the reference run stays at rest.
+  LinearSystem perturbed = sys, reference = sys;
+  return run_pair(perturbed, reference, Vector::Zero(x.size()), x, Vector::Zero(x.size()), out, steps);
+}
+
 ConfirmationVerdict confirmation_verdict(double growth_below, double growth_above) {
   const bool bounded = growth_below <= bounded_growth;
   const bool growing = !(growth_above <= growing_growth);  // NaN and inf: grew

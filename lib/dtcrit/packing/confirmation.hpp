@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/packing/contacts.hpp"
 
 namespace dtcrit::packing {
@@ -43,6 +44,14 @@ ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, 
 ConfirmationRun confirm_clumps_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
                                             double h_predicted, double factor, int steps, double amplitude,
                                             unsigned seed = 7);
+
+// Fixed-arm linear dynamics (contact networks read with --bodies, planar polygons and ellipses): the
+// integrator on LinearSystem(M, K, C) of the global system, its contact points fixed to the bodies as
+// at the start (PlanarContactPair's model for one pair), from a random displacement of every dof
+// (uniform, seeded) at rest; growth of |M^1/2 x| relative to its start. A check of the integrator on
+// the linearised system, not a DEM run of the shapes.
+ConfirmationRun confirm_linear(const LinearSystem& sys, const std::string& integrator, double h_predicted,
+                               double factor, int steps, unsigned seed = 7);
 
 // The verdict of two runs at 0.99 and 1.01 of a predicted step, from their growth (amplitude: the
 // separation above, or that of two LAMMPS runs, read_probe_separation): confirmed when the run below the
