@@ -19,6 +19,9 @@
 #include "dtcrit/network/clumps.hpp"
 #include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/packing/lammps_contacts.hpp"
+#include "dtcrit/packing/lammps_input.hpp"
+#include "dtcrit/packing/nonsymmetric.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 #include "dtcrit/packing/matrix_export.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
@@ -337,10 +340,9 @@ TEST_CASE("clumps: the reference stepper's rigid clumps confirm the predicted li
     const packing::ContactSet cs = packing::find_contacts(p, laws, co);
     const packing::GlobalSystem sys(network::clump_network(p, cs));
     packing::PackingAnalysisOptions o;
-    // (central_difference is left out: the stepper's central difference adds the LAMMPS tangential
-    // history increment with v_{n+1} inside its Newton iteration, which the linearised analysis does
-    // not model; on spheres too it stays bounded at 1.01 of the predicted limit.)
-    o.integrators = {"rigid_small", "velocity_verlet"};
+    // central_difference runs with the tangential history read from the positions
+    // (confirmation_history_mode): LAMMPS' rule would advance the spring by h v_{n+1} there.
+    o.integrators = {"rigid_small", "velocity_verlet", "central_difference"};
     const auto report = packing::analyse_system("dimers", sys, o);
     CHECK(packing::equilibrium_residual(p, laws, true) < 1e-9);
     double dmin = 1.0;
@@ -400,4 +402,29 @@ TEST_CASE("clumps: dtcrit packing --clumps molecule --confirm on dimers between 
   CHECK(runs[0].at("growth").get<double>() <= packing::bounded_growth);
   CHECK((runs[1].at("growth").is_null() || runs[1].at("growth").get<double>() > packing::growing_growth));
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("clumps: histories from LAMMPS' contact dumps are carried to the bodies", "[clumps]") {
+  // The Hertz packing LAMMPS settled (in.hertz: gran/hertz/history, wall z = 0 with its own law), its
+  // pair and wall contact dumps; every sphere its own molecule: the same non-symmetric spectrum of
+  // M^-1 K as the sphere packing with the same histories.
+  const packing::LammpsInput in = packing::read_lammps_input(DTCRIT_SOURCE_DIR "/tests/data/lammps/in.hertz");
+  packing::Packing p = in.packing;
+  packing::sort_spatially(p);
+  packing::ContactSet cs = packing::find_contacts(p, in.laws);
+  const auto summary = packing::read_lammps_contacts(
+      {DTCRIT_SOURCE_DIR "/tests/data/lammps/contacts_hertz.dump", DTCRIT_SOURCE_DIR "/tests/data/lammps/wall_hertz.dump"},
+      p, cs, in.computes);
+  REQUIRE(summary.pairs_read > 0);
+  REQUIRE(summary.walls_read > 0);
+  for (Index i = 0; i < p.size(); ++i) p.molecule.push_back(i + 1);
+  const network::ContactNetwork net = network::clump_network(p, cs);
+  std::size_t carried = 0;
+  for (const auto& c : net.contacts) carried += c.has_history;
+  CHECK(carried == static_cast<std::size_t>(summary.pairs_read + summary.walls_read));
+  const packing::GlobalSystem spheres(p, cs), clumps(net);
+  REQUIRE(!spheres.symmetric());
+  const auto a = packing::nonsymmetric_spectrum(spheres), b = packing::nonsymmetric_spectrum(clumps);
+  REQUIRE(a.mu.size() == b.mu.size());
+  for (std::size_t k = 0; k < a.mu.size(); ++k) CHECK(std::abs(a.mu[k] - b.mu[k]) <= 1e-10 * std::abs(a.mu[0]));
 }

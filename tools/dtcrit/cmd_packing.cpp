@@ -238,6 +238,7 @@ void run(const PackingOptions& o) {
     const auto confirm_start = std::chrono::steady_clock::now();
     for (const auto& lim : a.report.integrators) {
       if (lim.stability != Stability::conditional || !lim.converged) continue;
+      double growth_below = 0.0;
       for (double f : {0.99, 1.01}) {
         const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - confirm_start).count();
         progress(fmt::format("stepper: {} at {} h_crit (run {}/{}{}{})", lim.name, f, done + 1, runs,
@@ -248,15 +249,25 @@ void run(const PackingOptions& o) {
                                                             1e-4 * dmin)
                      : packing::confirm_with_stepper(a.packing, sticking, lim.name, lim.h_crit, f, o.confirm_steps,
                                                      1e-4 * dmin, 7, 0.0, &a.system->contacts());
-        confirmation.push_back({{"integrator", run.integrator}, {"factor", run.factor}, {"h", run.h},
-                                {"steps", run.steps}, {"growth", std::isfinite(run.growth) ? nlohmann::json(run.growth) : nlohmann::json(nullptr)},
-                                {"unconverged_steps", run.unconverged_steps},
-                                {"equilibrium_residual", residual}});
-        confirmation_text += fmt::format("  {:<24} {:.2f} h_crit = {:.6g} s: {} steps, max growth {:.4g}{}\n", run.integrator,
+        nlohmann::json entry{{"integrator", run.integrator}, {"factor", run.factor}, {"h", run.h},
+                             {"steps", run.steps}, {"growth", std::isfinite(run.growth) ? nlohmann::json(run.growth) : nlohmann::json(nullptr)},
+                             {"unconverged_steps", run.unconverged_steps},
+                             {"equilibrium_residual", residual}, {"history_mode", run.history_mode}};
+        confirmation_text += fmt::format("  {:<24} {:.2f} h_crit = {:.6g} s: {} steps, max growth {:.4g}{}{}\n", run.integrator,
                                          run.factor, run.h, run.steps, run.growth,
+                                         run.history_mode == "consistent" ? " (tangential history from the positions)" : "",
                                          run.unconverged_steps ? fmt::format(" (SOLVER FAILURE: Newton did not converge "
                                                                              "in {} steps)", run.unconverged_steps)
                                                                : "");
+        if (f < 1.0) {
+          growth_below = run.growth;
+        } else {
+          const auto verdict = packing::confirmation_verdict(growth_below, run.growth);
+          entry["confirmed"] = verdict.confirmed;
+          entry["verdict"] = verdict.text;
+          confirmation_text += fmt::format("  {:<24} {}\n", "", verdict.text);
+        }
+        confirmation.push_back(entry);
       }
     }
     if (confirmation.empty()) confirmation_text += "  none of the integrators is conditionally stable: nothing to confirm\n";

@@ -68,18 +68,37 @@ ConfirmationRun checked_run(const std::string& integrator, double h_predicted, d
 
 }  // namespace
 
+stepper::TangentialHistory confirmation_history_mode(const std::string& integrator, const contact::ContactLaw& law,
+                                                     bool seeded_histories) {
+  if (seeded_histories || integrator_info(integrator).dashpot_velocity == DashpotVelocity::backward_difference)
+    return stepper::TangentialHistory::traditional;
+  const bool displacement_spring =
+      law.rolling == contact::RollingModel::none && law.twisting == contact::TwistingModel::none &&
+      law.tangential != contact::TangentialModel::mindlin_force &&
+      law.tangential != contact::TangentialModel::mindlin_rescale_force &&
+      law.tangential != contact::TangentialModel::mindlin_rescale;
+  return displacement_spring ? stepper::TangentialHistory::consistent : stepper::TangentialHistory::traditional;
+}
+
 ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
                                      double h_predicted, double factor, int steps, double amplitude, unsigned seed,
                                      double spin, const ContactSet* histories) {
-  const ConfirmationRun out = checked_run(integrator, h_predicted, factor, steps, amplitude, spin);
-  SteppedPacking sp = to_particle_system(p, laws);
-  // Two runs from the same state but for the perturbation: growth is their separation. On a
-  // packing in equilibrium the reference stays at x0 and this is |x - x0|; off equilibrium it
-  // removes the packing's own relaxation, which is not an instability.
-  SteppedPacking ref = to_particle_system(p, laws);
+  ConfirmationRun out = checked_run(integrator, h_predicted, factor, steps, amplitude, spin);
   bool any_history = false;
   if (histories)
     for (std::size_t k = 0; k < histories->contacts.size() && !any_history; ++k) any_history = histories->has_history(k);
+  bool laws_allow = true;
+  for (const auto& w : p.walls)
+    if (w.law && confirmation_history_mode(integrator, *w.law, false) == stepper::TangentialHistory::traditional)
+      laws_allow = false;
+  const stepper::TangentialHistory mode = laws_allow ? confirmation_history_mode(integrator, laws.base, any_history)
+                                                     : stepper::TangentialHistory::traditional;
+  out.history_mode = std::string(stepper::to_string(mode));
+  SteppedPacking sp = to_particle_system(p, laws, mode);
+  // Two runs from the same state but for the perturbation: growth is their separation. On a
+  // packing in equilibrium the reference stays at x0 and this is |x - x0|; off equilibrium it
+  // removes the packing's own relaxation, which is not an instability.
+  SteppedPacking ref = to_particle_system(p, laws, mode);
   if (any_history) {
     seed_contact_histories(sp, *histories);
     seed_contact_histories(ref, *histories);
@@ -100,8 +119,15 @@ ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, 
 ConfirmationRun confirm_clumps_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
                                             double h_predicted, double factor, int steps, double amplitude,
                                             unsigned seed) {
-  const ConfirmationRun out = checked_run(integrator, h_predicted, factor, steps, amplitude, 0.0);
-  SteppedClumps sc = to_rigid_clumps(p, laws), ref = to_rigid_clumps(p, laws);
+  ConfirmationRun out = checked_run(integrator, h_predicted, factor, steps, amplitude, 0.0);
+  bool laws_allow = true;
+  for (const auto& w : p.walls)
+    if (w.law && confirmation_history_mode(integrator, *w.law, false) == stepper::TangentialHistory::traditional)
+      laws_allow = false;
+  const stepper::TangentialHistory mode = laws_allow ? confirmation_history_mode(integrator, laws.base, false)
+                                                     : stepper::TangentialHistory::traditional;
+  out.history_mode = std::string(stepper::to_string(mode));
+  SteppedClumps sc = to_rigid_clumps(p, laws, mode), ref = to_rigid_clumps(p, laws, mode);
   sc.system->members().set_contact_reports(false);
   ref.system->members().set_contact_reports(false);
   // Each centre of mass moved by up to `amplitude` per axis, each body turned by up to

@@ -11,6 +11,7 @@
 
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/packing/contacts.hpp"
+#include "dtcrit/stepper/particle_system.hpp"
 
 namespace dtcrit::packing {
 
@@ -21,12 +22,26 @@ struct ConfirmationRun {
   int steps = 0;         // steps taken (a run stops once the growth exceeds 1e6)
   double growth = 0.0;   // max over the run of |M^1/2 (x - x_ref)| / |M^1/2 (x(0) - x0)|; inf if non-finite
   long unconverged_steps = 0;  // implicit steps of either run whose Newton iteration did not converge
+  // The stepper's tangential history: "traditional" (LAMMPS: the spring advanced by h times the velocity
+  // handed to the force, which for rows whose dashpots read the backward difference is the step's
+  // displacement) or "consistent" (read from the positions: the analysed linearisation; used for the
+  // other rows, whose force calls see v_{n+1} or stage velocities, when the law allows it).
+  std::string history_mode = "traditional";
 };
 
 // max |f(x0, 0)| / (kn * smallest overlap) of the stepper's forces on the packing as given: 0 in
 // equilibrium, of order 1 when a packing relaxes (e.g. FCC between walls).
 // clumps: of the rigid bodies of the packing's clumps (forces, and torques over the largest radius).
 double equilibrium_residual(const Packing& p, const ContactLaws& laws, bool clumps = false);
+
+// The stepper's history mode for a row: traditional for the rows whose dashpots read the backward
+// difference (LAMMPS' own rule, the same linearisation), consistent for the others when the law is a
+// tangential displacement spring (the traditional rule there advances the spring by h v_{n+1}, which
+// damps it and which the analysis does not model: central_difference stayed bounded at 1.01 of its
+// limit on a simple cubic box with it), and traditional when the law needs it (rolling, twisting,
+// Mindlin force forms) or histories are seeded.
+stepper::TangentialHistory confirmation_history_mode(const std::string& integrator, const contact::ContactLaw& law,
+                                                     bool seeded_histories);
 
 // amplitude: perturbation of each centre coordinate, uniform in [-amplitude, amplitude] [m].
 // spin: also start every angular velocity component uniform in [-spin, spin] [rad/s] (rotational
