@@ -3,8 +3,8 @@
 # `dtcrit packing` on an FCC lattice of 4 n^3 spheres (default n = 63: 1 000 188 spheres), beside the
 # serial three-term Lanczos of the same binary. Usage: tests/distributed/record_distributed.sh [n]
 # (after tools/setup.sh distributed; DTCRIT_BIN names another build's binary). The operators in
-# OPERATORS (default "shell assembled"; the assembled matrix needs ~19 kB per sphere on 1 rank) on 1
-# and 2 ranks. Writes results/benchmarks/distributed_n<n>.md, which tests/distributed/scale_model.py
+# OPERATORS (default "shell assembled"; the assembled matrix needs ~19 kB per sphere on 1 rank) on the
+# rank counts in RANKS (default "1 2"). Writes results/benchmarks/distributed_n<n>.md, which tests/distributed/scale_model.py
 # reads.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -12,6 +12,7 @@ n="${1:-63}"
 bin="${DTCRIT_BIN:-build-distributed/dtcrit}"
 out="results/benchmarks/distributed_n$n.md"
 operators="${OPERATORS:-shell assembled}"
+ranks="${RANKS:-1 2}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 args=(packing --lattice fcc --n "$n" --compression 2e-3 --radius-spread 1e-3 --kn 1e5 --kt 3e4
       --integrator velocity_verlet --json)
@@ -22,14 +23,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 /usr/bin/time -f %M -o "$tmp/serial.rss" "$bin" "${args[@]}" --eigensolver lanczos > "$tmp/serial.json"
 for op in $operators; do
-  for np in 1 2; do
+  for np in $ranks; do
     /usr/bin/time -f %e -o "$tmp/$op$np.time" mpirun -n "$np" "$bin" "${args[@]}" --operator "$op" > "$tmp/$op$np.json"
   done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-/usr/bin/python3 - "$tmp" "$n" "$commit" "$load_before" "$load_after" "${args[*]}" "$bin" "$operators" > "$out" <<'PY'
+/usr/bin/python3 - "$tmp" "$n" "$commit" "$load_before" "$load_after" "${args[*]}" "$bin" "$operators" "$ranks" > "$out" <<'PY'
 import json, sys, datetime, platform, subprocess
-tmp, n, commit, lb, la, args, binary, operators = sys.argv[1:9]
+tmp, n, commit, lb, la, args, binary, operators, ranks = sys.argv[1:10]
 s = json.load(open(f"{tmp}/serial.json"))
 cpu = subprocess.run(["sh", "-c", "lscpu | sed -n 's/^Model name: *//p'"], capture_output=True, text=True).stdout.strip()
 print(f"# Distributed packing analysis (MPI, PETSc, SLEPc): FCC n = {n}, time and memory per rank\n")
@@ -45,7 +46,7 @@ print(f"Serial (three-term Lanczos, same binary): omega_max = {s['omega_max']:.1
 print("| operator | ranks | rank | particles | ghosts | contacts | wall time in the analysis [s] | peak RSS [MB] | omega_max [s] | "
       "operator applications | SLEPc solves | mpirun wall time [s] | omega_max [rad/s] | relative to serial |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
-for op, np_ in ((o, k) for o in operators.split() for k in (1, 2)):
+for op, np_ in ((o, int(k)) for o in operators.split() for k in ranks.split()):
     d = json.load(open(f"{tmp}/{op}{np_}.json"))
     t = open(f"{tmp}/{op}{np_}.time").read().strip().splitlines()[-1]
     for r in d["distributed"]["per_rank"]:
