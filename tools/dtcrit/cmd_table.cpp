@@ -15,6 +15,9 @@
 #include "dtcrit/io/plot.hpp"
 #include "dtcrit/io/text_table.hpp"
 #include "dtcrit/io/vary_axis.hpp"
+#ifdef DTCRIT_WITH_MPI
+#include "dtcrit/distributed/runtime.hpp"
+#endif
 
 namespace dtcrit::cli {
 
@@ -126,21 +129,40 @@ void add_table_command(CLI::App& app) {
         if (!error) error = std::current_exception();
       }
     };
-    const unsigned n_threads = std::max(1u, std::min<unsigned>(*threads, static_cast<unsigned>(total)));
-    {
-      std::vector<std::jthread> pool;
-      for (unsigned t = 0; t < n_threads; ++t)
-        pool.emplace_back(work, total * t / n_threads, total * (t + 1) / n_threads);
-      ProgressBar bar("configurations");
-      if (bar.enabled() && total >= 1000) {
-        while (done.load() < total && !error) {
-          bar.update(done.load(), total);
-          std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    // Under mpirun (the distributed build) each rank takes a contiguous block of the rows and rank 0
+    // gathers them: the same numbers in the same order as one process, written once, by rank 0.
+#ifdef DTCRIT_WITH_MPI
+    const distributed::Block block = distributed::my_block(total);
+    const bool speaks = distributed::rank() == 0;
+#else
+    const struct { std::size_t begin, end; } block{0, total};
+    const bool speaks = true;
+#endif
+    const std::size_t mine = block.end - block.begin;
+    auto compute = [&] {
+      const unsigned n_threads = std::max(1u, std::min<unsigned>(*threads, static_cast<unsigned>(mine)));
+      {
+        std::vector<std::jthread> pool;
+        for (unsigned t = 0; t < n_threads; ++t)
+          pool.emplace_back(work, block.begin + mine * t / n_threads, block.begin + mine * (t + 1) / n_threads);
+        ProgressBar bar("configurations");
+        if (speaks && bar.enabled() && mine >= 1000) {
+          while (done.load() < mine && !error) {
+            bar.update(done.load(), mine);
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+          }
+          bar.finish();
         }
-        bar.finish();
       }
-    }
-    if (error) std::rethrow_exception(error);
+      if (error) std::rethrow_exception(error);
+    };
+#ifdef DTCRIT_WITH_MPI
+    distributed::collectively(compute);  // an error on one rank ends every rank with its message
+    distributed::gather_blocks(data, total, n_cols);
+    if (!speaks) return;
+#else
+    compute();
+#endif
 
     // Columns that no configuration filled (estimates that never apply) are left out.
     std::vector<std::string> header;
