@@ -105,6 +105,21 @@ double constrained_omega2(const packing::Packing& p, const packing::ContactSet& 
   return eig.eigenvalues().maxCoeff();
 }
 
+// 32 rigid dimers (neighbours along x) of a simple cubic block of 64 spheres (r = 1 mm, compressed by
+// 1e-3) between six walls pressed in by the same overlap: every body is in equilibrium.
+packing::Packing walled_dimers() {
+  packing::LatticeSpec spec;
+  spec.kind = packing::LatticeKind::sc;
+  spec.n = 4;
+  spec.compression = 1e-3;
+  spec.periodic = false;
+  packing::Packing p = packing::make_lattice(spec);
+  p.periodic = {false, false, false};
+  packing::add_box_walls(p, 2.0 * spec.radius * spec.compression);
+  for (Index i = 0; i < p.size(); ++i) p.molecule.push_back(i / 2 + 1);
+  return p;
+}
+
 const packing::PackingIntegratorLimit& limit_of(const packing::PackingReport& r, const std::string& name) {
   for (const auto& l : r.integrators)
     if (l.name == name) return l;
@@ -320,17 +335,8 @@ TEST_CASE("clumps: dtcrit packing --clumps molecule on a LAMMPS data file", "[cl
 
 TEST_CASE("clumps: the reference stepper's rigid clumps confirm the predicted limits, undamped and damped",
           "[clumps][stepper]") {
-  // 32 rigid dimers (neighbours along x) of a simple cubic block of 64 spheres between six walls, all
-  // pressed by the same overlap: every body is in equilibrium. Sticking contacts (mu = 1e6).
-  packing::LatticeSpec spec;
-  spec.kind = packing::LatticeKind::sc;
-  spec.n = 4;
-  spec.compression = 1e-3;
-  spec.periodic = false;
-  packing::Packing p = packing::make_lattice(spec);
-  p.periodic = {false, false, false};
-  packing::add_box_walls(p, 2.0 * spec.radius * spec.compression);
-  for (Index i = 0; i < p.size(); ++i) p.molecule.push_back(i / 2 + 1);
+  // Sticking contacts (mu = 1e6).
+  const packing::Packing p = walled_dimers();
   for (const double gamma_n : {0.0, 2e4}) {
     CAPTURE(gamma_n);
     packing::ContactLaws laws;
@@ -363,14 +369,7 @@ TEST_CASE("clumps: the reference stepper's rigid clumps confirm the predicted li
 TEST_CASE("clumps: dtcrit packing --clumps molecule --confirm on dimers between walls", "[clumps][cli]") {
   const auto dir = std::filesystem::temp_directory_path() / fmt::format("dtcrit_clumps_confirm_{}", getpid());
   std::filesystem::create_directories(dir);
-  packing::LatticeSpec spec;
-  spec.kind = packing::LatticeKind::sc;
-  spec.n = 4;
-  spec.compression = 1e-3;
-  spec.periodic = false;
-  packing::Packing p = packing::make_lattice(spec);
-  p.periodic = {false, false, false};
-  packing::add_box_walls(p, 2.0 * spec.radius * spec.compression);
+  const packing::Packing p = walled_dimers();
   std::string walls;
   for (const auto& w : p.walls) {
     int axis = 0;
@@ -386,7 +385,7 @@ TEST_CASE("clumps: dtcrit packing --clumps molecule --confirm on dimers between 
     for (Index i = 0; i < p.size(); ++i) {
       const auto s = static_cast<std::size_t>(i);
       out << fmt::format("{} 1 {:.17g} {:.17g} {:.17g} {:.17g} 2500 {}\n", i + 1, p.centre[s].x(), p.centre[s].y(),
-                         p.centre[s].z(), 2.0 * p.radius[s], i / 2 + 1);
+                         p.centre[s].z(), 2.0 * p.radius[s], p.molecule[s]);
     }
   }
   const auto r = run_cli(fmt::format("packing --lammps-data {}{} --gap-tolerance 1e-9 --kn 1e5 --kt 3e4 --gamma-n 2e4 "

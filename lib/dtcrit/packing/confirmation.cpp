@@ -80,6 +80,20 @@ stepper::TangentialHistory confirmation_history_mode(const std::string& integrat
   return displacement_spring ? stepper::TangentialHistory::consistent : stepper::TangentialHistory::traditional;
 }
 
+namespace {
+
+// The mode for the particle law and every wall's own law: consistent only if all of them allow it.
+stepper::TangentialHistory packing_history_mode(const Packing& p, const ContactLaws& laws, const std::string& integrator,
+                                                bool seeded_histories) {
+  auto mode = confirmation_history_mode(integrator, laws.base, seeded_histories);
+  for (const auto& w : p.walls)
+    if (w.law && confirmation_history_mode(integrator, *w.law, false) == stepper::TangentialHistory::traditional)
+      mode = stepper::TangentialHistory::traditional;
+  return mode;
+}
+
+}  // namespace
+
 ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
                                      double h_predicted, double factor, int steps, double amplitude, unsigned seed,
                                      double spin, const ContactSet* histories) {
@@ -87,12 +101,7 @@ ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, 
   bool any_history = false;
   if (histories)
     for (std::size_t k = 0; k < histories->contacts.size() && !any_history; ++k) any_history = histories->has_history(k);
-  bool laws_allow = true;
-  for (const auto& w : p.walls)
-    if (w.law && confirmation_history_mode(integrator, *w.law, false) == stepper::TangentialHistory::traditional)
-      laws_allow = false;
-  const stepper::TangentialHistory mode = laws_allow ? confirmation_history_mode(integrator, laws.base, any_history)
-                                                     : stepper::TangentialHistory::traditional;
+  const stepper::TangentialHistory mode = packing_history_mode(p, laws, integrator, any_history);
   out.history_mode = std::string(stepper::to_string(mode));
   SteppedPacking sp = to_particle_system(p, laws, mode);
   // Two runs from the same state but for the perturbation: growth is their separation. On a
@@ -120,12 +129,7 @@ ConfirmationRun confirm_clumps_with_stepper(const Packing& p, const ContactLaws&
                                             double h_predicted, double factor, int steps, double amplitude,
                                             unsigned seed) {
   ConfirmationRun out = checked_run(integrator, h_predicted, factor, steps, amplitude, 0.0);
-  bool laws_allow = true;
-  for (const auto& w : p.walls)
-    if (w.law && confirmation_history_mode(integrator, *w.law, false) == stepper::TangentialHistory::traditional)
-      laws_allow = false;
-  const stepper::TangentialHistory mode = laws_allow ? confirmation_history_mode(integrator, laws.base, false)
-                                                     : stepper::TangentialHistory::traditional;
+  const stepper::TangentialHistory mode = packing_history_mode(p, laws, integrator, false);
   out.history_mode = std::string(stepper::to_string(mode));
   SteppedClumps sc = to_rigid_clumps(p, laws, mode), ref = to_rigid_clumps(p, laws, mode);
   sc.system->members().set_contact_reports(false);
