@@ -89,7 +89,6 @@ def main():
     gamma = fit_origin([p["ghosts2"] for p in two], [max(0.0, p["t2"] - tau * p["contacts2"]) for p in two])
     m0, beta = fit_line([p["particles_share"] for p in two], [p["rss_share"] * 1e6 for p in two])
     beta0 = fit_origin([p["N"] for p in two], [p["rss0_extra"] * 1e6 for p in two])
-    pts = records
 
     out = []
     out.append("# Scale model of the distributed packing analysis: fitted here, projected to 10^8 spheres\n")

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -45,6 +46,54 @@ struct PackingOptions {
   std::string operator_kind = "shell";  // distributed build: MatShell or assembled MPIAIJ
 };
 
+// --confirm: `run(row, factor)` at 0.99 and 1.01 of every conditionally stable row's limit; the runs as
+// JSON entries (with `common` added to each) and text lines, and a verdict per integrator.
+struct Confirmation {
+  nlohmann::json runs = nlohmann::json::array();
+  std::string text;
+};
+Confirmation confirm_rows(const std::vector<packing::PackingIntegratorLimit>& rows,
+                          const std::function<packing::ConfirmationRun(const packing::PackingIntegratorLimit&, double)>& run,
+                          const nlohmann::json& common, const std::function<void(std::string_view)>& progress,
+                          const std::string& what) {
+  Confirmation out;
+  std::size_t total = 0, done = 0;
+  for (const auto& lim : rows) total += lim.stability == Stability::conditional && lim.converged ? 2 : 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (const auto& lim : rows) {
+    if (lim.stability != Stability::conditional || !lim.converged) continue;
+    double growth_below = 0.0;
+    for (double f : {0.99, 1.01}) {
+      const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      progress(fmt::format("{}: {} at {} h_crit (run {}/{}{}{})", what, lim.name, f, done + 1, total, done ? ", " : "",
+                           time_left(spent, done, total)));
+      ++done;
+      const packing::ConfirmationRun r = run(lim, f);
+      nlohmann::json entry{{"integrator", r.integrator}, {"factor", r.factor}, {"h", r.h}, {"steps", r.steps},
+                           {"growth", std::isfinite(r.growth) ? nlohmann::json(r.growth) : nlohmann::json(nullptr)},
+                           {"unconverged_steps", r.unconverged_steps}, {"history_mode", r.history_mode}};
+      entry.update(common);
+      out.text += fmt::format("  {:<24} {:.2f} h_crit = {:.6g} s: {} steps, max growth {:.4g}{}{}\n", r.integrator,
+                              r.factor, r.h, r.steps, r.growth,
+                              r.history_mode == "consistent" ? " (tangential history from the positions)" : "",
+                              r.unconverged_steps ? fmt::format(" (SOLVER FAILURE: Newton did not converge in {} steps)",
+                                                                r.unconverged_steps)
+                                                  : "");
+      if (f < 1.0) {
+        growth_below = r.growth;
+      } else {
+        const auto verdict = packing::confirmation_verdict(growth_below, r.growth);
+        entry["confirmed"] = verdict.confirmed;
+        entry["verdict"] = verdict.text;
+        out.text += fmt::format("  {:<24} {}\n", "", verdict.text);
+      }
+      out.runs.push_back(entry);
+    }
+  }
+  if (out.runs.empty()) out.text += "  none of the integrators is conditionally stable: nothing to confirm\n";
+  return out;
+}
+
 // dtcrit packing --bodies FILE: an assembly of rigid bodies of any shape from a contact network.
 void run_bodies(const PackingOptions& opts) {
   const packing::PackingRequest& o = opts.request;
@@ -79,25 +128,18 @@ void run_bodies(const PackingOptions& opts) {
   ao.progress = progress;
   const auto report = packing::analyse_system("contact network " + net.source, sys, ao);
   // --confirm: fixed-arm linear dynamics (the stepper's rigid bodies are clumps of spheres only).
-  nlohmann::json confirmation = nlohmann::json::array();
-  std::string confirmation_text;
+  Confirmation confirmation;
   if (opts.confirm_steps > 0) {
     const LinearSystem ls = sys.linear_system();
-    confirmation_text =
+    confirmation = confirm_rows(
+        report.integrators,
+        [&](const packing::PackingIntegratorLimit& lim, double f) {
+          return packing::confirm_linear(ls, lim.name, lim.h_crit, f, opts.confirm_steps);
+        },
+        {{"model", "fixed-arm linear dynamics"}}, progress, "linear dynamics");
+    confirmation.text =
         "\nconfirmation with fixed-arm linear dynamics (the integrator on the network's M, K, C, contact points fixed "
-        "to the bodies; not a DEM run of the shapes), from a random displacement at rest:\n";
-    for (const auto& lim : report.integrators) {
-      if (lim.stability != Stability::conditional || !lim.converged) continue;
-      for (double f : {0.99, 1.01}) {
-        progress(fmt::format("linear dynamics: {} at {} h_crit", lim.name, f));
-        const auto run = packing::confirm_linear(ls, lim.name, lim.h_crit, f, opts.confirm_steps);
-        confirmation.push_back({{"integrator", run.integrator}, {"factor", run.factor}, {"h", run.h}, {"steps", run.steps},
-                                {"growth", std::isfinite(run.growth) ? nlohmann::json(run.growth) : nlohmann::json(nullptr)},
-                                {"model", "fixed-arm linear dynamics"}});
-        confirmation_text += fmt::format("  {:<24} {:.2f} h_crit = {:.6g} s: {} steps, max growth {:.4g}\n", run.integrator,
-                                         run.factor, run.h, run.steps, run.growth);
-      }
-    }
+        "to the bodies; not a DEM run of the shapes), from a random displacement at rest:\n" + confirmation.text;
   }
   progress("done");
 
@@ -132,7 +174,7 @@ void run_bodies(const PackingOptions& opts) {
                    {"rotation", !o.no_rotation}};
     j["contact_histories"] = {{"read", with_history > 0}, {"summary", history_line}};
     if (rec) j["recommended_step"] = to_json(*rec);
-    if (opts.confirm_steps > 0) j["confirmation"] = confirmation;
+    if (opts.confirm_steps > 0) j["confirmation"] = confirmation.runs;
     text = json_text(j) + "\n";
   } else {
     text = history_line + "\ninputs:\n";
@@ -141,7 +183,7 @@ void run_bodies(const PackingOptions& opts) {
     for (std::size_t k = 0; k < net.laws.size(); ++k)
       text += fmt::format("  law '{}' ({} contacts): {}\n", net.law_texts[k], uses[k], contact::describe(net.laws[k]));
     text += "  arms: from each body's centre of mass to the contact point; torque arm = velocity arm\n\n";
-    text += format_packing_table(report) + confirmation_text;
+    text += format_packing_table(report) + confirmation.text;
     if (rec) text += "\n" + format_recommendation(*rec);
   }
   if (opts.output.empty()) {
@@ -233,44 +275,17 @@ void run(const PackingOptions& o) {
         "\nconfirmation with the reference stepper: growth of the separation between a run perturbed by 1e-4 of\n"
         "the smallest overlap and an unperturbed one (initial force residual {:.2g} kn x smallest overlap{}):\n",
         residual, residual < 1e-9 ? ", in equilibrium" : ", the packing relaxes; its motion cancels out");
-    std::size_t runs = 0, done = 0;
-    for (const auto& lim : a.report.integrators) runs += lim.stability == Stability::conditional ? 2 : 0;
-    const auto confirm_start = std::chrono::steady_clock::now();
-    for (const auto& lim : a.report.integrators) {
-      if (lim.stability != Stability::conditional || !lim.converged) continue;
-      double growth_below = 0.0;
-      for (double f : {0.99, 1.01}) {
-        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - confirm_start).count();
-        progress(fmt::format("stepper: {} at {} h_crit (run {}/{}{}{})", lim.name, f, done + 1, runs,
-                             done ? ", " : "", time_left(spent, done, runs)));
-        ++done;
-        const auto run =
-            a.clumps ? packing::confirm_clumps_with_stepper(a.packing, sticking, lim.name, lim.h_crit, f, o.confirm_steps,
-                                                            1e-4 * dmin)
-                     : packing::confirm_with_stepper(a.packing, sticking, lim.name, lim.h_crit, f, o.confirm_steps,
-                                                     1e-4 * dmin, 7, 0.0, &a.system->contacts());
-        nlohmann::json entry{{"integrator", run.integrator}, {"factor", run.factor}, {"h", run.h},
-                             {"steps", run.steps}, {"growth", std::isfinite(run.growth) ? nlohmann::json(run.growth) : nlohmann::json(nullptr)},
-                             {"unconverged_steps", run.unconverged_steps},
-                             {"equilibrium_residual", residual}, {"history_mode", run.history_mode}};
-        confirmation_text += fmt::format("  {:<24} {:.2f} h_crit = {:.6g} s: {} steps, max growth {:.4g}{}{}\n", run.integrator,
-                                         run.factor, run.h, run.steps, run.growth,
-                                         run.history_mode == "consistent" ? " (tangential history from the positions)" : "",
-                                         run.unconverged_steps ? fmt::format(" (SOLVER FAILURE: Newton did not converge "
-                                                                             "in {} steps)", run.unconverged_steps)
-                                                               : "");
-        if (f < 1.0) {
-          growth_below = run.growth;
-        } else {
-          const auto verdict = packing::confirmation_verdict(growth_below, run.growth);
-          entry["confirmed"] = verdict.confirmed;
-          entry["verdict"] = verdict.text;
-          confirmation_text += fmt::format("  {:<24} {}\n", "", verdict.text);
-        }
-        confirmation.push_back(entry);
-      }
-    }
-    if (confirmation.empty()) confirmation_text += "  none of the integrators is conditionally stable: nothing to confirm\n";
+    const Confirmation c = confirm_rows(
+        a.report.integrators,
+        [&](const packing::PackingIntegratorLimit& lim, double f) {
+          return a.clumps ? packing::confirm_clumps_with_stepper(a.packing, sticking, lim.name, lim.h_crit, f,
+                                                                  o.confirm_steps, 1e-4 * dmin)
+                          : packing::confirm_with_stepper(a.packing, sticking, lim.name, lim.h_crit, f, o.confirm_steps,
+                                                          1e-4 * dmin, 7, 0.0, &a.system->contacts());
+        },
+        {{"equilibrium_residual", residual}}, progress, "stepper");
+    confirmation = c.runs;
+    confirmation_text += c.text;
   }
   // The global system as analysed, and its top mode, for other tools.
   const packing::GlobalSystem* sys = a.system.get();  // none after a distributed analysis (refused above)

@@ -44,24 +44,26 @@ CriticalStep scalar_limit(const std::string& spec) {
   return cache[spec] = critical_step(spec, unit, 1.0);
 }
 // The damped limits that have a closed form on a symmetric system (K, C symmetric, positive
-// semi-definite: a contact-point model without load-dependent terms): the rows whose dashpots read
-// the backward difference, the first h where 4M - 2hC - h^2 K is singular (half_step_damped_limit);
-// those that read v_{n+1}, where 4M - h^2 K is: 2 / omega_max (packing/README.md derives both, and
-// packings use them the same way). nullopt: the amplification matrix decides.
-std::optional<CriticalStep> damped_closed_form(const std::string& spec, const LinearSystem& reduced, double omega_max) {
-  const DashpotVelocity dashpot = integrator_info(spec).dashpot_velocity;
-  if (dashpot != DashpotVelocity::backward_difference && dashpot != DashpotVelocity::central_difference) return std::nullopt;
+// semi-definite: a contact-point model without load-dependent terms), computed once per contact: the
+// rows whose dashpots read the backward difference, the first h where 4M - 2hC - h^2 K is singular
+// (half_step_damped_limit); those that read v_{n+1}, where 4M - h^2 K is: 2 / omega_max
+// (packing/README.md derives both, and packings use them the same way). Empty: the amplification
+// matrix decides.
+struct DampedClosedForms {
+  std::optional<CriticalStep> backward, central;
+};
+DampedClosedForms damped_closed_forms(const LinearSystem& reduced, double omega_max) {
+  DampedClosedForms out;
   const Matrix K(reduced.stiffness()), C(reduced.damping());
-  if (!K.isApprox(K.transpose(), 1e-14) || !C.isApprox(C.transpose(), 1e-14)) return std::nullopt;
+  if (!K.isApprox(K.transpose(), 1e-14) || !C.isApprox(C.transpose(), 1e-14)) return out;
   if (Eigen::SelfAdjointEigenSolver<Matrix>(C, Eigen::EigenvaluesOnly).eigenvalues().minCoeff() <
       -1e-12 * C.cwiseAbs().maxCoeff())
-    return std::nullopt;
-  if (dashpot == DashpotVelocity::central_difference)
-    return CriticalStep{Stability::conditional, 2.0 / omega_max, 0, "closed form: 2 / omega_max (dashpot at v_{n+1})"};
-  const DampedLimit d = half_step_damped_limit(reduced);
-  if (!d.converged) return std::nullopt;
-  return CriticalStep{Stability::conditional, d.h_crit, 0,
-                      "closed form: first h where 4M - 2hC - h^2 K is singular (dashpot at the backward difference)"};
+    return out;
+  out.central = CriticalStep{Stability::conditional, 2.0 / omega_max, 0, "closed form: 2 / omega_max (dashpot at v_{n+1})"};
+  if (const DampedLimit d = half_step_damped_limit(reduced); d.converged)
+    out.backward = CriticalStep{Stability::conditional, d.h_crit, 0,
+                                "closed form: first h where 4M - 2hC - h^2 K is singular (dashpot at the backward difference)"};
+  return out;
 }
 
 }  // namespace
@@ -71,6 +73,7 @@ std::vector<IntegratorLimit> integrator_limits(const ContactPointModel& model, c
   const bool undamped = model.law().cn == 0.0 && model.law().ct == 0.0;
   const double omega_max = model.omega_max();
   std::optional<LinearSystem> reduced;
+  std::optional<DampedClosedForms> closed;
   for (const auto& spec : specs) {
     CriticalStep c;
     if (undamped) {
@@ -78,8 +81,13 @@ std::vector<IntegratorLimit> integrator_limits(const ContactPointModel& model, c
       c.h_crit /= omega_max;
     } else {
       if (!reduced) reduced.emplace(model.reduced_system());
-      c = damped_closed_form(spec, *reduced, omega_max).value_or(CriticalStep{});
-      if (!(c.h_crit > 0.0)) c = critical_step(spec, *reduced, omega_max);
+      const DashpotVelocity dashpot = integrator_info(spec).dashpot_velocity;
+      std::optional<CriticalStep> form;
+      if (dashpot == DashpotVelocity::backward_difference || dashpot == DashpotVelocity::central_difference) {
+        if (!closed) closed = damped_closed_forms(*reduced, omega_max);
+        form = dashpot == DashpotVelocity::backward_difference ? closed->backward : closed->central;
+      }
+      c = form ? *form : critical_step(spec, *reduced, omega_max);
     }
     out.push_back({spec, c.stability, c.h_crit});
   }

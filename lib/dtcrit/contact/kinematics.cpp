@@ -9,14 +9,13 @@
 
 namespace dtcrit::contact {
 
-namespace {
 using Mat3 = Eigen::Matrix3d;
-Mat3 cross_matrix(const Vec3& a) {  // cross_matrix(a) * b = a x b
+
+Mat3 cross_matrix(const Vec3& a) {
   Mat3 m;
   m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
   return m;
 }
-}  // namespace
 
 double sphere_mass(double radius, double density) {
   require_positive("radius", radius);

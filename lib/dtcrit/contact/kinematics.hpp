@@ -84,6 +84,9 @@ inline ContactInput contact_input(const RoundContact& g, const Vec3& vi, const V
 // Body Jacobian of the contact coordinates w = (u, rho, theta) for body i (first = true) or j,
 // generalised velocities (v, w): 7 x 6. `arm` is the arm of the u rows (r_i for J; the law's torque
 // arm for A).
+// The matrix of the cross product: cross_matrix(a) * b = a x b.
+Eigen::Matrix3d cross_matrix(const Vec3& a);
+
 using BodyJacobian = Eigen::Matrix<double, 7, 6>;
 BodyJacobian body_jacobian(const Vec3& normal, double arm, double r_eff, bool first);
 // The same for any rigid body: `arm` is the vector from the body's centre of mass to the contact

@@ -75,7 +75,8 @@ double PlanarShape::area() const {
 }
 
 double PlanarShape::polar_moment() const {
-  if (kind == Kind::ellipse) return std::numbers::pi * a * b * (a * a + b * b) / 4.0;
+  // The body shapes' own inertia (bodies/planar_body.hpp), per unit mass times the area.
+  if (kind == Kind::ellipse) return make_ellipse(a, b, area(), Vector2::Zero()).inertia;
   return polygon_geometry(vertices).polar_moment;
 }
 

@@ -712,11 +712,6 @@ double GlobalSystem::single_contact_omega_max() const {
   if (bodies_) {
     // The pair's contact-point mobility Z = sum_b (I/m_b + [a_b]x J_b^-1 [a_b]x^T) (Burns & Hanley's
     // zhat in 3D), omega^2 = lambda_max(L^T Kc L), Z = L L^T, restricted to the plane in 2D.
-    auto cross = [](const Vec3& v) {
-      Mat3 m;
-      m << 0.0, -v.z(), v.y(), v.z(), 0.0, -v.x(), -v.y(), v.x(), 0.0;
-      return m;
-    };
     for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
       const Contact& c = contacts_.contacts[k];
       const ContactCoefficients q = coef(k);
@@ -727,7 +722,7 @@ double GlobalSystem::single_contact_omega_max() const {
         const Index b = side ? c.j : c.i;
         Z += Mat3::Identity() / pmass_[static_cast<std::size_t>(b)];
         if (!rotation_) continue;
-        const Mat3 A = cross(arms_[2 * k + static_cast<std::size_t>(side)]);
+        const Mat3 A = contact::cross_matrix(arms_[2 * k + static_cast<std::size_t>(side)]);
         if (dim_ == 2) {
           Z += A.col(2) * A.col(2).transpose() / mass_[b * dpp_ + 2];  // theta e_z x a
         } else {

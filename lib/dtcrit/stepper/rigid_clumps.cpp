@@ -5,19 +5,10 @@
 #include <Eigen/Geometry>
 #include <fmt/format.h>
 
+#include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/core/check.hpp"
 
 namespace dtcrit::stepper {
-
-namespace {
-
-Eigen::Matrix3d cross_matrix(const Vec3& a) {
-  Eigen::Matrix3d m;
-  m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
-  return m;
-}
-
-}  // namespace
 
 RigidClumpSystem::RigidClumpSystem(std::unique_ptr<ParticleSystem> members, std::vector<Index> body_of,
                                    std::vector<Vec3> offset, const std::vector<RigidBodyInit>& bodies)
@@ -111,7 +102,7 @@ void RigidClumpSystem::tangent(double t, const Vector& x, const Vector& v, Spars
   for (Index s = 0; s < members_->particle_count(); ++s) {
     const Index b = body_of_[static_cast<std::size_t>(s)];
     const Eigen::Matrix3d& A = axes_[static_cast<std::size_t>(b)];
-    const Eigen::Matrix3d arm_A = -cross_matrix(xs_.segment<3>(6 * s) - x.segment<3>(6 * b)) * A;
+    const Eigen::Matrix3d arm_A = -contact::cross_matrix(xs_.segment<3>(6 * s) - x.segment<3>(6 * b)) * A;
     for (int r = 0; r < 3; ++r) {
       tr.emplace_back(6 * s + r, 6 * b + r, 1.0);
       for (int c = 0; c < 3; ++c) {
