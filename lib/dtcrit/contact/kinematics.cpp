@@ -30,8 +30,6 @@ double disc_mass(double radius, double thickness, double density) {
   return std::numbers::pi * radius * radius * thickness * density;
 }
 double disc_inertia(double mass, double radius) { return 0.5 * mass * radius * radius; }
-double effective_mass(double mi, double mj) { return std::isinf(mj) ? mi : mi * mj / (mi + mj); }
-double effective_radius(double ri, double rj) { return std::isinf(rj) ? ri : ri * rj / (ri + rj); }
 
 BodyJacobian body_jacobian(const Vec3& n, const Vec3& arm, double r_eff, bool first) {
   const double s = first ? 1.0 : -1.0;
@@ -47,11 +45,6 @@ BodyJacobian body_jacobian(const Vec3& n, const Vec3& arm, double r_eff, bool fi
 BodyJacobian body_jacobian(const Vec3& n, double arm, double r_eff, bool first) {
   // The contact point lies at -r_i n from i's centre (n points from j to i) and at r_j n from j's.
   return body_jacobian(n, Vec3((first ? -arm : arm) * n), r_eff, first);
-}
-
-double torque_arm(const ContactLaw& law, const RoundContact& g, bool first) {
-  const double r = first ? g.ri : g.rj;
-  return (law.style == Style::granular && !g.wall) ? r - 0.5 * g.overlap : r;
 }
 
 ContactBlocks contact_blocks(const ContactLaw& law, const RoundContact& g, const ContactResponse& r,

@@ -21,6 +21,8 @@
 //   K_c = -dQ_c/dw,  C_c = -dQ_c/dw',  K = sum A^T K_c J (+ geometric),  C = sum A^T C_c J.
 // Geometric stiffness: the normal turns with the centre line, dn = P d(x_i - x_j) / |x_i - x_j|, so
 // the normal force F_ntot n adds -F_ntot / |x_i - x_j| P on the translations (pair contacts only).
+#include <cmath>
+
 #include <Eigen/Core>
 
 #include "dtcrit/contact/law.hpp"
@@ -36,10 +38,11 @@ double sphere_inertia(double mass, double radius);
 // density, LAMMPS' `set density/disc`), I = 1/2 m r^2 (fix nve/sphere disc).
 double disc_mass(double radius, double thickness, double density);
 double disc_inertia(double mass, double radius);
-// m_i m_j / (m_i + m_j); an immovable partner (m_j = +inf) gives m_i.
-double effective_mass(double mi, double mj);
+// m_i m_j / (m_i + m_j); an immovable partner (m_j = +inf) gives m_i. (Inline, as the other helpers
+// the reference stepper calls per contact and force call.)
+inline double effective_mass(double mi, double mj) { return std::isinf(mj) ? mi : mi * mj / (mi + mj); }
 // r_i r_j / (r_i + r_j); a plane wall (r_j = +inf) gives r_i.
-double effective_radius(double ri, double rj);
+inline double effective_radius(double ri, double rj) { return std::isinf(rj) ? ri : ri * rj / (ri + rj); }
 
 // --- one contact between round bodies -------------------------------------------------------------
 // What the caller knows of a contact's geometry: the normal (from j to i), the overlap, the radii,
@@ -57,23 +60,22 @@ struct RoundContact {
 };
 
 // The state the law reads, from the bodies' velocities (v, w each) and the histories.
-// Inline: the reference stepper builds one per contact and force call.
+// Inline: the reference stepper builds one per contact and force call. resistance_rates = false
+// leaves rolling_velocity and twisting_rate zero, for a law without rolling and twisting resistance
+// (uses_resistance_rates(law) false), which never reads them: two cross products saved per call.
 inline ContactInput contact_input(const RoundContact& g, const Vec3& vi, const Vec3& wi, const Vec3& vj, const Vec3& wj,
-                           double m_eff, const History& h) {
+                                  double m_eff, const History& h, bool resistance_rates = true) {
   ContactInput c;
   const Vec3& n = g.normal;
   c.overlap = g.overlap;
   c.normal = n;
   c.r_eff = g.r_eff();
   c.m_eff = m_eff;
-  if (g.wall) {
-    c.velocity = vi - (g.ri * wi).cross(n);
-    c.rolling_velocity = c.r_eff * wi.cross(n);
-    c.twisting_rate = wi.dot(n);
-  } else {
-    c.velocity = vi - vj - (g.ri * wi + g.rj * wj).cross(n);
-    c.rolling_velocity = c.r_eff * (wi - wj).cross(n);
-    c.twisting_rate = (wi - wj).dot(n);
+  c.velocity = g.wall ? Vec3(vi - (g.ri * wi).cross(n)) : Vec3(vi - vj - (g.ri * wi + g.rj * wj).cross(n));
+  if (resistance_rates) {
+    const Vec3 w = g.wall ? wi : Vec3(wi - wj);
+    c.rolling_velocity = c.r_eff * w.cross(n);
+    c.twisting_rate = w.dot(n);
   }
   c.xi_t = h.xi_t;
   c.xi_r = h.xi_r;
@@ -94,7 +96,10 @@ BodyJacobian body_jacobian(const Vec3& normal, double arm, double r_eff, bool fi
 // a_j = r_j n (the overload above, which calls this one).
 BodyJacobian body_jacobian(const Vec3& normal, const Vec3& arm, double r_eff, bool first);
 // The torque arm of the tangential force on body i / j (r - delta/2 for `granular` pairs, else r).
-double torque_arm(const ContactLaw& law, const RoundContact& g, bool first);
+inline double torque_arm(const ContactLaw& law, const RoundContact& g, bool first) {
+  const double r = first ? g.ri : g.rj;
+  return (law.style == Style::granular && !g.wall) ? r - 0.5 * g.overlap : r;
+}
 
 // The law's linearisation in contact coordinates (see the header comment).
 using Block7 = Eigen::Matrix<double, 7, 7>;

@@ -54,12 +54,6 @@ bool has_tangential_history(const ContactLaw& law) {
          law.twisting != TwistingModel::none;
 }
 
-bool overlap_dependent(const ContactLaw& law) {
-  return law.normal != NormalModel::hooke || (law.tangential != TangentialModel::linear_history &&
-                                              law.tangential != TangentialModel::linear_nohistory) ||
-         law.damping == DampingModel::viscoelastic || law.twisting == TwistingModel::marshall;
-}
-
 bool damped(const ContactLaw& law) {
   return law.damping_coefficient > 0.0 || law.tangential_damping > 0.0 || law.gamma_roll > 0.0 ||
          law.gamma_twist > 0.0;

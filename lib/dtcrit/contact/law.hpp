@@ -91,7 +91,16 @@ void set_classic_coefficient(ContactLaw& law, std::string_view key, double value
 bool has_tangential_history(const ContactLaw& law);
 // Whether the stiffness depends on the overlap: exactly when the law reads the Hertz contact radius
 // a = sqrt(R_eff delta) (hertz normal, viscoelastic damping, mindlin tangential, marshall twisting).
-bool overlap_dependent(const ContactLaw& law);
+// (Inline: the reference stepper asks per contact and force call.)
+inline bool overlap_dependent(const ContactLaw& law) {
+  return law.normal != NormalModel::hooke ||
+         (law.tangential != TangentialModel::linear_history && law.tangential != TangentialModel::linear_nohistory) ||
+         law.damping == DampingModel::viscoelastic || law.twisting == TwistingModel::marshall;
+}
+// Whether the law reads the rolling velocity and the twisting rate (rolling or twisting resistance).
+inline bool uses_resistance_rates(const ContactLaw& law) {
+  return law.rolling != RollingModel::none || law.twisting != TwistingModel::none;
+}
 // Whether the law has any dashpot (normal, tangential, rolling or twisting damping).
 bool damped(const ContactLaw& law);
 // Checks every coefficient (finite, non-negative, kn > 0, what a model needs); names the bad value.

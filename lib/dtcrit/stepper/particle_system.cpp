@@ -1,11 +1,7 @@
 #include "dtcrit/stepper/particle_system.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <barrier>
 #include <cmath>
-#include <exception>
-#include <thread>
 
 #include "dtcrit/core/check.hpp"
 
@@ -251,10 +247,10 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
                     const Vec3& phi_i, const Vec3& phi_i_prev, const Vec3& phi_j, const Vec3& phi_j_prev) {
     while (ci < committed_.size() && committed_[ci].key < g.key) ++ci;
     const Record* old = (ci < committed_.size() && committed_[ci].key == g.key) ? &committed_[ci] : nullptr;
-    rec = Record{};
-    rec.key = g.key;
+    rec.key = g.key;  // every other field of rec is set below
     const Vec3 vj = g.j >= 0 ? vel(g.j) : Vec3(Vec3::Zero()), wj = g.j >= 0 ? omega(g.j) : Vec3(Vec3::Zero());
-    contact::ContactInput in = contact::contact_input(g.rc, vel(g.i), omega(g.i), vj, wj, g.m_eff, {});
+    contact::ContactInput in = contact::contact_input(g.rc, vel(g.i), omega(g.i), vj, wj, g.m_eff, {},
+                                                      contact::uses_resistance_rates(law));
     contact::History h;
     if (old) h = contact::History{old->xi, old->xi_r, old->xi_tw, old->a_prev};
     if (!consistent) {
@@ -381,6 +377,9 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
                   const contact::ContactResponse& out) {
     const Vec3& nrm = g.rc.normal;
     const Vec3 nxft = nrm.cross(out.tangential_force);
+    if (!contact::uses_resistance_rates(law))  // no rolling or twisting torque to add
+      return Load{g.i, g.j, out.force(nrm), -contact::torque_arm(law, g.rc, true) * nxft,
+                  -contact::torque_arm(law, g.rc, false) * nxft};
     const Vec3 resist = in.r_eff * nrm.cross(out.rolling_force) + out.twisting_torque * nrm;
     return Load{g.i, g.j, out.force(nrm), -contact::torque_arm(law, g.rc, true) * nxft + resist,
                 -contact::torque_arm(law, g.rc, false) * nxft - resist};
@@ -449,40 +448,16 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
       if (consistent) std::copy(sh.anchors.begin(), sh.anchors.end(), anchors_trial_.begin() + at);
       if (reports_on_) std::copy(sh.reports.begin(), sh.reports.end(), reports_.begin() + at);
     };
-    std::vector<std::exception_ptr> errors(static_cast<std::size_t>(ranges));
-    std::atomic<bool> failed{false};
-    // Between the passes: one thread sizes the trial vectors (the barrier's completion step).
-    auto size_outputs = [&]() noexcept {
-      if (failed.load()) return;
-      for (int r = 0; r < ranges; ++r)
-        offset[static_cast<std::size_t>(r) + 1] = offset[static_cast<std::size_t>(r)] + shares_[static_cast<std::size_t>(r)].trial.size();
-      try {
-        trial_.resize(offset.back());
-        if (consistent) anchors_trial_.resize(offset.back());
-        if (reports_on_) reports_.resize(offset.back());
-      } catch (...) {
-        errors[0] = std::current_exception();
-        failed = true;
-      }
-    };
-    std::barrier sync(ranges, size_outputs);
-    auto work = [&](int r) {
-      try {
-        evaluate_range(r);
-      } catch (...) {
-        errors[static_cast<std::size_t>(r)] = std::current_exception();
-        failed = true;
-      }
-      sync.arrive_and_wait();  // every thread arrives, even a failed one: no deadlock
-      if (!failed.load()) apply_range(r);
-    };
-    {
-      std::vector<std::jthread> pool;
-      for (int r = 1; r < ranges; ++r) pool.emplace_back(work, r);
-      work(0);
-    }  // joins
-    for (const auto& e : errors)
-      if (e) std::rethrow_exception(e);
+    // On the pool's threads: every range evaluates, then (outputs sized in between, on this thread)
+    // every range applies. A task that throws ends its loop; run() rethrows after the others finish.
+    if (!pool_.p || pool_.p->threads() != threads_) pool_.p = std::make_unique<WorkerPool>(threads_);
+    pool_.p->run(ranges, evaluate_range);
+    for (int r = 0; r < ranges; ++r)
+      offset[static_cast<std::size_t>(r) + 1] = offset[static_cast<std::size_t>(r)] + shares_[static_cast<std::size_t>(r)].trial.size();
+    trial_.resize(offset.back());
+    if (consistent) anchors_trial_.resize(offset.back());
+    if (reports_on_) reports_.resize(offset.back());
+    pool_.p->run(ranges, apply_range);
     for_each_contact_in(t, x, v, false, false, np, np, true, serial);  // the bonds, after every contact as above
   }
   t_trial_ = t;

@@ -11,11 +11,13 @@
 // onset from positions, at the same time level as the normal overlap.
 #include <compare>
 #include <cstdint>
+#include <memory>
 #include <limits>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "dtcrit/core/worker_pool.hpp"
 #include "dtcrit/dynamics/system.hpp"
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/contact/law.hpp"
@@ -254,6 +256,16 @@ class ParticleSystem final : public MechanicalSystem {
     std::vector<ContactReport> reports;
   };
   std::vector<RangeShare> shares_;
+  // force()'s threads, started at the first threaded call and kept; a copy of the system starts its own.
+  struct OwnPool {
+    std::unique_ptr<WorkerPool> p;
+    OwnPool() = default;
+    OwnPool(const OwnPool&) {}
+    OwnPool& operator=(const OwnPool&) { return *this; }
+    OwnPool(OwnPool&&) = default;
+    OwnPool& operator=(OwnPool&&) = default;
+  };
+  OwnPool pool_;
 
   mutable NeighbourList nlist_;
   mutable std::vector<Vec3> centres_;
