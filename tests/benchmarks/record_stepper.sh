@@ -94,6 +94,33 @@ for case in $cases; do
 done
 side_load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# --- instructions per step (callgrind): what the code costs, whatever the load ---
+# The wall-clock rows above depend on what else the shared machine runs; callgrind's instruction
+# counts do not. dtcrit: VelocityVerlet::step (inclusive, the timed steps); LAMMPS: Verlet::run (the
+# timed loop; setup excluded) and within it the pair style and the wall fix.
+cg_n="${CG_N:-10000}"; cg_steps="${CG_STEPS:-100}"
+cg_rows=""
+if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; then
+  incl() { callgrind_annotate --inclusive=yes "$1" 2>/dev/null | grep -F "$2" | head -1 | awk '{gsub(",", "", $1); print $1}'; }
+  "$build/tests/benchmarks/stepper_vs_lammps" "$cg_n" "$cg_steps" --lammps-dir "$work"
+  valgrind --tool=callgrind --callgrind-out-file="$work/cg.dtcrit" \
+    "$build/tests/benchmarks/stepper_vs_lammps" "$cg_n" "$cg_steps" >"$work/cg.dtcrit.out" 2>/dev/null
+  d_step=$(incl "$work/cg.dtcrit" "VelocityVerlet::step(")
+  d_force=$(incl "$work/cg.dtcrit" "ParticleSystem::force(")
+  d_contacts=$(awk '{for (i = 1; i < NF; ++i) if ($i == "pair_contacts") p = $(i + 1); else if ($i == "wall_contacts") w = $(i + 1)} END {print p + w}' "$work/cg.dtcrit.out")
+  cg_rows+="| dtcrit | \`VelocityVerlet::step\` $d_step | \`ParticleSystem::force\` (all contacts) $d_force | $(awk -v a="$d_step" -v s="$cg_steps" 'BEGIN {printf "%.3g", a / s}') | $(awk -v a="$d_step" -v s="$cg_steps" -v c="$d_contacts" 'BEGIN {printf "%.0f", a / s / c}') |"$'\n'
+  if [ "$have_lmp" = 1 ]; then
+    (cd "$work" && valgrind --tool=callgrind --callgrind-out-file="$work/cg.lammps" "$lmp" -in "in.stepper_$cg_n" \
+       -screen none -log log.cg >/dev/null 2>&1)
+    l_run=$(incl "$work/cg.lammps" "Verlet::run(")
+    l_pair=$(incl "$work/cg.lammps" "PairGranHookeHistory::compute(")
+    l_wall=$(incl "$work/cg.lammps" "FixWallGran::post_force(")
+    read -r lp lw < <(sed -n 's/^CONTACTS pairs \([0-9.]*\) walls \([0-9.]*\).*/\1 \2/p' "$work/log.cg")
+    cg_rows+="| LAMMPS 1 rank | \`Verlet::run\` $l_run | \`PairGranHookeHistory::compute\` $l_pair + \`FixWallGran::post_force\` $l_wall | $(awk -v a="$l_run" -v s="$cg_steps" 'BEGIN {printf "%.3g", a / s}') | $(awk -v a="$l_run" -v s="$cg_steps" -v p="$lp" -v w="$lw" 'BEGIN {printf "%.0f", a / s / (p + w)}') |"$'\n'
+    cg_ratio=$(awk -v a="$l_run" -v b="$d_step" 'BEGIN {printf "%.2f", a / b}')
+  fi
+fi
+
 {
   echo "# Reference DEM stepper: velocity Verlet throughput"
   echo
@@ -148,6 +175,18 @@ side_load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "|---|---|---|---|---|---|---|---|---|---|"
   printf "%s" "$side_rows"
   echo
+  if [ -n "$cg_rows" ]; then
+    echo "## Instructions per step (callgrind)"
+    echo
+    echo "N = $cg_n, $cg_steps steps, one thread / rank, counted by \`valgrind --tool=callgrind\` (independent of the"
+    echo "machine's load): inclusive instruction counts of the timed loop and of the force computation."
+    echo
+    echo "| code | timed loop [instructions] | of which forces [instructions] | per step | per contact and step |"
+    echo "|---|---|---|---|---|"
+    printf "%s" "$cg_rows"
+    echo
+    [ -n "${cg_ratio:-}" ] && echo "LAMMPS / dtcrit instructions per step: **$cg_ratio** (the throughput ratio to expect on an idle core)." && echo
+  fi
   echo "Raw output (side by side):"
   echo
   echo '```'

@@ -1,5 +1,6 @@
 #include "dtcrit/distributed/runtime.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <vector>
@@ -85,6 +86,30 @@ void gather_blocks(std::vector<double>& data, std::size_t n, std::size_t cols) {
   else
     MPI_Gatherv(data.data() + mine.begin * cols, counts[static_cast<std::size_t>(me)], MPI_DOUBLE, nullptr, nullptr,
                 nullptr, MPI_DOUBLE, 0, PETSC_COMM_WORLD);
+}
+
+std::vector<std::string> gather_bytes(const std::string& mine) {
+  if (!initialised() || ranks() == 1) return {mine};
+  const auto p = static_cast<std::size_t>(ranks());
+  // A rank with more than an int's worth sends its size clamped; the total then exceeds it on every rank.
+  const int size = static_cast<int>(std::min<std::size_t>(mine.size(), static_cast<std::size_t>(std::numeric_limits<int>::max())));
+  std::vector<int> sizes(p), offsets(p);
+  // Every rank learns every size, so that all of them refuse a total MPI cannot count, together.
+  MPI_Allgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, PETSC_COMM_WORLD);
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < p; ++r) {
+    offsets[r] = static_cast<int>(std::min<std::size_t>(total, static_cast<std::size_t>(std::numeric_limits<int>::max())));
+    total += static_cast<std::size_t>(sizes[r]);
+  }
+  if (total >= static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw std::invalid_argument(fmt::format("{} bytes are too many to gather (MPI int counts)", total));
+  std::string all;
+  if (rank() == 0) all.resize(total);
+  MPI_Gatherv(mine.data(), size, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR, 0, PETSC_COMM_WORLD);
+  if (rank() != 0) return {};
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < p; ++r) out.push_back(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(sizes[r])));
+  return out;
 }
 
 void check(int error_code, const char* what) {

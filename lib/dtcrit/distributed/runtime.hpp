@@ -35,6 +35,9 @@ Block my_block(std::size_t n);
 // Gathers the blocks of `data` (n rows of `cols` doubles; each rank has filled its own block's rows) on
 // rank 0, which then holds every row. Collective.
 void gather_blocks(std::vector<double>& data, std::size_t n, std::size_t cols);
+// Every rank's `mine` on rank 0, in rank order (dtcrit sweep: each rank's integrators, as bytes); the
+// other ranks get an empty vector. Collective.
+std::vector<std::string> gather_bytes(const std::string& mine);
 
 // Throws std::runtime_error naming `what` when a PETSc or SLEPc call returned an error code.
 void check(int error_code, const char* what);

@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+"""mpirun -np P dtcrit sweep ARGS against the same command in one process (the same binary, without
+mpirun): the JSON reports must be equal in every field but the per-integrator wall time ("seconds"),
+and the text tables line for line (integrators dealt round-robin over the ranks, gathered and written
+once by rank 0). With --expect-error: every rank fails, one message, no file."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def without_seconds(report):
+    for i in report["integrators"]:
+        i.pop("seconds", None)
+    return report
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dtcrit", required=True)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--ranks", type=int, required=True)
+    ap.add_argument("--expect-error")
+    ap.add_argument("args", nargs=argparse.REMAINDER)
+    o = ap.parse_args()
+    args = [a for a in o.args if a != "--"]
+    env = dict(os.environ)
+    env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+    env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    env.setdefault("OMPI_MCA_rmaps_base_oversubscribe", "1")
+    env.setdefault("OMPI_MCA_btl_vader_single_copy_mechanism", "none")
+    with tempfile.TemporaryDirectory() as tmp:
+        def files(tag):
+            return ["--json-file", f"{tmp}/{tag}.json", "-o", f"{tmp}/{tag}.txt"]
+        if o.expect_error:
+            p = subprocess.run([o.mpiexec, "-n", str(o.ranks), o.dtcrit, "sweep", *args, *files("m")],
+                               capture_output=True, text=True, env=env, timeout=300)
+            said = p.stderr.count("dtcrit: error: ")
+            left = os.listdir(tmp)
+            if p.returncode == 0 or o.expect_error not in p.stderr or said != 1 or left:
+                sys.exit(f"FAIL: expected exit != 0, '{o.expect_error}' once and no file; got exit {p.returncode}, "
+                         f"{said} error lines, files {left}:\n{p.stderr}")
+            print(f"ok: {o.ranks} ranks fail together with: {o.expect_error}")
+            return
+        for cmd in ([o.dtcrit, "sweep", *args, *files("s")],
+                    [o.mpiexec, "-n", str(o.ranks), o.dtcrit, "sweep", *args, *files("m")]):
+            p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+            if p.returncode != 0:
+                sys.exit(f"FAIL: {' '.join(cmd)} exited {p.returncode}:\n{p.stderr}")
+        s = json.load(open(f"{tmp}/s.json"))
+        m = json.load(open(f"{tmp}/m.json"))
+        n = len(s["integrators"])
+        if n < o.ranks:
+            sys.exit(f"FAIL: {n} integrators on {o.ranks} ranks leaves a rank idle; the test wants every rank busy")
+        if without_seconds(s) != without_seconds(m):
+            for a, b in zip(s["integrators"], m["integrators"]):
+                if a != b:
+                    sys.exit(f"FAIL: integrator {a.get('spec')} differs:\n serial {json.dumps(a)[:2000]}\n mpi    {json.dumps(b)[:2000]}")
+            sys.exit("FAIL: the reports differ outside the integrators")
+        # The text table carries no wall times: equal line for line.
+        st, mt = open(f"{tmp}/s.txt").read(), open(f"{tmp}/m.txt").read()
+        if st != mt:
+            sys.exit(f"FAIL: the text reports differ:\n--- serial\n{st}\n--- mpi\n{mt}")
+        print(f"ok: {n} integrators on {o.ranks} ranks: the serial report (JSON without wall times, and the table)")
+
+
+if __name__ == "__main__":
+    main()
