@@ -140,6 +140,10 @@ double mean(const std::vector<double>& v) {
   return s / static_cast<double>(v.size());
 }
 
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 double relative_error(double value, double ref) {
   if (!std::isfinite(value)) return inf;
   return std::abs(value - ref) / std::max(std::abs(ref), 1e-300);
@@ -192,6 +196,7 @@ class Engine {
     planned_ = o_.integrators.size() * static_cast<std::size_t>(levels_ * phases_) +
                (c_.has_exact() ? 0 : static_cast<std::size_t>(phases_));
     for (const auto& spec : o_.integrators) res.integrators.push_back(sweep_integrator(spec, stability));
+    res.reference_seconds = reference_seconds_;
     return res;
   }
 
@@ -207,6 +212,7 @@ class Engine {
     if (refs_.empty()) refs_.resize(static_cast<std::size_t>(phases_));
     auto& ref = refs_[static_cast<std::size_t>(phase)];
     if (!ref) {
+      const auto t_start = std::chrono::steady_clock::now();
       const auto& info = integrator_info(ref_spec_);
       (void)info;
       const double h_ref = h(levels_ - 1) / static_cast<double>(1L << ref_r_);
@@ -219,6 +225,7 @@ class Engine {
         if (off != 0.0) fail(fmt::format("reference integrator '{}' must keep velocities at whole steps", ref_spec_));
       if (r.run.blew_up) fail(fmt::format("the reference run ({} at h = {}) blew up", ref_spec_, h_ref));
       ref = std::move(r);
+      reference_seconds_ += seconds_since(t_start);
       tick();
     }
     return *ref;
@@ -284,7 +291,9 @@ class Engine {
       for (const auto& p : out.points) es.push_back(p.outcome_error.at(name));
       out.order[name] = fit_order(hs, es, o_.order_agreement, o_.error_floor);
     }
+    out.seconds_convergence = seconds_since(start);
     // Stability.
+    const auto start_stability = std::chrono::steady_clock::now();
     if (stability) {
       if (lin_) {
         const CriticalStep cs = critical_step(spec, *lin_->system, lin_->omega_max);
@@ -293,14 +302,17 @@ class Engine {
       }
       out.empirical = empirical_limit(spec, out.predicted);
     }
+    out.seconds_stability = seconds_since(start_stability);
+    const auto start_accuracy = std::chrono::steady_clock::now();
     if (o_.accuracy) out.accuracy = accuracy_limit(spec, out);
-    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.seconds_accuracy = seconds_since(start_accuracy);
+    out.seconds = seconds_since(start);
     return out;
   }
 
   // True if a run of the case at h blows up: a non-finite state or energy, or
   // E - floor > growth (E0 - floor).
-  bool blows_up(const std::string& spec, double h, long& steps_out) {
+  bool blows_up(const std::string& spec, double h, long& steps_out, long& taken) {
     stability_failure_ = false;
     tick(1);
     RunSetup s = c_.build(0.0);
@@ -310,11 +322,13 @@ class Engine {
     const double base = std::max(E0 - floor, 1e-300);
     const long steps = std::max(o_.stability_steps, static_cast<long>(std::ceil(c_.t_end() / h)));
     steps_out = steps;
+    taken = 0;
     try {
       const auto integ = make_integrator(spec);
       integ->start(sys, s.t0, s.x0, s.v0, h);
       for (long n = 1; n <= steps; ++n) {
         integ->step(sys);
+        taken = n;
         if (n % 8 != 0 && n != steps) continue;
         const Vector& x = integ->position();
         const Vector v = integ->velocity();
@@ -332,7 +346,10 @@ class Engine {
 
   // blows_up() that also records, in r, a "stable" verdict resting on unconverged Newton steps.
   bool blows_up(const std::string& spec, double h, long& steps_out, StabilityResult& r) {
-    const bool b = blows_up(spec, h, steps_out);
+    long taken = 0;
+    const bool b = blows_up(spec, h, steps_out, taken);
+    ++r.runs;
+    r.steps_taken += taken;
     if (!b && stability_failure_) {
       ++r.unconverged_runs;
       r.smallest_unconverged_h = std::min(r.smallest_unconverged_h, h);
@@ -461,6 +478,7 @@ class Engine {
   std::vector<std::optional<Reference>> refs_;
   std::optional<Linearisation> lin_;
   std::size_t done_ = 0, planned_ = 0;
+  double reference_seconds_ = 0.0;
 };
 
 }  // namespace

@@ -72,6 +72,10 @@ struct StabilityResult {
   // verdict rests on garbage steps), and the smallest h of such a run (inf: none).
   long unconverged_runs = 0;
   double smallest_unconverged_h = std::numeric_limits<double>::infinity();
+  // The search's cost: runs made (each of max(stability_steps, t_end/h) steps unless it blows up
+  // first) and the steps they actually took.
+  long runs = 0;
+  long steps_taken = 0;
 };
 
 struct PredictedLimit {
@@ -106,6 +110,9 @@ struct IntegratorSweep {
   // whose diverging states are meant to defeat them): a failure here taints the errors and orders.
   SolverStatus solver;
   double seconds = 0.0;  // wall time of this integrator's runs
+  // ... split by part (wall time; not results: they vary from run to run): the convergence runs of
+  // every level and phase, the empirical stability search, the accuracy-limited step.
+  double seconds_convergence = 0.0, seconds_stability = 0.0, seconds_accuracy = 0.0;
 };
 
 struct SweepResult {
@@ -123,6 +130,7 @@ struct SweepResult {
   std::string linearisation;         // what the predicted limit is computed on
   double omega_max = std::numeric_limits<double>::quiet_NaN();
   std::vector<IntegratorSweep> integrators;
+  double reference_seconds = 0.0;  // wall time of the fine reference runs (0 when none was needed)
 };
 
 SweepResult run_sweep(const SweepCase& c, const std::string& tangential, const SweepOptions& options);
