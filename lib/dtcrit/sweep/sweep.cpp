@@ -149,6 +149,39 @@ double relative_error(double value, double ref) {
   return std::abs(value - ref) / std::max(std::abs(ref), 1e-300);
 }
 
+}  // namespace
+
+StabilityRun stability_run(const SweepCase& c, const std::string& spec, double h, const SweepOptions& o) {
+  StabilityRun out;
+  RunSetup s = c.build(0.0);
+  MechanicalSystem& sys = *s.system;
+  const double floor = c.energy_floor();
+  const double E0 = sys.energy(s.x0, s.v0);
+  const double base = std::max(E0 - floor, 1e-300);
+  const long steps = std::max(o.stability_steps, static_cast<long>(std::ceil(c.t_end() / h)));
+  out.steps = steps;
+  try {
+    const auto integ = make_integrator(spec);
+    integ->start(sys, s.t0, s.x0, s.v0, h);
+    for (long n = 1; n <= steps; ++n) {
+      integ->step(sys);
+      out.steps_taken = n;
+      if (n % 8 != 0 && n != steps) continue;
+      const Vector& x = integ->position();
+      const Vector v = integ->velocity();
+      if (!x.allFinite() || !v.allFinite()) return out.blew_up = true, out;
+      const double E = sys.energy(x, v);
+      if (!std::isfinite(E) || E - floor > o.growth * base) return out.blew_up = true, out;
+    }
+    out.unconverged = !integ->solver_status().ok();
+  } catch (const std::exception&) {
+    out.blew_up = true;  // a solver failing on a diverging state counts as a blow-up
+  }
+  return out;
+}
+
+namespace {
+
 class Engine {
  public:
   Engine(const SweepCase& c, const SweepOptions& o) : c_(c), o_(o) {
@@ -312,101 +345,104 @@ class Engine {
     return out;
   }
 
-  // True if a run of the case at h blows up: a non-finite state or energy, or
-  // E - floor > growth (E0 - floor).
-  bool blows_up(const std::string& spec, double h, long& steps_out, long& taken) {
-    stability_failure_ = false;
+  // One run of the stability search (stability_run below), counted by the progress bar.
+  StabilityRun blows_up(const std::string& spec, double h) {
     tick(1);
-    RunSetup s = c_.build(0.0);
-    MechanicalSystem& sys = *s.system;
-    const double floor = c_.energy_floor();
-    const double E0 = sys.energy(s.x0, s.v0);
-    const double base = std::max(E0 - floor, 1e-300);
-    const long steps = std::max(o_.stability_steps, static_cast<long>(std::ceil(c_.t_end() / h)));
-    steps_out = steps;
-    taken = 0;
-    try {
-      const auto integ = make_integrator(spec);
-      integ->start(sys, s.t0, s.x0, s.v0, h);
-      for (long n = 1; n <= steps; ++n) {
-        integ->step(sys);
-        taken = n;
-        if (n % 8 != 0 && n != steps) continue;
-        const Vector& x = integ->position();
-        const Vector v = integ->velocity();
-        if (!x.allFinite() || !v.allFinite()) return true;
-        const double E = sys.energy(x, v);
-        if (!std::isfinite(E) || E - floor > o_.growth * base) return true;
-      }
-      stability_failure_ = !integ->solver_status().ok();
-    } catch (const std::exception&) {
-      return true;  // a solver failing on a diverging state counts as a blow-up
-    }
-    return false;
+    return stability_run(c_, spec, h, o_);
   }
-  bool stability_failure_ = false;  // the last stable-looking run of blows_up() had unconverged Newton steps
 
   // blows_up() that also records, in r, a "stable" verdict resting on unconverged Newton steps.
   bool blows_up(const std::string& spec, double h, long& steps_out, StabilityResult& r) {
-    long taken = 0;
-    const bool b = blows_up(spec, h, steps_out, taken);
+    const StabilityRun run = blows_up(spec, h);
+    steps_out = run.steps;
     ++r.runs;
-    r.steps_taken += taken;
-    if (!b && stability_failure_) {
+    r.steps_taken += run.steps_taken;
+    if (!run.blew_up && run.unconverged) {
       ++r.unconverged_runs;
       r.smallest_unconverged_h = std::min(r.smallest_unconverged_h, h);
     }
-    return b;
+    return run.blew_up;
   }
 
   StabilityResult empirical_limit(const std::string& spec, const PredictedLimit& pred) {
     StabilityResult r;
-    double start = std::isfinite(pred.h) && pred.h > 0.0 ? pred.h
-                   : lin_                                ? 2.0 / lin_->omega_max
-                                                         : h0_;
+    const double start = std::isfinite(pred.h) && pred.h > 0.0 ? pred.h
+                         : lin_                                ? 2.0 / lin_->omega_max
+                                                               : h0_;
+    const double tol = o_.stability_rel_tol;
     long steps = 0;
-    double lo, hi;
-    if (blows_up(spec, start, steps, r)) {
-      hi = start;
-      lo = 0.5 * start;
-      while (blows_up(spec, lo, steps, r)) {
-        hi = lo;
-        lo *= 0.5;
-        if (lo < start * 1e-4) {
-          r.status = "unstable_everywhere";
-          r.h = 0.0;
-          r.lo = lo;
-          r.hi = hi;
-          r.steps = steps;
-          return r;
+    auto finish = [&](const char* status, double h, double lo, double hi) {
+      r.status = status;
+      r.h = h;
+      r.lo = lo;
+      r.hi = hi;
+      r.steps = steps;
+      return r;
+    };
+    double lo = 0.0, hi = 0.0;
+    // Only where the run is its linearisation (SweepCase::linear_stability): on spinning-disk and
+    // rolling-resistance blow-up is not monotone in h near the limit (a search from the prediction
+    // lands on other transitions than the doubling search), on collision cases (head-on) the
+    // blow-up step is not the linear limit (4.3 t_c against 0.57 t_c).
+    const bool use_prediction = c_.linear_stability();
+    if (use_prediction && pred.conditional() && std::isfinite(pred.h) && pred.h > 0.0) {
+      // The prediction is usually within the tolerance of the transition: test a bracket around it
+      // that is already narrow enough (width 0.9 tol, a margin for rounding), then widen it
+      // geometrically (x4 per run, at most doubling, as below) on the side the transition lies.
+      const double w = 0.9 * tol;
+      double step = w;
+      const double a = start * (1.0 - 0.5 * w), b = start * (1.0 + 0.5 * w);
+      if (blows_up(spec, a, steps, r)) {
+        hi = a;
+        for (;;) {
+          step = std::min(4.0 * step, 1.0);
+          lo = hi / (1.0 + step);
+          if (lo < start * 1e-4) return finish("unstable_everywhere", 0.0, lo, hi);
+          if (!blows_up(spec, lo, steps, r)) break;
+          hi = lo;
+        }
+      } else if (blows_up(spec, b, steps, r)) {
+        lo = a;
+        hi = b;
+      } else {
+        lo = b;
+        for (;;) {
+          step = std::min(4.0 * step, 1.0);
+          hi = lo * (1.0 + step);
+          if (hi > start * 64.0) return finish("none_found", inf, lo, hi);
+          if (blows_up(spec, hi, steps, r)) break;
+          lo = hi;
         }
       }
     } else {
-      lo = start;
-      hi = 2.0 * start;
-      while (!blows_up(spec, hi, steps, r)) {
-        lo = hi;
-        hi *= 2.0;
-        if (hi > start * 64.0) {
-          r.status = "none_found";
-          r.h = inf;
-          r.lo = lo;
-          r.hi = hi;
-          r.steps = steps;
-          return r;
+      // No finite prediction. Predicted unconditionally stable: test the top of the search range
+      // first; stable there, that is the answer (the doublings below it are not run).
+      if (use_prediction && pred.stability == Stability::unconditional && !blows_up(spec, start * 64.0, steps, r))
+        return finish("none_found", inf, start * 64.0, start * 128.0);
+      // Else bracket from `start` by halving / doubling.
+      if (blows_up(spec, start, steps, r)) {
+        hi = start;
+        lo = 0.5 * start;
+        while (blows_up(spec, lo, steps, r)) {
+          hi = lo;
+          lo *= 0.5;
+          if (lo < start * 1e-4) return finish("unstable_everywhere", 0.0, lo, hi);
+        }
+      } else {
+        lo = start;
+        hi = 2.0 * start;
+        while (!blows_up(spec, hi, steps, r)) {
+          lo = hi;
+          hi *= 2.0;
+          if (hi > start * 64.0) return finish("none_found", inf, lo, hi);
         }
       }
     }
-    while (hi - lo > o_.stability_rel_tol * lo) {
+    while (hi - lo > tol * lo) {
       const double mid = 0.5 * (lo + hi);
       (blows_up(spec, mid, steps, r) ? hi : lo) = mid;
     }
-    r.status = "found";
-    r.h = 0.5 * (lo + hi);
-    r.lo = lo;
-    r.hi = hi;
-    r.steps = steps;
-    return r;
+    return finish("found", 0.5 * (lo + hi), lo, hi);
   }
 
   // Mean over phases of the relative error of an outcome at step h (runs not aligned to the grid).
@@ -489,6 +525,8 @@ SweepResult run_sweep(const SweepCase& c, const std::string& tangential, const S
   if (options.integrators.empty()) fail("sweep: no integrator given");
   require_positive("tolerance", options.tolerance);
   require_positive("growth", options.growth);
+  if (!(options.stability_rel_tol > 0.0 && options.stability_rel_tol <= 0.5))
+    fail(fmt::format("stability_rel_tol = {} must lie in (0, 0.5]", options.stability_rel_tol));
   Engine engine(c, options);
   return engine.run(tangential);
 }

@@ -135,4 +135,15 @@ struct SweepResult {
 
 SweepResult run_sweep(const SweepCase& c, const std::string& tangential, const SweepOptions& options);
 
+// One run of the empirical stability search: max(options.stability_steps, t_end / h) steps of the
+// case's initial state (delay 0) at h; it blows up when x, v or the energy is not finite, or when
+// E - floor > options.growth (E0 - floor). A solver exception counts as a blow-up.
+struct StabilityRun {
+  bool blew_up = false;
+  bool unconverged = false;  // stable, but some implicit step's Newton iteration did not converge
+  long steps = 0;            // steps planned
+  long steps_taken = 0;      // steps made (fewer if it blew up)
+};
+StabilityRun stability_run(const SweepCase& c, const std::string& spec, double h, const SweepOptions& options);
+
 }  // namespace dtcrit::sweep
