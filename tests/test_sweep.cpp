@@ -4,6 +4,7 @@
 #include <cmath>
 #include <algorithm>
 #include <fstream>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -339,4 +340,83 @@ TEST_CASE("sweep options: a bad stability tolerance is named with its value", "[
   o.integrators = {"velocity_verlet"};
   o.stability_rel_tol = 0.0;
   CHECK_THROWS_WITH(run_sweep(*c, "traditional", o), Catch::Contains("stability_rel_tol = 0"));
+}
+
+namespace {
+
+// The JSON of a sweep without its wall times, which vary from run to run.
+nlohmann::json without_timing(const SweepResult& r) {
+  auto j = to_json(r);
+  j.erase("reference_seconds");
+  for (auto& i : j["integrators"]) {
+    i.erase("seconds");
+    i.erase("seconds_by_part");
+  }
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("sweep on several threads: the same result as on one, field by field, and a serial progress count",
+          "[sweep]") {
+  // bonded-pair: analytic, stability search from the prediction; head-on: outcomes, accuracy
+  // bisection; oblique: fine reference runs (one per phase, made on the threads too).
+  for (const char* name : {"bonded-pair", "head-on", "oblique"}) {
+    const auto c = make_case(name, CaseOptions{KeyValues("", "--set"), "traditional", true});
+    SweepOptions o;
+    o.integrators = {"velocity_verlet", "rk4", "newmark_linear", "central_difference", "hht", "leapfrog"};
+    o.levels = 3;
+    o.stability = 1;
+    o.stability_steps = 2000;
+    o.threads = 1;
+    const auto serial = run_sweep(*c, "traditional", o);
+    std::mutex m;
+    std::vector<std::size_t> done;
+    std::size_t last_total = 0;
+    o.threads = 3;
+    o.progress = [&](std::size_t d, std::size_t total) {
+      std::lock_guard lock(m);
+      done.push_back(d);
+      last_total = total;
+    };
+    const auto parallel = run_sweep(*c, "traditional", o);
+    INFO(name);
+    CHECK(without_timing(parallel) == without_timing(serial));
+    REQUIRE(parallel.integrators.size() == o.integrators.size());
+    for (std::size_t i = 0; i < o.integrators.size(); ++i) CHECK(parallel.integrators[i].spec == o.integrators[i]);
+    // One call per run, counted without gaps or repeats, ending at the plan.
+    REQUIRE_FALSE(done.empty());
+    for (std::size_t k = 0; k < done.size(); ++k) CHECK(done[k] == k + 1);
+    CHECK(last_total == done.back());
+    if (std::string(name) == "oblique") CHECK(parallel.reference_seconds > 0.0);
+    if (std::string(name) == "bonded-pair") CHECK(parallel.reference_seconds == 0.0);  // analytic, no outcomes
+  }
+}
+
+TEST_CASE("sweep on several threads: a failure inside the runs reaches the caller as on one thread", "[sweep]") {
+  const auto c = make_case("bonded-pair", CaseOptions{KeyValues("", "--set"), "traditional", true});
+  SweepOptions o;
+  o.integrators = {"velocity_verlet", "rk4", "leapfrog"};
+  o.levels = 2;
+  o.stability = 0;
+  o.accuracy_quantity = "restitution";  // bonded-pair has no collision: fails in every integrator's task
+  std::string serial, parallel;
+  try {
+    run_sweep(*c, "traditional", o);
+  } catch (const std::exception& e) {
+    serial = e.what();
+  }
+  o.threads = 3;
+  try {
+    run_sweep(*c, "traditional", o);
+  } catch (const std::exception& e) {
+    parallel = e.what();
+  }
+  CHECK_THAT(serial, Catch::Contains("accuracy quantity 'restitution'"));
+  CHECK(parallel == serial);
+  // A bad spec fails before any run, naming itself; a bad thread count names its value.
+  o.integrators = {"velocity_verlet", "hht:alpha=7"};
+  CHECK_THROWS_WITH(run_sweep(*c, "traditional", o), Catch::Contains("alpha"));
+  o.threads = -1;
+  CHECK_THROWS_WITH(run_sweep(*c, "traditional", o), Catch::Contains("threads = -1"));
 }

@@ -1,10 +1,14 @@
 #include "dtcrit/sweep/sweep.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <mutex>
+#include <numeric>
 #include <optional>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -182,6 +186,34 @@ StabilityRun stability_run(const SweepCase& c, const std::string& spec, double h
 
 namespace {
 
+// Runs f(i) for every i in `order` on up to `threads` threads (the caller's included). Every task
+// runs even if some fail; then the exception of the lowest i is rethrown: the one a serial loop
+// over i = 0, 1, ... would have thrown first (it would not have run the later tasks).
+template <class F>
+void parallel_for(const std::vector<std::size_t>& order, unsigned threads, F&& f) {
+  const std::size_t n = order.size();
+  std::vector<std::exception_ptr> errors(n);
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t k; (k = next++) < n;) {
+      try {
+        f(order[k]);
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    for (unsigned t = 1; t < std::min<std::size_t>(threads, n); ++t) pool.emplace_back(work);
+    work();
+  }  // joined
+  std::size_t first = n;
+  for (std::size_t k = 0; k < n; ++k)
+    if (errors[k] && (first == n || order[k] < order[first])) first = k;
+  if (first < n) std::rethrow_exception(errors[first]);
+}
+
 class Engine {
  public:
   Engine(const SweepCase& c, const SweepOptions& o) : c_(c), o_(o) {
@@ -226,51 +258,84 @@ class Engine {
         res.omega_max = lin_->omega_max;
       }
     }
-    planned_ = o_.integrators.size() * static_cast<std::size_t>(levels_ * phases_) +
-               (c_.has_exact() ? 0 : static_cast<std::size_t>(phases_));
-    for (const auto& spec : o_.integrators) res.integrators.push_back(sweep_integrator(spec, stability));
-    res.reference_seconds = reference_seconds_;
+    const std::size_t n = o_.integrators.size();
+    std::vector<const IntegratorInfo*> infos;
+    for (const auto& spec : o_.integrators) infos.push_back(&integrator_info(spec));  // a bad spec fails here
+    // Everything the integrators share is made before they run and only read after: the predicted
+    // limits (critical_step works on the one linearised system) and the reference runs.
+    std::vector<PredictedLimit> predicted(n);
+    if (stability && lin_)
+      for (std::size_t i = 0; i < n; ++i) {
+        const CriticalStep cs = critical_step(o_.integrators[i], *lin_->system, lin_->omega_max);
+        predicted[i].stability = cs.stability;
+        predicted[i].h = cs.h_crit;
+      }
+    const unsigned threads = o_.threads > 0 ? static_cast<unsigned>(o_.threads)
+                                            : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::size_t> ref_phases;
+    for (int j = 0; j < phases_; ++j)
+      if (needs_reference(j)) ref_phases.push_back(static_cast<std::size_t>(j));
+    planned_ = n * static_cast<std::size_t>(levels_ * phases_) + ref_phases.size();
+    refs_.resize(static_cast<std::size_t>(phases_));
+    const auto ref_start = std::chrono::steady_clock::now();
+    parallel_for(ref_phases, threads, [&](std::size_t j) { refs_[j] = make_reference(static_cast<int>(j)); });
+    res.reference_seconds = ref_phases.empty() ? 0.0 : seconds_since(ref_start);
+    // The integrators, implicit ones (the slow ones) first so that the threads finish together;
+    // each result goes to its own slot, so the output is in the given order whatever the threads.
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_partition(order.begin(), order.end(), [&](std::size_t i) { return !infos[i]->is_explicit; });
+    res.integrators.resize(n);
+    parallel_for(order, threads, [&](std::size_t i) {
+      res.integrators[i] = sweep_integrator(o_.integrators[i], stability, predicted[i]);
+    });
     return res;
   }
 
  private:
   void tick(std::size_t more_planned = 0) {
+    std::lock_guard lock(progress_mutex_);  // integrators run on several threads
     planned_ += more_planned;
     ++done_;
     if (o_.progress) o_.progress(done_, std::max(done_, planned_));
   }
   double h(int k) const { return h0_ / static_cast<double>(1L << k); }
 
-  const Reference& reference(int phase) {
-    if (refs_.empty()) refs_.resize(static_cast<std::size_t>(phases_));
-    auto& ref = refs_[static_cast<std::size_t>(phase)];
-    if (!ref) {
-      const auto t_start = std::chrono::steady_clock::now();
-      const auto& info = integrator_info(ref_spec_);
-      (void)info;
-      const double h_ref = h(levels_ - 1) / static_cast<double>(1L << ref_r_);
-      const long stride = 1L << (ref_r_ - 1);
-      const long steps = n_out_ * (1L << (levels_ - 1 + ref_r_));
-      Reference r;
-      r.spacing = h_ref * static_cast<double>(stride);
-      r.run = run_case(c_, ref_spec_, h_ref, delays_[static_cast<std::size_t>(phase)], steps, stride);
-      for (double off : r.run.offsets)
-        if (off != 0.0) fail(fmt::format("reference integrator '{}' must keep velocities at whole steps", ref_spec_));
-      if (r.run.blew_up) fail(fmt::format("the reference run ({} at h = {}) blew up", ref_spec_, h_ref));
-      ref = std::move(r);
-      reference_seconds_ += seconds_since(t_start);
-      tick();
-    }
+  // Phase j needs a fine reference run: the case has no analytic solution, or its runs have
+  // outcomes (a monitor) without analytic ones.
+  bool needs_reference(int j) const {
+    if (!c_.has_exact()) return true;
+    const RunSetup s = c_.build(delays_[static_cast<std::size_t>(j)]);
+    return c_.monitor(*s.system) != nullptr && c_.exact_outcomes(delays_[static_cast<std::size_t>(j)]).empty();
+  }
+
+  Reference make_reference(int phase) {
+    const double h_ref = h(levels_ - 1) / static_cast<double>(1L << ref_r_);
+    const long stride = 1L << (ref_r_ - 1);
+    const long steps = n_out_ * (1L << (levels_ - 1 + ref_r_));
+    Reference r;
+    r.spacing = h_ref * static_cast<double>(stride);
+    r.run = run_case(c_, ref_spec_, h_ref, delays_[static_cast<std::size_t>(phase)], steps, stride);
+    for (double off : r.run.offsets)
+      if (off != 0.0) fail(fmt::format("reference integrator '{}' must keep velocities at whole steps", ref_spec_));
+    if (r.run.blew_up) fail(fmt::format("the reference run ({} at h = {}) blew up", ref_spec_, h_ref));
+    tick();
+    return r;
+  }
+
+  const Reference& reference(int phase) const {
+    const auto& ref = refs_.at(static_cast<std::size_t>(phase));
+    if (!ref) fail(fmt::format("sweep: the reference run of phase {} was not made (needs_reference)", phase));
     return *ref;
   }
 
-  std::map<std::string, double> reference_outcomes(int phase) {
+  std::map<std::string, double> reference_outcomes(int phase) const {
     const auto exact = c_.exact_outcomes(delays_[static_cast<std::size_t>(phase)]);
     if (!exact.empty()) return exact;
     return reference(phase).run.outcomes;
   }
 
-  IntegratorSweep sweep_integrator(const std::string& spec, bool stability) {
+  IntegratorSweep sweep_integrator(const std::string& spec, bool stability, const PredictedLimit& predicted) {
     const auto start = std::chrono::steady_clock::now();
     IntegratorSweep out;
     const auto& info = integrator_info(spec);
@@ -330,11 +395,7 @@ class Engine {
     // Stability.
     const auto start_stability = std::chrono::steady_clock::now();
     if (stability) {
-      if (lin_) {
-        const CriticalStep cs = critical_step(spec, *lin_->system, lin_->omega_max);
-        out.predicted.stability = cs.stability;
-        out.predicted.h = cs.h_crit;
-      }
+      out.predicted = predicted;
       out.empirical = empirical_limit(spec, out.predicted);
     }
     out.seconds_stability = seconds_since(start_stability);
@@ -515,8 +576,8 @@ class Engine {
   std::vector<double> delays_;
   std::vector<std::optional<Reference>> refs_;
   std::optional<Linearisation> lin_;
+  std::mutex progress_mutex_;
   std::size_t done_ = 0, planned_ = 0;
-  double reference_seconds_ = 0.0;
 };
 
 }  // namespace
@@ -525,6 +586,8 @@ SweepResult run_sweep(const SweepCase& c, const std::string& tangential, const S
   if (options.integrators.empty()) fail("sweep: no integrator given");
   require_positive("tolerance", options.tolerance);
   require_positive("growth", options.growth);
+  if (options.threads < 0)
+    fail(fmt::format("threads = {} must be >= 0 (0: one per hardware thread)", options.threads));
   if (!(options.stability_rel_tol > 0.0 && options.stability_rel_tol <= 0.5))
     fail(fmt::format("stability_rel_tol = {} must lie in (0, 0.5]", options.stability_rel_tol));
   Engine engine(c, options);

@@ -42,7 +42,12 @@ struct SweepOptions {
   double tolerance = 0.01;               // relative tolerance of that quantity
   double order_agreement = 0.3;          // consecutive slopes "agree" within this spread
   double error_floor = 1e-11;            // errors below this are round-off: left out of the fit
-  // Called after every run with (runs done, runs planned); the plan grows by the bisections.
+  // Integrators swept at once, each on its own thread with its own systems (0: one per hardware
+  // thread). The result does not depend on it: each integrator's runs are the same whatever the
+  // thread, and the results are assembled in the order of `integrators`.
+  int threads = 1;
+  // Called after every run with (runs done, runs planned); the plan grows by the bisections. With
+  // threads > 1 it is called from several threads, one call at a time.
   std::function<void(std::size_t, std::size_t)> progress;
 };
 
