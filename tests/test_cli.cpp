@@ -445,7 +445,7 @@ TEST_CASE("pair --accuracy restitution=1%: the sweep engine's accuracy-limited s
   CHECK_THAT(bad.out, Contains("unknown quantity 'speed'"));
 }
 
-TEST_CASE("sweep --threads: the JSON equals the one-thread JSON apart from wall times; 0 is rejected by name", "[cli]") {
+TEST_CASE("sweep --threads: the JSON equals the one-thread JSON apart from wall times, and rejects 0 by name", "[cli]") {
   auto strip = [](nlohmann::json j) {
     j.erase("reference_seconds");
     for (auto& i : j["integrators"]) {
