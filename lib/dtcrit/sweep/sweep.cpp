@@ -275,6 +275,7 @@ class Engine {
     std::vector<std::size_t> ref_phases;
     for (int j = 0; j < phases_; ++j)
       if (needs_reference(j)) ref_phases.push_back(static_cast<std::size_t>(j));
+    if (!ref_phases.empty()) (void)integrator_info(ref_spec_);  // a bad --reference fails here
     planned_ = n * static_cast<std::size_t>(levels_ * phases_) + ref_phases.size();
     refs_.resize(static_cast<std::size_t>(phases_));
     const auto ref_start = std::chrono::steady_clock::now();
