@@ -5,8 +5,10 @@
 //    energy) against the case's analytic solution or a fine reference run,
 //  - averages over several contact-onset phases (the initial gap shifted by a fraction of h0),
 //  - fits the observed order (order_fit.hpp),
-//  - finds the empirical stability limit by bracketing and bisection and sets it beside the
+//  - finds the empirical stability limit by bracketing (tightly around the prediction where the
+//    case is its linearisation, SweepCase::linear_stability) and bisection and sets it beside the
 //    predicted one (critical_step of the integrator on the case's linearised system),
+//  - sweeps several integrators at once on threads (SweepOptions::threads; same result),
 //  - finds the accuracy-limited step for a tolerance on a chosen quantity.
 #include <functional>
 #include <limits>
