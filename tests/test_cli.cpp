@@ -444,3 +444,23 @@ TEST_CASE("pair --accuracy restitution=1%: the sweep engine's accuracy-limited s
   CHECK(bad.status != 0);
   CHECK_THAT(bad.out, Contains("unknown quantity 'speed'"));
 }
+
+TEST_CASE("sweep --threads: the JSON equals the one-thread JSON apart from wall times, and rejects 0 by name", "[cli]") {
+  auto strip = [](nlohmann::json j) {
+    j.erase("reference_seconds");
+    for (auto& i : j["integrators"]) {
+      i.erase("seconds");
+      i.erase("seconds_by_part");
+    }
+    return j;
+  };
+  const std::string cmd = "sweep --case bonded-pair --quick --levels 3 --stability-steps 2000 --integrator "
+                          "velocity_verlet --integrator newmark_linear --integrator hht --json --threads ";
+  const auto one = json_of(run(cmd + "1"));
+  const auto three = json_of(run(cmd + "3"));
+  CHECK(strip(three) == strip(one));
+  CHECK(three["integrators"].size() == 3);
+  const CliRun bad = run(cmd + "0");
+  CHECK(bad.status != 0);
+  CHECK_THAT(bad.out, Contains("--threads = 0"));
+}

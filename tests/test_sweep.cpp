@@ -4,6 +4,7 @@
 #include <cmath>
 #include <algorithm>
 #include <fstream>
+#include <mutex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -250,4 +251,172 @@ TEST_CASE("every sweep case runs in quick mode", "[sweep]") {
     for (const auto& s : r.integrators)
       for (const auto& p : s.points) CHECK_FALSE(p.blew_up);
   }
+}
+
+TEST_CASE("bonded-pair: the stability search starts at the prediction and ends on a valid bracket in a few runs",
+          "[sweep]") {
+  // The search tests a bracket of width 0.9 tol around the predicted limit, then widens it by x4
+  // per run: the old search (halving / doubling from the prediction, then bisection from a factor
+  // of 2 down to 1e-4) took at least 15 runs per integrator.
+  const std::vector<std::string> specs{"symplectic_euler", "velocity_verlet", "velocity_verlet_implicit_damping",
+                                       "rk4", "gear4", "newmark_linear"};
+  for (const char* set : {"", "gamma_n=100"}) {
+    const auto c = make_case("bonded-pair", CaseOptions{KeyValues(set, "--set"), "traditional", true});
+    SweepOptions o;
+    o.integrators = specs;
+    o.levels = 2;
+    o.stability = 1;
+    o.accuracy = false;
+    o.stability_steps = 5000;
+    const auto r = run_sweep(*c, "traditional", o);
+    for (const auto& s : r.integrators) {
+      const auto& e = s.empirical;
+      INFO(s.spec << " " << set << ": bracket [" << e.lo << ", " << e.hi << "], predicted " << s.predicted.h
+                  << ", runs " << e.runs);
+      REQUIRE(e.status == "found");
+      CHECK(e.hi - e.lo <= o.stability_rel_tol * e.lo);
+      CHECK(e.lo < e.hi);
+      CHECK(e.h == 0.5 * (e.lo + e.hi));
+      // The verdicts the bracket claims, checked by runs of their own.
+      CHECK(stability_run(*c, s.spec, e.hi, o).blew_up);
+      CHECK_FALSE(stability_run(*c, s.spec, e.lo, o).blew_up);
+      CHECK(e.runs >= 2);
+      CHECK(e.runs <= 8);
+      CHECK(e.steps_taken > 0);
+      CHECK(e.steps_taken <= e.runs * e.steps);
+    }
+  }
+}
+
+TEST_CASE("bonded-pair: an unconditionally stable prediction is checked at the top of the range in one run",
+          "[sweep]") {
+  const auto c = make_case("bonded-pair", CaseOptions{KeyValues("", "--set"), "traditional", true});
+  SweepOptions o;
+  o.integrators = {"hht", "gs4_u0"};
+  o.levels = 2;
+  o.stability = 1;
+  o.accuracy = false;
+  o.stability_steps = 5000;
+  const auto r = run_sweep(*c, "traditional", o);
+  for (const auto& s : r.integrators) {
+    INFO(s.spec);
+    REQUIRE(s.predicted.stability == Stability::unconditional);
+    CHECK(s.empirical.status == "none_found");
+    CHECK(s.empirical.runs == 1);
+    // The range of the doubling search: stable at 64 x 2/omega_max, the bracket's hi untested.
+    CHECK(s.empirical.lo == 64.0 * (2.0 / r.omega_max));
+    CHECK(s.empirical.hi == 2.0 * s.empirical.lo);
+    CHECK_FALSE(stability_run(*c, s.spec, s.empirical.lo, o).blew_up);
+  }
+}
+
+TEST_CASE("head-on (collisions only): the stability search does not start from the prediction", "[sweep]") {
+  // The blow-up step of a collision case is not the linear limit (4.3 t_c against 0.57 t_c for
+  // velocity Verlet): halving / doubling from the prediction, then bisection, as before.
+  REQUIRE_FALSE(make_case("head-on", CaseOptions{})->linear_stability());
+  REQUIRE(make_case("bonded-pair", CaseOptions{})->linear_stability());
+  const auto c = make_case("head-on", CaseOptions{KeyValues("", "--set"), "traditional", true});
+  SweepOptions o;
+  o.integrators = {"velocity_verlet", "hht"};
+  o.levels = 2;
+  o.stability = 1;
+  o.accuracy = false;
+  o.stability_steps = 5000;
+  const auto r = run_sweep(*c, "traditional", o);
+  const auto& vv = r.integrators[0].empirical;
+  REQUIRE(vv.status == "found");
+  CHECK(vv.hi - vv.lo <= o.stability_rel_tol * vv.lo);
+  CHECK(vv.runs >= 15);  // at least one doubling and 14 bisections from a factor of 2 to 1e-4
+  CHECK(stability_run(*c, "velocity_verlet", vv.hi, o).blew_up);
+  CHECK_FALSE(stability_run(*c, "velocity_verlet", vv.lo, o).blew_up);
+  const auto& hht = r.integrators[1].empirical;
+  CHECK(hht.status == "none_found");
+  CHECK(hht.runs == 7);  // 2/omega_max x 1, 2, 4, ..., 64
+}
+
+TEST_CASE("sweep options: a bad stability tolerance is named with its value", "[sweep]") {
+  const auto c = make_case("bonded-pair", CaseOptions{KeyValues("", "--set"), "traditional", true});
+  SweepOptions o;
+  o.integrators = {"velocity_verlet"};
+  o.stability_rel_tol = 0.0;
+  CHECK_THROWS_WITH(run_sweep(*c, "traditional", o), Catch::Contains("stability_rel_tol = 0"));
+}
+
+namespace {
+
+// The JSON of a sweep without its wall times, which vary from run to run.
+nlohmann::json without_timing(const SweepResult& r) {
+  auto j = to_json(r);
+  j.erase("reference_seconds");
+  for (auto& i : j["integrators"]) {
+    i.erase("seconds");
+    i.erase("seconds_by_part");
+  }
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("sweep on several threads: the same result as on one, field by field, and a serial progress count",
+          "[sweep]") {
+  // bonded-pair: analytic, stability search from the prediction; head-on: outcomes, accuracy
+  // bisection; oblique: fine reference runs (one per phase, made on the threads too).
+  for (const char* name : {"bonded-pair", "head-on", "oblique"}) {
+    const auto c = make_case(name, CaseOptions{KeyValues("", "--set"), "traditional", true});
+    SweepOptions o;
+    o.integrators = {"velocity_verlet", "rk4", "newmark_linear", "central_difference", "hht", "leapfrog"};
+    o.levels = 3;
+    o.stability = 1;
+    o.stability_steps = 2000;
+    o.threads = 1;
+    const auto serial = run_sweep(*c, "traditional", o);
+    std::mutex m;
+    std::vector<std::size_t> done;
+    std::size_t last_total = 0;
+    o.threads = 3;
+    o.progress = [&](std::size_t d, std::size_t total) {
+      std::lock_guard lock(m);
+      done.push_back(d);
+      last_total = total;
+    };
+    const auto parallel = run_sweep(*c, "traditional", o);
+    INFO(name);
+    CHECK(without_timing(parallel) == without_timing(serial));
+    REQUIRE(parallel.integrators.size() == o.integrators.size());
+    for (std::size_t i = 0; i < o.integrators.size(); ++i) CHECK(parallel.integrators[i].spec == o.integrators[i]);
+    // One call per run, counted without gaps or repeats, ending at the plan.
+    REQUIRE_FALSE(done.empty());
+    for (std::size_t k = 0; k < done.size(); ++k) CHECK(done[k] == k + 1);
+    CHECK(last_total == done.back());
+    if (std::string(name) == "oblique") CHECK(parallel.reference_seconds > 0.0);
+    if (std::string(name) == "bonded-pair") CHECK(parallel.reference_seconds == 0.0);  // analytic, no outcomes
+  }
+}
+
+TEST_CASE("sweep on several threads: a failure inside the runs reaches the caller as on one thread", "[sweep]") {
+  const auto c = make_case("bonded-pair", CaseOptions{KeyValues("", "--set"), "traditional", true});
+  SweepOptions o;
+  o.integrators = {"velocity_verlet", "rk4", "leapfrog"};
+  o.levels = 2;
+  o.stability = 0;
+  o.accuracy_quantity = "restitution";  // bonded-pair has no collision: fails in every integrator's task
+  std::string serial, parallel;
+  try {
+    run_sweep(*c, "traditional", o);
+  } catch (const std::exception& e) {
+    serial = e.what();
+  }
+  o.threads = 3;
+  try {
+    run_sweep(*c, "traditional", o);
+  } catch (const std::exception& e) {
+    parallel = e.what();
+  }
+  CHECK_THAT(serial, Catch::Contains("accuracy quantity 'restitution'"));
+  CHECK(parallel == serial);
+  // A bad spec fails before any run, naming itself; a bad thread count names its value.
+  o.integrators = {"velocity_verlet", "hht:alpha=7"};
+  CHECK_THROWS_WITH(run_sweep(*c, "traditional", o), Catch::Contains("alpha"));
+  o.threads = -1;
+  CHECK_THROWS_WITH(run_sweep(*c, "traditional", o), Catch::Contains("threads = -1"));
 }

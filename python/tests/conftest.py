@@ -41,9 +41,10 @@ def cli_error(*args):
 
 def without_timings(j):
     """A packing or sweep answer without its wall-clock times (timings_s; each sweep integrator's
-    seconds), which differ from run to run."""
+    seconds and seconds_by_part, the sweep's reference_seconds), which differ from run to run."""
     if isinstance(j, dict):
-        return {k: without_timings(v) for k, v in j.items() if k not in ("timings_s", "seconds")}
+        return {k: without_timings(v) for k, v in j.items()
+                if k not in ("timings_s", "seconds", "seconds_by_part", "reference_seconds")}
     if isinstance(j, list):
         return [without_timings(v) for v in j]
     return j

@@ -1,28 +1,98 @@
 #!/usr/bin/env bash
 # Regenerates results/benchmarks/sweep.md: the wall time of a full sweep (every integrator of
-# `--integrator all`, 10 step sizes, default onset phases, stability bisection and accuracy-limited
-# step included) of bonded-pair and of head-on.
-#   tests/benchmarks/record_sweep.sh              # build dir build-sweep (Release)
+# `--integrator all`, 10 step sizes, default onset phases, stability search and accuracy-limited
+# step included) of bonded-pair and of head-on, where the time goes (the JSON's seconds_by_part),
+# and, with OLD=, the same sweeps by an older build alternated with this one and their JSON compared.
+#   tests/benchmarks/record_sweep.sh                       # build dir build-sweep (Release)
 #   BUILD_DIR=build-x tests/benchmarks/record_sweep.sh
+#   OLD=/tmp/sweep-old/main/build-old/dtcrit OLD_COMMIT=ce09910 ROUNDS=3 tests/benchmarks/record_sweep.sh
+# OLD: a Release dtcrit of an older commit (built elsewhere: nothing of it is committed). Each round
+# runs old, new (default threads) and new --threads 1 in turn, so that a change of the machine's
+# load hits all three; the table gives each round and the median. BASELINE_PARTS: optionally a
+# dtcrit whose JSON has seconds_by_part (same search as OLD), run once for the "before" breakdown.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build="${BUILD_DIR:-build-sweep}"
+rounds="${ROUNDS:-3}"
+old="${OLD:-}"
+baseline="${BASELINE_PARTS:-}"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DDTCRIT_BUILD_STUDIES=OFF >/dev/null
 cmake --build "$build" -j2 --target dtcrit_cli >/dev/null
+new="$build/dtcrit"
+threads=$(nproc)
 
-rows=()
-json=$(mktemp --suffix=.json)
-trap 'rm -f "$json"' EXIT
-for c in bonded-pair head-on; do
-  cmd="$build/dtcrit sweep --case $c --integrator all --levels 10 --json -o $json"
-  load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+times="$work/times.tsv"  # case, variant, round, wall seconds, load before, load after, CPU seconds (user + sys)
+
+# run CASE VARIANT ROUND BINARY [ARGS...]: one timed sweep, its JSON in $work/CASE-VARIANT.json.
+run() {
+  local c=$1 variant=$2 round=$3 bin=$4
+  shift 4
+  local json="$work/$c-$variant.json"
+  local lb la start end cpu
+  lb=$(cut -d' ' -f1-3 /proc/loadavg)
   start=$(date +%s.%N)
-  $cmd 2>/dev/null
+  /usr/bin/time -f '%U %S' -o "$work/cpu" "$bin" sweep --case "$c" --integrator all --levels 10 "$@" --json -o "$json" 2>/dev/null
   end=$(date +%s.%N)
-  load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-  n_int=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['integrators']))" "$json")
-  rows+=("| $c | $n_int | $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') | \`${cmd/$json/FILE.json}\` | $load_before / $load_after |")
+  la=$(cut -d' ' -f1-3 /proc/loadavg)
+  cpu=$(awk '{ printf "%.2f", $1 + $2 }' "$work/cpu")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$variant" "$round" "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }')" "$lb" "$la" "$cpu" >>"$times"
+}
+
+for c in bonded-pair head-on; do
+  for r in $(seq 1 "$rounds"); do
+    if [ -n "$old" ]; then run "$c" old "$r" "$old"; fi
+    run "$c" new "$r" "$new" --threads "$threads"
+    run "$c" new-1-thread "$r" "$new" --threads 1
+  done
 done
+if [ -n "$baseline" ]; then run bonded-pair baseline 1 "$baseline"; fi
+
+checks="$work/checks.txt"
+: >"$checks"
+for c in bonded-pair head-on; do
+  {
+    echo "### $c: new ($threads threads) against new (1 thread)"
+    echo
+    echo '```'
+    python3 tests/benchmarks/compare_sweep_json.py --exact --quiet "$work/$c-new-1-thread.json" "$work/$c-new.json" || true
+    echo '```'
+    echo
+    if [ -n "$old" ]; then
+      echo "### $c: old against new ($threads threads)"
+      echo
+      echo '```'
+      python3 tests/benchmarks/compare_sweep_json.py "$work/$c-old.json" "$work/$c-new.json" || true
+      echo '```'
+      echo
+    fi
+  } >>"$checks"
+done
+
+# The breakdown of one sweep from its JSON: seconds per part summed over integrators.
+breakdown() {
+  python3 - "$@" <<'EOF'
+import json, sys
+for label, path in zip(sys.argv[1::2], sys.argv[2::2]):
+    d = json.load(open(path))
+    parts = {"convergence": 0.0, "stability": 0.0, "accuracy": 0.0}
+    runs = steps = 0
+    for i in d["integrators"]:
+        for k in parts:
+            parts[k] += i["seconds_by_part"][k]
+        runs += i["stability_runs"]
+        steps += i["stability_steps_taken"]
+    implicit = sum(i["seconds"] for i in d["integrators"] if not i["explicit"])
+    total = sum(i["seconds"] for i in d["integrators"]) + d["reference_seconds"]
+    if label.startswith("before"):
+        # that build made the reference runs lazily inside the first integrator's convergence runs
+        parts["convergence"] -= d["reference_seconds"]
+        total -= d["reference_seconds"]
+    print(f"| {label} | {parts['convergence']:.2f} | {d['reference_seconds']:.2f} | {parts['stability']:.2f} | "
+          f"{runs} | {steps} | {parts['accuracy']:.2f} | {implicit:.2f} | {total:.2f} |")
+EOF
+}
 
 tmp=$(mktemp)
 {
@@ -30,18 +100,65 @@ tmp=$(mktemp)
   echo
   echo "Generated by \`tests/benchmarks/record_sweep.sh\` (do not edit by hand)."
   echo
-  echo "- Date: $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD)"
-  echo "- Machine: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(nproc) cores available (shared: figures are upper bounds)"
-  echo "- Compiler: $(c++ --version | head -1), Release (-O3 -DNDEBUG); single thread"
+  echo "- Date: $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- lib tools || echo ' (with uncommitted changes)')"
+  echo "- Machine: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(nproc) cores available (shared with other users: the load averages say how busy; figures are upper bounds)"
+  echo "- Compiler: $(c++ --version | head -1), Release (-O3 -DNDEBUG)"
+  echo "- new: \`$new\` with \`--threads $threads\` (the default: the hardware threads) and with \`--threads 1\`"
+  if [ -n "$old" ]; then
+    echo "- old: \`$old\`, a Release build of commit ${OLD_COMMIT:-(not given)} (single thread: it has no --threads)"
+  fi
+  echo "- $rounds rounds; each round runs the variants in turn (old, new, new 1 thread), so load changes hit all"
   echo
   echo "A full sweep = every integrator of \`--integrator all\` (default_integrator_specs()),"
   echo "10 step sizes h0/2^k, the case's onset phases (bonded-pair 1, head-on 4), the empirical stability"
-  echo "bisection (20000-step runs, to 1e-4 relative) and the accuracy-limited step."
+  echo "search (runs of 20000 steps, to 1e-4 relative) and the accuracy-limited step."
+  echo "Command: \`BINARY sweep --case CASE --integrator all --levels 10 [--threads N] --json -o FILE.json\`."
   echo
-  echo "| case | integrators | wall time [s] | command | load average before / after |"
-  echo "|---|---|---|---|---|"
-  printf '%s\n' "${rows[@]}"
+  echo "## Wall time [s]"
   echo
+  echo "Wall time of each round, its median, the ratio of the old build's median to this one's; CPU time"
+  echo "(user + sys of the process, all threads) is less sensitive to the other users' load."
+  echo
+  echo "| case | variant | $(seq -s ' | ' 1 "$rounds" | sed 's/[0-9]\+/round &/g') | median | old / this (median) | CPU median [s] | load average before / after each round |"
+  echo "|---|---|$(printf -- '---|%.0s' $(seq 1 "$rounds"))---|---|---|---|"
+  python3 - "$times" "$rounds" <<'EOF'
+import statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+rounds = int(sys.argv[2])
+med, cpu = {}, {}
+for c in dict.fromkeys(r[0] for r in rows):
+    for v in dict.fromkeys(r[1] for r in rows if r[0] == c):
+        med[c, v] = statistics.median(float(r[3]) for r in rows if r[0] == c and r[1] == v)
+        cpu[c, v] = statistics.median(float(r[6]) for r in rows if r[0] == c and r[1] == v)
+for c in dict.fromkeys(r[0] for r in rows):
+    for v in dict.fromkeys(r[1] for r in rows if r[0] == c):
+        if v == "baseline":
+            continue
+        sel = [r for r in rows if r[0] == c and r[1] == v]
+        cells = [r[3] for r in sel] + [""] * (rounds - len(sel))
+        ratio = f"{med[c, 'old'] / med[c, v]:.2f}" if (c, "old") in med and v != "old" else ""
+        loads = "; ".join(f"{r[4]} / {r[5]}" for r in sel)
+        print(f"| {c} | {v} | {' | '.join(cells)} | {med[c, v]:.2f} | {ratio} | {cpu[c, v]:.2f} | {loads} |")
+EOF
+  echo
+  echo "## Where the time goes (bonded-pair, from the JSON's seconds_by_part)"
+  echo
+  echo "Seconds summed over the 19 integrators (wall time of each integrator's own parts; with several"
+  echo "threads they overlap, so the sum exceeds the sweep's wall time). Stability runs: runs of the"
+  echo "empirical search and the steps they took (a blow-up ends a run early)."
+  echo
+  echo "| sweep | convergence runs | reference runs | stability search | stability runs | stability steps | accuracy step | implicit integrators (all parts) | total |"
+  echo "|---|---|---|---|---|---|---|---|---|"
+  if [ -n "$baseline" ]; then breakdown "before: \`$baseline\` (${BASELINE_COMMIT:-?}: the old search, timed; 1 thread)" "$work/bonded-pair-baseline.json"; fi
+  breakdown "new, 1 thread (last round)" "$work/bonded-pair-new-1-thread.json" "new, $threads threads (last round)" "$work/bonded-pair-new.json"
+  echo
+  echo "## Results: old against new"
+  echo
+  echo "\`tests/benchmarks/compare_sweep_json.py\`: every field equal (errors, orders, fits, predicted limits,"
+  echo "accuracy steps) apart from wall times; the empirical brackets may differ (a search from the"
+  echo "prediction, bonded-pair only) but must overlap and be no wider than 1e-4 relative."
+  echo
+  cat "$checks"
   echo "lscpu:"
   echo
   echo '```'

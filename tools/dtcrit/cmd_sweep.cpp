@@ -2,6 +2,7 @@
 // accuracy-limited step of integrators on a named DEM case (lib/dtcrit/sweep).
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -40,6 +41,7 @@ struct SweepCli {
   std::string reference, accuracy_quantity;
   bool no_stability = false, stability = false, no_accuracy = false;
   long stability_steps = 20000;
+  int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 };
 
 std::string list_cases() {
@@ -90,6 +92,9 @@ void add_sweep_command(CLI::App& app) {
                   "(restitution, peak_overlap, contact_duration, ...); default: the case's");
   cmd->add_option("--tolerance", o->tolerance, "relative tolerance of the accuracy-limited step")->capture_default_str();
   cmd->add_flag("--no-accuracy", o->no_accuracy, "skip the accuracy-limited step");
+  cmd->add_option("--threads", o->threads,
+                  "integrators swept at once (default: the hardware threads; the results do not depend on it)")
+      ->capture_default_str();
   cmd->callback([o] {
     // Every output is checked before the sweep runs, and all are written together at the end.
     OutputFiles files;
@@ -123,6 +128,8 @@ void add_sweep_command(CLI::App& app) {
     so.accuracy = !o->no_accuracy;
     so.accuracy_quantity = o->accuracy_quantity;
     so.tolerance = o->tolerance;
+    if (o->threads < 1) fail(fmt::format("--threads = {} must be >= 1", o->threads));
+    so.threads = o->threads;
     ProgressBar bar("runs");  // the plan grows with the bisections: the time left is a lower estimate
 #ifdef DTCRIT_WITH_MPI
     // Under mpirun the integrators are dealt round-robin (integrator k to rank k mod P: rank 0 always

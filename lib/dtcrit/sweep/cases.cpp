@@ -70,6 +70,7 @@ class BondedPair final : public SweepCase {
     time_scale_ = T;
     time_scale_name_ = "T_bond";
     accuracy_quantity_ = "position";
+    linear_stability_ = true;
     channels_ = standard_channels(v_ / omega0_, v_, m_ * v_ * v_);
   }
 

@@ -229,6 +229,8 @@ nlohmann::json to_json(const SweepResult& r) {
     i["stability_run_steps"] = s.empirical.steps;
     i["stability_unconverged_runs"] = s.empirical.unconverged_runs;
     i["stability_smallest_unconverged_h"] = number(s.empirical.smallest_unconverged_h);
+    i["stability_runs"] = s.empirical.runs;
+    i["stability_steps_taken"] = s.empirical.steps_taken;
     i["accuracy"] = {{"quantity", s.accuracy.quantity},
                      {"tolerance", s.accuracy.tolerance},
                      {"h", number(s.accuracy.h)},
@@ -271,9 +273,13 @@ nlohmann::json to_json(const SweepResult& r) {
     }
     i["points"] = pts;
     i["seconds"] = s.seconds;
+    i["seconds_by_part"] = {{"convergence", s.seconds_convergence},
+                            {"stability", s.seconds_stability},
+                            {"accuracy", s.seconds_accuracy}};
     ints.push_back(i);
   }
   j["integrators"] = ints;
+  j["reference_seconds"] = r.reference_seconds;
   return j;
 }
 

@@ -1,10 +1,14 @@
 #include "dtcrit/sweep/sweep.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <mutex>
+#include <numeric>
 #include <optional>
+#include <thread>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -140,9 +144,74 @@ double mean(const std::vector<double>& v) {
   return s / static_cast<double>(v.size());
 }
 
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 double relative_error(double value, double ref) {
   if (!std::isfinite(value)) return inf;
   return std::abs(value - ref) / std::max(std::abs(ref), 1e-300);
+}
+
+}  // namespace
+
+StabilityRun stability_run(const SweepCase& c, const std::string& spec, double h, const SweepOptions& o) {
+  StabilityRun out;
+  RunSetup s = c.build(0.0);
+  MechanicalSystem& sys = *s.system;
+  const double floor = c.energy_floor();
+  const double E0 = sys.energy(s.x0, s.v0);
+  const double base = std::max(E0 - floor, 1e-300);
+  const long steps = std::max(o.stability_steps, static_cast<long>(std::ceil(c.t_end() / h)));
+  out.steps = steps;
+  try {
+    const auto integ = make_integrator(spec);
+    integ->start(sys, s.t0, s.x0, s.v0, h);
+    for (long n = 1; n <= steps; ++n) {
+      integ->step(sys);
+      out.steps_taken = n;
+      if (n % 8 != 0 && n != steps) continue;
+      const Vector& x = integ->position();
+      const Vector v = integ->velocity();
+      if (!x.allFinite() || !v.allFinite()) return out.blew_up = true, out;
+      const double E = sys.energy(x, v);
+      if (!std::isfinite(E) || E - floor > o.growth * base) return out.blew_up = true, out;
+    }
+    out.unconverged = !integ->solver_status().ok();
+  } catch (const std::exception&) {
+    out.blew_up = true;  // a solver failing on a diverging state counts as a blow-up
+  }
+  return out;
+}
+
+namespace {
+
+// Runs f(i) for every i in `order` on up to `threads` threads (the caller's included). Every task
+// runs even if some fail; then the exception of the lowest i is rethrown: the one a serial loop
+// over i = 0, 1, ... would have thrown first (it would not have run the later tasks).
+template <class F>
+void parallel_for(const std::vector<std::size_t>& order, unsigned threads, F&& f) {
+  const std::size_t n = order.size();
+  std::vector<std::exception_ptr> errors(n);
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t k; (k = next++) < n;) {
+      try {
+        f(order[k]);
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    for (unsigned t = 1; t < std::min<std::size_t>(threads, n); ++t) pool.emplace_back(work);
+    work();
+  }  // joined
+  std::size_t first = n;
+  for (std::size_t k = 0; k < n; ++k)
+    if (errors[k] && (first == n || order[k] < order[first])) first = k;
+  if (first < n) std::rethrow_exception(errors[first]);
 }
 
 class Engine {
@@ -189,48 +258,85 @@ class Engine {
         res.omega_max = lin_->omega_max;
       }
     }
-    planned_ = o_.integrators.size() * static_cast<std::size_t>(levels_ * phases_) +
-               (c_.has_exact() ? 0 : static_cast<std::size_t>(phases_));
-    for (const auto& spec : o_.integrators) res.integrators.push_back(sweep_integrator(spec, stability));
+    const std::size_t n = o_.integrators.size();
+    std::vector<const IntegratorInfo*> infos;
+    for (const auto& spec : o_.integrators) infos.push_back(&integrator_info(spec));  // a bad spec fails here
+    // Everything the integrators share is made before they run and only read after: the predicted
+    // limits (critical_step works on the one linearised system) and the reference runs.
+    std::vector<PredictedLimit> predicted(n);
+    if (stability && lin_)
+      for (std::size_t i = 0; i < n; ++i) {
+        const CriticalStep cs = critical_step(o_.integrators[i], *lin_->system, lin_->omega_max);
+        predicted[i].stability = cs.stability;
+        predicted[i].h = cs.h_crit;
+      }
+    const unsigned threads = o_.threads > 0 ? static_cast<unsigned>(o_.threads)
+                                            : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::size_t> ref_phases;
+    for (int j = 0; j < phases_; ++j)
+      if (needs_reference(j)) ref_phases.push_back(static_cast<std::size_t>(j));
+    if (!ref_phases.empty()) (void)integrator_info(ref_spec_);  // a bad --reference fails here
+    planned_ = n * static_cast<std::size_t>(levels_ * phases_) + ref_phases.size();
+    refs_.resize(static_cast<std::size_t>(phases_));
+    const auto ref_start = std::chrono::steady_clock::now();
+    parallel_for(ref_phases, threads, [&](std::size_t j) { refs_[j] = make_reference(static_cast<int>(j)); });
+    res.reference_seconds = ref_phases.empty() ? 0.0 : seconds_since(ref_start);
+    // The integrators, implicit ones (the slow ones) first so that the threads finish together;
+    // each result goes to its own slot, so the output is in the given order whatever the threads.
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_partition(order.begin(), order.end(), [&](std::size_t i) { return !infos[i]->is_explicit; });
+    res.integrators.resize(n);
+    parallel_for(order, threads, [&](std::size_t i) {
+      res.integrators[i] = sweep_integrator(o_.integrators[i], stability, predicted[i]);
+    });
     return res;
   }
 
  private:
   void tick(std::size_t more_planned = 0) {
+    std::lock_guard lock(progress_mutex_);  // integrators run on several threads
     planned_ += more_planned;
     ++done_;
     if (o_.progress) o_.progress(done_, std::max(done_, planned_));
   }
   double h(int k) const { return h0_ / static_cast<double>(1L << k); }
 
-  const Reference& reference(int phase) {
-    if (refs_.empty()) refs_.resize(static_cast<std::size_t>(phases_));
-    auto& ref = refs_[static_cast<std::size_t>(phase)];
-    if (!ref) {
-      const auto& info = integrator_info(ref_spec_);
-      (void)info;
-      const double h_ref = h(levels_ - 1) / static_cast<double>(1L << ref_r_);
-      const long stride = 1L << (ref_r_ - 1);
-      const long steps = n_out_ * (1L << (levels_ - 1 + ref_r_));
-      Reference r;
-      r.spacing = h_ref * static_cast<double>(stride);
-      r.run = run_case(c_, ref_spec_, h_ref, delays_[static_cast<std::size_t>(phase)], steps, stride);
-      for (double off : r.run.offsets)
-        if (off != 0.0) fail(fmt::format("reference integrator '{}' must keep velocities at whole steps", ref_spec_));
-      if (r.run.blew_up) fail(fmt::format("the reference run ({} at h = {}) blew up", ref_spec_, h_ref));
-      ref = std::move(r);
-      tick();
-    }
+  // Phase j needs a fine reference run: the case has no analytic solution, or its runs have
+  // outcomes (a monitor) without analytic ones.
+  bool needs_reference(int j) const {
+    if (!c_.has_exact()) return true;
+    const RunSetup s = c_.build(delays_[static_cast<std::size_t>(j)]);
+    return c_.monitor(*s.system) != nullptr && c_.exact_outcomes(delays_[static_cast<std::size_t>(j)]).empty();
+  }
+
+  Reference make_reference(int phase) {
+    const double h_ref = h(levels_ - 1) / static_cast<double>(1L << ref_r_);
+    const long stride = 1L << (ref_r_ - 1);
+    const long steps = n_out_ * (1L << (levels_ - 1 + ref_r_));
+    Reference r;
+    r.spacing = h_ref * static_cast<double>(stride);
+    r.run = run_case(c_, ref_spec_, h_ref, delays_[static_cast<std::size_t>(phase)], steps, stride);
+    for (double off : r.run.offsets)
+      if (off != 0.0) fail(fmt::format("reference integrator '{}' must keep velocities at whole steps", ref_spec_));
+    if (r.run.blew_up) fail(fmt::format("the reference run ({} at h = {}) blew up", ref_spec_, h_ref));
+    tick();
+    return r;
+  }
+
+  const Reference& reference(int phase) const {
+    const auto& ref = refs_.at(static_cast<std::size_t>(phase));
+    if (!ref) fail(fmt::format("sweep: the reference run of phase {} was not made (needs_reference)", phase));
     return *ref;
   }
 
-  std::map<std::string, double> reference_outcomes(int phase) {
+  std::map<std::string, double> reference_outcomes(int phase) const {
     const auto exact = c_.exact_outcomes(delays_[static_cast<std::size_t>(phase)]);
     if (!exact.empty()) return exact;
     return reference(phase).run.outcomes;
   }
 
-  IntegratorSweep sweep_integrator(const std::string& spec, bool stability) {
+  IntegratorSweep sweep_integrator(const std::string& spec, bool stability, const PredictedLimit& predicted) {
     const auto start = std::chrono::steady_clock::now();
     IntegratorSweep out;
     const auto& info = integrator_info(spec);
@@ -252,7 +358,9 @@ class Engine {
         merge(p.solver, r.solver);
         const auto e = run_errors(c_, r, delay, 0.0, h0_, ref);
         for (std::size_t q = 0; q < ch.size(); ++q) p.phase_errors[ch[q].name].push_back(e[q]);
-        const auto ref_out = reference_outcomes(j);
+        // Only a run with outcomes needs the reference ones: for a case with an analytic solution
+        // but no analytic outcomes, asking would start a fine reference run for nothing.
+        const auto ref_out = r.outcomes.empty() ? std::map<std::string, double>{} : reference_outcomes(j);
         for (const auto& [name, value] : r.outcomes) {
           p.phase_outcomes[name].push_back(value);
           const auto it = ref_out.find(name);
@@ -284,110 +392,119 @@ class Engine {
       for (const auto& p : out.points) es.push_back(p.outcome_error.at(name));
       out.order[name] = fit_order(hs, es, o_.order_agreement, o_.error_floor);
     }
+    out.seconds_convergence = seconds_since(start);
     // Stability.
+    const auto start_stability = std::chrono::steady_clock::now();
     if (stability) {
-      if (lin_) {
-        const CriticalStep cs = critical_step(spec, *lin_->system, lin_->omega_max);
-        out.predicted.stability = cs.stability;
-        out.predicted.h = cs.h_crit;
-      }
+      out.predicted = predicted;
       out.empirical = empirical_limit(spec, out.predicted);
     }
+    out.seconds_stability = seconds_since(start_stability);
+    const auto start_accuracy = std::chrono::steady_clock::now();
     if (o_.accuracy) out.accuracy = accuracy_limit(spec, out);
-    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out.seconds_accuracy = seconds_since(start_accuracy);
+    out.seconds = seconds_since(start);
     return out;
   }
 
-  // True if a run of the case at h blows up: a non-finite state or energy, or
-  // E - floor > growth (E0 - floor).
-  bool blows_up(const std::string& spec, double h, long& steps_out) {
-    stability_failure_ = false;
+  // One run of the stability search (stability_run below), counted by the progress bar.
+  StabilityRun blows_up(const std::string& spec, double h) {
     tick(1);
-    RunSetup s = c_.build(0.0);
-    MechanicalSystem& sys = *s.system;
-    const double floor = c_.energy_floor();
-    const double E0 = sys.energy(s.x0, s.v0);
-    const double base = std::max(E0 - floor, 1e-300);
-    const long steps = std::max(o_.stability_steps, static_cast<long>(std::ceil(c_.t_end() / h)));
-    steps_out = steps;
-    try {
-      const auto integ = make_integrator(spec);
-      integ->start(sys, s.t0, s.x0, s.v0, h);
-      for (long n = 1; n <= steps; ++n) {
-        integ->step(sys);
-        if (n % 8 != 0 && n != steps) continue;
-        const Vector& x = integ->position();
-        const Vector v = integ->velocity();
-        if (!x.allFinite() || !v.allFinite()) return true;
-        const double E = sys.energy(x, v);
-        if (!std::isfinite(E) || E - floor > o_.growth * base) return true;
-      }
-      stability_failure_ = !integ->solver_status().ok();
-    } catch (const std::exception&) {
-      return true;  // a solver failing on a diverging state counts as a blow-up
-    }
-    return false;
+    return stability_run(c_, spec, h, o_);
   }
-  bool stability_failure_ = false;  // the last stable-looking run of blows_up() had unconverged Newton steps
 
   // blows_up() that also records, in r, a "stable" verdict resting on unconverged Newton steps.
   bool blows_up(const std::string& spec, double h, long& steps_out, StabilityResult& r) {
-    const bool b = blows_up(spec, h, steps_out);
-    if (!b && stability_failure_) {
+    const StabilityRun run = blows_up(spec, h);
+    steps_out = run.steps;
+    ++r.runs;
+    r.steps_taken += run.steps_taken;
+    if (!run.blew_up && run.unconverged) {
       ++r.unconverged_runs;
       r.smallest_unconverged_h = std::min(r.smallest_unconverged_h, h);
     }
-    return b;
+    return run.blew_up;
   }
 
   StabilityResult empirical_limit(const std::string& spec, const PredictedLimit& pred) {
     StabilityResult r;
-    double start = std::isfinite(pred.h) && pred.h > 0.0 ? pred.h
-                   : lin_                                ? 2.0 / lin_->omega_max
-                                                         : h0_;
+    const double start = std::isfinite(pred.h) && pred.h > 0.0 ? pred.h
+                         : lin_                                ? 2.0 / lin_->omega_max
+                                                               : h0_;
+    const double tol = o_.stability_rel_tol;
     long steps = 0;
-    double lo, hi;
-    if (blows_up(spec, start, steps, r)) {
-      hi = start;
-      lo = 0.5 * start;
-      while (blows_up(spec, lo, steps, r)) {
-        hi = lo;
-        lo *= 0.5;
-        if (lo < start * 1e-4) {
-          r.status = "unstable_everywhere";
-          r.h = 0.0;
-          r.lo = lo;
-          r.hi = hi;
-          r.steps = steps;
-          return r;
+    auto finish = [&](const char* status, double h, double lo, double hi) {
+      r.status = status;
+      r.h = h;
+      r.lo = lo;
+      r.hi = hi;
+      r.steps = steps;
+      return r;
+    };
+    double lo = 0.0, hi = 0.0;
+    // Only where the run is its linearisation (SweepCase::linear_stability): on spinning-disk and
+    // rolling-resistance blow-up is not monotone in h near the limit (a search from the prediction
+    // lands on other transitions than the doubling search), on collision cases (head-on) the
+    // blow-up step is not the linear limit (4.3 t_c against 0.57 t_c).
+    const bool use_prediction = c_.linear_stability();
+    if (use_prediction && pred.conditional() && std::isfinite(pred.h) && pred.h > 0.0) {
+      // The prediction is usually within the tolerance of the transition: test a bracket around it
+      // that is already narrow enough (width 0.9 tol, a margin for rounding), then widen it
+      // geometrically (x4 per run, at most doubling, as below) on the side the transition lies.
+      const double w = 0.9 * tol;
+      double step = w;
+      const double a = start * (1.0 - 0.5 * w), b = start * (1.0 + 0.5 * w);
+      if (blows_up(spec, a, steps, r)) {
+        hi = a;
+        for (;;) {
+          step = std::min(4.0 * step, 1.0);
+          lo = hi / (1.0 + step);
+          if (lo < start * 1e-4) return finish("unstable_everywhere", 0.0, lo, hi);
+          if (!blows_up(spec, lo, steps, r)) break;
+          hi = lo;
+        }
+      } else if (blows_up(spec, b, steps, r)) {
+        lo = a;
+        hi = b;
+      } else {
+        lo = b;
+        for (;;) {
+          step = std::min(4.0 * step, 1.0);
+          hi = lo * (1.0 + step);
+          if (hi > start * 64.0) return finish("none_found", inf, lo, hi);
+          if (blows_up(spec, hi, steps, r)) break;
+          lo = hi;
         }
       }
     } else {
-      lo = start;
-      hi = 2.0 * start;
-      while (!blows_up(spec, hi, steps, r)) {
-        lo = hi;
-        hi *= 2.0;
-        if (hi > start * 64.0) {
-          r.status = "none_found";
-          r.h = inf;
-          r.lo = lo;
-          r.hi = hi;
-          r.steps = steps;
-          return r;
+      // No finite prediction. Predicted unconditionally stable: test the top of the search range
+      // first; stable there, that is the answer (the doublings below it are not run).
+      if (use_prediction && pred.stability == Stability::unconditional && !blows_up(spec, start * 64.0, steps, r))
+        return finish("none_found", inf, start * 64.0, start * 128.0);
+      // Else bracket from `start` by halving / doubling.
+      if (blows_up(spec, start, steps, r)) {
+        hi = start;
+        lo = 0.5 * start;
+        while (blows_up(spec, lo, steps, r)) {
+          hi = lo;
+          lo *= 0.5;
+          if (lo < start * 1e-4) return finish("unstable_everywhere", 0.0, lo, hi);
+        }
+      } else {
+        lo = start;
+        hi = 2.0 * start;
+        while (!blows_up(spec, hi, steps, r)) {
+          lo = hi;
+          hi *= 2.0;
+          if (hi > start * 64.0) return finish("none_found", inf, lo, hi);
         }
       }
     }
-    while (hi - lo > o_.stability_rel_tol * lo) {
+    while (hi - lo > tol * lo) {
       const double mid = 0.5 * (lo + hi);
       (blows_up(spec, mid, steps, r) ? hi : lo) = mid;
     }
-    r.status = "found";
-    r.h = 0.5 * (lo + hi);
-    r.lo = lo;
-    r.hi = hi;
-    r.steps = steps;
-    return r;
+    return finish("found", 0.5 * (lo + hi), lo, hi);
   }
 
   // Mean over phases of the relative error of an outcome at step h (runs not aligned to the grid).
@@ -460,6 +577,7 @@ class Engine {
   std::vector<double> delays_;
   std::vector<std::optional<Reference>> refs_;
   std::optional<Linearisation> lin_;
+  std::mutex progress_mutex_;
   std::size_t done_ = 0, planned_ = 0;
 };
 
@@ -469,6 +587,10 @@ SweepResult run_sweep(const SweepCase& c, const std::string& tangential, const S
   if (options.integrators.empty()) fail("sweep: no integrator given");
   require_positive("tolerance", options.tolerance);
   require_positive("growth", options.growth);
+  if (options.threads < 0)
+    fail(fmt::format("threads = {} must be >= 0 (0: one per hardware thread)", options.threads));
+  if (!(options.stability_rel_tol > 0.0 && options.stability_rel_tol <= 0.5))
+    fail(fmt::format("stability_rel_tol = {} must lie in (0, 0.5]", options.stability_rel_tol));
   Engine engine(c, options);
   return engine.run(tangential);
 }

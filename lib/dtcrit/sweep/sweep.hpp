@@ -5,8 +5,10 @@
 //    energy) against the case's analytic solution or a fine reference run,
 //  - averages over several contact-onset phases (the initial gap shifted by a fraction of h0),
 //  - fits the observed order (order_fit.hpp),
-//  - finds the empirical stability limit by bracketing and bisection and sets it beside the
+//  - finds the empirical stability limit by bracketing (tightly around the prediction where the
+//    case is its linearisation, SweepCase::linear_stability) and bisection and sets it beside the
 //    predicted one (critical_step of the integrator on the case's linearised system),
+//  - sweeps several integrators at once on threads (SweepOptions::threads; same result),
 //  - finds the accuracy-limited step for a tolerance on a chosen quantity.
 #include <functional>
 #include <limits>
@@ -42,7 +44,12 @@ struct SweepOptions {
   double tolerance = 0.01;               // relative tolerance of that quantity
   double order_agreement = 0.3;          // consecutive slopes "agree" within this spread
   double error_floor = 1e-11;            // errors below this are round-off: left out of the fit
-  // Called after every run with (runs done, runs planned); the plan grows by the bisections.
+  // Integrators swept at once, each on its own thread with its own systems (0: one per hardware
+  // thread). The result does not depend on it: each integrator's runs are the same whatever the
+  // thread, and the results are assembled in the order of `integrators`.
+  int threads = 1;
+  // Called after every run with (runs done, runs planned); the plan grows by the bisections. With
+  // threads > 1 it is called from several threads, one call at a time.
   std::function<void(std::size_t, std::size_t)> progress;
 };
 
@@ -72,6 +79,10 @@ struct StabilityResult {
   // verdict rests on garbage steps), and the smallest h of such a run (inf: none).
   long unconverged_runs = 0;
   double smallest_unconverged_h = std::numeric_limits<double>::infinity();
+  // The search's cost: runs made (each of max(stability_steps, t_end/h) steps unless it blows up
+  // first) and the steps they actually took.
+  long runs = 0;
+  long steps_taken = 0;
 };
 
 struct PredictedLimit {
@@ -106,6 +117,9 @@ struct IntegratorSweep {
   // whose diverging states are meant to defeat them): a failure here taints the errors and orders.
   SolverStatus solver;
   double seconds = 0.0;  // wall time of this integrator's runs
+  // ... split by part (wall time; not results: they vary from run to run): the convergence runs of
+  // every level and phase, the empirical stability search, the accuracy-limited step.
+  double seconds_convergence = 0.0, seconds_stability = 0.0, seconds_accuracy = 0.0;
 };
 
 struct SweepResult {
@@ -123,8 +137,20 @@ struct SweepResult {
   std::string linearisation;         // what the predicted limit is computed on
   double omega_max = std::numeric_limits<double>::quiet_NaN();
   std::vector<IntegratorSweep> integrators;
+  double reference_seconds = 0.0;  // wall time of the fine reference runs (0 when none was needed)
 };
 
 SweepResult run_sweep(const SweepCase& c, const std::string& tangential, const SweepOptions& options);
+
+// One run of the empirical stability search: max(options.stability_steps, t_end / h) steps of the
+// case's initial state (delay 0) at h; it blows up when x, v or the energy is not finite, or when
+// E - floor > options.growth (E0 - floor). A solver exception counts as a blow-up.
+struct StabilityRun {
+  bool blew_up = false;
+  bool unconverged = false;  // stable, but some implicit step's Newton iteration did not converge
+  long steps = 0;            // steps planned
+  long steps_taken = 0;      // steps made (fewer if it blew up)
+};
+StabilityRun stability_run(const SweepCase& c, const std::string& spec, double h, const SweepOptions& options);
 
 }  // namespace dtcrit::sweep

@@ -121,6 +121,11 @@ class SweepCase {
   // only during those few steps, so the empirical "limit" (the step at which a collision gains the
   // blow-up factor) is not a stability limit, and the reports label it so.
   bool transient_contacts() const { return transient_contacts_; }
+  // The run is its linearisation while it stays small (bonded-pair: one always-acting spring), so
+  // the predicted limit is where a run starts to blow up, and runs blow up for every h above it:
+  // the stability search starts there. Elsewhere (friction or rolling caps, collisions) blow-up
+  // need not be monotone in h near the limit, and the search halves / doubles from it as before.
+  bool linear_stability() const { return linear_stability_; }
 
  protected:
   std::string name_, description_;
@@ -137,6 +142,7 @@ class SweepCase {
   bool uses_tangential_ = false;
   bool stability_default_ = true;
   bool transient_contacts_ = false;
+  bool linear_stability_ = false;
 
   // Declares a parameter with its default, reads an override from kv, returns the value.
   double param(const KeyValues& kv, const std::string& key, double default_value, const std::string& meaning);
