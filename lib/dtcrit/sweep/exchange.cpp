@@ -58,12 +58,14 @@ json pack(const IntegratorSweep& s) {
   for (const auto& p : s.points) points.push_back(pack(p));
   for (const auto& [name, f] : s.order) order[name] = pack(f);
   const json predicted = {s.predicted.stability ? static_cast<int>(*s.predicted.stability) : -1, s.predicted.h};
-  const json empirical = {s.empirical.status, s.empirical.h,           s.empirical.lo, s.empirical.hi,
-                          s.empirical.steps,  s.empirical.unconverged_runs, s.empirical.smallest_unconverged_h};
+  const json empirical = {s.empirical.status, s.empirical.h,     s.empirical.lo,
+                          s.empirical.hi,     s.empirical.steps, s.empirical.unconverged_runs,
+                          s.empirical.smallest_unconverged_h, s.empirical.runs, s.empirical.steps_taken};
   const json accuracy = {s.accuracy.quantity, s.accuracy.tolerance, s.accuracy.status, s.accuracy.h,
                          s.accuracy.converged};
   return {s.spec,  s.declared_order, s.declared_order_damped, s.is_explicit, s.velocity_offset, points, order,
-          predicted, empirical,      accuracy,                pack(s.solver), s.seconds};
+          predicted, empirical,      accuracy,                pack(s.solver), s.seconds,
+          s.seconds_convergence, s.seconds_stability, s.seconds_accuracy};
 }
 IntegratorSweep unpack_sweep(const json& j) {
   IntegratorSweep s;
@@ -85,6 +87,8 @@ IntegratorSweep unpack_sweep(const json& j) {
   s.empirical.steps = e.at(4).get<long>();
   s.empirical.unconverged_runs = e.at(5).get<long>();
   s.empirical.smallest_unconverged_h = e.at(6).get<double>();
+  s.empirical.runs = e.at(7).get<long>();
+  s.empirical.steps_taken = e.at(8).get<long>();
   const json& a = j.at(9);
   s.accuracy.quantity = a.at(0).get<std::string>();
   s.accuracy.tolerance = a.at(1).get<double>();
@@ -93,6 +97,9 @@ IntegratorSweep unpack_sweep(const json& j) {
   s.accuracy.converged = a.at(4).get<double>();
   s.solver = unpack_solver(j.at(10));
   s.seconds = j.at(11).get<double>();
+  s.seconds_convergence = j.at(12).get<double>();
+  s.seconds_stability = j.at(13).get<double>();
+  s.seconds_accuracy = j.at(14).get<double>();
   return s;
 }
 
