@@ -101,7 +101,8 @@ side_load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 cg_n="${CG_N:-10000}"; cg_steps="${CG_STEPS:-100}"
 cg_rows=""
 if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; then
-  incl() { callgrind_annotate --inclusive=yes "$1" 2>/dev/null | grep -F "$2" | head -1 | awk '{gsub(",", "", $1); print $1}'; }
+  # The first line naming the function (awk reads to the end: no SIGPIPE under pipefail).
+  incl() { callgrind_annotate --inclusive=yes "$1" 2>/dev/null | awk -v f="$2" 'index($0, f) && !n++ {gsub(",", "", $1); print $1}'; }
   "$build/tests/benchmarks/stepper_vs_lammps" "$cg_n" "$cg_steps" --lammps-dir "$work"
   valgrind --tool=callgrind --callgrind-out-file="$work/cg.dtcrit" \
     "$build/tests/benchmarks/stepper_vs_lammps" "$cg_n" "$cg_steps" >"$work/cg.dtcrit.out" 2>/dev/null
