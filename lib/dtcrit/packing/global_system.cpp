@@ -398,130 +398,148 @@ void contact_kernel(const KernelData& kd, double a, double b, const double* scal
                     std::size_t first, std::size_t last) {
   constexpr Index dpp = Rot ? (Dim == 2 ? 3 : 6) : Dim;
   const std::vector<Contact>& cs = *kd.contacts;
-  for (std::size_t k = first; k < last; ++k) {
-    const Contact& c = cs[k];
-    const bool pair = c.j >= 0;
-    double kn, kt;
-    if constexpr (PerContact) {
-      const LinearCoefficients& l = (*kd.per_contact)[k];
-      kn = a * l.kn + b * l.cn, kt = a * l.kt + b * l.ct;
-    } else {
-      const LinearCoefficients& l = (*kd.per_law)[static_cast<std::size_t>(c.law)];
-      kn = a * l.kn, kt = a * l.kt;
-      if (b != 0.0) {
-        const double mi = (*kd.pmass)[static_cast<std::size_t>(c.i)];
-        const double mj = pair ? (*kd.pmass)[static_cast<std::size_t>(c.j)] : 0.0;
-        const double m = pair ? mi * mj / (mi + mj) : mi;
-        kn += b * m * l.cn, kt += b * m * l.ct;
-      }
-    }
-    const Index oi = c.i * dpp, oj = pair ? c.j * dpp : 0;
-    double xi[dpp], xj[dpp] = {};
+  // Contacts come in runs of one particle i (ContactSet: ascending i). i's scaled (and, bodies,
+  // rotated) displacement is read once per run, and i's forces are summed in registers and stored
+  // once: y[i] receives the same terms in the same order as one += per contact (the only other
+  // contact of a run that touches i is one with its own image, j == i, added in its place), so the
+  // result is the same to the bit, without a store-to-load chain through y[i] per contact.
+  for (std::size_t k = first; k < last;) {
+    const Index i = cs[k].i;
+    const Index oi = i * dpp;
+    double xi[dpp];
+    double si[2] = {1.0, 1.0};
+    if constexpr (Scaled && !Arms) si[0] = scale[2 * i], si[1] = scale[2 * i + 1];
     // scale: per particle (1/sqrt(m), 1/sqrt(I)), so that the dof d of a particle has scale[2p + (d >= Dim)];
     // bodies: per dof.
-    double si[2] = {1.0, 1.0}, sj[2] = {1.0, 1.0};
-    if constexpr (Scaled && !Arms) {
-      si[0] = scale[2 * c.i], si[1] = scale[2 * c.i + 1];
-      if (pair) sj[0] = scale[2 * c.j], sj[1] = scale[2 * c.j + 1];
-    }
     auto scale_i = [&](Index d) {
       if constexpr (Scaled && Arms) return scale[oi + d];
       else return si[d >= Dim];
     };
-    auto scale_j = [&](Index d) {
-      if constexpr (Scaled && Arms) return scale[oj + d];
-      else return sj[d >= Dim];
-    };
     for (Index d = 0; d < dpp; ++d) xi[d] = scale_i(d) * x[oi + d];
-    if (pair)
-      for (Index d = 0; d < dpp; ++d) xj[d] = scale_j(d) * x[oj + d];
     // Bodies, 3D: rotations about the principal axes (columns of R), to world axes.
-    [[maybe_unused]] const Eigen::Map<const Mat3> Ri(Arms && Rot && Dim == 3 ? kd.axes + 9 * c.i : nullptr);
-    [[maybe_unused]] const Eigen::Map<const Mat3> Rj(Arms && Rot && Dim == 3 && pair ? kd.axes + 9 * c.j : nullptr);
+    [[maybe_unused]] const Eigen::Map<const Mat3> Ri(Arms && Rot && Dim == 3 ? kd.axes + 9 * i : nullptr);
     if constexpr (Arms && Rot && Dim == 3) {
       const Vec3 wi = Ri * Vec3(xi[3], xi[4], xi[5]);
       xi[3] = wi[0], xi[4] = wi[1], xi[5] = wi[2];
-      if (pair) {
-        const Vec3 wj = Rj * Vec3(xj[3], xj[4], xj[5]);
-        xj[3] = wj[0], xj[4] = wj[1], xj[5] = wj[2];
-      }
     }
-    [[maybe_unused]] const double ri = Rot && !Arms ? (*kd.radius)[static_cast<std::size_t>(c.i)] : 0.0;
-    [[maybe_unused]] const double rj = Rot && !Arms && pair ? (*kd.radius)[static_cast<std::size_t>(c.j)] : 0.0;
-    [[maybe_unused]] const Vec3* ai = Arms ? kd.arms + 2 * k : nullptr;
-    [[maybe_unused]] const Vec3* aj = Arms ? kd.arms + 2 * k + 1 : nullptr;
-    double gi[dpp], gj[dpp];  // J_i^T f and J_j^T f
-    const Vec3& n = c.normal;
-    if constexpr (Dim == 3) {
-      Vec3 u(xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]);
-      if constexpr (Rot && Arms) u += Vec3(xi[3], xi[4], xi[5]).cross(*ai) - Vec3(xj[3], xj[4], xj[5]).cross(*aj);
-      else if constexpr (Rot) u += n.cross(Vec3(ri * xi[3] + rj * xj[3], ri * xi[4] + rj * xj[4], ri * xi[5] + rj * xj[5]));
-      const Vec3 f = kt * u + (kn - kt) * n.dot(u) * n;
-      for (int d = 0; d < 3; ++d) gi[d] = f[d], gj[d] = -f[d];
-      if constexpr (Rot && Arms) {
-        const Vec3 ti = ai->cross(f), tj = aj->cross(f);
-        for (int d = 0; d < 3; ++d) gi[3 + d] = ti[d], gj[3 + d] = -tj[d];
-      } else if constexpr (Rot) {
-        const Vec3 fxn = f.cross(n);
-        for (int d = 0; d < 3; ++d) gi[3 + d] = ri * fxn[d], gj[3 + d] = rj * fxn[d];
-      }
-    } else {
-      double ux = xi[0] - xj[0], uy = xi[1] - xj[1];
-      // 2D: theta e_z x a = theta (-a_y, a_x); round bodies: n x (r theta e_z) = r theta (n_y, -n_x).
-      const double tx = n.y(), ty = -n.x();
-      if constexpr (Rot && Arms) {
-        ux += -xi[2] * ai->y() + xj[2] * aj->y();
-        uy += xi[2] * ai->x() - xj[2] * aj->x();
-      } else if constexpr (Rot) {
-        const double th = ri * xi[2] + rj * xj[2];
-        ux += th * tx, uy += th * ty;
-      }
-      const double un = n.x() * ux + n.y() * uy;
-      const double fx = kt * ux + (kn - kt) * un * n.x(), fy = kt * uy + (kn - kt) * un * n.y();
-      gi[0] = fx, gi[1] = fy, gj[0] = -fx, gj[1] = -fy;
-      if constexpr (Rot && Arms) {
-        gi[2] = ai->x() * fy - ai->y() * fx;
-        gj[2] = -(aj->x() * fy - aj->y() * fx);
-      } else if constexpr (Rot) {
-        const double ft = fx * tx + fy * ty;
-        gi[2] = ri * ft, gj[2] = rj * ft;
-      }
-    }
-    if constexpr (Resist) {
-      // contact/kinematics.hpp: geometric -g P on the relative translation; rolling k_r rho with
-      // rho = R_eff (phi_i - phi_j) x n, torque R_eff n x (k_r rho) on i; twisting k_w theta n with
-      // theta = n . (phi_i - phi_j). In 2D rho is R_eff dphi (-n_y, n_x) and there is no twist.
-      const ResistanceCoefficients& e = (*kd.extra)[k];
-      const double g = a * e.geometric;
-      if (g != 0.0 && pair) {
-        Vec3 d = Vec3::Zero();
-        for (int q = 0; q < Dim; ++q) d[q] = xi[q] - xj[q];
-        const Vec3 gd = g * (d - n.dot(d) * n);
-        for (int q = 0; q < Dim; ++q) gi[q] -= gd[q], gj[q] += gd[q];
-      }
-      if constexpr (Rot) {
-        const double kr = a * e.k_roll + b * e.c_roll, kw = a * e.k_twist + b * e.c_twist, R = e.r_eff;
-        if constexpr (Dim == 3) {
-          const Vec3 dphi(xi[3] - xj[3], xi[4] - xj[4], xi[5] - xj[5]);
-          const Vec3 tr = (kr * R * R) * n.cross(dphi.cross(n)) + (kw * n.dot(dphi)) * n;
-          for (int q = 0; q < 3; ++q) gi[3 + q] += tr[q], gj[3 + q] -= tr[q];
-        } else {
-          const double tr = kr * R * R * (xi[2] - xj[2]);
-          gi[2] += tr, gj[2] -= tr;
+    [[maybe_unused]] const double ri = Rot && !Arms ? (*kd.radius)[static_cast<std::size_t>(i)] : 0.0;
+    double acc[dpp];  // y[i], accumulated over the run
+    for (Index d = 0; d < dpp; ++d) acc[d] = y[oi + d];
+    for (; k < last && cs[k].i == i; ++k) {
+      const Contact& c = cs[k];
+      const bool pair = c.j >= 0;
+      double kn, kt;
+      if constexpr (PerContact) {
+        const LinearCoefficients& l = (*kd.per_contact)[k];
+        kn = a * l.kn + b * l.cn, kt = a * l.kt + b * l.ct;
+      } else {
+        const LinearCoefficients& l = (*kd.per_law)[static_cast<std::size_t>(c.law)];
+        kn = a * l.kn, kt = a * l.kt;
+        if (b != 0.0) {
+          const double mi = (*kd.pmass)[static_cast<std::size_t>(c.i)];
+          const double mj = pair ? (*kd.pmass)[static_cast<std::size_t>(c.j)] : 0.0;
+          const double m = pair ? mi * mj / (mi + mj) : mi;
+          kn += b * m * l.cn, kt += b * m * l.ct;
         }
       }
-    }
-    if constexpr (Arms && Rot && Dim == 3) {  // world torques to the principal axes: R^T t
-      const Vec3 ti = Ri.transpose() * Vec3(gi[3], gi[4], gi[5]);
-      gi[3] = ti[0], gi[4] = ti[1], gi[5] = ti[2];
-      if (pair) {
-        const Vec3 tj = Rj.transpose() * Vec3(gj[3], gj[4], gj[5]);
-        gj[3] = tj[0], gj[4] = tj[1], gj[5] = tj[2];
+      const Index oj = pair ? c.j * dpp : 0;
+      double xj[dpp] = {};
+      double sj[2] = {1.0, 1.0};
+      if constexpr (Scaled && !Arms)
+        if (pair) sj[0] = scale[2 * c.j], sj[1] = scale[2 * c.j + 1];
+      auto scale_j = [&](Index d) {
+        if constexpr (Scaled && Arms) return scale[oj + d];
+        else return sj[d >= Dim];
+      };
+      if (pair)
+        for (Index d = 0; d < dpp; ++d) xj[d] = scale_j(d) * x[oj + d];
+      [[maybe_unused]] const Eigen::Map<const Mat3> Rj(Arms && Rot && Dim == 3 && pair ? kd.axes + 9 * c.j : nullptr);
+      if constexpr (Arms && Rot && Dim == 3) {
+        if (pair) {
+          const Vec3 wj = Rj * Vec3(xj[3], xj[4], xj[5]);
+          xj[3] = wj[0], xj[4] = wj[1], xj[5] = wj[2];
+        }
+      }
+      [[maybe_unused]] const double rj = Rot && !Arms && pair ? (*kd.radius)[static_cast<std::size_t>(c.j)] : 0.0;
+      [[maybe_unused]] const Vec3* ai = Arms ? kd.arms + 2 * k : nullptr;
+      [[maybe_unused]] const Vec3* aj = Arms ? kd.arms + 2 * k + 1 : nullptr;
+      double gi[dpp], gj[dpp];  // J_i^T f and J_j^T f
+      const Vec3& n = c.normal;
+      if constexpr (Dim == 3) {
+        Vec3 u(xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]);
+        if constexpr (Rot && Arms) u += Vec3(xi[3], xi[4], xi[5]).cross(*ai) - Vec3(xj[3], xj[4], xj[5]).cross(*aj);
+        else if constexpr (Rot) u += n.cross(Vec3(ri * xi[3] + rj * xj[3], ri * xi[4] + rj * xj[4], ri * xi[5] + rj * xj[5]));
+        const Vec3 f = kt * u + (kn - kt) * n.dot(u) * n;
+        for (int d = 0; d < 3; ++d) gi[d] = f[d], gj[d] = -f[d];
+        if constexpr (Rot && Arms) {
+          const Vec3 ti = ai->cross(f), tj = aj->cross(f);
+          for (int d = 0; d < 3; ++d) gi[3 + d] = ti[d], gj[3 + d] = -tj[d];
+        } else if constexpr (Rot) {
+          const Vec3 fxn = f.cross(n);
+          for (int d = 0; d < 3; ++d) gi[3 + d] = ri * fxn[d], gj[3 + d] = rj * fxn[d];
+        }
+      } else {
+        double ux = xi[0] - xj[0], uy = xi[1] - xj[1];
+        // 2D: theta e_z x a = theta (-a_y, a_x); round bodies: n x (r theta e_z) = r theta (n_y, -n_x).
+        const double tx = n.y(), ty = -n.x();
+        if constexpr (Rot && Arms) {
+          ux += -xi[2] * ai->y() + xj[2] * aj->y();
+          uy += xi[2] * ai->x() - xj[2] * aj->x();
+        } else if constexpr (Rot) {
+          const double th = ri * xi[2] + rj * xj[2];
+          ux += th * tx, uy += th * ty;
+        }
+        const double un = n.x() * ux + n.y() * uy;
+        const double fx = kt * ux + (kn - kt) * un * n.x(), fy = kt * uy + (kn - kt) * un * n.y();
+        gi[0] = fx, gi[1] = fy, gj[0] = -fx, gj[1] = -fy;
+        if constexpr (Rot && Arms) {
+          gi[2] = ai->x() * fy - ai->y() * fx;
+          gj[2] = -(aj->x() * fy - aj->y() * fx);
+        } else if constexpr (Rot) {
+          const double ft = fx * tx + fy * ty;
+          gi[2] = ri * ft, gj[2] = rj * ft;
+        }
+      }
+      if constexpr (Resist) {
+        // contact/kinematics.hpp: geometric -g P on the relative translation; rolling k_r rho with
+        // rho = R_eff (phi_i - phi_j) x n, torque R_eff n x (k_r rho) on i; twisting k_w theta n with
+        // theta = n . (phi_i - phi_j). In 2D rho is R_eff dphi (-n_y, n_x) and there is no twist.
+        const ResistanceCoefficients& e = (*kd.extra)[k];
+        const double g = a * e.geometric;
+        if (g != 0.0 && pair) {
+          Vec3 d = Vec3::Zero();
+          for (int q = 0; q < Dim; ++q) d[q] = xi[q] - xj[q];
+          const Vec3 gd = g * (d - n.dot(d) * n);
+          for (int q = 0; q < Dim; ++q) gi[q] -= gd[q], gj[q] += gd[q];
+        }
+        if constexpr (Rot) {
+          const double kr = a * e.k_roll + b * e.c_roll, kw = a * e.k_twist + b * e.c_twist, R = e.r_eff;
+          if constexpr (Dim == 3) {
+            const Vec3 dphi(xi[3] - xj[3], xi[4] - xj[4], xi[5] - xj[5]);
+            const Vec3 tr = (kr * R * R) * n.cross(dphi.cross(n)) + (kw * n.dot(dphi)) * n;
+            for (int q = 0; q < 3; ++q) gi[3 + q] += tr[q], gj[3 + q] -= tr[q];
+          } else {
+            const double tr = kr * R * R * (xi[2] - xj[2]);
+            gi[2] += tr, gj[2] -= tr;
+          }
+        }
+      }
+      if constexpr (Arms && Rot && Dim == 3) {  // world torques to the principal axes: R^T t
+        const Vec3 ti = Ri.transpose() * Vec3(gi[3], gi[4], gi[5]);
+        gi[3] = ti[0], gi[4] = ti[1], gi[5] = ti[2];
+        if (pair) {
+          const Vec3 tj = Rj.transpose() * Vec3(gj[3], gj[4], gj[5]);
+          gj[3] = tj[0], gj[4] = tj[1], gj[5] = tj[2];
+        }
+      }
+      for (Index d = 0; d < dpp; ++d) acc[d] += scale_i(d) * gi[d];
+      if (pair && c.j == i) {  // i's own periodic image: both sides add to y[i]
+        for (Index d = 0; d < dpp; ++d) acc[d] += scale_j(d) * gj[d];
+      } else if (pair) {
+        for (Index d = 0; d < dpp; ++d) y[oj + d] += scale_j(d) * gj[d];
       }
     }
-    for (Index d = 0; d < dpp; ++d) y[oi + d] += scale_i(d) * gi[d];
-    if (pair)
-      for (Index d = 0; d < dpp; ++d) y[oj + d] += scale_j(d) * gj[d];
+    for (Index d = 0; d < dpp; ++d) y[oi + d] = acc[d];
   }
 }
 
