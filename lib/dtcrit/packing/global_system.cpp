@@ -13,6 +13,7 @@
 
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/parts_pool.hpp"
 #include "dtcrit/linalg/lanczos.hpp"
 
 namespace dtcrit::packing {
@@ -584,23 +585,30 @@ void GlobalSystem::apply_with_scale(double a, double b, const double* scale, con
     apply_range(a, b, scale, x, y, 0, nc);
     return;
   }
-  // Each thread scatters into its own buffer (thread 0 into y); the buffers are summed after.
+  // T parts of the contacts: part 0 scatters into y, part t into its own buffer, summed after in
+  // the parts' order, whichever thread ran each part (the same sums for every scheduling).
   scratch_.resize(static_cast<std::size_t>(T - 1));
-  std::vector<std::thread> pool;
-  for (int t = 1; t < T; ++t) {
-    scratch_[static_cast<std::size_t>(t - 1)].resize(N);
-    pool.emplace_back([&, t] {
-      Vector& buf = scratch_[static_cast<std::size_t>(t - 1)];
-      buf.setZero();
-      apply_range(a, b, scale, x, buf.data(), nc * static_cast<std::size_t>(t) / static_cast<std::size_t>(T),
-                  nc * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(T));
-    });
-  }
-  std::fill(y, y + N, 0.0);
-  apply_range(a, b, scale, x, y, 0, nc / static_cast<std::size_t>(T));
-  for (auto& th : pool) th.join();
+  for (Vector& buf : scratch_) buf.resize(N);
+  if (!pool_.pool || pool_.pool->workers() != T - 1) pool_.pool = std::make_unique<PartsPool>(T - 1);
+  const auto uT = static_cast<std::size_t>(T);
+  pool_.pool->run(T, [&](int t) {
+    const auto ut = static_cast<std::size_t>(t);
+    double* out = t == 0 ? y : scratch_[ut - 1].data();
+    std::fill(out, out + N, 0.0);
+    apply_range(a, b, scale, x, out, nc * ut / uT, nc * (ut + 1) / uT);
+  });
   for (const Vector& buf : scratch_) Eigen::Map<Vector>(y, N) += buf;
 }
+
+GlobalSystem::Pool::Pool() = default;
+GlobalSystem::Pool::Pool(const Pool&) {}
+GlobalSystem::Pool::Pool(Pool&&) noexcept = default;
+GlobalSystem::Pool& GlobalSystem::Pool::operator=(const Pool&) {
+  pool.reset();
+  return *this;
+}
+GlobalSystem::Pool& GlobalSystem::Pool::operator=(Pool&&) noexcept = default;
+GlobalSystem::Pool::~Pool() = default;
 
 void GlobalSystem::apply(double a, double b, const double* x, double* y) const { apply_with_scale(a, b, nullptr, x, y); }
 

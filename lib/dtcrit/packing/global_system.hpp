@@ -34,6 +34,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -42,6 +43,10 @@
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/network/network.hpp"
 #include "dtcrit/packing/contacts.hpp"
+
+namespace dtcrit {
+class PartsPool;
+}
 
 namespace dtcrit::packing {
 
@@ -204,7 +209,19 @@ class GlobalSystem {
   std::vector<std::int32_t> general_slot_;  // per contact: its index in general_, or -1 (empty if none)
   bool symmetric_ = true;
   int threads_ = 1;
-  mutable std::vector<Vector> scratch_;  // per-thread scatter buffers of apply()
+  mutable std::vector<Vector> scratch_;  // per-part scatter buffers of apply() (part 0 writes y)
+  // apply()'s worker threads, started on first use and kept (one thread less than threads_). A copy
+  // of the system starts its own: the pool is never shared.
+  struct Pool {
+    std::unique_ptr<PartsPool> pool;
+    Pool();
+    Pool(const Pool&);
+    Pool(Pool&&) noexcept;
+    Pool& operator=(const Pool&);
+    Pool& operator=(Pool&&) noexcept;
+    ~Pool();
+  };
+  mutable Pool pool_;
   mutable std::map<std::pair<double, double>, double> gershgorin_;  // gershgorin_bound's answers
 };
 
