@@ -154,3 +154,28 @@ TEST_CASE("parts pool runs every part exactly once and passes exceptions on", "[
     CHECK(ran == 7);
   }
 }
+
+TEST_CASE("Gershgorin rows equal the assembled matrix's absolute row sums without repeated pairs", "[packing]") {
+  // gershgorin_rows keeps a particle's diagonal block only between its first and last contact. With
+  // walls and no periodic images every pair has one contact, so the bound is the assembled row sum
+  // of |M^-1/2 (a K + b C) M^-1/2| exactly (up to rounding). Contacts shuffled too: the blocks are
+  // then opened and closed in another order.
+  Packing p = lattice(LatticeKind::fcc, 3, false);
+  add_box_walls(p, 2e-5);
+  ContactSet cs = find_contacts(p, damped_laws(), {1e-9});
+  REQUIRE(cs.wall_contacts > 0);
+  ContactSet shuffled = cs;
+  std::shuffle(shuffled.contacts.begin(), shuffled.contacts.end(), std::mt19937(11));
+  for (const ContactSet* set : {&cs, &shuffled}) {
+    const GlobalSystem g(p, *set);
+    const Vector w = g.mass().cwiseSqrt().cwiseInverse();
+    for (const auto& [a, b] : {std::pair{1.0, 0.0}, std::pair{0.0, 1.0}, std::pair{4e-12, 4e-6}}) {
+      const Matrix A = w.asDiagonal() * Matrix(a * g.stiffness() + b * g.damping()) * w.asDiagonal();
+      const Vector ref = A.cwiseAbs().rowwise().sum();
+      const Vector rows = g.gershgorin_rows(a, b);
+      REQUIRE(rows.size() == ref.size());
+      CHECK((rows - ref).cwiseAbs().maxCoeff() <= 1e-12 * ref.maxCoeff());
+      CHECK(rows.minCoeff() > 0.0);  // every particle touches something
+    }
+  }
+}
