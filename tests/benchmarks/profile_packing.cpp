@@ -8,6 +8,7 @@
 //   build/tests/benchmarks/profile_packing N POLY DAMPED     e.g. 29 1 1
 #include <chrono>
 #include <ctime>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -23,6 +24,18 @@ using namespace dtcrit::packing;
 using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Peak resident memory of the process so far (VmHWM) [MB].
+double peak_mb() {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return std::nan("");
+  char line[256];
+  double kb = std::nan("");
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmHWM: %lf kB", &kb) == 1) break;
+  std::fclose(f);
+  return kb / 1024.0;
+}
 
 }  // namespace
 
@@ -76,8 +89,13 @@ int main(int argc, char** argv) {
   const ExtremeEigen top = largest_eigen(g, 1.0, 0.0, eigen);
   const double t_top = since(t0);
   const double omega = std::sqrt(top.lambda);
-  std::printf("omega_max          %8.3f s  %lld applications (%.3f ms each, all included)  omega_max %.17g\n", t_top,
-              static_cast<long long>(top.operations), 1e3 * t_top / static_cast<double>(top.operations), omega);
+  std::printf("omega_max          %8.3f s  %lld applications (%.3f ms each, all included)  omega_max %.17g  "
+              "peak RSS so far %.0f MB\n",
+              t_top, static_cast<long long>(top.operations), 1e3 * t_top / static_cast<double>(top.operations), omega,
+              peak_mb());
+  t0 = Clock::now();
+  const double gershgorin = g.gershgorin_omega2();
+  std::printf("gershgorin bound   %8.3f s  omega^2 <= %.6e  peak RSS so far %.0f MB\n", since(t0), gershgorin, peak_mb());
   {
     // The same recurrence (lanczos_largest, as largest_eigen calls it) with the operator timed apart:
     // the rest is the recurrence's own vector work, on one thread.
