@@ -10,6 +10,7 @@
 #
 #   OLD_BUILD=/tmp/packing-old/main/build-bench tests/benchmarks/record_packing_speedup.sh
 #   OLD_BUILD=... CASES="29,1,0,0" ROUNDS=1 AGREE=0 tests/benchmarks/record_packing_speedup.sh
+#   OLD_BUILD=... CASES="63,1,0,0" ROUNDS=1 AGREE=0 OUT=results/benchmarks/packing_speedup_1e6.md ...
 # OLD_BUILD: a Release build (-DDTCRIT_BUILD_BENCHMARKS=ON) of the older commit, with
 # tests/benchmarks/bench_packing and dtcrit in it, e.g. made by
 #   git worktree add /tmp/packing-old/main ce09910
@@ -24,6 +25,7 @@ rounds="${ROUNDS:-3}"
 # "n,poly,spectra,damped" per case (bench_packing.cpp): 97 556 spheres, polydisperse, undamped and damped.
 cases="${CASES:-29,1,0,0 29,1,0,1}"
 agree="${AGREE:-1}"
+out_md="${OUT:-results/benchmarks/packing_speedup.md}"
 old_commit=$(git -C "$old/.." rev-parse --short HEAD 2>/dev/null || echo "unknown")
 for f in "$old/tests/benchmarks/bench_packing" "$old/dtcrit"; do
   [[ -x $f ]] || { echo "missing $f" >&2; exit 1; }
@@ -157,6 +159,6 @@ fi
   cat "$raw"
   echo '```'
 } >"$tmp/out.md"
-mkdir -p results/benchmarks
-mv "$tmp/out.md" results/benchmarks/packing_speedup.md
-echo "wrote results/benchmarks/packing_speedup.md"
+mkdir -p "$(dirname "$out_md")"
+mv "$tmp/out.md" "$out_md"
+echo "wrote $out_md"
