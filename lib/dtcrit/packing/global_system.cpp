@@ -145,7 +145,8 @@ GlobalSystem::GlobalSystem(const network::ContactNetwork& net, bool rotation)
 
 void GlobalSystem::setup() {
   threads_ = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 2u));
-  inv_sqrt_mass_ = mass_.cwiseSqrt().cwiseInverse();
+  // Spheres read M^{-1/2} per particle (particle_scale_); a per-dof copy would cost a vector of dofs.
+  if (bodies_) inv_sqrt_mass_ = mass_.cwiseSqrt().cwiseInverse();
   const Index n = particles();
   for (const Contact& c : contacts_.contacts) {
     if (c.i < 0 || c.i >= n || c.j >= n || c.law < 0 || c.law >= static_cast<std::int32_t>(contacts_.laws.size()))
@@ -672,7 +673,11 @@ Vector GlobalSystem::gershgorin_rows(double a, double b) const {
   const auto bsize = static_cast<std::size_t>(dpp * dpp);
   Vector offsum = Vector::Zero(dofs());      // scaled off-block row sums
   Vector rows = Vector::Zero(dofs());        // stays 0 for a particle without contacts
-  const Vector& s = inv_sqrt_mass_;
+  // M^{-1/2} of a dof: per dof for bodies, per particle (1/sqrt(m), 1/sqrt(I)) for spheres (the same
+  // numbers: 1 / sqrt of the same mass).
+  auto s = [&](Index dof) {
+    return bodies_ ? inv_sqrt_mass_[dof] : particle_scale_[static_cast<std::size_t>(2 * (dof / dpp) + (dof % dpp >= dim_ ? 1 : 0))];
+  };
   auto add_diag = [&](Index i, const Matrix& B) {
     std::int32_t& sl = slot[static_cast<std::size_t>(i)];
     if (sl < 0) {
@@ -694,8 +699,8 @@ Vector GlobalSystem::gershgorin_rows(double a, double b) const {
     const double* D = blocks.data() + static_cast<std::size_t>(sl) * bsize;
     for (Index r = 0; r < dpp; ++r) {
       double row = 0.0;
-      for (Index q = 0; q < dpp; ++q) row += std::abs(D[r * dpp + q]) * s[i * dpp + q];
-      rows[i * dpp + r] = s[i * dpp + r] * (row + offsum[i * dpp + r]);
+      for (Index q = 0; q < dpp; ++q) row += std::abs(D[r * dpp + q]) * s(i * dpp + q);
+      rows[i * dpp + r] = s(i * dpp + r) * (row + offsum[i * dpp + r]);
     }
     free_slots.push_back(sl);
     sl = -1;
@@ -710,8 +715,8 @@ Vector GlobalSystem::gershgorin_rows(double a, double b) const {
       add_diag(c.j, K.bottomRightCorner(dpp, dpp));
       for (Index r = 0; r < dpp; ++r)
         for (Index q = 0; q < dpp; ++q) {
-          offsum[c.i * dpp + r] += std::abs(K(r, dpp + q)) * s[c.j * dpp + q];
-          offsum[c.j * dpp + q] += std::abs(K(dpp + q, r)) * s[c.i * dpp + r];
+          offsum[c.i * dpp + r] += std::abs(K(r, dpp + q)) * s(c.j * dpp + q);
+          offsum[c.j * dpp + q] += std::abs(K(dpp + q, r)) * s(c.i * dpp + r);
         }
       if (last[static_cast<std::size_t>(c.j)] == k) finish(c.j);
     }

@@ -189,7 +189,8 @@ class GlobalSystem {
   Vector mass_, inv_sqrt_mass_;
   std::vector<double> particle_scale_;  // (1/sqrt(m_i), 1/sqrt(I_i)) per particle: M^{-1/2} of apply_scaled
   // Bodies (contact network): per contact the arms (a_i, a_j; a_j zero on a wall) and R_eff, per
-  // body its principal axes (3D, 9 each, column-major). M^{-1/2} is inv_sqrt_mass_, per dof.
+  // body its principal axes (3D, 9 each, column-major). M^{-1/2} is inv_sqrt_mass_, per dof (empty for
+  // spheres: particle_scale_).
   bool bodies_ = false;
   std::vector<Vec3> arms_;
   std::vector<double> r_eff_, axes_;
