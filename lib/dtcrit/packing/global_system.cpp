@@ -673,10 +673,10 @@ Vector GlobalSystem::gershgorin_rows(double a, double b) const {
   const auto bsize = static_cast<std::size_t>(dpp * dpp);
   Vector offsum = Vector::Zero(dofs());      // scaled off-block row sums
   Vector rows = Vector::Zero(dofs());        // stays 0 for a particle without contacts
-  // M^{-1/2} of a dof: per dof for bodies, per particle (1/sqrt(m), 1/sqrt(I)) for spheres (the same
-  // numbers: 1 / sqrt of the same mass).
-  auto s = [&](Index dof) {
-    return bodies_ ? inv_sqrt_mass_[dof] : particle_scale_[static_cast<std::size_t>(2 * (dof / dpp) + (dof % dpp >= dim_ ? 1 : 0))];
+  // M^{-1/2} of particle p's dof d: per dof for bodies, per particle (1/sqrt(m), 1/sqrt(I)) for spheres
+  // (the same numbers: 1 / sqrt of the same mass).
+  auto s = [&](Index p, Index d) {
+    return bodies_ ? inv_sqrt_mass_[p * dpp + d] : particle_scale_[static_cast<std::size_t>(2 * p + (d >= dim_ ? 1 : 0))];
   };
   auto add_diag = [&](Index i, const Matrix& B) {
     std::int32_t& sl = slot[static_cast<std::size_t>(i)];
@@ -699,8 +699,8 @@ Vector GlobalSystem::gershgorin_rows(double a, double b) const {
     const double* D = blocks.data() + static_cast<std::size_t>(sl) * bsize;
     for (Index r = 0; r < dpp; ++r) {
       double row = 0.0;
-      for (Index q = 0; q < dpp; ++q) row += std::abs(D[r * dpp + q]) * s(i * dpp + q);
-      rows[i * dpp + r] = s(i * dpp + r) * (row + offsum[i * dpp + r]);
+      for (Index q = 0; q < dpp; ++q) row += std::abs(D[r * dpp + q]) * s(i, q);
+      rows[i * dpp + r] = s(i, r) * (row + offsum[i * dpp + r]);
     }
     free_slots.push_back(sl);
     sl = -1;
@@ -715,8 +715,8 @@ Vector GlobalSystem::gershgorin_rows(double a, double b) const {
       add_diag(c.j, K.bottomRightCorner(dpp, dpp));
       for (Index r = 0; r < dpp; ++r)
         for (Index q = 0; q < dpp; ++q) {
-          offsum[c.i * dpp + r] += std::abs(K(r, dpp + q)) * s(c.j * dpp + q);
-          offsum[c.j * dpp + q] += std::abs(K(dpp + q, r)) * s(c.i * dpp + r);
+          offsum[c.i * dpp + r] += std::abs(K(r, dpp + q)) * s(c.j, q);
+          offsum[c.j * dpp + q] += std::abs(K(dpp + q, r)) * s(c.i, r);
         }
       if (last[static_cast<std::size_t>(c.j)] == k) finish(c.j);
     }
