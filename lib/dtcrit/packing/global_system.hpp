@@ -34,6 +34,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -42,6 +43,10 @@
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/network/network.hpp"
 #include "dtcrit/packing/contacts.hpp"
+
+namespace dtcrit {
+class PartsPool;
+}
 
 namespace dtcrit::packing {
 
@@ -184,7 +189,8 @@ class GlobalSystem {
   Vector mass_, inv_sqrt_mass_;
   std::vector<double> particle_scale_;  // (1/sqrt(m_i), 1/sqrt(I_i)) per particle: M^{-1/2} of apply_scaled
   // Bodies (contact network): per contact the arms (a_i, a_j; a_j zero on a wall) and R_eff, per
-  // body its principal axes (3D, 9 each, column-major). M^{-1/2} is inv_sqrt_mass_, per dof.
+  // body its principal axes (3D, 9 each, column-major). M^{-1/2} is inv_sqrt_mass_, per dof (empty for
+  // spheres: particle_scale_).
   bool bodies_ = false;
   std::vector<Vec3> arms_;
   std::vector<double> r_eff_, axes_;
@@ -204,7 +210,19 @@ class GlobalSystem {
   std::vector<std::int32_t> general_slot_;  // per contact: its index in general_, or -1 (empty if none)
   bool symmetric_ = true;
   int threads_ = 1;
-  mutable std::vector<Vector> scratch_;  // per-thread scatter buffers of apply()
+  mutable std::vector<Vector> scratch_;  // per-part scatter buffers of apply() (part 0 writes y)
+  // apply()'s worker threads, started on first use and kept (one thread less than threads_). A copy
+  // of the system starts its own: the pool is never shared.
+  struct Pool {
+    std::unique_ptr<PartsPool> pool;
+    Pool();
+    Pool(const Pool&);
+    Pool(Pool&&) noexcept;
+    Pool& operator=(const Pool&);
+    Pool& operator=(Pool&&) noexcept;
+    ~Pool();
+  };
+  mutable Pool pool_;
   mutable std::map<std::pair<double, double>, double> gershgorin_;  // gershgorin_bound's answers
 };
 

@@ -1,0 +1,47 @@
+#pragma once
+// A persistent pool for fork-join work split into a fixed number of parts: run(parts, f) calls f(0),
+// ..., f(parts - 1) once each, on the calling thread and the pool's workers, whichever claims a part
+// first, and returns when all are done. Which thread runs a part never changes what it computes, so
+// a result assembled from the parts in their order is the same whatever the scheduling. On a busy
+// machine a worker that is not scheduled in time leaves its part to the caller instead of making it
+// wait (a thread spawned and joined per call, as before, made each call wait for the slowest start).
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace dtcrit {
+
+class PartsPool {
+ public:
+  explicit PartsPool(int workers);
+  ~PartsPool();
+  PartsPool(const PartsPool&) = delete;
+  PartsPool& operator=(const PartsPool&) = delete;
+  int workers() const { return static_cast<int>(threads_.size()); }
+  // One caller at a time. Rethrows the first exception of a part, after every part has finished.
+  void run(int parts, const std::function<void(int)>& part);
+
+ private:
+  void work();
+  // Claims and runs parts of job `generation` until none is left (or a newer job has started).
+  void claim(std::uint32_t generation, const std::function<void(int)>* job, int parts);
+
+  std::mutex mutex_;
+  std::condition_variable wake_, finished_;
+  std::vector<std::thread> threads_;
+  // The job (under mutex_) and its next unclaimed part: generation << 32 | part, so that a worker
+  // woken late for an earlier job cannot claim a part of the current one.
+  const std::function<void(int)>* job_ = nullptr;
+  int parts_ = 0, done_ = 0;
+  std::uint32_t generation_ = 0;
+  bool stop_ = false;
+  std::exception_ptr error_;
+  std::atomic<std::uint64_t> next_{0};
+};
+
+}  // namespace dtcrit

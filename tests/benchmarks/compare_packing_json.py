@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Compares two `dtcrit packing --json` answers number by number (every numeric leaf but the timings).
+
+  compare_packing_json.py OLD.json NEW.json
+
+Prints one line: how many numbers, how many differ in any bit, the largest relative difference and
+where; exits 1 if a number differs by more than 1e-12 relative or the two have different keys.
+"""
+import json
+import math
+import sys
+
+
+def leaves(node, path=""):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "timings_s":
+                continue
+            yield from leaves(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from leaves(value, f"{path}[{i}]")
+    else:
+        yield path, node
+
+
+def main():
+    old = dict(leaves(json.load(open(sys.argv[1]))))
+    new = dict(leaves(json.load(open(sys.argv[2]))))
+    if old.keys() != new.keys():
+        print(f"different keys: {sorted(old.keys() ^ new.keys())[:5]}")
+        return 1
+    numbers = differ = 0
+    worst, where = 0.0, "-"
+    for path, a in old.items():
+        b = new[path]
+        if isinstance(a, bool) or not isinstance(a, (int, float)):
+            if a != b:
+                print(f"{path}: {a!r} != {b!r}")
+                return 1
+            continue
+        numbers += 1
+        if a == b or (isinstance(a, float) and math.isnan(a) and math.isnan(b)):
+            continue
+        differ += 1
+        rel = abs(a - b) / max(abs(a), abs(b))
+        if rel > worst:
+            worst, where = rel, path
+    print(f"{numbers} numbers, {differ} differ, largest relative difference {worst:.3g} ({where})")
+    return 0 if worst <= 1e-12 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
