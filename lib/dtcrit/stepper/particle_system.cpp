@@ -450,7 +450,7 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
     };
     // On the pool's threads: every range evaluates, then (outputs sized in between, on this thread)
     // every range applies. A task that throws ends its loop; run() rethrows after the others finish.
-    if (!pool_.p || pool_.p->threads() != threads_) pool_.p = std::make_unique<WorkerPool>(threads_);
+    if (!pool_.p || pool_.p->workers() != threads_ - 1) pool_.p = std::make_unique<PartsPool>(threads_ - 1);
     pool_.p->run(ranges, evaluate_range);
     for (int r = 0; r < ranges; ++r)
       offset[static_cast<std::size_t>(r) + 1] = offset[static_cast<std::size_t>(r)] + shares_[static_cast<std::size_t>(r)].trial.size();

@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "dtcrit/core/worker_pool.hpp"
+#include "dtcrit/core/parts_pool.hpp"
 #include "dtcrit/dynamics/system.hpp"
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/contact/law.hpp"
@@ -258,7 +258,7 @@ class ParticleSystem final : public MechanicalSystem {
   std::vector<RangeShare> shares_;
   // force()'s threads, started at the first threaded call and kept; a copy of the system starts its own.
   struct OwnPool {
-    std::unique_ptr<WorkerPool> p;
+    std::unique_ptr<PartsPool> p;
     OwnPool() = default;
     OwnPool(const OwnPool&) {}
     OwnPool& operator=(const OwnPool&) { return *this; }
