@@ -109,7 +109,7 @@ if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; t
   d_step=$(incl "$work/cg.dtcrit" "VelocityVerlet::step(")
   d_force=$(incl "$work/cg.dtcrit" "ParticleSystem::force(")
   d_contacts=$(awk '{for (i = 1; i < NF; ++i) if ($i == "pair_contacts") p = $(i + 1); else if ($i == "wall_contacts") w = $(i + 1)} END {print p + w}' "$work/cg.dtcrit.out")
-  cg_rows+="| dtcrit | \`VelocityVerlet::step\` $d_step | \`ParticleSystem::force\` (all contacts) $d_force | $(awk -v a="$d_step" -v s="$cg_steps" 'BEGIN {printf "%.3g", a / s}') | $(awk -v a="$d_step" -v s="$cg_steps" -v c="$d_contacts" 'BEGIN {printf "%.0f", a / s / c}') |"$'\n'
+  cg_rows+="| dtcrit | \`VelocityVerlet::step\` $d_step | \`ParticleSystem::force\` $d_force (its $((cg_steps + 1)) calls: the start-up call too) | $(awk -v a="$d_step" -v s="$cg_steps" 'BEGIN {printf "%.3g", a / s}') | $(awk -v a="$d_step" -v s="$cg_steps" -v c="$d_contacts" 'BEGIN {printf "%.0f", a / s / c}') |"$'\n'
   if [ "$have_lmp" = 1 ]; then
     (cd "$work" && valgrind --tool=callgrind --callgrind-out-file="$work/cg.lammps" "$lmp" -in "in.stepper_$cg_n" \
        -screen none -log log.cg >/dev/null 2>&1)
