@@ -10,9 +10,10 @@ number. Also checked: "ranks", "eigensolver": "slepc", one entry per rank whose 
 import argparse
 import json
 import math
-import os
 import subprocess
 import sys
+
+from mpi_support import expect_failure, mpi_env
 
 TOL = 1e-9
 
@@ -41,21 +42,10 @@ def main():
     ap.add_argument("args", nargs=argparse.REMAINDER)
     o = ap.parse_args()
     args = [a for a in o.args if a != "--"]
-    env = dict(os.environ)
-    # Open MPI refuses root without these; the tests oversubscribe (4 ranks on 2 cores).
-    env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
-    env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-    env.setdefault("OMPI_MCA_rmaps_base_oversubscribe", "1")
-    env.setdefault("OMPI_MCA_btl_vader_single_copy_mechanism", "none")  # containers without CMA
+    env = mpi_env()
 
     if o.expect_error:
-        p = subprocess.run([o.mpiexec, "-n", str(o.ranks), o.dtcrit, "packing", *args], capture_output=True, text=True,
-                           env=env, timeout=120)
-        said = p.stderr.count("dtcrit: error: ")
-        if p.returncode == 0 or o.expect_error not in p.stderr or said != 1:
-            sys.exit(f"FAIL: expected exit != 0 and '{o.expect_error}' once; got exit {p.returncode}, {said} error lines:\n"
-                     f"{p.stderr}")
-        print(f"ok: {o.ranks} ranks fail together with: {o.expect_error}")
+        expect_failure([o.mpiexec, "-n", str(o.ranks), o.dtcrit, "packing", *args], o.expect_error, o.ranks, env)
         return
     serial = run([o.dtcrit, "packing", *args, "--json", "--eigensolver", o.serial_solver], env)
     dist = run([o.mpiexec, "-n", str(o.ranks), o.dtcrit, "packing", *args, "--json", "--operator", o.operator], env)
