@@ -27,10 +27,8 @@ using Catch::Matchers::WithinRel;
 
 namespace {
 
-SweepResult run(const std::string& case_name, const std::vector<std::string>& specs, const std::string& set = "",
-                  const std::string& tangential = "traditional", int levels = 5, bool stability = false,
-                  int phases = 0) {
-  const auto c = make_case(case_name, CaseOptions{KeyValues(set, "--set"), tangential, true});
+// The tests' sweep: short stability runs, no accuracy-limited step.
+SweepOptions test_options(const std::vector<std::string>& specs, int levels, bool stability, int phases = 0) {
   SweepOptions o;
   o.integrators = specs;
   o.levels = levels;
@@ -38,7 +36,14 @@ SweepResult run(const std::string& case_name, const std::vector<std::string>& sp
   o.stability = stability ? 1 : 0;
   o.accuracy = false;
   o.stability_steps = 5000;
-  return run_sweep(*c, tangential, o);
+  return o;
+}
+
+SweepResult run(const std::string& case_name, const std::vector<std::string>& specs, const std::string& set = "",
+                  const std::string& tangential = "traditional", int levels = 5, bool stability = false,
+                  int phases = 0) {
+  const auto c = make_case(case_name, CaseOptions{KeyValues(set, "--set"), tangential, true});
+  return run_sweep(*c, tangential, test_options(specs, levels, stability, phases));
 }
 
 double order(const SweepResult& r, std::size_t i, const std::string& q) { return r.integrators.at(i).order.at(q).order; }
@@ -262,12 +267,7 @@ TEST_CASE("bonded-pair: the stability search starts at the prediction and ends o
                                        "rk4", "gear4", "newmark_linear"};
   for (const char* set : {"", "gamma_n=100"}) {
     const auto c = make_case("bonded-pair", CaseOptions{KeyValues(set, "--set"), "traditional", true});
-    SweepOptions o;
-    o.integrators = specs;
-    o.levels = 2;
-    o.stability = 1;
-    o.accuracy = false;
-    o.stability_steps = 5000;
+    const SweepOptions o = test_options(specs, 2, true);
     const auto r = run_sweep(*c, "traditional", o);
     for (const auto& s : r.integrators) {
       const auto& e = s.empirical;
@@ -291,12 +291,7 @@ TEST_CASE("bonded-pair: the stability search starts at the prediction and ends o
 TEST_CASE("bonded-pair: an unconditionally stable prediction is checked at the top of the range in one run",
           "[sweep]") {
   const auto c = make_case("bonded-pair", CaseOptions{KeyValues("", "--set"), "traditional", true});
-  SweepOptions o;
-  o.integrators = {"hht", "gs4_u0"};
-  o.levels = 2;
-  o.stability = 1;
-  o.accuracy = false;
-  o.stability_steps = 5000;
+  const SweepOptions o = test_options({"hht", "gs4_u0"}, 2, true);
   const auto r = run_sweep(*c, "traditional", o);
   for (const auto& s : r.integrators) {
     INFO(s.spec);
@@ -316,12 +311,7 @@ TEST_CASE("head-on (collisions only): the stability search does not start from t
   REQUIRE_FALSE(make_case("head-on", CaseOptions{})->linear_stability());
   REQUIRE(make_case("bonded-pair", CaseOptions{})->linear_stability());
   const auto c = make_case("head-on", CaseOptions{KeyValues("", "--set"), "traditional", true});
-  SweepOptions o;
-  o.integrators = {"velocity_verlet", "hht"};
-  o.levels = 2;
-  o.stability = 1;
-  o.accuracy = false;
-  o.stability_steps = 5000;
+  const SweepOptions o = test_options({"velocity_verlet", "hht"}, 2, true);
   const auto r = run_sweep(*c, "traditional", o);
   const auto& vv = r.integrators[0].empirical;
   REQUIRE(vv.status == "found");

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -42,6 +43,26 @@ class PartsPool {
   bool stop_ = false;
   std::exception_ptr error_;
   std::atomic<std::uint64_t> next_{0};
+};
+
+// The pool of an object that may be copied (a packing's GlobalSystem, the stepper's ParticleSystem):
+// started on first use, restarted when the thread count changes; a copy starts without threads of
+// its own, and an assignment keeps the target's: a pool is never shared between objects.
+class OwnedPartsPool {
+ public:
+  OwnedPartsPool() = default;
+  OwnedPartsPool(const OwnedPartsPool&) {}
+  OwnedPartsPool& operator=(const OwnedPartsPool&) { return *this; }
+  OwnedPartsPool(OwnedPartsPool&&) noexcept = default;
+  OwnedPartsPool& operator=(OwnedPartsPool&&) noexcept = default;
+  // The pool with `workers` threads besides the caller's.
+  PartsPool& with_workers(int workers) {
+    if (!pool_ || pool_->workers() != workers) pool_ = std::make_unique<PartsPool>(workers);
+    return *pool_;
+  }
+
+ private:
+  std::unique_ptr<PartsPool> pool_;
 };
 
 }  // namespace dtcrit

@@ -590,9 +590,8 @@ void GlobalSystem::apply_with_scale(double a, double b, const double* scale, con
   // the parts' order, whichever thread ran each part (the same sums for every scheduling).
   scratch_.resize(static_cast<std::size_t>(T - 1));
   for (Vector& buf : scratch_) buf.resize(N);
-  if (!pool_.pool || pool_.pool->workers() != T - 1) pool_.pool = std::make_unique<PartsPool>(T - 1);
   const auto uT = static_cast<std::size_t>(T);
-  pool_.pool->run(T, [&](int t) {
+  pool_.with_workers(T - 1).run(T, [&](int t) {
     const auto ut = static_cast<std::size_t>(t);
     double* out = t == 0 ? y : scratch_[ut - 1].data();
     std::fill(out, out + N, 0.0);
@@ -601,15 +600,6 @@ void GlobalSystem::apply_with_scale(double a, double b, const double* scale, con
   for (const Vector& buf : scratch_) Eigen::Map<Vector>(y, N) += buf;
 }
 
-GlobalSystem::Pool::Pool() = default;
-GlobalSystem::Pool::Pool(const Pool&) {}
-GlobalSystem::Pool::Pool(Pool&&) noexcept = default;
-GlobalSystem::Pool& GlobalSystem::Pool::operator=(const Pool&) {
-  pool.reset();
-  return *this;
-}
-GlobalSystem::Pool& GlobalSystem::Pool::operator=(Pool&&) noexcept = default;
-GlobalSystem::Pool::~Pool() = default;
 
 void GlobalSystem::apply(double a, double b, const double* x, double* y) const { apply_with_scale(a, b, nullptr, x, y); }
 

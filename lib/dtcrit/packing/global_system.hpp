@@ -41,12 +41,10 @@
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/stability/damped_limit.hpp"
 #include "dtcrit/dynamics/linear_system.hpp"
+#include "dtcrit/core/parts_pool.hpp"
 #include "dtcrit/network/network.hpp"
 #include "dtcrit/packing/contacts.hpp"
 
-namespace dtcrit {
-class PartsPool;
-}
 
 namespace dtcrit::packing {
 
@@ -211,18 +209,8 @@ class GlobalSystem {
   bool symmetric_ = true;
   int threads_ = 1;
   mutable std::vector<Vector> scratch_;  // per-part scatter buffers of apply() (part 0 writes y)
-  // apply()'s worker threads, started on first use and kept (one thread less than threads_). A copy
-  // of the system starts its own: the pool is never shared.
-  struct Pool {
-    std::unique_ptr<PartsPool> pool;
-    Pool();
-    Pool(const Pool&);
-    Pool(Pool&&) noexcept;
-    Pool& operator=(const Pool&);
-    Pool& operator=(Pool&&) noexcept;
-    ~Pool();
-  };
-  mutable Pool pool_;
+  // apply()'s worker threads, started on first use and kept (one thread less than threads_).
+  mutable OwnedPartsPool pool_;
   mutable std::map<std::pair<double, double>, double> gershgorin_;  // gershgorin_bound's answers
 };
 

@@ -377,12 +377,14 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
                   const contact::ContactResponse& out) {
     const Vec3& nrm = g.rc.normal;
     const Vec3 nxft = nrm.cross(out.tangential_force);
-    if (!contact::uses_resistance_rates(law))  // no rolling or twisting torque to add
-      return Load{g.i, g.j, out.force(nrm), -contact::torque_arm(law, g.rc, true) * nxft,
-                  -contact::torque_arm(law, g.rc, false) * nxft};
-    const Vec3 resist = in.r_eff * nrm.cross(out.rolling_force) + out.twisting_torque * nrm;
-    return Load{g.i, g.j, out.force(nrm), -contact::torque_arm(law, g.rc, true) * nxft + resist,
-                -contact::torque_arm(law, g.rc, false) * nxft - resist};
+    Load l{g.i, g.j, out.force(nrm), -contact::torque_arm(law, g.rc, true) * nxft,
+           -contact::torque_arm(law, g.rc, false) * nxft};
+    if (contact::uses_resistance_rates(law)) {  // else there is no rolling or twisting torque to add
+      const Vec3 resist = in.r_eff * nrm.cross(out.rolling_force) + out.twisting_torque * nrm;
+      l.torque_i += resist;
+      l.torque_j -= resist;
+    }
+    return l;
   };
   auto apply = [&](const Load& l) {
     add_generalised(f, l.i, l.force, l.torque_i);
@@ -450,14 +452,14 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
     };
     // On the pool's threads: every range evaluates, then (outputs sized in between, on this thread)
     // every range applies. A task that throws ends its loop; run() rethrows after the others finish.
-    if (!pool_.p || pool_.p->workers() != threads_ - 1) pool_.p = std::make_unique<PartsPool>(threads_ - 1);
-    pool_.p->run(ranges, evaluate_range);
+    PartsPool& pool = pool_.with_workers(threads_ - 1);
+    pool.run(ranges, evaluate_range);
     for (int r = 0; r < ranges; ++r)
       offset[static_cast<std::size_t>(r) + 1] = offset[static_cast<std::size_t>(r)] + shares_[static_cast<std::size_t>(r)].trial.size();
     trial_.resize(offset.back());
     if (consistent) anchors_trial_.resize(offset.back());
     if (reports_on_) reports_.resize(offset.back());
-    pool_.p->run(ranges, apply_range);
+    pool.run(ranges, apply_range);
     for_each_contact_in(t, x, v, false, false, np, np, true, serial);  // the bonds, after every contact as above
   }
   t_trial_ = t;

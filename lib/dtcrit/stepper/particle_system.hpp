@@ -11,7 +11,6 @@
 // onset from positions, at the same time level as the normal overlap.
 #include <compare>
 #include <cstdint>
-#include <memory>
 #include <limits>
 #include <string_view>
 #include <utility>
@@ -256,16 +255,7 @@ class ParticleSystem final : public MechanicalSystem {
     std::vector<ContactReport> reports;
   };
   std::vector<RangeShare> shares_;
-  // force()'s threads, started at the first threaded call and kept; a copy of the system starts its own.
-  struct OwnPool {
-    std::unique_ptr<PartsPool> p;
-    OwnPool() = default;
-    OwnPool(const OwnPool&) {}
-    OwnPool& operator=(const OwnPool&) { return *this; }
-    OwnPool(OwnPool&&) = default;
-    OwnPool& operator=(OwnPool&&) = default;
-  };
-  OwnPool pool_;
+  OwnedPartsPool pool_;  // force()'s threads, started at the first threaded call and kept
 
   mutable NeighbourList nlist_;
   mutable std::vector<Vec3> centres_;
