@@ -53,16 +53,16 @@ void LinearSystem::set_load(Vector load) {
 // blockdiag(A(reduced system), A(free part)); the free part's is the scheme's at Omega = 0 in
 // each free direction: the double root 1 of consistency (a Jordan block: the drift, not an
 // instability) and the spurious roots, inside the unit circle for a zero-stable scheme.
-MovingPart without_free_modes(const LinearSystem& sys, double omega_scale) {
+std::optional<Matrix> moving_basis(const Vector& mass, const Matrix& K_, const Matrix& C_, double omega_scale) {
   require_positive("omega_scale", omega_scale);
   constexpr double eps = std::numeric_limits<double>::epsilon();
-  const Index n = sys.dofs();
-  const Vector s = sys.mass().cwiseSqrt().cwiseInverse();
-  const Matrix K = s.asDiagonal() * Matrix(sys.stiffness()) * s.asDiagonal();
-  const Matrix C = s.asDiagonal() * Matrix(sys.damping()) * s.asDiagonal();
+  const Index n = mass.size();
+  const Vector s = mass.cwiseSqrt().cwiseInverse();
+  const Matrix K = s.asDiagonal() * K_ * s.asDiagonal();
+  const Matrix C = s.asDiagonal() * C_ * s.asDiagonal();
   // Not symmetric (beyond assembly rounding): Zᵀ K need not vanish, nothing is separated.
   auto symmetric = [&](const Matrix& A) { return (A - A.transpose()).norm() <= 64.0 * eps * A.norm(); };
-  if (n == 0 || !symmetric(K) || !symmetric(C)) return {};
+  if (n == 0 || !symmetric(K) || !symmetric(C)) return std::nullopt;
   // Common null space from one SVD of the stacked, dimensionless [K~ / w²; C~ / w]: a numerical
   // rank decision at the rounding level of the matrices (64 n eps of the largest singular value).
   Matrix S(2 * n, n);
@@ -73,12 +73,21 @@ MovingPart without_free_modes(const LinearSystem& sys, double omega_scale) {
   const double tol = 64.0 * static_cast<double>(n) * eps * sigma[0];
   Index rank = 0;
   while (rank < n && sigma[rank] > tol) ++rank;
-  if (rank == n) return {};
-  const Matrix Q = svd.matrixV().leftCols(rank);
-  Matrix Kr = Q.transpose() * K * Q, Cr = Q.transpose() * C * Q;
+  if (rank == n) return std::nullopt;
+  return svd.matrixV().leftCols(rank);
+}
+
+MovingPart without_free_modes(const LinearSystem& sys, double omega_scale) {
+  const auto Q = moving_basis(sys.mass(), Matrix(sys.stiffness()), Matrix(sys.damping()), omega_scale);
+  if (!Q) return {};
+  const Vector s = sys.mass().cwiseSqrt().cwiseInverse();
+  const Matrix K = s.asDiagonal() * Matrix(sys.stiffness()) * s.asDiagonal();
+  const Matrix C = s.asDiagonal() * Matrix(sys.damping()) * s.asDiagonal();
+  Matrix Kr = Q->transpose() * K * *Q, Cr = Q->transpose() * C * *Q;
   Kr = 0.5 * (Kr + Kr.transpose()).eval();
   Cr = 0.5 * (Cr + Cr.transpose()).eval();
-  return {LinearSystem(Vector::Ones(rank), Kr, Cr), n - rank};
+  const Index rank = Q->cols();
+  return {LinearSystem(Vector::Ones(rank), Kr, Cr), sys.dofs() - rank};
 }
 
 LinearSystem scalar_oscillator(double omega, double zeta) {

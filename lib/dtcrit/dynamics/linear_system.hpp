@@ -42,6 +42,9 @@ struct MovingPart {
   Index free_modes = 0;
 };
 MovingPart without_free_modes(const LinearSystem& sys, double omega_scale);
+// The Q above: an orthonormal basis (columns) of the complement of M^1/2 N in mass-weighted
+// coordinates, for the system (mass, K, C); nullopt when nothing is free or K or C is not symmetric.
+std::optional<Matrix> moving_basis(const Vector& mass, const Matrix& K, const Matrix& C, double omega_scale);
 
 // The scalar oscillator m = 1, k = omega^2, c = 2 zeta omega.
 LinearSystem scalar_oscillator(double omega, double zeta);

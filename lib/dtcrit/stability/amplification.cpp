@@ -14,6 +14,7 @@
 #include <Eigen/LU>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/dynamics/linear_history_system.hpp"
 #include "dtcrit/integrators/registry.hpp"
 
 namespace dtcrit {
@@ -444,6 +445,16 @@ CriticalStep critical_step(Integrator& integrator, MechanicalSystem& sys, double
     if (!c) c = scan_critical_step(integrator, judged, omega_max);
     c->free_modes = moving.free_modes;
     return *c;
+  }
+  if (auto* history = dynamic_cast<LinearHistorySystem*>(&sys)) {
+    MovingHistoryPart moving = without_free_modes(*history, omega_max);
+    if (moving.system && moving.system->dofs() == 0)
+      return {Stability::unconditional, std::numeric_limits<double>::quiet_NaN(), moving.free_modes,
+              "nothing moves: every mode is free"};
+    CriticalStep c = scan_critical_step(integrator, moving.system ? *moving.system : sys, omega_max);
+    c.free_modes = moving.free_modes;
+    c.method += "; histories advanced by the velocities (traditional update) in the state";
+    return c;
   }
   return scan_critical_step(integrator, sys, omega_max);
 }

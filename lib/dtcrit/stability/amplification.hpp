@@ -45,6 +45,8 @@ struct CriticalStep {
 // decouples exactly and is polynomial drift, a Jordan block at +1 of A, not an instability);
 // their number is returned in free_modes. An undamped moving part (C = 0, K symmetric, two dofs or
 // more) is judged by its top mode, exactly (it decouples into modes; integrators/README.md).
+// A LinearHistorySystem (traditional tangential update) has its free modes set aside likewise when
+// its histories do not see them, and is scanned with the histories in the state.
 // The first h at which rho(A(h)) > 1, found by scanning Omega = h omega_max geometrically over
 // [1e-6, 1e4] and bisecting the first bracket to 1e-13 relative. Above 1e4 / omega_max no
 // instability is looked for ("unconditional"); instability already at 1e-6 / omega_max is

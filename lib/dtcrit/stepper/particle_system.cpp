@@ -502,6 +502,16 @@ void ParticleSystem::accept_step() {
 }
 
 void ParticleSystem::tangent(double t, const Vector& x, const Vector& v, SparseMatrix& K, SparseMatrix& C) {
+  assemble_tangent(t, x, v, K, C, nullptr);
+}
+
+void ParticleSystem::history_stiffness(double t, const Vector& x, const Vector& v, SparseMatrix& K_history) {
+  SparseMatrix K, C;
+  assemble_tangent(t, x, v, K, C, &K_history);
+}
+
+void ParticleSystem::assemble_tangent(double t, const Vector& x, const Vector& v, SparseMatrix& K, SparseMatrix& C,
+                                      SparseMatrix* K_history) {
   const Index n = dofs();
   if (x.size() != n || v.size() != n)
     fail(fmt::format("tangent: x has {} and v has {} entries, expected {}", x.size(), v.size(), n));
@@ -511,6 +521,7 @@ void ParticleSystem::tangent(double t, const Vector& x, const Vector& v, SparseM
   auto& tc = tangent_c_;
   tk.clear();
   tc.clear();
+  std::vector<Eigen::Triplet<double>> th;
   // Which of a body's 6 velocity components (v, w) are dofs here: 3D all, 2D (vx, vy, w_z).
   const std::array<int, 6> sel3{0, 1, 2, 3, 4, 5}, sel2{0, 1, 5, -1, -1, -1};
   const auto& sel = dim_ == 3 ? sel3 : sel2;
@@ -532,12 +543,17 @@ void ParticleSystem::tangent(double t, const Vector& x, const Vector& v, SparseM
     contact::ContactBlocks blocks = contact::contact_blocks(law, g.rc, out, geometric_ && !g.rc.wall);
     // traditional: the histories are incremented by dt times the velocities, so what the law's
     // springs see moves with v, not with x.
+    const Index bi = g.i * dpp, bj = g.j >= 0 ? g.j * dpp : 0;
+    if (K_history) {
+      contact::ContactBlocks history;
+      history.K = blocks.K_history;
+      scatter(th, contact::body_blocks(law, g.rc, history).K, bi, bj, g.j >= 0);
+    }
     if (traditional) {
       blocks.K -= blocks.K_history;
       blocks.C += g.dt * blocks.K_history;
     }
     const contact::BodyBlocks bb = contact::body_blocks(law, g.rc, blocks);
-    const Index bi = g.i * dpp, bj = g.j >= 0 ? g.j * dpp : 0;
     scatter(tk, bb.K, bi, bj, g.j >= 0);
     scatter(tc, bb.C, bi, bj, g.j >= 0);
   });
@@ -545,6 +561,10 @@ void ParticleSystem::tangent(double t, const Vector& x, const Vector& v, SparseM
   C.resize(n, n);
   K.setFromTriplets(tk.begin(), tk.end());
   C.setFromTriplets(tc.begin(), tc.end());
+  if (K_history) {
+    K_history->resize(n, n);
+    K_history->setFromTriplets(th.begin(), th.end());
+  }
 }
 
 Vector ParticleSystem::history() const {

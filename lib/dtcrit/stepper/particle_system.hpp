@@ -168,6 +168,11 @@ class ParticleSystem final : public MechanicalSystem {
   // A^T K_c J per contact; the geometric stiffness of the turning normal when set_geometric_stiffness);
   // see README for what is dropped. Not symmetric in general (granular torque arms, histories under load, sliding).
   void tangent(double t, const Vector& x, const Vector& v, SparseMatrix& K, SparseMatrix& C) override;
+  // The part of the consistent tangent's K that acts through the contacts' histories (tangential,
+  // rolling and twisting springs; dF = -K_history dxi in body coordinates). In traditional mode the
+  // histories advance by dt times the velocities instead, and tangent() returns K - K_history and
+  // C + dt K_history (dt: time since the committed call, 0 before the first).
+  void history_stiffness(double t, const Vector& x, const Vector& v, SparseMatrix& K_history);
   void accept_step() override;
   // traditional: the committed xi of every committed contact, dim() entries each, in ascending
   //   ContactKey order (history_keys()); consistent: empty (xi is a function of the positions; the
@@ -262,6 +267,9 @@ class ParticleSystem final : public MechanicalSystem {
   // tangent()'s triplets, kept between calls: an implicit scheme assembles every step, and a
   // fresh vector grown to ~10^5 entries each time spent most of tangent() in page faults.
   std::vector<Eigen::Triplet<double>> tangent_k_, tangent_c_;
+  // tangent(), and history_stiffness() when K_history is given.
+  void assemble_tangent(double t, const Vector& x, const Vector& v, SparseMatrix& K, SparseMatrix& C,
+                        SparseMatrix* K_history);
   std::vector<Record> committed_, trial_;
   std::vector<Anchor> anchors_committed_, anchors_trial_;  // consistent mode only
   std::vector<ContactReport> reports_;
