@@ -201,7 +201,7 @@ TEST_CASE("rolling-resistance: the sphere stops where the 5/7 mu_r g deceleratio
   // velocity Verlet's declared order (damped: the dashpots at v_{n+1/2}) on the position, against
   // a fine run. The sphere stops with its rolling spring on the cap mu_r F_n: a rolling mode that
   // grows slides on that cap and is bounded, so the run blows up only when the normal mode does,
-  // well above the limit predicted with every spring sticking (measured: 5.03e-3 s against 1.77e-3 s).
+  // well above the limit predicted with every spring sticking (measured: 5.03e-3 s against 1.32e-3 s).
   const auto r = sweep_of({"rolling-resistance", {"velocity_verlet"}, "", "traditional", true, 4, 1, true, 5000});
   check_solvers(r);
   const auto& vv = row(r, "velocity_verlet");

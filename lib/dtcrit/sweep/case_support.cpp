@@ -1,8 +1,11 @@
 #include "dtcrit/sweep/case_support.hpp"
 
+#include <cmath>
+
 #include <Eigen/Eigenvalues>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/dynamics/linear_history_system.hpp"
 
 namespace dtcrit::sweep::detail {
 
@@ -30,17 +33,27 @@ std::vector<Channel> standard_channels(double length, double speed, double energ
 }
 
 Linearisation linearise_particles(stepper::ParticleSystem& sys, const Vector& x, const Vector& v, std::string what) {
+  // At the committed time (0 before the first commit): no history increment, dt = 0.
+  const double t = std::isnan(sys.committed_time()) ? 0.0 : sys.committed_time();
   Vector f;
-  sys.force(0.0, x, v, f);
-  SparseMatrix K, C;
-  sys.tangent(0.0, x, v, K, C);
+  sys.force(t, x, v, f);
+  SparseMatrix K, C, K_history;
+  sys.tangent(t, x, v, K, C);
+  // Traditional mode: the history springs see the velocities, so tangent() at dt = 0 leaves them
+  // out of K and they come as K_history; the stiffest mode is the consistent system's, K + K_history.
+  const bool traditional = sys.history_mode() == stepper::TangentialHistory::traditional;
+  if (traditional) sys.history_stiffness(t, x, v, K_history);
   const Vector s = sys.mass().cwiseSqrt().cwiseInverse();
-  const Matrix Kd = s.asDiagonal() * Matrix(K) * s.asDiagonal();
+  const Matrix Kc = traditional ? Matrix(K + K_history) : Matrix(K);
+  const Matrix Kd = s.asDiagonal() * Kc * s.asDiagonal();
   const Eigen::SelfAdjointEigenSolver<Matrix> es(0.5 * (Kd + Kd.transpose()), Eigen::EigenvaluesOnly);
   const double lmax = es.eigenvalues().maxCoeff();
   if (!(lmax > 0.0)) fail(fmt::format("linearisation of '{}' has no positive stiffness", what));
   Linearisation lin;
-  lin.system = std::make_unique<LinearSystem>(sys.mass(), K, C);
+  if (traditional)
+    lin.system = traditional_linear_system(sys.mass(), Matrix(K), Matrix(C), Matrix(K_history));
+  else
+    lin.system = std::make_unique<LinearSystem>(sys.mass(), K, C);
   lin.omega_max = std::sqrt(lmax);
   lin.what = std::move(what);
   return lin;

@@ -32,7 +32,9 @@ Observation observe_particles(const stepper::ParticleSystem& sys, const Vector& 
 std::vector<Channel> standard_channels(double length, double speed, double energy);
 
 // The linear system M a + C v + K x = 0 of sys's tangent at (x, v) (after one force() call that
-// registers the contacts of x), with omega_max from the dense generalised eigenproblem.
+// registers the contacts of x), with omega_max from the dense generalised eigenproblem. A system in
+// traditional mode (not yet stepped) gives its history springs as histories advanced by the
+// velocities (traditional_linear_system, dynamics/linear_history_system.hpp).
 Linearisation linearise_particles(stepper::ParticleSystem& sys, const Vector& x, const Vector& v, std::string what);
 
 // Kinetic energy 1/2 v^T M v.

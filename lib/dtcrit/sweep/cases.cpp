@@ -112,7 +112,7 @@ class BondedPair final : public SweepCase {
     return o;
   }
   std::optional<Linearisation> linearise() const override {
-    ParticleSystem sys = make_system(TangentialHistory::consistent);
+    ParticleSystem sys = make_system(mode_);
     const RunSetup s = build(0.0);
     return linearise_particles(sys, s.x0, Vector::Zero(s.v0.size()), "the bond spring of the two-sphere system");
   }
@@ -224,7 +224,7 @@ class TwoSphereImpact final : public SweepCase {
     return {{"restitution", -osc.du(tc_) / (2.0 * v_)}, {"peak_overlap", osc.u(t_peak)}, {"contact_duration", tc_}};
   }
   std::optional<Linearisation> linearise() const override {
-    ParticleSystem sys = make_system(TangentialHistory::consistent);
+    ParticleSystem sys = make_system(mode_);
     Vector x, v;
     // In contact: the centres 1e-3 d closer than touching, along the line the collision takes.
     place(sys, 0.0, x, v);
@@ -354,7 +354,7 @@ class WallBounce final : public SweepCase {
     return {{"restitution", -osc.du(tc_) / v_}, {"peak_overlap", osc.u(t_peak)}, {"contact_duration", tc_}};
   }
   std::optional<Linearisation> linearise() const override {
-    ParticleSystem sys = make_system(TangentialHistory::consistent);
+    ParticleSystem sys = make_system(mode_);
     Vector x = Vector::Zero(6);
     x[0] = sep_ - 0.5 * d_ + 1e-3 * d_;
     return linearise_particles(sys, x, Vector::Zero(6), "the sphere's closed wall contact");
@@ -448,7 +448,7 @@ class SpinningDisk final : public SweepCase {
     return o;
   }
   std::optional<Linearisation> linearise() const override {
-    ParticleSystem sys = make_system(TangentialHistory::consistent);
+    ParticleSystem sys = make_system(mode_);
     const RunSetup s = build(0.0);
     return linearise_particles(sys, s.x0, Vector::Zero(3), "the disc's sticking wall contact (normal and tangential springs)");
   }
@@ -527,7 +527,7 @@ class FallingBall final : public SweepCase {
                                               [](const Vector&, const Vector& v) { return -v[1]; });
   }
   std::optional<Linearisation> linearise() const override {
-    ParticleSystem sys = make_system(TangentialHistory::consistent);
+    ParticleSystem sys = make_system(mode_);
     Vector x = Vector::Zero(3);
     x[1] = R_ - m_ * g_ / kn_;
     return linearise_particles(sys, x, Vector::Zero(3), "the disc resting on the wall (sticking contact)");
@@ -610,7 +610,7 @@ class BondedImpact final : public SweepCase {
   std::optional<Linearisation> linearise() const override {
     // The bond alone (contact open): the state the run spends its time in. The impact lasts
     // a few steps near the limit, too short for its own (higher) frequency to grow.
-    ParticleSystem sys = make_system(TangentialHistory::consistent);
+    ParticleSystem sys = make_system(mode_);
     Vector x, v;
     place(sys, gap_, x, v);
     return linearise_particles(sys, x, Vector::Zero(v.size()), "the bond of the pair, contact open");
@@ -832,7 +832,7 @@ class HertzHeadOn final : public SweepCase {
   }
   std::optional<Linearisation> linearise() const override {
     // The stiffest state of the collision: the peak overlap, at rest.
-    ParticleSystem sys = make_system(TangentialHistory::consistent);
+    ParticleSystem sys = make_system(mode_);
     Vector x, v;
     place(sys, -reference_.peak_overlap, x, v);
     return linearise_particles(sys, x, Vector::Zero(v.size()), "the two spheres at the collision's peak overlap");

@@ -64,7 +64,9 @@ class Monitor {
 
 // The case's linearised system, for the predicted stability limit (critical_step).
 struct Linearisation {
-  std::unique_ptr<LinearSystem> system;
+  // LinearSystem; in traditional mode with history springs a LinearHistorySystem (the histories
+  // advanced by the velocities, as the runs do).
+  std::unique_ptr<MechanicalSystem> system;
   double omega_max = 0.0;
   std::string what;  // "the bond spring of the two-body system", ...
 };
