@@ -338,3 +338,71 @@ TEST_CASE("packings: h_safe from Gershgorin bounds lies below the exact limit, h
     CHECK(lim.h_safe >= 0.25 * exact);  // not vacuous: Gershgorin is within a small factor here
   }
 }
+
+TEST_CASE("non-symmetric K and C: free modes set aside through the left null space, the nonzero spectrum kept",
+          "[stability][free-modes]") {
+  // u'' + C~ u' + K~ u = 0 with K~ N = C~ N = 0 and Lᵀ K~ = Lᵀ C~ = 0 for two different 2-dimensional
+  // N and L (a contact whose torque arms differ from its velocity arms has such K), masses not 1.
+  const Index n = 6, k = 2;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> U(-1.0, 1.0);
+  auto random = [&](Index r, Index c) {
+    Matrix A(r, c);
+    for (Index i = 0; i < r; ++i)
+      for (Index j = 0; j < c; ++j) A(i, j) = U(rng);
+    return A;
+  };
+  const Eigen::HouseholderQR<Matrix> qn(random(n, k)), ql(random(n, k));
+  const Matrix N = qn.householderQ() * Matrix::Identity(n, k), L = ql.householderQ() * Matrix::Identity(n, k);
+  const Matrix PN = Matrix::Identity(n, n) - N * N.transpose(), PL = Matrix::Identity(n, n) - L * L.transpose();
+  const Matrix B = random(n, n);
+  const Matrix Kt = PL * (B * B.transpose() + 0.3 * random(n, n) + 4.0 * Matrix::Identity(n, n)) * PN;
+  const Matrix Ct = 0.05 * PL * (Matrix::Identity(n, n) + 0.2 * random(n, n)) * PN;
+  Vector mass(n);
+  for (Index i = 0; i < n; ++i) mass[i] = 1.5 + U(rng);
+  const Vector root = mass.cwiseSqrt();
+  const LinearSystem sys(mass, Matrix(root.asDiagonal() * Kt * root.asDiagonal()), Matrix(root.asDiagonal() * Ct * root.asDiagonal()));
+  const double omega = std::sqrt(Kt.cwiseAbs().maxCoeff());
+  const MovingPart m = without_free_modes(sys, omega);
+  REQUIRE(m.system);
+  CHECK(m.free_modes == k);
+  // The moving part's first-order eigenvalues are the nonzero ones of the whole system.
+  auto first_order = [](const Matrix& K, const Matrix& C) {
+    const Index r = K.rows();
+    Matrix F = Matrix::Zero(2 * r, 2 * r);
+    F.topRightCorner(r, r).setIdentity();
+    F.bottomLeftCorner(r, r) = -K;
+    F.bottomRightCorner(r, r) = -C;
+    Eigen::EigenSolver<Matrix> es(F, false);
+    std::vector<std::complex<double>> s(es.eigenvalues().data(), es.eigenvalues().data() + 2 * r);
+    std::sort(s.begin(), s.end(), [](auto a, auto b) { return a.real() != b.real() ? a.real() < b.real() : a.imag() < b.imag(); });
+    return s;
+  };
+  std::vector<std::complex<double>> whole = first_order(Kt, Ct), reduced = first_order(Matrix(m.system->stiffness()), Matrix(m.system->damping()));
+  std::vector<std::complex<double>> nonzero;
+  for (const auto& s : whole)
+    if (std::abs(s) > 1e-6 * omega) nonzero.push_back(s);
+  REQUIRE(nonzero.size() == reduced.size());
+  for (std::size_t i = 0; i < reduced.size(); ++i) CHECK(std::abs(nonzero[i] - reduced[i]) <= 1e-9 * omega);
+  // The limit judged on the moving part is the whole system's: velocity Verlet itself, from a
+  // random state, stays bounded at 0.99 of it (the free drift grows only linearly) and blows up at 1.01.
+  LinearSystem whole_sys = sys;
+  const CriticalStep cs = critical_step("velocity_verlet", whole_sys, omega);
+  REQUIRE(cs.stability == Stability::conditional);
+  CHECK(cs.free_modes == k);
+  auto growth = [&](double factor) {
+    auto integ = make_integrator("velocity_verlet");
+    const Vector x0 = random(n, 1), v0 = omega * random(n, 1);
+    integ->start(whole_sys, 0.0, x0, v0, factor * cs.h_crit);
+    const double size0 = x0.norm() + v0.norm() / omega;
+    double ratio = 1.0;
+    // growth over 20000 steps, divided by the step count (the free drift's linear growth)
+    for (int i = 1; i <= 20000 && ratio < 1e12; ++i) {
+      integ->step(whole_sys);
+      ratio = (integ->position().norm() + integ->velocity().norm() / omega) / size0 / i;
+    }
+    return ratio;
+  };
+  CHECK(growth(0.99) < 10.0);
+  CHECK(growth(1.01) > 1e6);
+}

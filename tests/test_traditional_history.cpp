@@ -4,8 +4,12 @@
 // against its own tangents in both modes; and the sweep case that showed the gap: variational
 // alpha = 1/2 on the spinning disc, predicted unconditionally stable from the consistent model
 // while its traditional runs blew up near 0.318 T_t.
+#include <algorithm>
 #include <cmath>
+#include <complex>
 #include <string>
+
+#include <Eigen/Eigenvalues>
 
 #include <catch2/catch.hpp>
 
@@ -146,4 +150,78 @@ TEST_CASE("spinning-disk, traditional update: variational alpha = 1/2 predicted 
   INFO("predicted " << var_t.predicted.h << " s, blow-up " << var_t.empirical.h << " s");
   CHECK(var_t.empirical.h >= var_t.predicted.h * (1.0 - 1e-4));
   CHECK(var_t.empirical.h <= 1.2 * var_t.predicted.h);
+}
+
+TEST_CASE("spinning-disk without a Coulomb cap, damped: traditional-mode predictions are the blow-up steps",
+          "[sweep][traditional]") {
+  // mu = 1e6: the tangential spring never slides, so a growing tangential mode is not capped and the
+  // run blows up where the step map does; gamma_t = 100 N s/m. Measured (dtcrit sweep --case
+  // spinning-disk --set gamma_t=100,mu=1e6 --tangential traditional): emp/pred 1.0001 (rk4),
+  // 1.0005 (gear4), 1.0001 (variational_2), 1.0078 (central difference). The consistent model
+  // predicts rk4 at 0.388 T_t, 1.7 times the traditional runs' blow-up.
+  const auto c = sweep::make_case("spinning-disk", sweep::CaseOptions{KeyValues("gamma_t=100,mu=1e6", "--set"), "traditional", true});
+  sweep::SweepOptions o;
+  o.integrators = {"rk4", "gear4", "variational_2", "central_difference"};
+  o.levels = 2;
+  o.stability = 1;
+  o.accuracy = false;
+  const sweep::SweepResult r = sweep::run_sweep(*c, "traditional", o);
+  for (const auto& s : r.integrators) {
+    INFO(s.spec << ": predicted " << s.predicted.h << " s, blow-up " << s.empirical.h << " s");
+    REQUIRE(s.predicted.conditional());
+    REQUIRE(s.empirical.status == "found");
+    CHECK(s.empirical.h >= s.predicted.h * (1.0 - 1e-4));
+    CHECK(s.empirical.h <= s.predicted.h * (s.spec == "central_difference" ? 1.01 : 1.001));
+  }
+  const auto cons = sweep::make_case("spinning-disk", sweep::CaseOptions{KeyValues("gamma_t=100,mu=1e6", "--set"), "consistent", true});
+  sweep::SweepOptions oc = o;
+  oc.integrators = {"rk4"};
+  const sweep::SweepResult rc = sweep::run_sweep(*cons, "consistent", oc);
+  CHECK(rc.integrators[0].predicted.h > 1.5 * r.integrators[0].predicted.h);
+}
+
+TEST_CASE("hertz-head-on at its peak overlap (non-symmetric K and C): free modes set aside in both history modes",
+          "[sweep][traditional][free-modes]") {
+  // Mindlin's tangential spring under load makes K and C non-symmetric (~1e-6 relative); the 9 free
+  // modes of the pair then decouple through the left null space. Before, the whole state was judged
+  // and its Jordan blocks at +1 read as instability at round-off: Newmark average acceleration was
+  // "unstable" (consistent), explicit Euler and variational alpha = 0 "unstable" (traditional).
+  double euler_reference = 0.0;
+  for (const std::string mode : {"consistent", "traditional"}) {
+    INFO(mode);
+    const auto c = sweep::make_case("hertz-head-on", sweep::CaseOptions{KeyValues("", "--set"), mode, true});
+    const auto lin = c->linearise();
+    REQUIRE(lin);
+    if (mode == "consistent") {
+      // Explicit Euler is stable iff |1 + h s| <= 1 for every eigenvalue s of the first-order
+      // system: h <= -2 Re s / |s|^2 over the nonzero s (the free modes' s = 0 only drift).
+      const auto& sys = dynamic_cast<const LinearSystem&>(*lin->system);
+      const Index n = sys.dofs();
+      const Vector minv = sys.mass().cwiseInverse();
+      Matrix F = Matrix::Zero(2 * n, 2 * n);
+      F.topRightCorner(n, n).setIdentity();
+      F.bottomLeftCorner(n, n) = -(minv.asDiagonal() * Matrix(sys.stiffness()));
+      F.bottomRightCorner(n, n) = -(minv.asDiagonal() * Matrix(sys.damping()));
+      const Eigen::EigenSolver<Matrix> es(F, false);
+      double h = INFINITY;
+      for (Index i = 0; i < 2 * n; ++i) {
+        const std::complex<double> z = es.eigenvalues()[i];
+        if (std::abs(z) > 1e-6 * lin->omega_max) h = std::min(h, -2.0 * z.real() / std::norm(z));
+      }
+      euler_reference = h;
+    }
+    auto limit = [&](const char* spec) { return critical_step(spec, *lin->system, lin->omega_max); };
+    const CriticalStep vv = limit("velocity_verlet"), var1 = limit("variational_1"), euler = limit("explicit_euler");
+    CHECK(vv.free_modes == 9);
+    CHECK(limit("newmark_average").stability == Stability::unconditional);
+    REQUIRE(vv.stability == Stability::conditional);
+    REQUIRE(var1.stability == Stability::conditional);
+    // alpha = 0 moves the positions as velocity Verlet does (its dashpots read v_n instead of
+    // v_{n+1/2}: the same limit here to 1e-6)
+    CHECK_THAT(var1.h_crit, WithinRel(vv.h_crit, 1e-6));
+    // explicit Euler's history increment h v_n is its position increment: both modes give the
+    // first-order eigenvalues' limit
+    REQUIRE(euler.stability == Stability::conditional);
+    CHECK_THAT(euler.h_crit, WithinRel(euler_reference, 1e-6));
+  }
 }

@@ -72,29 +72,29 @@ std::unique_ptr<MechanicalSystem> traditional_linear_system(const Vector& mass, 
   return std::make_unique<LinearHistorySystem>(mass, K_direct, C, std::move(P), std::move(R));
 }
 
-// The consistent system's free modes N (K_c = K + P R, C; without_free_modes) are free here too
-// when P R vanishes on them from both sides: then R N = 0 (P has full column rank), so the histories
-// never see the free motion, and Nᵀ P = 0 (R has full row rank), so they push nothing along it.
+// The consistent system's free modes N (K_c = K + P R, C; free_mode_split) are free here too
+// when P R vanishes on them from both sides (P R N = 0, Lᵀ P R = 0): then R N = 0 (P has full
+// column rank), so the histories never see the free motion, and Lᵀ P = 0 (R has full row rank),
+// so they push nothing along it.
 MovingHistoryPart without_free_modes(const LinearHistorySystem& sys, double omega_scale) {
   constexpr double eps = std::numeric_limits<double>::epsilon();
   const Matrix& K = sys.stiffness();
   const Matrix& P = sys.history_force();
   const Matrix& R = sys.history_rate();
-  const Matrix PR = P * R;
-  const auto Q = moving_basis(sys.mass(), K + PR, sys.damping(), omega_scale);
-  if (!Q) return {};
+  const auto split = free_mode_split(sys.mass(), K + P * R, sys.damping(), omega_scale);
+  if (!split) return {};
   const Vector s = sys.mass().cwiseSqrt().cwiseInverse();
-  const Matrix H = s.asDiagonal() * PR * s.asDiagonal();
-  const Matrix QQ = *Q * Q->transpose();
-  const Index n = sys.dofs();
-  if ((H - QQ * H * QQ).norm() > 64.0 * static_cast<double>(n) * eps * H.norm()) return {};
-  const Matrix Kr = Q->transpose() * (s.asDiagonal() * K * s.asDiagonal()) * *Q;
-  const Matrix Cr = Q->transpose() * (s.asDiagonal() * sys.damping() * s.asDiagonal()) * *Q;
-  const Index m = Q->cols();
+  const Matrix Ps = s.asDiagonal() * P, Rs = R * s.asDiagonal();
+  const double scale = Ps.norm() * Rs.norm(), tol = 64.0 * static_cast<double>(sys.dofs()) * eps;
+  if ((Ps * (Rs * split->N)).norm() > tol * scale || ((split->L.transpose() * Ps) * Rs).norm() > tol * scale) return {};
+  const Matrix& V = split->V;
+  const Matrix& left = split->left;
+  const Index n = sys.dofs(), m = V.cols();
   MovingHistoryPart out;
   out.free_modes = n - m;
-  out.system = std::make_unique<LinearHistorySystem>(Vector::Ones(m), Kr, Cr, Q->transpose() * (s.asDiagonal() * P),
-                                                     R * s.asDiagonal() * *Q);
+  out.system = std::make_unique<LinearHistorySystem>(Vector::Ones(m), left.transpose() * (s.asDiagonal() * K * s.asDiagonal()) * V,
+                                                     left.transpose() * (s.asDiagonal() * sys.damping() * s.asDiagonal()) * V,
+                                                     left.transpose() * Ps, Rs * V);
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include <Eigen/LU>
 #include <Eigen/SVD>
 
 #include "dtcrit/core/check.hpp"
@@ -41,52 +42,79 @@ void LinearSystem::set_load(Vector load) {
   load_ = std::move(load);
 }
 
-// Free motion decouples exactly. With u = M^1/2 x the system is u'' + C~ u' + K~ u = 0. Split
-// u = Q y + Z alpha, Z an orthonormal basis of ker K~ ∩ ker C~ and Q of its orthogonal complement.
-// K~ Z = C~ Z = 0 and, K~ and C~ being symmetric, Zᵀ K~ = Zᵀ C~ = 0. Projected on Z the equation
-// is alpha'' = 0 (free drift alpha0 + t alpha0', exact polynomial motion), projected on Q it is
-// y'' + Qᵀ C~ Q y' + Qᵀ K~ Q y = 0 with no alpha in it. In x the free directions are
-// M^-1/2 Z = N and the moving ones their M-orthogonal complement M^-1/2 Q.
+// Free motion decouples exactly. With u = M^1/2 x the system is u'' + C~ u' + K~ u = 0. Let N be
+// an orthonormal basis of ker K~ ∩ ker C~ (the free directions: K~ N = C~ N = 0) and L one of the
+// left null space (Lᵀ K~ = Lᵀ C~ = 0: the free directions' equations receive no force), of equal
+// dimension with Lᵀ N nonsingular. Split u = V y + N alpha, V an orthonormal basis of L's
+// orthogonal complement. Projected with Lᵀ the equation is Lᵀ N alpha'' = 0: free drift
+// alpha0 + t alpha0', exact polynomial motion. Projected with Wᵀ, W an orthonormal basis of N's
+// complement (Wᵀ N = 0), it is Wᵀ V y'' + Wᵀ C~ V y' + Wᵀ K~ V y = 0 with no alpha in it, i.e.
+// y'' + G Wᵀ C~ V y' + G Wᵀ K~ V y = 0, G = (Wᵀ V)^-1. Symmetric K and C (the usual case) have
+// L = N, and then W = V = Q and G = I: the reduced system is Qᵀ K~ Q, Qᵀ C~ Q.
 // For stability: every registry scheme is equivariant under a linear change of coordinates
 // x = T w (its stages form M^-1 f and linear combinations of state vectors, or solve with a
-// combination of M, C and K), so with T = M^-1/2 [Q Z] its amplification matrix is similar to
+// combination of M, C and K), so with T = M^-1/2 [V N] its amplification matrix is similar to
 // blockdiag(A(reduced system), A(free part)); the free part's is the scheme's at Omega = 0 in
 // each free direction: the double root 1 of consistency (a Jordan block: the drift, not an
 // instability) and the spurious roots, inside the unit circle for a zero-stable scheme.
-std::optional<Matrix> moving_basis(const Vector& mass, const Matrix& K_, const Matrix& C_, double omega_scale) {
+std::optional<FreeModeSplit> free_mode_split(const Vector& mass, const Matrix& K_, const Matrix& C_, double omega_scale) {
   require_positive("omega_scale", omega_scale);
   constexpr double eps = std::numeric_limits<double>::epsilon();
   const Index n = mass.size();
+  if (n == 0) return std::nullopt;
   const Vector s = mass.cwiseSqrt().cwiseInverse();
   const Matrix K = s.asDiagonal() * K_ * s.asDiagonal();
   const Matrix C = s.asDiagonal() * C_ * s.asDiagonal();
-  // Not symmetric (beyond assembly rounding): Zᵀ K need not vanish, nothing is separated.
+  // Null spaces from one SVD of the stacked, dimensionless [K~ / w²; C~ / w] (right) or of its
+  // transposes (left): a numerical rank decision at the rounding level of the matrices (64 n eps
+  // of the largest singular value).
+  auto null_split = [&](const Matrix& A, const Matrix& B) {
+    Matrix S(2 * n, n);
+    S.topRows(n) = A / (omega_scale * omega_scale);
+    S.bottomRows(n) = B / omega_scale;
+    Eigen::JacobiSVD<Matrix> svd(S, Eigen::ComputeFullV);
+    const Vector& sigma = svd.singularValues();  // descending
+    const double tol = 64.0 * static_cast<double>(n) * eps * sigma[0];
+    Index rank = 0;
+    while (rank < n && sigma[rank] > tol) ++rank;
+    return std::pair<Matrix, Index>(svd.matrixV(), rank);
+  };
   auto symmetric = [&](const Matrix& A) { return (A - A.transpose()).norm() <= 64.0 * eps * A.norm(); };
-  if (n == 0 || !symmetric(K) || !symmetric(C)) return std::nullopt;
-  // Common null space from one SVD of the stacked, dimensionless [K~ / w²; C~ / w]: a numerical
-  // rank decision at the rounding level of the matrices (64 n eps of the largest singular value).
-  Matrix S(2 * n, n);
-  S.topRows(n) = K / (omega_scale * omega_scale);
-  S.bottomRows(n) = C / omega_scale;
-  const Eigen::JacobiSVD<Matrix> svd(S, Eigen::ComputeFullV);
-  const Vector& sigma = svd.singularValues();  // descending
-  const double tol = 64.0 * static_cast<double>(n) * eps * sigma[0];
-  Index rank = 0;
-  while (rank < n && sigma[rank] > tol) ++rank;
+  const auto [right, rank] = null_split(K, C);
   if (rank == n) return std::nullopt;
-  return svd.matrixV().leftCols(rank);
+  FreeModeSplit out;
+  out.N = right.rightCols(n - rank);
+  if (symmetric(K) && symmetric(C)) {
+    out.L = out.N;
+    out.V = right.leftCols(rank);
+    out.left = out.V;
+    out.symmetric = true;
+    return out;
+  }
+  const auto [left_svd, left_rank] = null_split(Matrix(K.transpose()), Matrix(C.transpose()));
+  if (left_rank != rank) return std::nullopt;  // the free motion does not decouple
+  out.L = left_svd.rightCols(n - rank);
+  out.V = left_svd.leftCols(rank);
+  const Matrix W = right.leftCols(rank);
+  const Eigen::FullPivLU<Matrix> lu(W.transpose() * out.V);
+  // L and N nearly orthogonal: u = V y + N alpha is no honest coordinate system.
+  if (!lu.isInvertible() || lu.rcond() < 1e-8) return std::nullopt;
+  out.left = W * Matrix(lu.inverse()).transpose();
+  return out;
 }
 
 MovingPart without_free_modes(const LinearSystem& sys, double omega_scale) {
-  const auto Q = moving_basis(sys.mass(), Matrix(sys.stiffness()), Matrix(sys.damping()), omega_scale);
-  if (!Q) return {};
+  const auto split = free_mode_split(sys.mass(), Matrix(sys.stiffness()), Matrix(sys.damping()), omega_scale);
+  if (!split) return {};
   const Vector s = sys.mass().cwiseSqrt().cwiseInverse();
   const Matrix K = s.asDiagonal() * Matrix(sys.stiffness()) * s.asDiagonal();
   const Matrix C = s.asDiagonal() * Matrix(sys.damping()) * s.asDiagonal();
-  Matrix Kr = Q->transpose() * K * *Q, Cr = Q->transpose() * C * *Q;
-  Kr = 0.5 * (Kr + Kr.transpose()).eval();
-  Cr = 0.5 * (Cr + Cr.transpose()).eval();
-  const Index rank = Q->cols();
+  Matrix Kr = split->left.transpose() * K * split->V, Cr = split->left.transpose() * C * split->V;
+  if (split->symmetric) {
+    Kr = 0.5 * (Kr + Kr.transpose()).eval();
+    Cr = 0.5 * (Cr + Cr.transpose()).eval();
+  }
+  const Index rank = split->V.cols();
   return {LinearSystem(Vector::Ones(rank), Kr, Cr), sys.dofs() - rank};
 }
 

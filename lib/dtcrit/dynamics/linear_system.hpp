@@ -31,10 +31,12 @@ class LinearSystem final : public MechanicalSystem {
 };
 
 // The part of M a + C v + K x = 0 that moves, separated from its free (zero-frequency, undamped)
-// modes N = ker K ∩ ker C, for symmetric K and C (see the derivation in linear_system.cpp).
-// system: unit masses, K_r = Qᵀ K~ Q, C_r = Qᵀ C~ Q (K~ = M^-1/2 K M^-1/2, C~ likewise, Q an
-// orthonormal basis of the orthogonal complement of M^1/2 N); nullopt when nothing is removed
-// (no free mode, or K or C not symmetric: then the free motion does not decouple in general).
+// modes N = ker K ∩ ker C (see the derivation in linear_system.cpp): unit masses, K_r = leftᵀ K~ V,
+// C_r = leftᵀ C~ V (K~ = M^-1/2 K M^-1/2, C~ likewise; for symmetric K and C, left = V = Q, an
+// orthonormal basis of the orthogonal complement of M^1/2 N). nullopt when nothing is removed: no
+// free mode, or K and C not symmetric and their left null space (the directions no force acts
+// along) not of the same dimension or too close to orthogonal to the right one (then the free
+// motion does not decouple).
 // omega_scale [rad/s] makes K and C comparable: a direction counts as free when
 // |K~ q| / omega_scale² and |C~ q| / omega_scale are both at the rounding level of the matrices.
 struct MovingPart {
@@ -42,9 +44,15 @@ struct MovingPart {
   Index free_modes = 0;
 };
 MovingPart without_free_modes(const LinearSystem& sys, double omega_scale);
-// The Q above: an orthonormal basis (columns) of the complement of M^1/2 N in mass-weighted
-// coordinates, for the system (mass, K, C); nullopt when nothing is free or K or C is not symmetric.
-std::optional<Matrix> moving_basis(const Vector& mass, const Matrix& K, const Matrix& C, double omega_scale);
+// The split above, in mass-weighted coordinates u = M^1/2 x = V y + N alpha, for the system
+// (mass, K, C): a reduced operator is leftᵀ A~ V.
+struct FreeModeSplit {
+  Matrix N, L;     // right and left null bases of [K~; C~] (n x k, orthonormal)
+  Matrix V;        // the moving coordinates (n x (n - k), orthonormal, orthogonal to L)
+  Matrix left;     // W (Wᵀ V)^-ᵀ, W an orthonormal basis of N's complement; V when symmetric
+  bool symmetric = false;  // K and C symmetric: L = N, left = V
+};
+std::optional<FreeModeSplit> free_mode_split(const Vector& mass, const Matrix& K, const Matrix& C, double omega_scale);
 
 // The scalar oscillator m = 1, k = omega^2, c = 2 zeta omega.
 LinearSystem scalar_oscillator(double omega, double zeta);

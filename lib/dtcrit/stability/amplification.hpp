@@ -41,8 +41,9 @@ struct CriticalStep {
 };
 
 // On a LinearSystem the free modes N = ker K ∩ ker C are set aside first and the rest is judged
-// alone (without_free_modes, dynamics/linear_system.hpp: for symmetric K and C the free motion
-// decouples exactly and is polynomial drift, a Jordan block at +1 of A, not an instability);
+// alone (without_free_modes, dynamics/linear_system.hpp: the free motion decouples exactly, for
+// non-symmetric K and C through their left null space, and is polynomial drift, a Jordan block at
+// +1 of A, not an instability);
 // their number is returned in free_modes. An undamped moving part (C = 0, K symmetric, two dofs or
 // more) is judged by its top mode, exactly (it decouples into modes; integrators/README.md).
 // A LinearHistorySystem (traditional tangential update) has its free modes set aside likewise when
