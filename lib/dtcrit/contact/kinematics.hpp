@@ -143,5 +143,9 @@ struct ContactArms {
 ContactArms round_arms(const ContactLaw& law, const RoundContact& g);
 // body_blocks of any rigid bodies; body_blocks(law, g, b) is body_blocks(round_arms(law, g), b).
 BodyBlocks body_blocks(const ContactArms& arms, const ContactBlocks& b);
+// Its C alone, the same arithmetic (equal to body_blocks(...).C to the last bit): for the schemes
+// whose Newton matrix has no stiffness term (MechanicalSystem::damping).
+Eigen::Matrix<double, 12, 12> body_damping(const ContactArms& arms, const ContactBlocks& b);
+Eigen::Matrix<double, 12, 12> body_damping(const ContactLaw& law, const RoundContact& g, const ContactBlocks& b);
 
 }  // namespace dtcrit::contact

@@ -9,6 +9,7 @@
 // phi is the time integral of the angular velocity (v holds omega). It is NOT an orientation: it
 // exists so that the consistent tangential update can read the rotation of a particle since contact
 // onset from positions, at the same time level as the normal overlap.
+#include <array>
 #include <compare>
 #include <cstdint>
 #include <limits>
@@ -168,6 +169,11 @@ class ParticleSystem final : public MechanicalSystem {
   // A^T K_c J per contact; the geometric stiffness of the turning normal when set_geometric_stiffness);
   // see README for what is dropped. Not symmetric in general (granular torque arms, histories under load, sliding).
   void tangent(double t, const Vector& x, const Vector& v, SparseMatrix& K, SparseMatrix& C) override;
+  // tangent()'s C alone, to the last bit, without K: the per-contact C blocks summed in tangent()'s
+  // order into a pattern kept between calls and refilled in place (grown when a contact's blocks
+  // are not in it). The pattern holds each contact's full body blocks, and those of contacts that
+  // have opened, so C stores explicit zeros where tangent() stores none.
+  void damping(double t, const Vector& x, const Vector& v, SparseMatrix& C) override;
   void accept_step() override;
   // traditional: the committed xi of every committed contact, dim() entries each, in ascending
   //   ContactKey order (history_keys()); consistent: empty (xi is a function of the positions; the
@@ -262,6 +268,17 @@ class ParticleSystem final : public MechanicalSystem {
   // tangent()'s triplets, kept between calls: an implicit scheme assembles every step, and a
   // fresh vector grown to ~10^5 entries each time spent most of tangent() in page faults.
   std::vector<Eigen::Triplet<double>> tangent_k_, tangent_c_;
+  // damping()'s kept pattern: for each body q, the bodies p with a block (p, q) (sorted; blocks of
+  // contacts that have opened stay, as zeros), their count, the pairs (i, j; j = -1 a wall) the
+  // last call visited, and C in that pattern.
+  struct DampingPattern {
+    std::vector<std::vector<Index>> rows;
+    std::size_t blocks = 0;
+    std::vector<std::array<Index, 2>> visited;
+    SparseMatrix C;
+  };
+  void build_damping_pattern();
+  DampingPattern damping_;
   std::vector<Record> committed_, trial_;
   std::vector<Anchor> anchors_committed_, anchors_trial_;  // consistent mode only
   std::vector<ContactReport> reports_;
