@@ -72,6 +72,26 @@ ContactBlocks contact_blocks(const ContactLaw& law, const RoundContact& g, const
   return b;
 }
 
+ContactBlocks contact_damping_blocks(const ContactLaw& law, const RoundContact& g, const ContactResponse& r,
+                                     bool history) {
+  const Vec3& n = g.normal;
+  const Mat3 P = Mat3::Identity() - n * n.transpose();
+  const Derivative& D = r.derivative;
+  ContactBlocks b;
+  if (history) {  // as contact_blocks
+    const bool force_form =
+        law.tangential == TangentialModel::mindlin_force || law.tangential == TangentialModel::mindlin_rescale_force;
+    const double h_t = force_form ? -r.tangential_stiffness : 1.0;
+    b.K_history.leftCols<3>() = -h_t * D.middleCols<3>(in::xi_t) * P;
+    b.K_history.middleCols<3>(3) = -D.middleCols<3>(in::xi_r) * P;
+    b.K_history.col(6) = -D.col(in::xi_tw);
+  }
+  b.C.leftCols<3>() = -D.middleCols<3>(in::velocity);
+  b.C.middleCols<3>(3) = -D.middleCols<3>(in::rolling_velocity) * P;
+  b.C.col(6) = -D.col(in::twisting_rate);
+  return b;
+}
+
 IsotropicBlocks isotropic_part(const ContactBlocks& b, const Vec3& n) {
   const Mat3 nn = n * n.transpose();
   const Mat3 P = Mat3::Identity() - nn;

@@ -112,6 +112,11 @@ struct ContactBlocks {
 ContactBlocks contact_blocks(const ContactLaw& law, const RoundContact& g, const ContactResponse& response,
                              bool geometric_stiffness);
 
+// Its C alone (and K_history when `history`; K stays zero), the same arithmetic: for the
+// stepper's damping(), which needs C (+ dt K_history under the traditional history).
+ContactBlocks contact_damping_blocks(const ContactLaw& law, const RoundContact& g, const ContactResponse& response,
+                                     bool history);
+
 // The same blocks split into the parts the packing operator applies cheaply: each 3x3 block of
 // K_c and C_c that is a n n^T + b (I - n n^T) (every law at rest, sticking, without history), and a
 // flag when anything else is present (histories, sliding, moving contacts).

@@ -218,12 +218,13 @@ class ParticleSystem final : public MechanicalSystem {
 
  private:
   template <class Visit>
-  void for_each_contact(double t, const Vector& x, const Vector& v, bool for_energy, bool derivative,
-                        Visit&& visit) const;
+  void for_each_contact(double t, const Vector& x, const Vector& v, bool for_energy,
+                        contact::Differentiate derivative, Visit&& visit) const;
   // The same over the contacts of particles [i_begin, i_end) (and the bonds when `bonds`), with the
   // neighbour list as refresh_neighbours() left it: one range per thread.
   template <class Visit>
-  void for_each_contact_in(double t, const Vector& x, const Vector& v, bool for_energy, bool derivative,
+  void for_each_contact_in(double t, const Vector& x, const Vector& v, bool for_energy,
+                           contact::Differentiate derivative,
                            Index i_begin, Index i_end, bool bonds, Visit&& visit) const;
   void check_history_mode(const ContactLaw& law) const;
   void refresh_neighbours(const Vector& x) const;

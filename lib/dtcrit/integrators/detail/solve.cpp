@@ -206,8 +206,20 @@ bool NewtonControl::converged(const Vector& r, const Vector& terms) {
 }
 
 void NewtonControl::set_damping_rounding(const SparseMatrix& C, const Vector& x, const Vector& v, double force_weight) {
+  // |C| |v| summed as Eigen's column-major product sums it (column by column, from zero), without
+  // the temporaries of C.cwiseAbs() * v.cwiseAbs()
   state_rounding_ = Vector::Zero(x.size());
-  if (C.nonZeros() > 0) state_rounding_ += C.cwiseAbs() * v.cwiseAbs();
+  const bool compressed = C.isCompressed();
+  for (Index j = 0; j < C.outerSize(); ++j) {
+    const double vj = std::abs(v[j]);
+    if (compressed) {
+      const int* inner = C.innerIndexPtr();
+      const double* val = C.valuePtr();
+      for (Index k = C.outerIndexPtr()[j]; k < C.outerIndexPtr()[j + 1]; ++k) state_rounding_[inner[k]] += std::abs(val[k]) * vj;
+    } else {
+      for (SparseMatrix::InnerIterator it(C, j); it; ++it) state_rounding_[it.row()] += std::abs(it.value()) * vj;
+    }
+  }
   state_rounding_ *= std::abs(force_weight);
   rounding_x_ = x;
   rounding_v_ = v;
