@@ -318,6 +318,18 @@ TEST_CASE("TangentSolver: J refilled in place solves to the same bits as a fresh
   C2.makeCompressed();
   kept.factor(mass, 1.0, C2, 0.04, none, 0.0);
   CHECK(kept.refills() == 3);
+  // a J with a K term in between (an implicit scheme whose K was empty, then not): the C-only J
+  // that follows is not written into the K-including pattern
+  const SparseMatrix K = random_sparse(n, 2, rng);
+  const Vector r = Vector::Random(n);
+  kept.factor(mass, 1.0, C2, 0.04, K, 0.01);
+  kept.factor(mass, 1.0, C2, 0.04, none, 0.0);
+  kept.solve(r, d_kept);
+  TangentSolver fresh;
+  fresh.factor(mass, 1.0, C2, 0.04, none, 0.0);
+  fresh.solve(r, d_fresh);
+  CHECK((d_kept.array() == d_fresh.array()).all());
+  CHECK(kept.refills() == 3);
 }
 
 TEST_CASE("damping-only Newton loops: the same trajectory, bit for bit, as with tangent()", "[solver][stepper]") {

@@ -62,6 +62,7 @@ void TangentSolver::factor(const Vector& mass, double a, const SparseMatrix& C, 
     krylov_.compute(J_);
     return;
   }
+  c_outer_.clear();  // J_ is assembled afresh: the refill map is rebuilt below, or stays invalid
   SparseMatrix sum(n, n);
   if (use_C) sum = b * C;
   if (use_K) sum = SparseMatrix(sum + c * K);
