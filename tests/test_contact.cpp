@@ -164,6 +164,34 @@ TEST_CASE("every law's derivative equals central finite differences of its force
   }
 }
 
+TEST_CASE("the velocity-only derivative equals the full one's velocity columns to the last bit", "[contact]") {
+  // Differentiate::velocities (the stepper's damping(): C alone) runs the law on a shorter gradient;
+  // every component is the same arithmetic, so its columns must be the full derivative's, bit for
+  // bit, and the values the same; the other columns are zero. Sticking and sliding, every law.
+  for (const auto& [name, law] : laws_under_test()) {
+    for (const double mu : {1e3, 1e-5}) {
+      ContactLaw l = law;
+      l.mu = mu;
+      if (law.rolling == RollingModel::sds) l.mu_roll = mu;
+      if (law.twisting == TwistingModel::sds) l.mu_twist = mu * 1e-3;
+      const bool force_form =
+          law.tangential == TangentialModel::mindlin_force || law.tangential == TangentialModel::mindlin_rescale_force;
+      ContactInput c = moving_state(2e-6, 0.05, force_form ? 0.0 : 5e-6);
+      if (force_form) c.xi_t = 0.5 * Vec3(c.normal.unitOrthogonal());
+      INFO(name << ", mu " << mu);
+      const ContactResponse full = evaluate(l, c, Differentiate::all), vel = evaluate(l, c, Differentiate::velocities);
+      constexpr int v0 = in::velocity, nv = in::xi_t - in::velocity;
+      CHECK((full.derivative.middleCols<nv>(v0).array() == vel.derivative.middleCols<nv>(v0).array()).all());
+      CHECK(vel.derivative.leftCols<v0>().isZero(0.0));
+      CHECK(vel.derivative.rightCols<in::count - in::xi_t>().isZero(0.0));
+      CHECK(full.normal_force == vel.normal_force);
+      CHECK((full.tangential_force.array() == vel.tangential_force.array()).all());
+      CHECK(full.sliding == vel.sliding);
+      CHECK(full.derivative.middleCols<nv>(v0).cwiseAbs().maxCoeff() > 0.0);
+    }
+  }
+}
+
 TEST_CASE("gran/hertz/history force follows pair_gran_hertz_history.cpp on a hand-computed state", "[contact]") {
   // F_n = sqrt(R delta) (kn delta - m_eff gamma_n v_n), F_t = -sqrt(R delta) (kt xi + m_eff gamma_t v_t).
   const ContactLaw law = parse_lammps_pair("gran/hertz/history 1e9 5e8 1e4 2e3 10 1");

@@ -72,6 +72,26 @@ ContactBlocks contact_blocks(const ContactLaw& law, const RoundContact& g, const
   return b;
 }
 
+ContactBlocks contact_damping_blocks(const ContactLaw& law, const RoundContact& g, const ContactResponse& r,
+                                     bool history) {
+  const Vec3& n = g.normal;
+  const Mat3 P = Mat3::Identity() - n * n.transpose();
+  const Derivative& D = r.derivative;
+  ContactBlocks b;
+  if (history) {  // as contact_blocks
+    const bool force_form =
+        law.tangential == TangentialModel::mindlin_force || law.tangential == TangentialModel::mindlin_rescale_force;
+    const double h_t = force_form ? -r.tangential_stiffness : 1.0;
+    b.K_history.leftCols<3>() = -h_t * D.middleCols<3>(in::xi_t) * P;
+    b.K_history.middleCols<3>(3) = -D.middleCols<3>(in::xi_r) * P;
+    b.K_history.col(6) = -D.col(in::xi_tw);
+  }
+  b.C.leftCols<3>() = -D.middleCols<3>(in::velocity);
+  b.C.middleCols<3>(3) = -D.middleCols<3>(in::rolling_velocity) * P;
+  b.C.col(6) = -D.col(in::twisting_rate);
+  return b;
+}
+
 IsotropicBlocks isotropic_part(const ContactBlocks& b, const Vec3& n) {
   const Mat3 nn = n * n.transpose();
   const Mat3 P = Mat3::Identity() - nn;
@@ -124,33 +144,45 @@ BodyBlocks body_blocks(const ContactLaw& law, const RoundContact& g, const Conta
   return body_blocks(round_arms(law, g), b);
 }
 
-BodyBlocks body_blocks(const ContactArms& arms, const ContactBlocks& b) {
+namespace {
+// The arm Jacobians of body_blocks: velocity (J) and torque (A) rows over (q_i, q_j).
+struct ArmJacobians {
+  Eigen::Matrix<double, 7, 12> J, A;
+};
+ArmJacobians arm_jacobians(const ContactArms& arms) {
   const Vec3& n = arms.normal;
   const double R = arms.r_eff;
-  Eigen::Matrix<double, 7, 12> J = Eigen::Matrix<double, 7, 12>::Zero(), A = J;
-  J.leftCols<6>() = body_jacobian(n, arms.velocity_i, R, true);
-  A.leftCols<6>() = body_jacobian(n, arms.torque_i, R, true);
+  ArmJacobians a{Eigen::Matrix<double, 7, 12>::Zero(), Eigen::Matrix<double, 7, 12>::Zero()};
+  a.J.leftCols<6>() = body_jacobian(n, arms.velocity_i, R, true);
+  a.A.leftCols<6>() = body_jacobian(n, arms.torque_i, R, true);
   if (!arms.wall) {
-    J.rightCols<6>() = body_jacobian(n, arms.velocity_j, R, false);
-    A.rightCols<6>() = body_jacobian(n, arms.torque_j, R, false);
+    a.J.rightCols<6>() = body_jacobian(n, arms.velocity_j, R, false);
+    a.A.rightCols<6>() = body_jacobian(n, arms.torque_j, R, false);
   }
-  BodyBlocks out;
+  return a;
+}
+// A^T B J for one 7 x 7 block B, symmetrised to the last bit when the arms are equal and B is
+// symmetric (the two triangles are summed in different orders; symmetric solvers read one).
+Eigen::Matrix<double, 12, 12> body_product(const ArmJacobians& a, const Block7& B) {
+  Eigen::Matrix<double, 12, 12> out;
   // Without rolling or twisting terms only the three contact-point rows carry anything (the usual
   // case, and four times cheaper: packings assemble this per contact).
-  auto product = [&](const Block7& B) -> Eigen::Matrix<double, 12, 12> {
-    // lazyProduct: coefficient-wise; Eigen would hand these small fixed sizes to its blocked GEMM.
-    if (B.bottomRows<4>().isZero(0.0) && B.rightCols<4>().isZero(0.0))
-      return (A.topRows<3>().transpose() * B.topLeftCorner<3, 3>()).lazyProduct(J.topRows<3>());
-    return (A.transpose() * B).lazyProduct(J);
-  };
-  out.K = product(b.K);
-  out.C = product(b.C);
-  // Equal arms and symmetric blocks: the result is symmetric, but the two triangles are summed in
-  // different orders; make them equal to the last bit (symmetric solvers read one triangle).
-  if (A == J) {
-    if (b.K == b.K.transpose()) out.K = 0.5 * (out.K + out.K.transpose()).eval();
-    if (b.C == b.C.transpose()) out.C = 0.5 * (out.C + out.C.transpose()).eval();
-  }
+  // lazyProduct: coefficient-wise; Eigen would hand these small fixed sizes to its blocked GEMM.
+  if (B.bottomRows<4>().isZero(0.0) && B.rightCols<4>().isZero(0.0))
+    out = (a.A.topRows<3>().transpose() * B.topLeftCorner<3, 3>()).lazyProduct(a.J.topRows<3>());
+  else
+    out = (a.A.transpose() * B).lazyProduct(a.J);
+  if (a.A == a.J && B == B.transpose()) out = 0.5 * (out + out.transpose()).eval();
+  return out;
+}
+}  // namespace
+
+BodyBlocks body_blocks(const ContactArms& arms, const ContactBlocks& b) {
+  const Vec3& n = arms.normal;
+  const ArmJacobians a = arm_jacobians(arms);
+  BodyBlocks out;
+  out.K = body_product(a, b.K);
+  out.C = body_product(a, b.C);
   if (b.geometric != 0.0) {
     const Mat3 gP = b.geometric * (Mat3::Identity() - n * n.transpose());
     out.K.block<3, 3>(0, 0) -= gP;
@@ -159,6 +191,14 @@ BodyBlocks body_blocks(const ContactArms& arms, const ContactBlocks& b) {
     out.K.block<3, 3>(6, 6) -= gP;
   }
   return out;
+}
+
+Eigen::Matrix<double, 12, 12> body_damping(const ContactArms& arms, const ContactBlocks& b) {
+  return body_product(arm_jacobians(arms), b.C);
+}
+
+Eigen::Matrix<double, 12, 12> body_damping(const ContactLaw& law, const RoundContact& g, const ContactBlocks& b) {
+  return body_damping(round_arms(law, g), b);
 }
 
 }  // namespace dtcrit::contact

@@ -112,6 +112,11 @@ struct ContactBlocks {
 ContactBlocks contact_blocks(const ContactLaw& law, const RoundContact& g, const ContactResponse& response,
                              bool geometric_stiffness);
 
+// Its C alone (and K_history when `history`; K stays zero), the same arithmetic: for the
+// stepper's damping(), which needs C (+ dt K_history under the traditional history).
+ContactBlocks contact_damping_blocks(const ContactLaw& law, const RoundContact& g, const ContactResponse& response,
+                                     bool history);
+
 // The same blocks split into the parts the packing operator applies cheaply: each 3x3 block of
 // K_c and C_c that is a n n^T + b (I - n n^T) (every law at rest, sticking, without history), and a
 // flag when anything else is present (histories, sliding, moving contacts).
@@ -143,5 +148,9 @@ struct ContactArms {
 ContactArms round_arms(const ContactLaw& law, const RoundContact& g);
 // body_blocks of any rigid bodies; body_blocks(law, g, b) is body_blocks(round_arms(law, g), b).
 BodyBlocks body_blocks(const ContactArms& arms, const ContactBlocks& b);
+// Its C alone, the same arithmetic (equal to body_blocks(...).C to the last bit): for the schemes
+// whose Newton matrix has no stiffness term (MechanicalSystem::damping).
+Eigen::Matrix<double, 12, 12> body_damping(const ContactArms& arms, const ContactBlocks& b);
+Eigen::Matrix<double, 12, 12> body_damping(const ContactLaw& law, const RoundContact& g, const ContactBlocks& b);
 
 }  // namespace dtcrit::contact

@@ -11,26 +11,36 @@ namespace {
 // (a value and its gradient over the 15 inputs, forward mode) it gives the forces and their exact
 // derivative along the very branches the force takes, so the linearisation cannot drift from the law.
 
-using Grad = Eigen::Matrix<double, 1, in::count>;
-
-struct Dual {
+// DualN<N>: a value and its gradient over N of the inputs. The operators are friends (found by
+// argument-dependent lookup, and converting doubles as the non-template functions they are).
+// Every gradient component is computed by the same operations whatever N, so a derivative over the
+// velocities alone (N = 7) equals those columns of the full one (N = 15) to the last bit.
+template <int N>
+struct DualN {
+  using Grad = Eigen::Matrix<double, 1, N>;
   double v = 0.0;
   Grad g = Grad::Zero();
-  Dual() = default;
-  Dual(double x) : v(x) {}  // NOLINT: constants promote implicitly, as doubles do
-  Dual(double x, const Grad& d) : v(x), g(d) {}
+  DualN() = default;
+  DualN(double x) : v(x) {}  // NOLINT: constants promote implicitly, as doubles do
+  DualN(double x, const Grad& d) : v(x), g(d) {}
+  friend DualN operator+(const DualN& a, const DualN& b) { return {a.v + b.v, a.g + b.g}; }
+  friend DualN operator-(const DualN& a, const DualN& b) { return {a.v - b.v, a.g - b.g}; }
+  friend DualN operator-(const DualN& a) { return {-a.v, -a.g}; }
+  friend DualN operator*(const DualN& a, const DualN& b) { return {a.v * b.v, a.v * b.g + b.v * a.g}; }
+  friend DualN operator/(const DualN& a, const DualN& b) {
+    return {a.v / b.v, (a.g * b.v - a.v * b.g) / (b.v * b.v)};
+  }
+  friend DualN sqrt(const DualN& a) {
+    const double s = std::sqrt(a.v);
+    return {s, s > 0.0 ? Grad(a.g / (2.0 * s)) : Grad(Grad::Zero())};
+  }
+  friend DualN abs(const DualN& a) { return a.v < 0.0 ? -a : a; }
+  friend double value(const DualN& a) { return a.v; }
 };
-Dual operator+(const Dual& a, const Dual& b) { return {a.v + b.v, a.g + b.g}; }
-Dual operator-(const Dual& a, const Dual& b) { return {a.v - b.v, a.g - b.g}; }
-Dual operator-(const Dual& a) { return {-a.v, -a.g}; }
-Dual operator*(const Dual& a, const Dual& b) { return {a.v * b.v, a.v * b.g + b.v * a.g}; }
-Dual operator/(const Dual& a, const Dual& b) { return {a.v / b.v, (a.g * b.v - a.v * b.g) / (b.v * b.v)}; }
-Dual sqrt(const Dual& a) {
-  const double s = std::sqrt(a.v);
-  return {s, s > 0.0 ? Grad(a.g / (2.0 * s)) : Grad(Grad::Zero())};
-}
-Dual abs(const Dual& a) { return a.v < 0.0 ? -a : a; }
-double value(const Dual& a) { return a.v; }
+using Dual = DualN<in::count>;
+// The velocity inputs only (velocity, rolling velocity, twisting rate: in::velocity .. in::xi_t - 1).
+constexpr int velocity_inputs = in::xi_t - in::velocity;
+using VelocityDual = DualN<velocity_inputs>;
 double value(double a) { return a; }
 
 template <class S>
@@ -185,12 +195,16 @@ Outputs<S> law_kernel(const ContactLaw& law, const ContactInput& c, const Inputs
 
 V3<double> from_vec(const Vec3& a) { return {a.x(), a.y(), a.z()}; }
 
-Dual seed(double x, int k) {
-  Grad g = Grad::Zero();
+template <class D = Dual>
+D seed(double x, int k) {
+  typename D::Grad g = D::Grad::Zero();
   g[k] = 1.0;
   return {x, g};
 }
-V3<Dual> seed(const Vec3& a, int k) { return {seed(a.x(), k), seed(a.y(), k + 1), seed(a.z(), k + 2)}; }
+template <class D = Dual>
+V3<D> seed(const Vec3& a, int k) { return {seed<D>(a.x(), k), seed<D>(a.y(), k + 1), seed<D>(a.z(), k + 2)}; }
+template <class D>
+V3<D> constant_dual(const Vec3& a) { return {D(a.x()), D(a.y()), D(a.z())}; }
 
 }  // namespace
 
@@ -232,6 +246,29 @@ void fill_response(ContactResponse& r, const Outputs<S>& o) {
   return r;
 }
 
+// The same, differentiated by the velocities alone (Differentiate::velocities): the derivative's
+// other columns are zero.
+[[gnu::noinline]] ContactResponse evaluate_with_velocity_derivative(const ContactLaw& law, const ContactInput& c) {
+  ContactResponse r;
+  constexpr int v0 = in::velocity;
+  const Inputs<VelocityDual> p{VelocityDual(c.overlap),
+                               seed<VelocityDual>(c.velocity, in::velocity - v0),
+                               seed<VelocityDual>(c.rolling_velocity, in::rolling_velocity - v0),
+                               seed<VelocityDual>(c.twisting_rate, in::twisting_rate - v0),
+                               constant_dual<VelocityDual>(c.xi_t),
+                               constant_dual<VelocityDual>(c.xi_r),
+                               VelocityDual(c.xi_tw)};
+  const Outputs<VelocityDual> o = law_kernel(law, c, p);
+  fill_response(r, o);
+  const Vec3& n = c.normal;
+  const V3<VelocityDual> F = V3<VelocityDual>{o.Fntot * VelocityDual(n.x()), o.Fntot * VelocityDual(n.y()),
+                                              o.Fntot * VelocityDual(n.z())} + o.fs;
+  const VelocityDual* rows[out::count] = {&F.x, &F.y, &F.z, &o.fr.x, &o.fr.y, &o.fr.z, &o.M};
+  r.derivative.setZero();
+  for (int k = 0; k < out::count; ++k) r.derivative.row(k).segment<velocity_inputs>(v0) = rows[k]->g;
+  return r;
+}
+
 ContactResponse evaluate_value(const ContactLaw& law, const ContactInput& c) {
   ContactResponse r;
   const Inputs<double> p{c.overlap, from_vec(c.velocity), from_vec(c.rolling_velocity), c.twisting_rate,
@@ -245,6 +282,15 @@ ContactResponse evaluate_value(const ContactLaw& law, const ContactInput& c) {
 // Both branches return a prvalue: the response (with its 7 x 15 derivative) is built in place.
 ContactResponse evaluate(const ContactLaw& law, const ContactInput& c, bool derivative) {
   return derivative ? evaluate_with_derivative(law, c) : evaluate_value(law, c);
+}
+
+ContactResponse evaluate(const ContactLaw& law, const ContactInput& c, Differentiate which) {
+  switch (which) {
+    case Differentiate::all: return evaluate_with_derivative(law, c);
+    case Differentiate::velocities: return evaluate_with_velocity_derivative(law, c);
+    case Differentiate::none: break;
+  }
+  return evaluate_value(law, c);
 }
 
 double stored_energy(const ContactLaw& law, const ContactInput& c, const ContactResponse& r) {

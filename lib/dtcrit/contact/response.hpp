@@ -62,6 +62,11 @@ struct ContactResponse {
 // Where the Hertz contact radius a = sqrt(R delta) has no derivative (delta <= 0) the one-sided
 // value of the closed contact is used: a = 0, da/ddelta = 0.
 ContactResponse evaluate(const ContactLaw& law, const ContactInput& in, bool derivative = false);
+// What evaluate() differentiates: nothing, every input, or the velocities alone (velocity, rolling
+// velocity, twisting rate; the other columns of the derivative are zero, these equal to the last
+// bit those of Differentiate::all: what a damping matrix C needs, at about half the cost).
+enum class Differentiate { none, all, velocities };
+ContactResponse evaluate(const ContactLaw& law, const ContactInput& in, Differentiate which);
 
 // Elastic energy stored in the contact at this state: the normal spring's exact integral (hooke
 // k_n delta^2 / 2, hertz 2/5 k_n a delta^2) plus the tangential, rolling and twisting springs at

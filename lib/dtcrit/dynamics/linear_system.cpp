@@ -9,6 +9,11 @@
 
 namespace dtcrit {
 
+void MechanicalSystem::damping(double t, const Vector& x, const Vector& v, SparseMatrix& C) {
+  SparseMatrix K;
+  tangent(t, x, v, K, C);
+}
+
 double MechanicalSystem::energy(const Vector&, const Vector&) const { return std::numeric_limits<double>::quiet_NaN(); }
 
 LinearSystem::LinearSystem(Vector mass, SparseMatrix K, SparseMatrix C)

@@ -25,6 +25,11 @@ class MechanicalSystem {
   // Tangent operators for implicit solves: K = -df/dx and C = -df/dv at (t, x, v).
   // A symmetric approximation is allowed (the Newton iteration then converges more slowly).
   virtual void tangent(double t, const Vector& x, const Vector& v, SparseMatrix& K, SparseMatrix& C) = 0;
+  // C alone, equal to tangent()'s C to the last bit (it may store explicit zeros where tangent()
+  // stores none): for the schemes whose Newton matrix weights K by zero (central difference,
+  // implicit-damping velocity Verlet). The default calls tangent(); systems where K costs as much
+  // as C override it.
+  virtual void damping(double t, const Vector& x, const Vector& v, SparseMatrix& C);
   // End of a step: commit the history of the most recent force() call.
   virtual void accept_step() {}
   // History carried between steps (empty for a memoryless system).

@@ -63,9 +63,11 @@ void VelocityVerlet::step(MechanicalSystem& sys) {
       sys.force(t1, x_, w_, f_);
       r_ = mass_.cwiseProduct(w_ - vhalf_) - 0.5 * h * f_;
       terms_ = mass_.cwiseProduct(w_.cwiseAbs() + vhalf_.cwiseAbs()) + 0.5 * h * f_.cwiseAbs();
-      if ((converged = newton.converged(r_, terms_)) || newton.exhausted()) break;
-      sys.tangent(t1, x_, w_, K_, C_);
-      newton.set_state_rounding(K_, x_, C_, w_, 0.5 * h);
+      // J has no K term: damping() alone (K only if the convergence floor needs it)
+      converged = detail::converged_with_damping(newton, r_, terms_, sys, t1, 0.5 * h, K_, C_);
+      if (converged || newton.exhausted()) break;
+      sys.damping(t1, x_, w_, C_);
+      newton.set_damping_rounding(C_, x_, w_, 0.5 * h);
       solver_.factor(mass_, 1.0, C_, 0.5 * h, K_, 0.0);
       solver_.solve(r_, d_);
       w_ -= d_;

@@ -73,6 +73,7 @@ void GS4Integrator::step(MechanicalSystem& sys) {
   } else {
     detail::NewtonControl newton(mass_, 50);
     bool converged = false;
+    const bool damping_only = c_.L3W3 == 0.0;
     while (true) {
       xt_ = x0 + c_.L3W3 * h * h * da_;
       vt_ = v0 + c_.L5W2 * h * da_;
@@ -80,9 +81,18 @@ void GS4Integrator::step(MechanicalSystem& sys) {
       sys.force(tw, xt_, vt_, f_);
       r_ = mass_.cwiseProduct(at_) - f_;
       terms_ = mass_.cwiseProduct(a_.cwiseAbs() + c_.L6W1 * da_.cwiseAbs()) + f_.cwiseAbs();
-      if ((converged = newton.converged(r_, terms_)) || newton.exhausted()) break;
-      sys.tangent(tw, xt_, vt_, K_, C_);
-      newton.set_state_rounding(K_, xt_, C_, vt_, 1.0);
+      // Λ3W3 = 0 (central difference, Newmark β = 0): J has no K term, damping() alone (K only if
+      // the convergence floor needs it)
+      converged = damping_only ? detail::converged_with_damping(newton, r_, terms_, sys, tw, 1.0, K_, C_)
+                               : newton.converged(r_, terms_);
+      if (converged || newton.exhausted()) break;
+      if (damping_only) {
+        sys.damping(tw, xt_, vt_, C_);
+        newton.set_damping_rounding(C_, xt_, vt_, 1.0);
+      } else {
+        sys.tangent(tw, xt_, vt_, K_, C_);
+        newton.set_state_rounding(K_, xt_, C_, vt_, 1.0);
+      }
       solver_.factor(mass_, c_.L6W1, C_, c_.L5W2 * h, K_, c_.L3W3 * h * h);
       solver_.solve(r_, d_);
       da_ -= d_;

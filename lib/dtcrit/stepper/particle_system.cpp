@@ -199,7 +199,8 @@ void ParticleSystem::refresh_neighbours(const Vector& x) const {
 // ascending key order (pairs (i, j) then walls of i, for each i), then every bond, with the law's
 // input (histories advanced to t) and its response (with its derivative when `derivative`).
 template <class Visit>
-void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v, bool for_energy, bool derivative,
+void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v, bool for_energy,
+                                      contact::Differentiate derivative,
                                       Visit&& visit) const {
   refresh_neighbours(x);
   for_each_contact_in(t, x, v, for_energy, derivative, 0, particle_count(), true, visit);
@@ -207,7 +208,7 @@ void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v
 
 template <class Visit>
 void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector& v, bool for_energy,
-                                         bool derivative, Index i_begin, Index i_end, bool bonds,
+                                         contact::Differentiate derivative, Index i_begin, Index i_end, bool bonds,
                                          Visit&& visit) const {
   const Index n = particle_count();
   const Index dpp = dofs_per_particle();
@@ -405,7 +406,7 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
   const Index np = particle_count();
   const int ranges = static_cast<int>(std::min<Index>(threads_, np / 64));  // small systems: not worth a thread
   if (ranges <= 1) {
-    for_each_contact(t, x, v, false, false, serial);
+    for_each_contact(t, x, v, false, contact::Differentiate::none, serial);
   } else {
     // Pass 1: each range evaluates its contacts into its share (loads in visiting order, trial
     // records). Pass 2: each range adds into f for its own particles only, first the loads of earlier
@@ -424,7 +425,7 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
       sh.anchors.clear();
       sh.reports.clear();
       const Index end = first(r + 1);
-      for_each_contact_in(t, x, v, false, false, first(r), end, false,
+      for_each_contact_in(t, x, v, false, contact::Differentiate::none, first(r), end, false,
                           [&](const Geom& g, const ContactLaw& law, const contact::ContactInput& in,
                               const contact::ContactResponse& out, const Record& rec, const Anchor& anc) {
                             sh.loads.push_back(loads(g, law, in, out));
@@ -460,7 +461,7 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
     if (consistent) anchors_trial_.resize(offset.back());
     if (reports_on_) reports_.resize(offset.back());
     pool.run(ranges, apply_range);
-    for_each_contact_in(t, x, v, false, false, np, np, true, serial);  // the bonds, after every contact as above
+    for_each_contact_in(t, x, v, false, contact::Differentiate::none, np, np, true, serial);  // the bonds, after every contact as above
   }
   t_trial_ = t;
   if (consistent) x_trial_ = x;
@@ -537,7 +538,7 @@ void ParticleSystem::assemble_tangent(double t, const Vector& x, const Vector& v
           }
   };
 
-  for_each_contact(t, x, v, false, true,
+  for_each_contact(t, x, v, false, contact::Differentiate::all,
                    [&](const Geom& g, const ContactLaw& law, const contact::ContactInput&,
                        const contact::ContactResponse& out, const Record&, const Anchor&) {
     contact::ContactBlocks blocks = contact::contact_blocks(law, g.rc, out, geometric_ && !g.rc.wall);
@@ -565,6 +566,117 @@ void ParticleSystem::assemble_tangent(double t, const Vector& x, const Vector& v
     K_history->resize(n, n);
     K_history->setFromTriplets(th.begin(), th.end());
   }
+}
+
+void ParticleSystem::damping(double t, const Vector& x, const Vector& v, SparseMatrix& C) {
+  const Index n = dofs();
+  if (x.size() != n || v.size() != n)
+    fail(fmt::format("damping: x has {} and v has {} entries, expected {}", x.size(), v.size(), n));
+  const Index dpp = dofs_per_particle();
+  const bool traditional = mode_ == TangentialHistory::traditional;
+  const std::array<int, 6> sel3{0, 1, 2, 3, 4, 5}, sel2{0, 1, 5, -1, -1, -1};
+  const auto& sel = dim_ == 3 ? sel3 : sel2;
+  // consistent: C comes from the law's velocity derivatives alone; traditional: also from the
+  // history derivatives (h K_history)
+  const contact::Differentiate which = traditional ? contact::Differentiate::all : contact::Differentiate::velocities;
+  auto& d = damping_;
+  if (d.C.rows() != n) {
+    d.rows.assign(static_cast<std::size_t>(particle_count()), {});
+    build_damping_pattern();
+  }
+  // Where block (p, q) starts in each of body q's columns (-1: not in the pattern).
+  auto offset = [&](Index p, Index q) -> Index {
+    const auto& r = d.rows[q];
+    const auto it = std::lower_bound(r.begin(), r.end(), p);
+    return it != r.end() && *it == p ? static_cast<Index>(it - r.begin()) * dpp : -1;
+  };
+  // One pass over the contacts, as tangent() visits them, adding each one's blocks in place. Each
+  // entry receives its contributions in contact order, as tangent()'s setFromTriplets sums its
+  // duplicates, so the values are the same to the last bit. A contact whose blocks are not in the
+  // pattern stops the filling; the pattern is then grown by this pass's body pairs and filled again.
+  std::size_t blocks = 0;
+  auto pass = [&] {
+    bool fits = true;
+    d.visited.clear();
+    blocks = 0;
+    std::fill(d.C.valuePtr(), d.C.valuePtr() + d.C.nonZeros(), 0.0);
+    for_each_contact(t, x, v, false, which,
+                     [&](const Geom& g, const ContactLaw& law, const contact::ContactInput&,
+                         const contact::ContactResponse& out, const Record&, const Anchor&) {
+      const bool pair = g.j >= 0;
+      d.visited.push_back({g.i, pair ? g.j : Index(-1)});
+      blocks += pair ? 4 : 1;
+      if (!fits) return;
+      const std::array<Index, 4> off{offset(g.i, g.i), pair ? offset(g.j, g.i) : 0, pair ? offset(g.i, g.j) : 0,
+                                     pair ? offset(g.j, g.j) : 0};
+      if (*std::min_element(off.begin(), off.end()) < 0) {
+        fits = false;
+        return;
+      }
+      contact::ContactBlocks cb = contact::contact_damping_blocks(law, g.rc, out, traditional);
+      if (traditional) cb.C += g.dt * cb.K_history;
+      const Eigen::Matrix<double, 12, 12> B = contact::body_damping(law, g.rc, cb);
+      const Index body[2] = {g.i * dpp, pair ? g.j * dpp : 0};
+      const Index count = pair ? 2 : 1;
+      const int* outer = d.C.outerIndexPtr();
+      double* val = d.C.valuePtr();
+      if (dpp == 6) {  // 3D: every velocity component, a block column is contiguous in B
+        for (Index q = 0; q < count; ++q)
+          for (Index b = 0; b < 6; ++b)
+            for (Index p = 0; p < count; ++p)
+              Eigen::Map<Eigen::Matrix<double, 6, 1>>(val + outer[body[q] + b] + off[2 * q + p]) +=
+                  B.block<6, 1>(6 * p, 6 * q + b);
+      } else {
+        for (Index q = 0; q < count; ++q)
+          for (Index b = 0; b < dpp; ++b)
+            for (Index p = 0; p < count; ++p) {
+              double* column = val + outer[body[q] + b] + off[2 * q + p];
+              for (Index a = 0; a < dpp; ++a) column[a] += B(6 * p + sel[a], 6 * q + sel[b]);
+            }
+      }
+    });
+    return fits;
+  };
+  // The pattern keeps the blocks of contacts that have opened (their entries are zeros), so a
+  // contact that flickers does not rebuild it; it starts afresh from this call's contacts when it
+  // holds more than twice their blocks.
+  const bool fits = pass();
+  if (!fits || d.blocks > 2 * blocks + 16) {
+    if (fits) d.rows.assign(d.rows.size(), {});
+    for (const auto& [i, j] : d.visited) {
+      d.rows[i].push_back(i);
+      if (j < 0) continue;
+      d.rows[i].push_back(j);
+      d.rows[j].push_back(i);
+      d.rows[j].push_back(j);
+    }
+    build_damping_pattern();
+    pass();
+  }
+  C = d.C;
+}
+
+void ParticleSystem::build_damping_pattern() {
+  auto& d = damping_;
+  const Index n = dofs(), dpp = dofs_per_particle(), np = particle_count();
+  d.blocks = 0;
+  for (auto& r : d.rows) {
+    std::sort(r.begin(), r.end());
+    r.erase(std::unique(r.begin(), r.end()), r.end());
+    d.blocks += r.size();
+  }
+  d.C.resize(n, n);
+  d.C.resizeNonZeros(static_cast<Index>(d.blocks) * dpp * dpp);
+  int* outer = d.C.outerIndexPtr();
+  int* inner = d.C.innerIndexPtr();
+  Index e = 0;
+  for (Index q = 0; q < np; ++q)
+    for (Index b = 0; b < dpp; ++b) {
+      outer[q * dpp + b] = static_cast<int>(e);
+      for (Index p : d.rows[q])
+        for (Index a = 0; a < dpp; ++a) inner[e++] = static_cast<int>(p * dpp + a);
+    }
+  outer[n] = static_cast<int>(e);
 }
 
 Vector ParticleSystem::history() const {
@@ -629,7 +741,7 @@ double ParticleSystem::energy(const Vector& x, const Vector& v) const {
     fail(fmt::format("energy: x has {} and v has {} entries, expected {}", x.size(), v.size(), dofs()));
   double e = 0.5 * v.dot(mass_.cwiseProduct(v)) - external_.dot(x);
   for (Index i = 0; i < particle_count(); ++i) e -= pmass_[i] * gravity_.dot(centre(x, i));
-  for_each_contact(t_ref_, x, v, true, false,
+  for_each_contact(t_ref_, x, v, true, contact::Differentiate::none,
                    [&](const Geom&, const ContactLaw& law, const contact::ContactInput& in,
                        const contact::ContactResponse& out, const Record&, const Anchor&) {
                      e += contact::stored_energy(law, in, out);

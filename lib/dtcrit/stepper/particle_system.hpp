@@ -9,6 +9,7 @@
 // phi is the time integral of the angular velocity (v holds omega). It is NOT an orientation: it
 // exists so that the consistent tangential update can read the rotation of a particle since contact
 // onset from positions, at the same time level as the normal overlap.
+#include <array>
 #include <compare>
 #include <cstdint>
 #include <limits>
@@ -173,6 +174,11 @@ class ParticleSystem final : public MechanicalSystem {
   // histories advance by dt times the velocities instead, and tangent() returns K - K_history and
   // C + dt K_history (dt: time since the committed call, 0 before the first).
   void history_stiffness(double t, const Vector& x, const Vector& v, SparseMatrix& K_history);
+  // tangent()'s C alone, to the last bit, without K: the per-contact C blocks summed in tangent()'s
+  // order into a pattern kept between calls and refilled in place (grown when a contact's blocks
+  // are not in it). The pattern holds each contact's full body blocks, and those of contacts that
+  // have opened, so C stores explicit zeros where tangent() stores none.
+  void damping(double t, const Vector& x, const Vector& v, SparseMatrix& C) override;
   void accept_step() override;
   // traditional: the committed xi of every committed contact, dim() entries each, in ascending
   //   ContactKey order (history_keys()); consistent: empty (xi is a function of the positions; the
@@ -217,12 +223,13 @@ class ParticleSystem final : public MechanicalSystem {
 
  private:
   template <class Visit>
-  void for_each_contact(double t, const Vector& x, const Vector& v, bool for_energy, bool derivative,
-                        Visit&& visit) const;
+  void for_each_contact(double t, const Vector& x, const Vector& v, bool for_energy,
+                        contact::Differentiate derivative, Visit&& visit) const;
   // The same over the contacts of particles [i_begin, i_end) (and the bonds when `bonds`), with the
   // neighbour list as refresh_neighbours() left it: one range per thread.
   template <class Visit>
-  void for_each_contact_in(double t, const Vector& x, const Vector& v, bool for_energy, bool derivative,
+  void for_each_contact_in(double t, const Vector& x, const Vector& v, bool for_energy,
+                           contact::Differentiate derivative,
                            Index i_begin, Index i_end, bool bonds, Visit&& visit) const;
   void check_history_mode(const ContactLaw& law) const;
   void refresh_neighbours(const Vector& x) const;
@@ -270,6 +277,17 @@ class ParticleSystem final : public MechanicalSystem {
   // tangent(), and history_stiffness() when K_history is given.
   void assemble_tangent(double t, const Vector& x, const Vector& v, SparseMatrix& K, SparseMatrix& C,
                         SparseMatrix* K_history);
+  // damping()'s kept pattern: for each body q, the bodies p with a block (p, q) (sorted; blocks of
+  // contacts that have opened stay, as zeros), their count, the pairs (i, j; j = -1 a wall) the
+  // last call visited, and C in that pattern.
+  struct DampingPattern {
+    std::vector<std::vector<Index>> rows;
+    std::size_t blocks = 0;
+    std::vector<std::array<Index, 2>> visited;
+    SparseMatrix C;
+  };
+  void build_damping_pattern();
+  DampingPattern damping_;
   std::vector<Record> committed_, trial_;
   std::vector<Anchor> anchors_committed_, anchors_trial_;  // consistent mode only
   std::vector<ContactReport> reports_;

@@ -58,6 +58,11 @@ void TangentSolver::factor(const Vector& mass, double a, const SparseMatrix& C, 
     dense_.compute(J);
     return;
   }
+  if (!use_K && use_C && !direct_only_ && refill(mass, a, C, b)) {
+    krylov_.compute(J_);
+    return;
+  }
+  c_outer_.clear();  // J_ is assembled afresh: the refill map is rebuilt below, or stays invalid
   SparseMatrix sum(n, n);
   if (use_C) sum = b * C;
   if (use_K) sum = SparseMatrix(sum + c * K);
@@ -70,10 +75,63 @@ void TangentSolver::factor(const Vector& mass, double a, const SparseMatrix& C, 
     factor_direct();
     return;
   }
+  if (!use_K && use_C) map_refill(C);
   kind_ = Kind::sparse_iterative;
   krylov_.setTolerance(krylov_tolerance);
   krylov_.setMaxIterations(krylov_max_iterations);
   krylov_.compute(J_);
+}
+
+// J = b C + a M in J_'s kept pattern, when C has the pattern map_refill saw: the values Eigen's
+// sum (b C) + D gives, entry by entry (an entry of one operand only is that operand plus zero).
+bool TangentSolver::refill(const Vector& mass, double a, const SparseMatrix& C, double b) {
+  const auto n = static_cast<std::size_t>(C.outerSize());
+  const auto nnz = static_cast<std::size_t>(C.nonZeros());
+  if (kind_ != Kind::sparse_iterative || !C.isCompressed() || c_outer_.size() != n + 1 || c_inner_.size() != nnz ||
+      J_.rows() != C.rows() || !std::equal(c_outer_.begin(), c_outer_.end(), C.outerIndexPtr()) ||
+      !std::equal(c_inner_.begin(), c_inner_.end(), C.innerIndexPtr()))
+    return false;
+  double* j = J_.valuePtr();
+  const double* c = C.valuePtr();
+  for (std::size_t k = 0; k < nnz; ++k) j[c_to_j_[k]] = b * c[k] + 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Index d = diagonal_in_j_[i];
+    j[d] = (d >= 0 && has_diagonal_[i] ? j[d] : 0.0) + a * mass[static_cast<Index>(i)];
+  }
+  ++refills_;
+  return true;
+}
+
+void TangentSolver::map_refill(const SparseMatrix& C) {
+  c_outer_.clear();
+  c_inner_.clear();
+  if (!C.isCompressed() || !J_.isCompressed()) return;
+  const Index n = C.outerSize();
+  c_outer_.assign(C.outerIndexPtr(), C.outerIndexPtr() + n + 1);
+  c_inner_.assign(C.innerIndexPtr(), C.innerIndexPtr() + C.nonZeros());
+  c_to_j_.assign(static_cast<std::size_t>(C.nonZeros()), -1);
+  diagonal_in_j_.assign(static_cast<std::size_t>(n), -1);
+  has_diagonal_.assign(static_cast<std::size_t>(n), false);
+  const int* jo = J_.outerIndexPtr();
+  const int* ji = J_.innerIndexPtr();
+  for (Index col = 0; col < n; ++col) {
+    Index p = jo[col];
+    for (Index k = c_outer_[col]; k < c_outer_[col + 1]; ++k) {
+      while (p < jo[col + 1] && ji[p] < c_inner_[k]) ++p;
+      if (p == jo[col + 1] || ji[p] != c_inner_[k]) {  // not J's pattern after all: no refills
+        c_outer_.clear();
+        return;
+      }
+      c_to_j_[k] = p;
+      if (c_inner_[k] == col) has_diagonal_[col] = true;
+    }
+    for (Index q = jo[col]; q < jo[col + 1]; ++q)
+      if (ji[q] == col) diagonal_in_j_[col] = q;
+    if (diagonal_in_j_[col] < 0) {
+      c_outer_.clear();
+      return;
+    }
+  }
 }
 
 void TangentSolver::factor_direct() {
@@ -142,16 +200,49 @@ bool NewtonControl::converged(const Vector& r, const Vector& terms) {
   floor_ = 16.0 * eps * weighted(state_rounding_.size() == terms.size() ? Vector(terms + state_rounding_) : terms);
   if (!std::isfinite(residual_)) return false;  // NaN: let the iteration cap decide (and report it)
   if (first_residual_ < 0.0) first_residual_ = residual_;
-  return residual_ <= floor_ || residual_ <= tol_ * first_residual_ || stalled_ ||
-         (iterations_ >= 2 && last_update_ <= tol_ * first_update_);
+  const bool yes = residual_ <= floor_ || residual_ <= tol_ * first_residual_ || stalled_ ||
+                   (iterations_ >= 2 && last_update_ <= tol_ * first_update_);
+  needs_stiffness_ = !yes && stiffness_pending_;
+  return yes;
+}
+
+void NewtonControl::set_damping_rounding(const SparseMatrix& C, const Vector& x, const Vector& v, double force_weight) {
+  // |C| |v| summed as Eigen's column-major product sums it (column by column, from zero), without
+  // the temporaries of C.cwiseAbs() * v.cwiseAbs()
+  state_rounding_ = Vector::Zero(x.size());
+  const bool compressed = C.isCompressed();
+  for (Index j = 0; j < C.outerSize(); ++j) {
+    const double vj = std::abs(v[j]);
+    if (compressed) {
+      const int* inner = C.innerIndexPtr();
+      const double* val = C.valuePtr();
+      for (Index k = C.outerIndexPtr()[j]; k < C.outerIndexPtr()[j + 1]; ++k) state_rounding_[inner[k]] += std::abs(val[k]) * vj;
+    } else {
+      for (SparseMatrix::InnerIterator it(C, j); it; ++it) state_rounding_[it.row()] += std::abs(it.value()) * vj;
+    }
+  }
+  state_rounding_ *= std::abs(force_weight);
+  rounding_x_ = x;
+  rounding_v_ = v;
+  stiffness_pending_ = true;
 }
 
 void NewtonControl::set_state_rounding(const SparseMatrix& K, const Vector& x, const SparseMatrix& C, const Vector& v,
                                        double force_weight) {
+  stiffness_pending_ = needs_stiffness_ = false;
   state_rounding_ = Vector::Zero(x.size());
   if (K.nonZeros() > 0) state_rounding_ += K.cwiseAbs() * x.cwiseAbs();
   if (C.nonZeros() > 0) state_rounding_ += C.cwiseAbs() * v.cwiseAbs();
   state_rounding_ *= std::abs(force_weight);
+}
+
+bool converged_with_damping(NewtonControl& newton, const Vector& r, const Vector& terms, MechanicalSystem& sys,
+                            double t, double force_weight, SparseMatrix& K, SparseMatrix& C) {
+  if (newton.converged(r, terms)) return true;
+  if (!newton.needs_stiffness()) return false;
+  sys.tangent(t, newton.rounding_x(), newton.rounding_v(), K, C);
+  newton.set_state_rounding(K, newton.rounding_x(), C, newton.rounding_v(), force_weight);
+  return newton.converged(r, terms);
 }
 
 void NewtonControl::record_update(double update, double unknown) {

@@ -2,6 +2,7 @@
 // Shared machinery of the implicit schemes: the Newton stopping rule and its report into the
 // integrator's SolverStatus, and the linear solve with J = a M + b C + c K.
 #include <string_view>
+#include <vector>
 
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/LU>
@@ -9,6 +10,7 @@
 #include <Eigen/SparseLU>
 
 #include "dtcrit/core/types.hpp"
+#include "dtcrit/dynamics/system.hpp"
 #include "dtcrit/integrators/integrator.hpp"
 
 namespace dtcrit::detail {
@@ -39,11 +41,14 @@ class TangentSolver {
   long analyses() const { return analyses_; }            // symbolic analyses of a direct factorisation
   long factorisations() const { return factorisations_; }  // numeric direct factorisations
   long iterative_solves() const { return iterative_solves_; }
+  long refills() const { return refills_; }  // sparse J rewritten in place (C's pattern unchanged)
   // Never try the Krylov solve (the direct path only; for comparisons).
   void set_direct_only(bool on) { direct_only_ = on; }
 
  private:
   void factor_direct();
+  bool refill(const Vector& mass, double a, const SparseMatrix& C, double b);
+  void map_refill(const SparseMatrix& C);
   Kind kind_ = Kind::diagonal;
   Vector diagonal_;
   Eigen::PartialPivLU<Matrix> dense_;
@@ -53,7 +58,13 @@ class TangentSolver {
   Eigen::BiCGSTAB<SparseMatrix> krylov_;
   Eigen::SimplicialLDLT<SparseMatrix> ldlt_;
   Eigen::SparseLU<SparseMatrix> lu_;
-  long analyses_ = 0, factorisations_ = 0, iterative_solves_ = 0;
+  long analyses_ = 0, factorisations_ = 0, iterative_solves_ = 0, refills_ = 0;
+  // J = a M + b C with C's pattern unchanged since the last call: J's values are rewritten in
+  // place (c_pattern_: C's outer and inner indices; c_to_j_: where each entry of C sits in J_;
+  // diagonal_in_j_: where J's diagonal sits).
+  std::vector<int> c_outer_, c_inner_;
+  std::vector<Index> c_to_j_, diagonal_in_j_;
+  std::vector<bool> has_diagonal_;
 };
 
 // The stopping rule shared by every Newton loop of dtcrit, in the mass-weighted norm
@@ -81,6 +92,15 @@ class NewtonControl {
   // force_weight in r: the force's sensitivity to the rounding of that state.
   void set_state_rounding(const SparseMatrix& K, const Vector& x, const SparseMatrix& C, const Vector& v,
                           double force_weight);
+  // The same after a damping() evaluation (schemes whose Newton matrix has no K): the C part now,
+  // the K part only when a decision depends on it. Without K the floor can only be lower, so a
+  // converged() that passes would pass with K too; one that fails sets needs_stiffness(), and the
+  // caller evaluates tangent() at (rounding_x(), rounding_v()), calls set_state_rounding with it
+  // and asks again: every decision is the one the full floor gives.
+  void set_damping_rounding(const SparseMatrix& C, const Vector& x, const Vector& v, double force_weight);
+  bool needs_stiffness() const { return needs_stiffness_; }
+  const Vector& rounding_x() const { return rounding_x_; }
+  const Vector& rounding_v() const { return rounding_v_; }
   // After a solve: |update| and |unknown| after the update.
   void record_update(double update, double unknown);
   bool exhausted() const { return iterations_ >= max_iterations_; }
@@ -99,7 +119,14 @@ class NewtonControl {
   double first_residual_ = -1.0, residual_ = 0.0, floor_ = 0.0, first_update_ = -1.0, last_update_ = -1.0;
   Vector state_rounding_;  // c_f (|K| |x| + |C| |v|); empty before the first tangent
   bool stalled_ = false;
+  bool stiffness_pending_ = false, needs_stiffness_ = false;
+  Vector rounding_x_, rounding_v_;  // the state of the last set_damping_rounding
 };
 
+// newton.converged(r, terms) for a loop that evaluates MechanicalSystem::damping() instead of
+// tangent(): when the decision depends on the stiffness part of the floor, K (and C, overwritten)
+// from tangent() at the state of the last damping() call complete it first.
+bool converged_with_damping(NewtonControl& newton, const Vector& r, const Vector& terms, MechanicalSystem& sys,
+                            double t, double force_weight, SparseMatrix& K, SparseMatrix& C);
 
 }  // namespace dtcrit::detail
