@@ -63,7 +63,7 @@ struct RoundContact {
 // Inline: the reference stepper builds one per contact and force call. resistance_rates = false
 // leaves rolling_velocity and twisting_rate zero, for a law without rolling and twisting resistance
 // (uses_resistance_rates(law) false), which never reads them: two cross products saved per call.
-[[gnu::always_inline]] inline ContactInput contact_input(const RoundContact& g, const Vec3& vi, const Vec3& wi, const Vec3& vj, const Vec3& wj,
+inline ContactInput contact_input(const RoundContact& g, const Vec3& vi, const Vec3& wi, const Vec3& vj, const Vec3& wj,
                                   double m_eff, const History& h, bool resistance_rates = true) {
   ContactInput c;
   const Vec3& n = g.normal;

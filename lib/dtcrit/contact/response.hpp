@@ -80,7 +80,7 @@ struct History {
   double a_prev = 0.0;  // mindlin_rescale*: the contact radius at the last update
 };
 History advance_granular_history(const ContactLaw& law, const ContactInput& state, const History& h, double dt);
-[[gnu::always_inline]] inline History advance_history(const ContactLaw& law, const ContactInput& state, const History& h, double dt) {
+inline History advance_history(const ContactLaw& law, const ContactInput& state, const History& h, double dt) {
   if (law.style == Style::granular) return advance_granular_history(law, state, h, dt);
   // The classic styles: a tangential displacement only, incremented, then projected (never rescaled).
   // Inline: the reference stepper calls it for every contact and force call.
