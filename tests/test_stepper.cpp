@@ -4,6 +4,7 @@
 // constructions in this file, never from the code under test.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <numbers>
 #include <random>
@@ -835,14 +836,19 @@ TEST_CASE("contact reports off: the same trajectory to the last bit, and last_co
 TEST_CASE("force() on threads: the same trajectory, histories and contacts to the last bit", "[stepper]") {
   // 256 spheres (4 layers of 8 x 8, pressed by 1 %) in a box with friction, gravity, random spins, two bonds, both history modes:
   // the one-thread run is the reference (it is the stepper the LAMMPS comparisons validate); 2 and 3
-  // threads split the particles into ranges whose loads are summed in the one-thread order.
+  // threads split the particles into ranges whose loads are summed in the one-thread order, and whose
+  // trial records are committed as one chunk per range; a schedule that changes the thread count
+  // every 50 steps reads the chunks of one count and writes those of another.
   const auto mode = GENERATE(TangentialHistory::traditional, TangentialHistory::consistent);
   struct Run {
     Vector x, v, history;
     std::vector<ContactKey> keys;
     std::vector<ContactReport> contacts;
+    ParticleSystem::ContactState state;
+    double energy = 0.0;
+    Vector f_restored, f_nan;  // force() after restoring the state of step 100; at a non-finite x
   };
-  auto run = [&](int threads) {
+  auto run = [&](std::vector<int> schedule) {
     std::mt19937_64 rng(11);
     std::uniform_real_distribution<double> U(-1.0, 1.0);
     const HookeParams law{1.0e4, 2857.0, 20.0, 10.0, 0.3};
@@ -863,22 +869,53 @@ TEST_CASE("force() on threads: the same trajectory, histories and contacts to th
       sys.set_centre(v, i, 0.05 * Vec3(U(rng), U(rng), U(rng)));
       sys.set_spin(v, i, 0.2 * Vec3(U(rng), U(rng), U(rng)));
     }
-    sys.set_threads(threads);
+    sys.set_threads(schedule[0]);
     auto vv = make_integrator("velocity_verlet");
     vv->start(sys, 0.0, x, v, 2e-3);
-    for (int k = 0; k < 150; ++k) vv->step(sys);
-    return Run{vv->position(), vv->velocity(), sys.history(), sys.history_keys(), sys.last_contacts()};
+    ParticleSystem::ContactState saved;
+    Vector x_saved, v_saved;
+    for (int k = 0; k < 150; ++k) {
+      sys.set_threads(schedule[static_cast<std::size_t>(k / 50) % schedule.size()]);
+      if (k == 100) {
+        saved = sys.contact_state();
+        x_saved = vv->position();
+        v_saved = vv->velocity();
+      }
+      vv->step(sys);
+    }
+    Run out{vv->position(), vv->velocity(), sys.history(), sys.history_keys(), sys.last_contacts(),
+            sys.contact_state(), sys.energy(vv->position(), vv->velocity()), {}, {}};
+    sys.set_contact_state(saved);
+    sys.force(vv->time() + 1e-3, x_saved + 1e-3 * v_saved, v_saved, out.f_restored);
+    Vector x_nan = vv->position();
+    x_nan[x_nan.size() - 1] = std::numeric_limits<double>::quiet_NaN();
+    sys.force(vv->time(), x_nan, vv->velocity(), out.f_nan);
+    return out;
   };
-  const Run one = run(1);
+  const Run one = run({1});
   REQUIRE(one.keys.size() > 300);  // a dense, colliding packing, not a trivial one
   const bool slides = std::any_of(one.contacts.begin(), one.contacts.end(), [](const auto& c) { return c.sliding; });
   CHECK(slides);
-  for (int threads : {2, 3}) {
-    const Run t = run(threads);
+  CHECK(one.f_nan.hasNaN());
+  for (const std::vector<int>& schedule : {std::vector<int>{2}, {3}, {3, 1, 2}, {2, 3, 1}}) {
+    const Run t = run(schedule);
     CHECK(t.x == one.x);
     CHECK(t.v == one.v);
     CHECK(t.history == one.history);
     CHECK(t.keys == one.keys);
+    CHECK(t.energy == one.energy);
+    CHECK(t.f_restored == one.f_restored);
+    CHECK(t.f_nan.array().isNaN().all());
+    REQUIRE(t.state.committed.size() == one.state.committed.size());
+    REQUIRE(t.state.anchors.size() == one.state.anchors.size());
+    for (std::size_t k = 0; k < one.state.committed.size(); ++k) {
+      CHECK(t.state.committed[k].key == one.state.committed[k].key);
+      CHECK(t.state.committed[k].xi == one.state.committed[k].xi);
+    }
+    for (std::size_t k = 0; k < one.state.anchors.size(); ++k) {
+      CHECK(t.state.anchors[k].x == one.state.anchors[k].x);
+      CHECK(t.state.anchors[k].phi_j == one.state.anchors[k].phi_j);
+    }
     REQUIRE(t.contacts.size() == one.contacts.size());
     for (std::size_t k = 0; k < one.contacts.size(); ++k) {
       CHECK(t.contacts[k].key == one.contacts[k].key);

@@ -3,13 +3,15 @@
 # tests/benchmarks/stepper_vs_lammps, alternated, with the final state compared to the last bit and
 # the instructions per step counted by callgrind (independent of the machine's load).
 #   OLD=/path/to/old/stepper_vs_lammps OLD_COMMIT=ce09910 tests/benchmarks/record_stepper_change.sh
-#   BUILD_DIR=build-bench N=10000 STEPS=500 ROUNDS=3 CG_STEPS=100 ...
+#   BUILD_DIR=build-bench N=10000 STEPS=500 THREADS=1 ROUNDS=3 CG_N=N CG_STEPS=100 ...
+# (THREADS: the timed runs' --threads; callgrind always counts one thread, CG_N particles x CG_STEPS.)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 old="${OLD:?set OLD to the older stepper_vs_lammps binary}"
 old_commit="${OLD_COMMIT:-unknown}"
 build="${BUILD_DIR:-build-bench}"
 n="${N:-10000}"; steps="${STEPS:-500}"; rounds="${ROUNDS:-3}"; cg_steps="${CG_STEPS:-100}"
+threads="${THREADS:-1}"; cg_n="${CG_N:-$n}"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DDTCRIT_BUILD_BENCHMARKS=ON \
       -DDTCRIT_BUILD_TESTS=OFF -DDTCRIT_BUILD_STUDIES=OFF >/dev/null
 cmake --build "$build" -j2 --target stepper_vs_lammps >/dev/null
@@ -23,7 +25,7 @@ rows=""; raw=""
 for ((r = 1; r <= rounds; r++)); do
   for variant in old new; do
     bin=$old; [ "$variant" = new ] && bin=$new
-    out=$("$bin" "$n" "$steps")
+    out=$("$bin" "$n" "$steps" --threads "$threads")
     raw+="$variant round $r: $out"$'\n'
     rows+="| $r | $variant | $(kv seconds "$out") | $(kv particle_steps_per_s "$out") | $(kv sum_x "$out") | $(kv sum_v "$out") |"$'\n'
   done
@@ -34,8 +36,8 @@ finals=$(grep -o 'sum_x [^ ]* sum_v [^ ]*' <<<"$raw" | sort -u | wc -l)
 if [ "$finals" != 1 ]; then echo "the builds end in different states:"$'\n'"$raw" >&2; exit 1; fi
 
 incl() { callgrind_annotate --inclusive=yes "$1" 2>/dev/null | awk -v f="$2" 'index($0, f) && !n++ {gsub(",", "", $1); print $1}'; }
-valgrind --tool=callgrind --callgrind-out-file="$work/cg.old" "$old" "$n" "$cg_steps" >/dev/null 2>&1
-valgrind --tool=callgrind --callgrind-out-file="$work/cg.new" "$new" "$n" "$cg_steps" >/dev/null 2>&1
+valgrind --tool=callgrind --callgrind-out-file="$work/cg.old" "$old" "$cg_n" "$cg_steps" >/dev/null 2>&1
+valgrind --tool=callgrind --callgrind-out-file="$work/cg.new" "$new" "$cg_n" "$cg_steps" >/dev/null 2>&1
 i_old=$(incl "$work/cg.old" "VelocityVerlet::step(")
 i_new=$(incl "$work/cg.new" "VelocityVerlet::step(")
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
@@ -49,7 +51,7 @@ m_new=$(grep '^new' <<<"$raw" | sed -n 's/.* seconds \([^ ]*\).*/\1/p' | median)
   echo
   echo "- Date: $(date -u +%Y-%m-%dT%H:%MZ); new: commit $(git rev-parse --short HEAD) (\`$new\`); old: commit $old_commit (\`$old\`)"
   echo "- Machine: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(nproc) cores, shared; load average before / after: $load_before / $load_after"
-  echo "- Case: \`stepper_vs_lammps $n $steps\` (the side-by-side benchmark's packing, velocity Verlet, one thread), $rounds rounds, old and new alternated"
+  echo "- Case: \`stepper_vs_lammps $n $steps --threads $threads\` (the side-by-side benchmark's packing, velocity Verlet, \`force()\` on $threads thread(s)), $rounds rounds, old and new alternated"
   echo
   echo "| round | build | seconds | particle-steps / s | sum_x | sum_v |"
   echo "|---|---|---|---|---|---|"
@@ -57,7 +59,7 @@ m_new=$(grep '^new' <<<"$raw" | sed -n 's/.* seconds \([^ ]*\).*/\1/p' | median)
   echo
   echo "Median wall time: old $m_old s, new $m_new s, old / new = $(awk -v a="$m_old" -v b="$m_new" 'BEGIN {printf "%.2f", a / b}'). Both builds end in the same state to the last bit (sum_x, sum_v)."
   echo
-  echo "Instructions (\`valgrind --tool=callgrind BINARY $n $cg_steps\`, inclusive \`VelocityVerlet::step\`, the $cg_steps timed steps):"
+  echo "Instructions (\`valgrind --tool=callgrind BINARY $cg_n $cg_steps\`, one thread, inclusive \`VelocityVerlet::step\`, the $cg_steps timed steps):"
   echo "old $i_old, new $i_new, new / old = $(awk -v a="$i_new" -v b="$i_old" 'BEGIN {printf "%.3f", a / b}')."
 } >"$work/out.md"
 mkdir -p results/benchmarks

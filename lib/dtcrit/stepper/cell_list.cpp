@@ -79,22 +79,25 @@ void CellList::build(const std::vector<Vec3>& pos, const std::vector<double>& ra
   }
 }
 
-bool NeighbourList::update(const std::vector<Vec3>& pos, const std::vector<double>& radius, double skin) {
-  bool rebuild = !valid_ || pos.size() != pos_at_build_.size() || skin != skin_at_build_;
-  if (!rebuild) {
-    const double limit2 = 0.25 * skin * skin;
-    for (std::size_t i = 0; i < pos.size(); ++i)
-      if ((pos[i] - pos_at_build_[i]).squaredNorm() > limit2) {
-        rebuild = true;
-        break;
-      }
-  }
-  if (!rebuild) return false;
+bool NeighbourList::moved(const std::vector<Vec3>& pos, std::size_t begin, std::size_t end, double skin) const {
+  if (!valid_ || pos.size() != pos_at_build_.size() || skin != skin_at_build_) return true;
+  const double limit2 = 0.25 * skin * skin;
+  for (std::size_t i = begin; i < end; ++i)
+    if ((pos[i] - pos_at_build_[i]).squaredNorm() > limit2) return true;
+  return false;
+}
+
+void NeighbourList::rebuild(const std::vector<Vec3>& pos, const std::vector<double>& radius, double skin) {
   cells_.build(pos, radius, skin);
   pos_at_build_ = pos;
   skin_at_build_ = skin;
   valid_ = true;
   ++builds_;
+}
+
+bool NeighbourList::update(const std::vector<Vec3>& pos, const std::vector<double>& radius, double skin) {
+  if (!moved(pos, 0, pos.size(), skin)) return false;
+  rebuild(pos, radius, skin);
   return true;
 }
 

@@ -42,6 +42,10 @@ class NeighbourList {
  public:
   // Returns true when it rebuilt.
   bool update(const std::vector<Vec3>& pos, const std::vector<double>& radius, double skin);
+  // update() in two parts, so that the check can run on threads: whether a build is due or one of the
+  // particles [begin, end) has moved more than skin/2 since the last build; then the build.
+  bool moved(const std::vector<Vec3>& pos, std::size_t begin, std::size_t end, double skin) const;
+  void rebuild(const std::vector<Vec3>& pos, const std::vector<double>& radius, double skin);
   void invalidate() { valid_ = false; }
   const CellList& cells() const { return cells_; }
   std::size_t builds() const { return builds_; }

@@ -176,15 +176,23 @@ void ParticleSystem::set_spin(Vector& v, Index i, const Vec3& w) const {
   else v.segment<3>(b + 3) = w;
 }
 
-inline void ParticleSystem::add_generalised(Vector& f, Index i, const Vec3& force, const Vec3& torque) const {
-  const Index b = i * dofs_per_particle();
+// By element through a pointer, always inlined: as an out-of-line call on Eigen segments it was
+// 25 instructions per call, twice per contact (callgrind).
+[[gnu::always_inline]] inline void ParticleSystem::add_generalised(Vector& f, Index i, const Vec3& force,
+                                                                   const Vec3& torque) const {
   if (dim_ == 2) {
-    f[b] += force.x();
-    f[b + 1] += force.y();
-    f[b + 2] += torque.z();
+    double* b = f.data() + 3 * i;
+    b[0] += force.x();
+    b[1] += force.y();
+    b[2] += torque.z();
   } else {
-    f.segment<3>(b) += force;
-    f.segment<3>(b + 3) += torque;
+    double* b = f.data() + 6 * i;
+    b[0] += force.x();
+    b[1] += force.y();
+    b[2] += force.z();
+    b[3] += torque.x();
+    b[4] += torque.y();
+    b[5] += torque.z();
   }
 }
 
@@ -215,6 +223,7 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
   const bool consistent = mode_ == TangentialHistory::consistent;
   const double dt = (for_energy || std::isnan(t_ref_)) ? 0.0 : t - t_ref_;
   const bool have_prev = x_committed_.size() == x.size();
+  const bool any_excluded = !bond_keys_.empty() || !excluded_keys_.empty();  // no_contact() is out of line
   auto phi = [&](const Vector& q, Index i) {
     const Index b = i * dpp;
     return dim_ == 2 ? Vec3(0.0, 0.0, q[b + 2]) : Vec3(q[b + 3], q[b + 4], q[b + 5]);
@@ -232,11 +241,25 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
 
   const auto& rows = nlist_.cells().row_start();
   const auto& cols = nlist_.cells().neighbours();
-  // Merge pointer into committed_ (sorted by key): the first record of particle i_begin.
-  std::size_t ci = static_cast<std::size_t>(
-      std::lower_bound(committed_.begin(), committed_.end(), ContactKey{i_begin, 0},
-                       [](const Record& r, const ContactKey& k) { return r.key < k; }) -
-      committed_.begin());
+  // Merge pointer into the committed chunks (ascending keys across them): `cur` in chunk cc, at first
+  // the first record of particle i_begin; cur == cur_end only past the last record.
+  const std::size_t chunks = committed_.size();
+  std::size_t cc = 0;
+  const Record *cur = nullptr, *cur_end = nullptr;
+  const ContactKey first_key{i_begin, 0};
+  while (cc < chunks && (committed_[cc].empty() || committed_[cc].back().key < first_key)) ++cc;
+  if (cc < chunks) {
+    cur_end = committed_[cc].data() + committed_[cc].size();
+    cur = std::lower_bound(committed_[cc].data(), cur_end, first_key,
+                           [](const Record& r, const ContactKey& k) { return r.key < k; });
+  }
+  auto next_record = [&] {
+    if (++cur != cur_end) return;
+    do ++cc;
+    while (cc < chunks && committed_[cc].empty());
+    cur = cur_end = cc < chunks ? committed_[cc].data() : nullptr;
+    if (cur) cur_end += committed_[cc].size();
+  };
   Record rec;
   Anchor anc;
   Geom g;
@@ -246,8 +269,8 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
   // from the positions (consistent), then the law itself.
   auto finish = [&](const ContactLaw& law, const Vec3& s_now, const Vec3& s_prev, double overlap_prev,
                     const Vec3& phi_i, const Vec3& phi_i_prev, const Vec3& phi_j, const Vec3& phi_j_prev) {
-    while (ci < committed_.size() && committed_[ci].key < g.key) ++ci;
-    const Record* old = (ci < committed_.size() && committed_[ci].key == g.key) ? &committed_[ci] : nullptr;
+    while (cur != cur_end && cur->key < g.key) next_record();
+    const Record* old = (cur != cur_end && cur->key == g.key) ? cur : nullptr;
     rec.key = g.key;  // every other field of rec is set below
     const Vec3 vj = g.j >= 0 ? vel(g.j) : Vec3(Vec3::Zero()), wj = g.j >= 0 ? omega(g.j) : Vec3(Vec3::Zero());
     contact::ContactInput in = contact::contact_input(g.rc, vel(g.i), omega(g.i), vj, wj, g.m_eff, {},
@@ -258,7 +281,7 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
       h = contact::advance_history(law, in, h, dt);
     } else {
       if (old) {
-        anc = anchors_committed_[ci];
+        anc = anchors_committed_[cc][static_cast<std::size_t>(cur - committed_[cc].data())];
         anc.slip.setZero();
       } else {
         // Onset: interpolate the configuration where the overlap crossed zero between the committed
@@ -296,7 +319,7 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
       const double R = radius_[i] + radius_[j];
       const double r2 = d.squaredNorm();
       if (r2 >= R * R) continue;  // LAMMPS: touching iff rsq < radsum^2
-      if (no_contact(i, j)) continue;
+      if (any_excluded && no_contact(i, j)) continue;
       const double r = std::sqrt(r2);
       if (!(r > 0.0)) continue;  // coincident centres: no normal defined
       g.key = ContactKey{i, j};
@@ -354,22 +377,50 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
   if (x.size() != n || v.size() != n)
     fail(fmt::format("force: x has {} and v has {} entries, expected {}", x.size(), v.size(), n));
   f.resize(n);
-  if (!x.allFinite() || !v.allFinite() || !std::isfinite(t)) {
+  const Index np = particle_count();
+  const Index dpp = dofs_per_particle();
+  const bool consistent = mode_ == TangentialHistory::consistent;
+  const int ranges = static_cast<int>(std::min<Index>(threads_, np / 64));  // small systems: not worth a thread
+  auto first = [&](int r) { return np * r / ranges; };
+  // Body forces of particles [b, e): the constant external loads plus gravity on the translational dofs.
+  auto body_loads = [&](Index b, Index e) {
+    f.segment(b * dpp, (e - b) * dpp) = external_.segment(b * dpp, (e - b) * dpp);
+    for (Index i = b; i < e; ++i)
+      for (int d = 0; d < dim_; ++d) f[i * dpp + d] += pmass_[i] * gravity_[d];
+  };
+  PartsPool* pool = nullptr;
+  bool finite = std::isfinite(t), moved = false;
+  const double skin_now = skin();
+  if (ranges > 1) {
+    // Pass 0 on the pool's threads: each range checks its x and v, writes its rows of f (body loads),
+    // its centres, and whether one of its particles has moved beyond half the skin.
+    pool = &pool_.with_workers(threads_ - 1);
+    if (shares_.size() < static_cast<std::size_t>(ranges)) shares_.resize(static_cast<std::size_t>(ranges));
+    centres_.resize(static_cast<std::size_t>(np));
+    pool->run(ranges, [&](int r) {
+      RangeShare& sh = shares_[static_cast<std::size_t>(r)];
+      const Index b = first(r), e = first(r + 1);
+      sh.finite = x.segment(b * dpp, (e - b) * dpp).allFinite() && v.segment(b * dpp, (e - b) * dpp).allFinite();
+      sh.moved = false;
+      if (!sh.finite) return;
+      body_loads(b, e);
+      for (Index i = b; i < e; ++i) centres_[i] = centre(x, i);
+      sh.moved = nlist_.moved(centres_, static_cast<std::size_t>(b), static_cast<std::size_t>(e), skin_now);
+    });
+    for (int r = 0; r < ranges; ++r) {
+      finite = finite && shares_[static_cast<std::size_t>(r)].finite;
+      moved = moved || shares_[static_cast<std::size_t>(r)].moved;
+    }
+  } else {
+    finite = finite && x.allFinite() && v.allFinite();
+  }
+  if (!finite) {
     f.setConstant(kNaN);
     return;
   }
   if (std::isnan(t_ref_)) t_ref_ = t;
-  const bool consistent = mode_ == TangentialHistory::consistent;
   if (consistent && x_committed_.size() != n) x_committed_ = x;
 
-  // Body forces: gravity on the translational dofs, then the constant external loads.
-  f = external_;
-  const Index dpp = dofs_per_particle();
-  for (Index i = 0; i < particle_count(); ++i)
-    for (int d = 0; d < dim_; ++d) f[i * dpp + d] += pmass_[i] * gravity_[d];
-
-  trial_.clear();
-  anchors_trial_.clear();
   reports_.clear();
   // Generalised loads A^T Q_c of one contact (contact/kinematics.hpp): the tangential force's torque
   // through the law's torque arm (LAMMPS: torque -= arm (n x F_t) on both), rolling R_eff n x F_r and
@@ -395,28 +446,45 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
     return ContactReport{g.key, g.rc.overlap, g.rc.normal, out.normal_force, out.tangential_force, out.xi_t,
                          out.sliding, out.rolling_force, out.twisting_torque};
   };
+  RangeShare* own = nullptr;  // one thread: the share that takes the trial records
   auto serial = [&](const Geom& g, const ContactLaw& law, const contact::ContactInput& in,
                     const contact::ContactResponse& out, const Record& rec, const Anchor& anc) {
     apply(loads(g, law, in, out));
     if (g.bond) return;
-    trial_.push_back(rec);
-    if (consistent) anchors_trial_.push_back(anc);
+    own->trial.push_back(rec);
+    if (consistent) own->anchors.push_back(anc);
     if (reports_on_) reports_.push_back(report(g, out));
   };
-  const Index np = particle_count();
-  const int ranges = static_cast<int>(std::min<Index>(threads_, np / 64));  // small systems: not worth a thread
   if (ranges <= 1) {
+    body_loads(0, np);
+    if (shares_.empty()) shares_.resize(1);
+    own = &shares_[0];
+    own->trial.clear();
+    own->anchors.clear();
+    trial_chunks_ = 1;
     for_each_contact(t, x, v, false, contact::Differentiate::none, serial);
   } else {
-    // Pass 1: each range evaluates its contacts into its share (loads in visiting order, trial
-    // records). Pass 2: each range adds into f for its own particles only, first the loads of earlier
-    // ranges that land on them (their `cross` lists, in range order), then its own loads in order.
-    // With the half list (j > i) that is, particle by particle, exactly the one-thread order of the
-    // additions into f: bit-identical results for any thread count. The trial records are
-    // concatenated in range order.
-    refresh_neighbours(x);
-    shares_.resize(static_cast<std::size_t>(ranges));
-    auto first = [&](int r) { return np * r / ranges; };
+    // Pass 1: each range evaluates its contacts, adds the loads on its `clean` particles (those no
+    // earlier range's neighbour list reaches) into f at once, and keeps the others in its share, in
+    // visiting order (`cross`: those whose j lies in a later range). Pass 2: each range adds into f for
+    // its other particles, first the loads of earlier ranges that land on them (their `cross` lists,
+    // in range order), then its own kept loads in order. With the half list (j > i) that is, particle
+    // by particle, exactly the one-thread order of the additions into f: bit-identical results for
+    // any thread count. The trial records stay in the shares, one chunk per range, in range order
+    // (accept_step() swaps them in).
+    if (moved) nlist_.rebuild(centres_, radius_, skin_now);
+    if (clean_from_.size() != static_cast<std::size_t>(ranges) || clean_build_ != nlist_.builds()) {
+      const auto& rows = nlist_.cells().row_start();
+      const auto& cols = nlist_.cells().neighbours();
+      clean_from_.assign(static_cast<std::size_t>(ranges), 0);
+      Index reach = -1;  // the largest neighbour of the particles before first(r)
+      for (int r = 1; r < ranges; ++r) {
+        for (Index i = first(r - 1); i < first(r); ++i)
+          if (rows[i + 1] > rows[i]) reach = std::max(reach, cols[rows[i + 1] - 1]);
+        clean_from_[static_cast<std::size_t>(r)] = std::max(first(r), reach + 1);
+      }
+      clean_build_ = nlist_.builds();
+    }
     auto evaluate_range = [&](int r) {
       RangeShare& sh = shares_[static_cast<std::size_t>(r)];
       sh.loads.clear();
@@ -424,12 +492,22 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
       sh.trial.clear();
       sh.anchors.clear();
       sh.reports.clear();
-      const Index end = first(r + 1);
+      const Index end = first(r + 1), clean = clean_from_[static_cast<std::size_t>(r)];
       for_each_contact_in(t, x, v, false, contact::Differentiate::none, first(r), end, false,
                           [&](const Geom& g, const ContactLaw& law, const contact::ContactInput& in,
                               const contact::ContactResponse& out, const Record& rec, const Anchor& anc) {
-                            sh.loads.push_back(loads(g, law, in, out));
-                            if (g.j >= end) sh.cross.push_back(sh.loads.back());
+                            Load l = loads(g, law, in, out);
+                            if (g.j >= end) sh.cross.push_back(l);
+                            // The halves on clean particles now; l.i / l.j = -1 marks a half as done.
+                            if (l.i >= clean) {
+                              add_generalised(f, l.i, l.force, l.torque_i);
+                              l.i = -1;
+                            }
+                            if (l.j >= clean && l.j < end) {
+                              add_generalised(f, l.j, -l.force, l.torque_j);
+                              l.j = -1;
+                            }
+                            if (l.i >= 0 || (l.j >= 0 && l.j < end)) sh.loads.push_back(l);
                             sh.trial.push_back(rec);
                             if (consistent) sh.anchors.push_back(anc);
                             if (reports_on_) sh.reports.push_back(report(g, out));
@@ -443,24 +521,25 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
           if (l.j >= begin && l.j < end) add_generalised(f, l.j, -l.force, l.torque_j);
       const RangeShare& sh = shares_[static_cast<std::size_t>(r)];
       for (const Load& l : sh.loads) {
-        add_generalised(f, l.i, l.force, l.torque_i);
+        if (l.i >= 0) add_generalised(f, l.i, l.force, l.torque_i);
         if (l.j >= 0 && l.j < end) add_generalised(f, l.j, -l.force, l.torque_j);
       }
-      const auto at = static_cast<std::ptrdiff_t>(offset[static_cast<std::size_t>(r)]);
-      std::copy(sh.trial.begin(), sh.trial.end(), trial_.begin() + at);
-      if (consistent) std::copy(sh.anchors.begin(), sh.anchors.end(), anchors_trial_.begin() + at);
-      if (reports_on_) std::copy(sh.reports.begin(), sh.reports.end(), reports_.begin() + at);
+      if (reports_on_)
+        std::copy(sh.reports.begin(), sh.reports.end(),
+                  reports_.begin() + static_cast<std::ptrdiff_t>(offset[static_cast<std::size_t>(r)]));
     };
-    // On the pool's threads: every range evaluates, then (outputs sized in between, on this thread)
+    // On the pool's threads: every range evaluates, then (the reports sized in between, on this thread)
     // every range applies. A task that throws ends its loop; run() rethrows after the others finish.
-    PartsPool& pool = pool_.with_workers(threads_ - 1);
-    pool.run(ranges, evaluate_range);
-    for (int r = 0; r < ranges; ++r)
-      offset[static_cast<std::size_t>(r) + 1] = offset[static_cast<std::size_t>(r)] + shares_[static_cast<std::size_t>(r)].trial.size();
-    trial_.resize(offset.back());
-    if (consistent) anchors_trial_.resize(offset.back());
-    if (reports_on_) reports_.resize(offset.back());
-    pool.run(ranges, apply_range);
+    pool->run(ranges, evaluate_range);
+    trial_chunks_ = static_cast<std::size_t>(ranges);
+    if (reports_on_) {
+      for (int r = 0; r < ranges; ++r)
+        offset[static_cast<std::size_t>(r) + 1] =
+            offset[static_cast<std::size_t>(r)] + shares_[static_cast<std::size_t>(r)].reports.size();
+      reports_.resize(offset.back());
+    }
+    pool->run(ranges, apply_range);
+    own = &shares_[0];  // (the bonds keep no records)
     for_each_contact_in(t, x, v, false, contact::Differentiate::none, np, np, true, serial);  // the bonds, after every contact as above
   }
   t_trial_ = t;
@@ -473,9 +552,9 @@ void ParticleSystem::set_initial_histories(std::vector<std::pair<ContactKey, con
     fail("set_initial_histories: the consistent history mode reads its histories from the positions");
   if (!std::isnan(t_ref_) || have_trial_) fail("set_initial_histories: call it before the first force() call");
   std::sort(histories.begin(), histories.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  committed_.clear();
+  std::vector<Record> records;
   for (const auto& [key, h] : histories) {
-    if (!committed_.empty() && committed_.back().key == key)
+    if (!records.empty() && records.back().key == key)
       fail(fmt::format("set_initial_histories: contact ({}, {}) is given twice", key.i, key.j));
     Record r;
     r.key = key;
@@ -483,21 +562,28 @@ void ParticleSystem::set_initial_histories(std::vector<std::pair<ContactKey, con
     r.xi_r = h.xi_r;
     r.xi_tw = h.xi_tw;
     r.a_prev = h.a_prev;
-    committed_.push_back(r);
+    records.push_back(r);
   }
+  committed_.assign(1, std::move(records));
+  anchors_committed_.clear();
 }
 
 void ParticleSystem::accept_step() {
   if (!have_trial_) return;
+  // The ranges' trial chunks become the committed ones (and the committed ones' storage the next trial's).
+  committed_.resize(trial_chunks_);
+  for (std::size_t r = 0; r < trial_chunks_; ++r) committed_[r].swap(shares_[r].trial);
   if (mode_ == TangentialHistory::consistent) {
-    for (Anchor& a : anchors_trial_) {
-      a.x += a.slip;
-      a.slip.setZero();
+    anchors_committed_.resize(trial_chunks_);
+    for (std::size_t r = 0; r < trial_chunks_; ++r) {
+      for (Anchor& a : shares_[r].anchors) {
+        a.x += a.slip;
+        a.slip.setZero();
+      }
+      anchors_committed_[r].swap(shares_[r].anchors);
     }
     x_committed_.swap(x_trial_);
-    anchors_committed_.swap(anchors_trial_);
   }
-  committed_.swap(trial_);
   t_ref_ = t_trial_;
   have_trial_ = false;
 }
@@ -679,11 +765,18 @@ void ParticleSystem::build_damping_pattern() {
   outer[n] = static_cast<int>(e);
 }
 
+std::size_t ParticleSystem::committed_count() const {
+  std::size_t count = 0;
+  for (const auto& chunk : committed_) count += chunk.size();
+  return count;
+}
+
 Vector ParticleSystem::history() const {
   if (mode_ == TangentialHistory::consistent) return {};
-  Vector h(static_cast<Index>(committed_.size()) * dim_);
-  for (std::size_t k = 0; k < committed_.size(); ++k)
-    h.segment(static_cast<Index>(k) * dim_, dim_) = committed_[k].xi.head(dim_);
+  Vector h(static_cast<Index>(committed_count()) * dim_);
+  Index k = 0;
+  for (const auto& chunk : committed_)
+    for (const Record& r : chunk) h.segment(dim_ * k++, dim_) = r.xi.head(dim_);
   return h;
 }
 
@@ -692,45 +785,50 @@ void ParticleSystem::set_history(const Vector& h) {
     if (h.size() != 0) fail(fmt::format("consistent tangential history carries no state; got {} entries", h.size()));
     return;
   }
-  const Index expected = static_cast<Index>(committed_.size()) * dim_;
+  const std::size_t count = committed_count();
+  const Index expected = static_cast<Index>(count) * dim_;
   if (h.size() != expected)
     fail(fmt::format("history has {} entries, expected {} ({} committed contacts x {})", h.size(), expected,
-                     committed_.size(), dim_));
-  for (std::size_t k = 0; k < committed_.size(); ++k) {
-    committed_[k].xi.setZero();
-    committed_[k].xi.head(dim_) = h.segment(static_cast<Index>(k) * dim_, dim_);
-  }
+                     count, dim_));
+  Index k = 0;
+  for (auto& chunk : committed_)
+    for (Record& r : chunk) {
+      r.xi.setZero();
+      r.xi.head(dim_) = h.segment(dim_ * k++, dim_);
+    }
 }
 
 std::vector<ContactKey> ParticleSystem::history_keys() const {
   std::vector<ContactKey> keys;
-  keys.reserve(committed_.size());
-  for (const Record& r : committed_) keys.push_back(r.key);
+  keys.reserve(committed_count());
+  for (const auto& chunk : committed_)
+    for (const Record& r : chunk) keys.push_back(r.key);
   return keys;
 }
 
 ParticleSystem::ContactState ParticleSystem::contact_state() const {
-  return ContactState{committed_, anchors_committed_, x_committed_, t_ref_};
+  ContactState s{{}, {}, x_committed_, t_ref_};
+  s.committed.reserve(committed_count());
+  for (const auto& chunk : committed_) s.committed.insert(s.committed.end(), chunk.begin(), chunk.end());
+  if (mode_ == TangentialHistory::consistent)
+    for (const auto& chunk : anchors_committed_) s.anchors.insert(s.anchors.end(), chunk.begin(), chunk.end());
+  return s;
 }
 
 void ParticleSystem::set_contact_state(const ContactState& s) {
   if (mode_ == TangentialHistory::consistent && s.anchors.size() != s.committed.size())
     fail(fmt::format("contact state: {} anchors for {} contacts", s.anchors.size(), s.committed.size()));
-  committed_ = s.committed;
-  anchors_committed_ = s.anchors;
+  committed_.assign(1, s.committed);
+  anchors_committed_.assign(1, s.anchors);
   x_committed_ = s.x_committed;
   t_ref_ = s.t_ref;
-  trial_.clear();
-  anchors_trial_.clear();
   have_trial_ = false;
 }
 
 void ParticleSystem::reset_history(double t0) {
   require_finite("t0", t0);
   committed_.clear();
-  trial_.clear();
   anchors_committed_.clear();
-  anchors_trial_.clear();
   have_trial_ = false;
   x_committed_.resize(0);
   t_ref_ = t0;

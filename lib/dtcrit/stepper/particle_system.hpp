@@ -260,13 +260,20 @@ class ParticleSystem final : public MechanicalSystem {
     Index i = 0, j = -1;  // j = -1: wall
     Vec3 force = Vec3::Zero(), torque_i = Vec3::Zero(), torque_j = Vec3::Zero();
   };
+  // Its trial records and anchors stay here until accept_step() swaps them into committed_.
   struct RangeShare {
     std::vector<Load> loads, cross;
     std::vector<Record> trial;
     std::vector<Anchor> anchors;
     std::vector<ContactReport> reports;
+    bool finite = true, moved = false;  // the range's x and v; one of its particles beyond half the skin
   };
   std::vector<RangeShare> shares_;
+  // Per range, the first particle that no earlier range's neighbour list reaches (so that no load of
+  // an earlier range lands on it from there on): for the neighbour build `clean_build_`.
+  std::vector<Index> clean_from_;
+  std::size_t clean_build_ = 0;
+  std::size_t trial_chunks_ = 0;  // shares_[0, trial_chunks_) hold the most recent call's trial records
   OwnedPartsPool pool_;  // force()'s threads, started at the first threaded call and kept
 
   mutable NeighbourList nlist_;
@@ -288,8 +295,12 @@ class ParticleSystem final : public MechanicalSystem {
   };
   void build_damping_pattern();
   DampingPattern damping_;
-  std::vector<Record> committed_, trial_;
-  std::vector<Anchor> anchors_committed_, anchors_trial_;  // consistent mode only
+  // The committed records in ascending key order, as consecutive chunks: one per particle range of
+  // the force() call that wrote them, so that accept_step() takes the ranges' trial records by a
+  // swap instead of gathering them. The anchors (consistent mode only) are chunked alike.
+  std::vector<std::vector<Record>> committed_;
+  std::vector<std::vector<Anchor>> anchors_committed_;
+  std::size_t committed_count() const;
   std::vector<ContactReport> reports_;
   Vector x_committed_, x_trial_;  // positions of the committed / most recent force() call
   double t_ref_ = std::numeric_limits<double>::quiet_NaN(), t_trial_ = 0.0;
