@@ -580,6 +580,29 @@ TEST_CASE("dtcrit packing --json: omega_max and the integrators object", "[packi
   CHECK(j["integrators"]["velocity_verlet"]["stability"] == "conditional");
   CHECK_THAT(j["integrators"]["rk4"]["h_crit"].get<double>(), WithinRel(2.0 * std::sqrt(2.0) / w, 1e-6));
   CHECK(j["estimates"]["gershgorin"]["ratio_to_exact"].get<double>() <= 1.0 + 1e-12);
+  // kt > 0 keeps a tangential spring in each contact's history: velocity Verlet advances a
+  // traditional history by its own displacement, RK4 does not (its limit is the consistent update's).
+  CHECK(j["integrators"]["velocity_verlet"]["tangential_update"] == "both");
+  CHECK(j["integrators"]["rk4"]["tangential_update"] == "consistent");
+}
+
+TEST_CASE("dtcrit packing: the note on the tangential update names the schemes it concerns, only with history springs",
+          "[packing][cli]") {
+  auto run = [](const std::string& args) {
+    const std::string cmd = std::string(DTCRIT_CLI) + " packing --lattice sc --n 2 --kn 1e5 " + args + " 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::string out;
+    char buf[4096];
+    while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
+    REQUIRE(pclose(pipe) == 0);
+    return out;
+  };
+  using Catch::Matchers::Contains;
+  const std::string both = run("--kt 4e4 --integrator velocity_verlet --integrator rk4 --integrator central_difference");
+  CHECK_THAT(both, Contains("note: rk4, central_difference: limits of the consistent tangential update"));
+  CHECK_THAT(run("--kt 4e4 --integrator velocity_verlet --integrator leapfrog"), !Contains("tangential update"));
+  CHECK_THAT(run("--kt 0 --integrator rk4"), !Contains("tangential update"));
 }
 
 TEST_CASE("dtcrit packing --eigensolver: every solver gives the closed form, a bad name is an error", "[packing][cli]") {

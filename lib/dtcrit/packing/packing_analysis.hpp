@@ -73,6 +73,10 @@ struct PackingReport {
   bool h_exact_converged = true;   // its root finding converged (else h_exact is NaN)
   std::vector<PackingEstimate> estimates;
   std::vector<PackingIntegratorLimit> integrators;
+  // Some law keeps springs in contact histories (tangential with kt > 0, rolling, twisting): the
+  // limits are those of the consistent update (histories from the positions); integrators whose
+  // dashpots do not read (x_n - x_{n-1}) / h step differently under the traditional update.
+  bool history_springs = false;
   std::vector<std::pair<std::string, double>> timings;  // stage, seconds
 };
 
