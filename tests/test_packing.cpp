@@ -20,6 +20,7 @@
 #include <Eigen/Eigenvalues>
 #include <nlohmann/json.hpp>
 
+#include "cli_test_support.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/integrators/registry.hpp"
@@ -563,16 +564,10 @@ TEST_CASE("walls: parse, facing the packing, and rejected on periodic axes", "[p
 }
 
 TEST_CASE("dtcrit packing --json: omega_max and the integrators object", "[packing][cli]") {
-  const std::string cmd = std::string(DTCRIT_CLI) +
-                          " packing --lattice sc --n 4 --kn 1e5 --kt 4e4 --no-rotation --integrator velocity_verlet"
-                          " --integrator rk4 --json 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string out;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-  REQUIRE(pclose(pipe) == 0);
-  const auto j = nlohmann::json::parse(out);
+  const CliRun r = run_cli("packing --lattice sc --n 4 --kn 1e5 --kt 4e4 --no-rotation --integrator velocity_verlet"
+                           " --integrator rk4 --json");
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
   const double m = 2500.0 * 4.0 / 3.0 * std::numbers::pi * 1e-9;
   const double w = std::sqrt(4.0 * (1e5 + 2.0 * 4e4) / m);
   CHECK_THAT(j["omega_max"].get<double>(), WithinRel(w, 1e-12));
@@ -589,14 +584,9 @@ TEST_CASE("dtcrit packing --json: omega_max and the integrators object", "[packi
 TEST_CASE("dtcrit packing: the note on the tangential update names the schemes it concerns, only with history springs",
           "[packing][cli]") {
   auto run = [](const std::string& args) {
-    const std::string cmd = std::string(DTCRIT_CLI) + " packing --lattice sc --n 2 --kn 1e5 " + args + " 2>&1";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string out;
-    char buf[4096];
-    while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-    REQUIRE(pclose(pipe) == 0);
-    return out;
+    const CliRun r = run_cli("packing --lattice sc --n 2 --kn 1e5 " + args);
+    REQUIRE(r.status == 0);
+    return r.out;
   };
   using Catch::Matchers::Contains;
   const std::string both = run("--kt 4e4 --integrator velocity_verlet --integrator rk4 --integrator central_difference");
@@ -607,13 +597,9 @@ TEST_CASE("dtcrit packing: the note on the tangential update names the schemes i
 
 TEST_CASE("dtcrit packing --eigensolver: every solver gives the closed form, a bad name is an error", "[packing][cli]") {
   auto run = [](const std::string& args, std::string& out) {
-    const std::string cmd = std::string(DTCRIT_CLI) + " packing " + args + " 2>&1";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    out.clear();
-    char buf[4096];
-    while (std::size_t n = fread(buf, 1, sizeof buf, pipe)) out.append(buf, n);
-    return pclose(pipe);
+    CliRun r = run_cli("packing " + args);
+    out = std::move(r.out);
+    return r.status;
   };
   // Simple cubic, 6^3 spheres, translations only: 648 dofs, above the dense threshold of auto.
   const std::string base = "--lattice sc --n 6 --kn 1e5 --kt 4e4 --no-rotation --integrator velocity_verlet --json";

@@ -7,13 +7,12 @@ h_safe, the exact velocity_verlet step and the bounds must agree within 1e-9 rel
 distributed path does not compute must say so (stability "not computed", h_crit null), never carry a
 number. Also checked: "ranks", "eigensolver": "slepc", one entry per rank whose particles add up.
 """
-import argparse
 import json
 import math
 import subprocess
 import sys
 
-from mpi_support import expect_failure, mpi_env
+from mpi_support import comparison_args, expect_failure, mpi_env
 
 TOL = 1e-9
 
@@ -32,16 +31,10 @@ def close(a, b):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--dtcrit", required=True)
-    ap.add_argument("--mpiexec", required=True)
-    ap.add_argument("--ranks", type=int, required=True)
-    ap.add_argument("--serial-solver", default="dense")
-    ap.add_argument("--operator", default="shell", help="the distributed operator: shell or assembled")
-    ap.add_argument("--expect-error", help="the command must fail on every rank with this message, printed once")
-    ap.add_argument("args", nargs=argparse.REMAINDER)
-    o = ap.parse_args()
-    args = [a for a in o.args if a != "--"]
+    def options(ap):
+        ap.add_argument("--serial-solver", default="dense")
+        ap.add_argument("--operator", default="shell", help="the distributed operator: shell or assembled")
+    o, args = comparison_args(options)
     env = mpi_env()
 
     if o.expect_error:

@@ -3,13 +3,12 @@
 mpirun): the JSON reports must be equal in every field but the wall times (TIMINGS),
 and the text tables line for line (integrators dealt round-robin over the ranks, gathered and written
 once by rank 0). With --expect-error: every rank fails, one message, no file."""
-import argparse
 import json
 import subprocess
 import sys
 import tempfile
 
-from mpi_support import expect_failure, mpi_env
+from mpi_support import comparison_args, expect_failure, mpi_env
 
 
 TIMINGS = ("seconds", "seconds_by_part", "reference_seconds")  # wall times: they differ from run to run
@@ -24,14 +23,7 @@ def without_seconds(j):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--dtcrit", required=True)
-    ap.add_argument("--mpiexec", required=True)
-    ap.add_argument("--ranks", type=int, required=True)
-    ap.add_argument("--expect-error")
-    ap.add_argument("args", nargs=argparse.REMAINDER)
-    o = ap.parse_args()
-    args = [a for a in o.args if a != "--"]
+    o, args = comparison_args()
     env = mpi_env()
     with tempfile.TemporaryDirectory() as tmp:
         def files(tag):

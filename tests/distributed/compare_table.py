@@ -2,23 +2,15 @@
 """mpirun -np P dtcrit table ARGS against the same command in one process (the same binary, without
 mpirun): the CSV and Markdown files must be equal byte for byte (rows dealt over the ranks in blocks,
 gathered and written once by rank 0). With --expect-error: every rank fails, one message, no file."""
-import argparse
 import subprocess
 import sys
 import tempfile
 
-from mpi_support import expect_failure, mpi_env
+from mpi_support import comparison_args, expect_failure, mpi_env
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--dtcrit", required=True)
-    ap.add_argument("--mpiexec", required=True)
-    ap.add_argument("--ranks", type=int, required=True)
-    ap.add_argument("--expect-error")
-    ap.add_argument("args", nargs=argparse.REMAINDER)
-    o = ap.parse_args()
-    args = [a for a in o.args if a != "--"]
+    o, args = comparison_args()
     env = mpi_env()
     with tempfile.TemporaryDirectory() as tmp:
         def files(tag):

@@ -1,8 +1,25 @@
-"""What the MPI comparison scripts (compare_serial.py, compare_table.py, compare_sweep.py) share: the
-environment Open MPI needs here, and the check that a command fails on every rank together."""
+"""What the MPI comparison scripts (compare_serial.py, compare_table.py, compare_sweep.py) share: their
+command line, the environment Open MPI needs here, and the check that a command fails on every rank
+together."""
+import argparse
 import os
 import subprocess
 import sys
+
+
+def comparison_args(add_options=None):
+    """The scripts' command line: --dtcrit, --mpiexec, --ranks, --expect-error, the script's own options
+    (add_options(parser)) and the dtcrit arguments after them. Returns (options, dtcrit arguments)."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dtcrit", required=True)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--ranks", type=int, required=True)
+    ap.add_argument("--expect-error", help="the command must fail on every rank with this message, printed once")
+    if add_options:
+        add_options(ap)
+    ap.add_argument("args", nargs=argparse.REMAINDER)
+    o = ap.parse_args()
+    return o, [a for a in o.args if a != "--"]
 
 
 def mpi_env():

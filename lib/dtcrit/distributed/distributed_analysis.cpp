@@ -466,6 +466,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
         r.particles = p->size();
         r.pair_contacts = contacts->pair_contacts;
         r.wall_contacts = contacts->wall_contacts;
+        r.history_springs = packing::has_history_springs(contacts->laws);
         if (r.pair_contacts + r.wall_contacts == 0)
           fail("the packing has no contacts: nothing limits the time step (check radii, compression, --gap-tolerance)");
         const auto z = contacts->coordination(p->size());

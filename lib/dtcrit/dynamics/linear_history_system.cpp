@@ -21,6 +21,7 @@ LinearHistorySystem::LinearHistorySystem(Vector mass, Matrix K, Matrix C, Matrix
   check("history force matrix P", P_, n, P_.cols());
   check("history rate matrix R", R_, P_.cols(), n);
   s_ = s_trial_ = Vector::Zero(P_.cols());
+  PR_ = P_ * R_;
 }
 
 double LinearHistorySystem::dt(double t) const { return std::isnan(t_ref_) ? 0.0 : t - t_ref_; }
@@ -34,7 +35,7 @@ void LinearHistorySystem::force(double t, const Vector& x, const Vector& v, Vect
 
 void LinearHistorySystem::tangent(double t, const Vector&, const Vector&, SparseMatrix& K, SparseMatrix& C) {
   K = K_.sparseView();
-  C = Matrix(C_ + dt(t) * (P_ * R_)).sparseView();
+  C = Matrix(C_ + dt(t) * PR_).sparseView();
 }
 
 void LinearHistorySystem::accept_step() {

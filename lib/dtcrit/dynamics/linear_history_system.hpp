@@ -42,7 +42,7 @@ class LinearHistorySystem final : public MechanicalSystem {
   double dt(double t) const;
 
   Vector mass_;
-  Matrix K_, C_, P_, R_;
+  Matrix K_, C_, P_, R_, PR_;  // PR_ = P R, the history springs' stiffness
   Vector s_, s_trial_;
   double t_ref_ = std::numeric_limits<double>::quiet_NaN(), t_trial_ = 0.0;
   bool have_trial_ = false;

@@ -273,6 +273,17 @@ PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const P
   return r;
 }
 
+bool has_history_springs(const std::vector<contact::ContactLaw>& laws) {
+  return std::any_of(laws.begin(), laws.end(), [](const contact::ContactLaw& law) {
+    return (law.tangential != contact::TangentialModel::linear_nohistory && law.kt > 0.0) ||
+           law.rolling != contact::RollingModel::none || law.twisting != contact::TwistingModel::none;
+  });
+}
+
+bool limit_holds_for_both_updates(const PackingReport& r, const std::string& integrator) {
+  return !r.history_springs || integrator_info(integrator).dashpot_velocity == DashpotVelocity::backward_difference;
+}
+
 PackingReport analyse_system(const std::string& source, const GlobalSystem& sys, const PackingAnalysisOptions& opts) {
   if (opts.material) fail("analyse_system: the material heuristics need the particles' radii (analyse_packing)");
   auto say = [&](std::string_view what) {
@@ -285,10 +296,7 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
   r.damped = sys.damped();
   r.symmetric = sys.symmetric();
   r.general_contacts = static_cast<Index>(sys.general_contacts());
-  for (const contact::ContactLaw& law : sys.contacts().laws)
-    r.history_springs = r.history_springs ||
-                        (law.tangential != contact::TangentialModel::linear_nohistory && law.kt > 0.0) ||
-                        law.rolling != contact::RollingModel::none || law.twisting != contact::TwistingModel::none;
+  r.history_springs = has_history_springs(sys.contacts().laws);
   r.particles = sys.particles();
   r.dofs = sys.dofs();
   r.pair_contacts = sys.contacts().pair_contacts;
@@ -434,10 +442,7 @@ nlohmann::json to_json(const PackingReport& r) {
         {"checked_omega_min", checked_omega_min}, {"checked_omega_max", checked_omega_max},
         // the histories' update the limit holds for ("both" when the springs are not in histories or
         // the scheme advances a traditional history by its own displacement)
-        {"tangential_update",
-         !r.history_springs || integrator_info(i.name).dashpot_velocity == DashpotVelocity::backward_difference
-             ? "both"
-             : "consistent"}};
+        {"tangential_update", limit_holds_for_both_updates(r, i.name) ? "both" : "consistent"}};
   j["timings_s"] = nlohmann::json::object();
   for (const auto& [stage, s] : r.timings) j["timings_s"][stage] = s;
   return j;
@@ -500,18 +505,15 @@ std::string format_packing_table(const PackingReport& r) {
   // that displacement, so their limit holds for both updates; the others step differently under
   // the traditional one (lib/dtcrit/sweep/README.md: RK4 1.7 times lower, central difference up to
   // 1.7 times higher on the spinning disc).
-  if (r.history_springs) {
-    std::string differ;
-    for (const auto& i : r.integrators)
-      if (integrator_info(i.name).dashpot_velocity != DashpotVelocity::backward_difference)
-        differ += (differ.empty() ? "" : ", ") + i.name;
-    if (!differ.empty())
-      out += fmt::format("note: {}: limits of the consistent tangential update (springs from the positions); under the "
-                         "traditional update\n  (histories advanced by the velocity handed to the force, as LAMMPS) "
-                         "these schemes step differently and their limits can differ\n  (dtcrit sweep --tangential "
-                         "traditional measures them on single contacts)\n",
-                         differ);
-  }
+  std::string differ;
+  for (const auto& i : r.integrators)
+    if (!limit_holds_for_both_updates(r, i.name)) differ += (differ.empty() ? "" : ", ") + i.name;
+  if (!differ.empty())
+    out += fmt::format("note: {}: limits of the consistent tangential update (springs from the positions); under the "
+                       "traditional update\n  (histories advanced by the velocity handed to the force, as LAMMPS) "
+                       "these schemes step differently and their limits can differ\n  (dtcrit sweep --tangential "
+                       "traditional measures them on single contacts)\n",
+                       differ);
   out += "\n";
   TextTable e({"bound / estimate", "step [s]", "ratio to exact"});
   for (const auto& s : r.estimates) e.add_row({s.name, format_number(s.seconds), fmt::format("{:.4f}", s.ratio)});

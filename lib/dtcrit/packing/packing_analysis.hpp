@@ -76,9 +76,16 @@ struct PackingReport {
   // Some law keeps springs in contact histories (tangential with kt > 0, rolling, twisting): the
   // limits are those of the consistent update (histories from the positions); integrators whose
   // dashpots do not read (x_n - x_{n-1}) / h step differently under the traditional update.
-  bool history_springs = false;
+  bool history_springs = false;  // has_history_springs() of the packing's laws
   std::vector<std::pair<std::string, double>> timings;  // stage, seconds
 };
+
+// Whether some law keeps a spring in its contact histories: tangential with kt > 0, rolling, twisting.
+bool has_history_springs(const std::vector<contact::ContactLaw>& laws);
+// Whether integrator's limit in r holds for the traditional update as well as the consistent one:
+// no history springs, or its dashpots read (x_n - x_{n-1}) / h, the displacement a traditional
+// history is advanced by (velocity Verlet, leapfrog, ...).
+bool limit_holds_for_both_updates(const PackingReport& r, const std::string& integrator);
 
 struct PackingMaterial {  // for the Rayleigh / P-wave heuristics (smallest particle's R and rho)
   double youngs_modulus = 0.0, poisson_ratio = 0.0;
