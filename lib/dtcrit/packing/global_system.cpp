@@ -587,17 +587,54 @@ void GlobalSystem::apply_with_scale(double a, double b, const double* scale, con
     return;
   }
   // T parts of the contacts: part 0 scatters into y, part t into its own buffer, summed after in
-  // the parts' order, whichever thread ran each part (the same sums for every scheduling).
-  scratch_.resize(static_cast<std::size_t>(T - 1));
-  for (Vector& buf : scratch_) buf.resize(N);
+  // the parts' order, whichever thread ran each part (the same sums for every scheduling). A buffer
+  // is zeroed and summed only on the rows its part writes: elsewhere it would add +0.0, which leaves
+  // y unchanged (y is never -0.0: its sums start from +0.0), so y is the same to the bit.
   const auto uT = static_cast<std::size_t>(T);
+  if (written_parts_ != T) {
+    written_.clear();
+    for (std::size_t t = 1; t < uT; ++t) written_.push_back(written_rows(nc * t / uT, nc * (t + 1) / uT));
+    written_parts_ = T;
+  }
+  scratch_.resize(static_cast<std::size_t>(T - 1));
+  for (Vector& buf : scratch_)
+    if (buf.size() != N) buf.resize(N);
   pool_.with_workers(T - 1).run(T, [&](int t) {
     const auto ut = static_cast<std::size_t>(t);
-    double* out = t == 0 ? y : scratch_[ut - 1].data();
-    std::fill(out, out + N, 0.0);
+    double* out = y;
+    if (t == 0) {
+      std::fill(y, y + N, 0.0);
+    } else {
+      out = scratch_[ut - 1].data();
+      for (const auto& [begin, end] : written_[ut - 1]) std::fill(out + begin, out + end, 0.0);
+    }
     apply_range(a, b, scale, x, out, nc * ut / uT, nc * (ut + 1) / uT);
   });
-  for (const Vector& buf : scratch_) Eigen::Map<Vector>(y, N) += buf;
+  for (std::size_t t = 1; t < uT; ++t) {
+    const double* buf = scratch_[t - 1].data();
+    for (const auto& [begin, end] : written_[t - 1])
+      for (Index r = begin; r < end; ++r) y[r] += buf[r];
+  }
+}
+
+std::vector<std::pair<Index, Index>> GlobalSystem::written_rows(std::size_t first, std::size_t last) const {
+  const Index n = particles();
+  std::vector<bool> hit(static_cast<std::size_t>(n), false);
+  for (std::size_t k = first; k < last; ++k) {
+    const Contact& c = contacts_.contacts[k];
+    hit[static_cast<std::size_t>(c.i)] = true;
+    if (c.j >= 0) hit[static_cast<std::size_t>(c.j)] = true;
+  }
+  // Particles' dof ranges, merged across gaps of less than a page (512 doubles).
+  constexpr Index page = 512;
+  std::vector<std::pair<Index, Index>> out;
+  for (Index p = 0; p < n; ++p) {
+    if (!hit[static_cast<std::size_t>(p)]) continue;
+    const Index begin = p * dpp_, end = begin + dpp_;
+    if (!out.empty() && begin - out.back().second < page) out.back().second = end;
+    else out.emplace_back(begin, end);
+  }
+  return out;
 }
 
 

@@ -37,6 +37,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/stability/damped_limit.hpp"
@@ -168,6 +170,9 @@ class GlobalSystem {
   // y = S (a K + b C) S x with S = M^{-1/2} given per particle as (1/sqrt(m), 1/sqrt(I)) pairs
   // (bodies: per dof), or S = I when scale is null.
   void apply_with_scale(double a, double b, const double* scale, const double* x, double* y) const;
+  // The dof intervals [begin, end) that contacts [first, last) write: their particles' rows, merged
+  // across gaps of less than a page.
+  std::vector<std::pair<Index, Index>> written_rows(std::size_t first, std::size_t last) const;
   void apply_range(double a, double b, const double* scale, const double* x, double* y, std::size_t first,
                    std::size_t last) const;
   ContactCoefficients coef(std::size_t k) const;  // stored coefficients of contact k (as coefficients())
@@ -209,6 +214,11 @@ class GlobalSystem {
   bool symmetric_ = true;
   int threads_ = 1;
   mutable std::vector<Vector> scratch_;  // per-part scatter buffers of apply() (part 0 writes y)
+  // Per part t >= 1 of apply(): the dof intervals [begin, end) its contacts write (written_rows), for
+  // written_parts_ parts. Only these are zeroed and summed: the pages of the rest of scratch_[t - 1]
+  // are never touched, so they cost neither time nor resident memory.
+  mutable std::vector<std::vector<std::pair<Index, Index>>> written_;
+  mutable int written_parts_ = 0;
   // apply()'s worker threads, started on first use and kept (one thread less than threads_).
   mutable OwnedPartsPool pool_;
   mutable std::map<std::pair<double, double>, double> gershgorin_;  // gershgorin_bound's answers
