@@ -549,6 +549,41 @@ TEST_CASE("confirmation off equilibrium: the packing's own relaxation does not c
   CHECK(above.growth > 1e3);
 }
 
+TEST_CASE("confirmation: contacts that open and close are counted; switching between contact sets grows below "
+          "the linear limit", "[packing]") {
+  // The same FCC box with k_t = 2/7 k_n, compressed by 1e-3: relaxing, its wall contacts open and close
+  // in most steps of the unperturbed run. The limit is exact for the linear system with every contact
+  // closed, but the switched system's separation grows from about 0.7 of it (a step-size effect: the
+  // same runs at 0.5 stay bounded). With k_t = 0.5 k_n a few contacts change and the runs confirm.
+  Packing p = lattice(LatticeKind::fcc, 3, false, 1e-3);
+  const double overlap = 2.0 * p.radius[0] * 1e-3;
+  add_box_walls(p, overlap);
+  auto limit = [&](const ContactLaws& laws) {
+    const GlobalSystem g(p, find_contacts(p, laws), true);
+    PackingAnalysisOptions o;
+    o.integrators = {"velocity_verlet"};
+    const PackingReport r = analyse_packing(p, g, o);
+    REQUIRE(r.integrators.size() == 1);
+    REQUIRE(r.integrators[0].exact);
+    return r.integrators[0].h_crit;
+  };
+  const ContactLaws switching = hooke(1e4, 2857.0, 0.0, 0.0, 1e6);
+  const double h = limit(switching);
+  const ConfirmationRun half = confirm_with_stepper(p, switching, "velocity_verlet", h, 0.5, 2000, 1e-4 * overlap);
+  const ConfirmationRun near = confirm_with_stepper(p, switching, "velocity_verlet", h, 0.9, 2000, 1e-4 * overlap);
+  CHECK(half.contact_changes > 100);
+  CHECK(half.growth < 10.0);
+  CHECK(near.contact_changes > 100);
+  CHECK(near.growth > 100.0);
+  const ContactLaws steady = hooke(1e4, 5000.0, 0.0, 0.0, 1e6);
+  const double h2 = limit(steady);
+  const ConfirmationRun below = confirm_with_stepper(p, steady, "velocity_verlet", h2, 0.99, 2000, 1e-4 * overlap);
+  CHECK(below.contact_changes >= 0);
+  CHECK(below.growth < 10.0);
+  // A linear system has no contacts to count.
+  CHECK(confirm_linear(scalar_oscillator(1.0, 0.0), "velocity_verlet", 2.0, 0.5, 10).contact_changes == -1);
+}
+
 TEST_CASE("walls: parse, facing the packing, and rejected on periodic axes", "[packing]") {
   Packing p = lattice(LatticeKind::sc, 2, false);
   const auto w = parse_wall("z=-0.5e-3,kn=7", p, stepper::HookeParams{1, 1, 0, 0, 0});

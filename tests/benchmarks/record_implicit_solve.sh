@@ -6,6 +6,8 @@
 #   tests/benchmarks/record_implicit_solve.sh                        # build/dtcrit
 #   BEFORE=/tmp/dtcrit.old BEFORE_LABEL="commit ba905bf" tests/benchmarks/record_implicit_solve.sh
 #                                                      # also times an older binary
+#   OUT=results/benchmarks/implicit_solve_goal.md RUNS=3 tests/benchmarks/record_implicit_solve.sh
+#                                                      # another output file
 # Runs before/after alternate, each command RUNS times (default 1).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,7 +15,7 @@ bin="${DTCRIT:-build/dtcrit}"
 before="${BEFORE:-}"
 runs="${RUNS:-1}"
 [ -x "$bin" ] || cmake --build build -j2 --target dtcrit_cli >/dev/null
-out=results/benchmarks/implicit_solve.md
+out="${OUT:-results/benchmarks/implicit_solve.md}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -63,7 +65,7 @@ done
   echo "pattern kept between steps, refilled in place): K is assembled only when the Newton"
   echo "stopping rule's rounding floor decides the verdict (never in this case). J = M + h/2 C is"
   echo "rewritten in place while C's pattern is unchanged, and solved by BiCGSTAB with a Jacobi"
-  echo "preconditioner (~15 products; the direct factorisation is kept for stiff J,"
+  echo "preconditioner (a few products; the direct factorisation is kept for stiff J,"
   echo "integrators/detail/solve.hpp). The trajectories are the same to the last bit as before"
   echo "(tests/test_tangent_solver.cpp), hence the same growths. What remains (perf, central"
   echo "difference): BiCGSTAB ~20 %, the per-contact C blocks (arm Jacobians, A^T B J) ~20 %, force()"

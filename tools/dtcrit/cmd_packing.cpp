@@ -63,6 +63,7 @@ Confirmation confirm_rows(const std::vector<packing::PackingIntegratorLimit>& ro
   for (const auto& lim : rows) {
     if (lim.stability != Stability::conditional || !lim.converged) continue;
     double growth_below = 0.0;
+    long changes_below = -1;
     for (double f : {0.99, 1.01}) {
       const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       progress(fmt::format("{}: {} at {} h_crit (run {}/{}{}{})", what, lim.name, f, done + 1, total, done ? ", " : "",
@@ -72,20 +73,31 @@ Confirmation confirm_rows(const std::vector<packing::PackingIntegratorLimit>& ro
       nlohmann::json entry{{"integrator", r.integrator}, {"factor", r.factor}, {"h", r.h}, {"steps", r.steps},
                            {"growth", std::isfinite(r.growth) ? nlohmann::json(r.growth) : nlohmann::json(nullptr)},
                            {"unconverged_steps", r.unconverged_steps}, {"history_mode", r.history_mode}};
+      if (r.contact_changes >= 0) entry["contact_changes"] = r.contact_changes;
       entry.update(common);
-      out.text += fmt::format("  {:<24} {:.2f} h_crit = {:.6g} s: {} steps, max growth {:.4g}{}{}\n", r.integrator,
+      out.text += fmt::format("  {:<24} {:.2f} h_crit = {:.6g} s: {} steps, max growth {:.4g}{}{}{}\n", r.integrator,
                               r.factor, r.h, r.steps, r.growth,
                               r.history_mode == "consistent" ? " (tangential history from the positions)" : "",
+                              r.contact_changes > 0
+                                  ? fmt::format(", contacts opened or closed in {} steps of the unperturbed run",
+                                                r.contact_changes)
+                                  : "",
                               r.unconverged_steps ? fmt::format(" (SOLVER FAILURE: Newton did not converge in {} steps)",
                                                                 r.unconverged_steps)
                                                   : "");
       if (f < 1.0) {
         growth_below = r.growth;
+        changes_below = r.contact_changes;
       } else {
         const auto verdict = packing::confirmation_verdict(growth_below, r.growth);
         entry["confirmed"] = verdict.confirmed;
         entry["verdict"] = verdict.text;
         out.text += fmt::format("  {:<24} {}\n", "", verdict.text);
+        if (!verdict.confirmed && changes_below > 0)
+          out.text += fmt::format(
+              "  {:<24} the run at 0.99 left the analysed contact set: the limit is that of the linear system with\n"
+              "  {:<24} every contact closed, and switching between contact sets can grow below it (packing README)\n",
+              "", "");
       }
       out.runs.push_back(entry);
     }

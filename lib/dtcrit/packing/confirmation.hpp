@@ -22,6 +22,11 @@ struct ConfirmationRun {
   int steps = 0;         // steps taken (a run stops once the growth exceeds 1e6)
   double growth = 0.0;   // max over the run of |M^1/2 (x - x_ref)| / |M^1/2 (x(0) - x0)|; inf if non-finite
   long unconverged_steps = 0;  // implicit steps of either run whose Newton iteration did not converge
+  // Steps after which the unperturbed run's contact set differed from the step before (a contact opened
+  // or closed; from the second step on): the runs then leave the analysed linear system, and switching
+  // between contact sets can make the separation grow below the linear limit (packing/README.md).
+  // -1: not counted (linear systems).
+  long contact_changes = -1;
   // The stepper's tangential history: "traditional" (LAMMPS: the spring advanced by h times the velocity
   // handed to the force, which for rows whose dashpots read the backward difference is the step's
   // displacement) or "consistent" (read from the positions: the analysed linearisation; used for the
