@@ -549,7 +549,7 @@ TEST_CASE("confirmation off equilibrium: the packing's own relaxation does not c
   CHECK(above.growth > 1e3);
 }
 
-TEST_CASE("confirmation: contacts that open and close are counted; switching between contact sets grows below "
+TEST_CASE("confirmation: contacts that open and close are counted, and switching between contact sets grows below "
           "the linear limit", "[packing]") {
   // The same FCC box with k_t = 2/7 k_n, compressed by 1e-3: relaxing, its wall contacts open and close
   // in most steps of the unperturbed run. The limit is exact for the linear system with every contact

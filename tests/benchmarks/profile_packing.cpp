@@ -98,10 +98,12 @@ int main(int argc, char** argv) {
   std::printf("gershgorin bound   %8.3f s  omega^2 <= %.6e  peak RSS so far %.0f MB\n", since(t0), gershgorin, peak_mb());
   {
     // The same recurrence (lanczos_largest, as largest_eigen calls it) with the operator timed apart:
-    // the rest is the recurrence's own vector work, on one thread.
+    // the rest is the recurrence's own vector work.
     linalg::LanczosOptions lo;
     lo.tolerance = eigen.tolerance;
     lo.max_steps = eigen.max_steps;
+    lo.parts = g.operator_parts();  // as largest_eigen: the vector work on the operator's threads
+    lo.run_parts = [&g](int parts, const std::function<void(int)>& f) { g.run_parts(parts, f); };
     double t_op = 0.0;
     t0 = Clock::now();
     const linalg::LanczosResult r = linalg::lanczos_largest(g.dofs(), [&](const double* x, double* y) {

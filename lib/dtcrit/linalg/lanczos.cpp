@@ -132,16 +132,44 @@ LanczosResult lanczos_largest(Index n, const SymmetricOperator& op, const Lanczo
   std::vector<double> alpha, beta;
   TridiagonalTop top;
   double beta_prev = 0.0;
+  // The vector work over ranges [begin, end) of the entries: one range, or opts.parts of them.
+  const int parts = opts.parts > 1 && opts.run_parts && n >= 2 * opts.parts ? opts.parts : 1;
+  std::vector<double> partial(static_cast<std::size_t>(parts));
+  auto over_ranges = [&](const auto& f) {  // f(range, begin, end)
+    if (parts == 1) {
+      f(0, Index{0}, n);
+      return;
+    }
+    opts.run_parts(parts, [&](int t) { f(t, n * t / parts, n * (t + 1) / parts); });
+  };
+  auto summed = [&] {  // the ranges' partial sums, in range order
+    double total = 0.0;
+    for (double p : partial) total += p;
+    return total;
+  };
   for (Index step = 0; step < std::min(opts.max_steps, n); ++step) {
     op(v.data(), w.data());
     ++out.operations;
-    const double a = w.dot(v);
-    double ss = 0.0;  // w -= a v + beta_prev v_prev and |w|^2 in one pass (the vectors are large)
-    for (Index i = 0; i < n; ++i) {
-      const double wi = w[i] - a * v[i] - beta_prev * v_prev[i];
-      w[i] = wi;
-      ss += wi * wi;
+    double a = 0.0;
+    if (parts == 1) {
+      a = w.dot(v);
+    } else {
+      over_ranges([&](int t, Index begin, Index end) {
+        partial[static_cast<std::size_t>(t)] = w.segment(begin, end - begin).dot(v.segment(begin, end - begin));
+      });
+      a = summed();
     }
+    // w -= a v + beta_prev v_prev and |w|^2 in one pass (the vectors are large)
+    over_ranges([&](int t, Index begin, Index end) {
+      double ss = 0.0;
+      for (Index i = begin; i < end; ++i) {
+        const double wi = w[i] - a * v[i] - beta_prev * v_prev[i];
+        w[i] = wi;
+        ss += wi * wi;
+      }
+      partial[static_cast<std::size_t>(t)] = ss;
+    });
+    const double ss = summed();
     const double b = std::sqrt(ss);
     alpha.push_back(a);
     out.steps = step + 1;
@@ -162,7 +190,7 @@ LanczosResult lanczos_largest(Index n, const SymmetricOperator& op, const Lanczo
     beta.push_back(b);
     v_prev.swap(v);
     v.swap(w);
-    v /= b;
+    over_ranges([&](int, Index begin, Index end) { v.segment(begin, end - begin) /= b; });
     beta_prev = b;
   }
   if (!opts.want_vector) return out;
@@ -173,14 +201,19 @@ LanczosResult lanczos_largest(Index n, const SymmetricOperator& op, const Lanczo
   v = v0;
   v_prev.setZero();
   for (Index j = 0; j < k; ++j) {
-    y += top.vector[j] * v;
+    const double sj = top.vector[j];
+    over_ranges([&](int, Index begin, Index end) { y.segment(begin, end - begin) += sj * v.segment(begin, end - begin); });
     if (j + 1 == k) break;
     op(v.data(), w.data());
     ++out.operations;
     const auto uj = static_cast<std::size_t>(j);
-    w -= alpha[uj] * v + (j > 0 ? beta[uj - 1] : 0.0) * v_prev;
+    const double aj = alpha[uj], bj = j > 0 ? beta[uj - 1] : 0.0, next = beta[uj];
+    over_ranges([&](int, Index begin, Index end) {
+      const Index len = end - begin;
+      w.segment(begin, len) -= aj * v.segment(begin, len) + bj * v_prev.segment(begin, len);
+      v_prev.segment(begin, len) = w.segment(begin, len) / next;  // the next v, swapped in below
+    });
     v_prev.swap(v);
-    v = w / beta[uj];
   }
   out.vector = y / y.norm();
   return out;

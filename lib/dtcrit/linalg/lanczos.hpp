@@ -35,6 +35,13 @@ struct LanczosOptions {
   // Called at each convergence check (every step up to 100, then every ~2 %) with the steps so far
   // and the relative residual estimate |A y - theta y| / |theta|; may be empty.
   std::function<void(Index steps, double relative_residual)> progress;
+  // With parts > 1 and run_parts set: the recurrence's vector work (a dot product, the update with
+  // its norm, the scaling; in the second pass the updates) is split into `parts` contiguous ranges,
+  // run_parts(parts, f) calling f(0), ..., f(parts - 1), on threads or not. The ranges' sums are
+  // added in range order, so the result does not depend on which thread ran which range; it differs
+  // from one range's at rounding level (the sums are grouped differently).
+  int parts = 1;
+  std::function<void(int parts, const std::function<void(int)>& f)> run_parts;
 };
 
 struct LanczosResult {

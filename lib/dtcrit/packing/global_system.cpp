@@ -580,7 +580,7 @@ void GlobalSystem::apply_range(double a, double b, const double* scale, const do
 void GlobalSystem::apply_with_scale(double a, double b, const double* scale, const double* x, double* y) const {
   const Index N = dofs();
   const std::size_t nc = contacts_.contacts.size();
-  const int T = nc >= 50000 ? std::max(1, threads_) : 1;
+  const int T = operator_parts();
   if (T == 1) {
     std::fill(y, y + N, 0.0);
     apply_range(a, b, scale, x, y, 0, nc);
@@ -615,6 +615,16 @@ void GlobalSystem::apply_with_scale(double a, double b, const double* scale, con
     for (const auto& [begin, end] : written_[t - 1])
       for (Index r = begin; r < end; ++r) y[r] += buf[r];
   }
+}
+
+int GlobalSystem::operator_parts() const { return contacts_.contacts.size() >= 50000 ? std::max(1, threads_) : 1; }
+
+void GlobalSystem::run_parts(int parts, const std::function<void(int)>& f) const {
+  if (parts <= 1) {
+    if (parts == 1) f(0);
+    return;
+  }
+  pool_.with_workers(parts - 1).run(parts, f);
 }
 
 std::vector<std::pair<Index, Index>> GlobalSystem::written_rows(std::size_t first, std::size_t last) const {
@@ -910,6 +920,8 @@ ExtremeEigen largest_eigen(const GlobalSystem& s, double a, double b, const Eige
       lo.max_steps = opts.max_steps;
       lo.want_vector = opts.want_vector;
       lo.progress = opts.progress;
+      lo.parts = s.operator_parts();
+      lo.run_parts = [&s](int parts, const std::function<void(int)>& f) { s.run_parts(parts, f); };
       const linalg::LanczosResult r =
           linalg::lanczos_largest(N, [&](const double* x, double* y) { s.apply_scaled(a, b, x, y); }, lo);
       if (!r.converged)

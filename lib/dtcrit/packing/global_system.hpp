@@ -120,6 +120,11 @@ class GlobalSystem {
   // Threads of apply(); default min(2, hardware threads). Not thread-safe itself: one caller at a time.
   void set_threads(int threads);
   int threads() const { return threads_; }
+  // The parts apply() splits its contacts into (threads() from 50 000 contacts on, else 1), and a
+  // runner of f(0), ..., f(parts - 1) on apply()'s threads: the eigensolvers split their vector
+  // work the same way (linalg::LanczosOptions::run_parts). Not while apply() runs.
+  int operator_parts() const;
+  void run_parts(int parts, const std::function<void(int)>& f) const;
 
   // Assembled sparse K and C (both triangles; symmetric when symmetric()).
   SparseMatrix stiffness() const;
