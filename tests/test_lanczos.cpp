@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
 #include <numbers>
 #include <random>
 
@@ -129,4 +130,38 @@ TEST_CASE("Lanczos: bad input is named", "[lanczos]") {
   LanczosOptions o;
   o.tolerance = -1.0;
   CHECK_THROWS_WITH(lanczos_largest(3, laplacian(3), o), Catch::Matchers::Contains("tolerance = -1"));
+}
+
+TEST_CASE("Lanczos: the vector work split into ranges gives the same answer to rounding, every time", "[lanczos]") {
+  // parts > 1: the dot products and norms are summed per range, then in range order (here the ranges
+  // run in reverse order and on one thread: the order of the runs may not matter).
+  const Index n = 2000;
+  const auto op = laplacian(n);
+  LanczosOptions o;
+  o.tolerance = 1e-8;
+  o.want_vector = true;
+  const LanczosResult one = lanczos_largest(n, op, o);
+  for (int parts : {2, 3, 7}) {
+    CAPTURE(parts);
+    LanczosOptions p = o;
+    p.parts = parts;
+    int calls = 0;
+    p.run_parts = [&calls](int k, const std::function<void(int)>& f) {
+      ++calls;
+      for (int t = k - 1; t >= 0; --t) f(t);
+    };
+    const LanczosResult split = lanczos_largest(n, op, p);
+    CHECK(calls > 0);
+    CHECK(split.converged);
+    CHECK_THAT(split.lambda, WithinRel(one.lambda, 1e-14));
+    CHECK(std::abs(std::abs(split.vector.dot(one.vector)) - 1.0) <= 1e-10);
+    // Deterministic: the same ranges give the same bits whichever order they ran in.
+    p.run_parts = [](int k, const std::function<void(int)>& f) {
+      for (int t = 0; t < k; ++t) f(t);
+    };
+    const LanczosResult again = lanczos_largest(n, op, p);
+    CHECK(again.lambda == split.lambda);
+    CHECK(again.steps == split.steps);
+    CHECK(again.vector == split.vector);
+  }
 }
