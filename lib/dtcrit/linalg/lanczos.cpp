@@ -151,7 +151,7 @@ LanczosResult lanczos_largest(Index n, const SymmetricOperator& op, const Lanczo
     op(v.data(), w.data());
     ++out.operations;
     double a = 0.0;
-    if (parts == 1) {
+    if (parts == 1) {  // the whole vectors' dot, as before ranges existed (the same bits)
       a = w.dot(v);
     } else {
       over_ranges([&](int t, Index begin, Index end) {

@@ -599,7 +599,7 @@ void GlobalSystem::apply_with_scale(double a, double b, const double* scale, con
   scratch_.resize(static_cast<std::size_t>(T - 1));
   for (Vector& buf : scratch_)
     if (buf.size() != N) buf.resize(N);
-  pool_.with_workers(T - 1).run(T, [&](int t) {
+  run_parts(T, [&](int t) {
     const auto ut = static_cast<std::size_t>(t);
     double* out = y;
     if (t == 0) {
@@ -620,11 +620,8 @@ void GlobalSystem::apply_with_scale(double a, double b, const double* scale, con
 int GlobalSystem::operator_parts() const { return contacts_.contacts.size() >= 50000 ? std::max(1, threads_) : 1; }
 
 void GlobalSystem::run_parts(int parts, const std::function<void(int)>& f) const {
-  if (parts <= 1) {
-    if (parts == 1) f(0);
-    return;
-  }
-  pool_.with_workers(parts - 1).run(parts, f);
+  if (parts == 1) f(0);
+  else if (parts > 1) pool_.with_workers(parts - 1).run(parts, f);
 }
 
 std::vector<std::pair<Index, Index>> GlobalSystem::written_rows(std::size_t first, std::size_t last) const {
