@@ -377,3 +377,197 @@ TEST_CASE("a sliding contact (history beyond the Coulomb cap) takes the full-blo
   g.apply(1.0, 0.0, x.data(), y.data());
   CHECK((y - K * x).norm() <= 1e-12 * (K * x).norm());
 }
+
+namespace {
+
+// The limit of one integrator measured on its own amplification matrix over the whole
+// LinearSystem(M, K, C): the reference that does not use the -1 crossing.
+double amplification_limit(const std::string& spec, const GlobalSystem& g) {
+  LinearSystem ls = g.linear_system();
+  const CriticalStep c = critical_step(spec, ls, std::sqrt(g.gershgorin_omega2()));
+  REQUIRE(c.stability == Stability::conditional);
+  return c.h_crit;
+}
+
+// The smallest singular value of M^-1/2 (4M - f hC - h^2 K) M^-1/2 relative to the largest: zero
+// where -1 is reached.
+double relative_smallest_singular_value(const GlobalSystem& g, double f, double h) {
+  const Vector w = g.mass().cwiseSqrt().cwiseInverse();
+  const Matrix S = w.asDiagonal() *
+                   (4.0 * Matrix(g.mass().asDiagonal()) - f * h * Matrix(g.damping()) - h * h * Matrix(g.stiffness())) *
+                   w.asDiagonal();
+  const Vector sv = Eigen::JacobiSVD<Matrix>(S).singularValues();
+  return sv.tail(1)(0) / sv(0);
+}
+
+}  // namespace
+
+TEST_CASE("the -1 crossing of a symmetric damped packing is the exact half-step limit", "[packing][nonsymmetric]") {
+  // Symmetric K and C: 4M - 2hC - h^2 K first singular where it first loses positive definiteness
+  // (the criterion of the symmetric path), and 4M - h^2 K at 2 / omega_max.
+  LatticeSpec s;
+  s.kind = LatticeKind::sc;
+  s.n = 3;
+  s.periodic = false;
+  s.compression = 1e-3;
+  s.radius_spread = 0.05;
+  Packing p = make_lattice(s);
+  add_box_walls(p, 2.0 * p.radius[0] * 1e-3);
+  const ContactLaws laws = laws_of("gran/hooke/history 1e5 3e4 2e4 1e4 0.5 0");
+  const GlobalSystem g(p, find_contacts(p, laws), true);
+  REQUIRE(g.symmetric());
+  REQUIRE(g.damped());
+  const double half_step = half_step_damped_limit_dense(g);
+  const double two_over_omega = 2.0 / std::sqrt(largest_eigen_dense(g, 1.0, 0.0));
+  for (const bool arnoldi : {false, true}) {
+    CAPTURE(arnoldi);
+    const MinusOneCrossing x = minus_one_crossing(g, 2.0, {}, arnoldi);
+    REQUIRE(x.found);
+    CHECK_THAT(x.h, WithinRel(half_step, 1e-9));
+    const MinusOneCrossing c = minus_one_crossing(g, 0.0, {}, arnoldi);
+    REQUIRE(c.found);
+    CHECK_THAT(c.h, WithinRel(two_over_omega, 1e-9));
+    if (arnoldi) {
+      CHECK(x.operations > 0);
+      CHECK(x.residual < 1e-6);
+    }
+  }
+}
+
+TEST_CASE("the -1 crossing of non-symmetric damped packings against the integrators' amplification matrices",
+          "[packing][nonsymmetric]") {
+  // Granular torque arms (r - delta/2), damped; and a sliding wall contact, damped. The limit of
+  // velocity Verlet, leapfrog (dashpots at (x_n - x_{n-1})/h) and central difference (at v_{n+1})
+  // measured on each integrator's amplification matrix equals the first root of
+  // det(4M - f hC - h^2 K), found densely and by Arnoldi; that matrix is singular there.
+  const std::string which = GENERATE(std::string("granular"), std::string("sliding"));
+  CAPTURE(which);
+  Packing p;
+  ContactLaws laws;
+  std::optional<GlobalSystem> g;
+  if (which == "granular") {
+    p = sc_block(2, 1e-3);
+    laws = laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10");
+    g.emplace(p, find_contacts(p, laws), true);
+  } else {
+    p = sc_block(2, 1e-3);
+    laws = laws_of("gran/hooke/history 1e5 NULL 2e4 NULL 0.1 0");
+    ContactSet cs = find_contacts(p, laws);
+    // One wall contact pushed past its Coulomb cap (linearised as sliding), the rest sticking.
+    std::size_t wall = 0;
+    while (cs.contacts[wall].j >= 0) ++wall;
+    cs.history_to_fill(wall).xi_t = cs.contacts[wall].normal.unitOrthogonal() * (2e-3 * p.radius[0]);
+    g.emplace(p, cs, true);
+  }
+  REQUIRE(!g->symmetric());
+  REQUIRE(g->damped());
+  const PhysicalStability ph = physical_stability(nonsymmetric_spectrum(*g), true);
+  REQUIRE(!ph.unstable);
+  for (const auto& [spec, f] : {std::pair{std::string("velocity_verlet"), 2.0}, std::pair{std::string("leapfrog"), 2.0},
+                                std::pair{std::string("central_difference"), 0.0}}) {
+    CAPTURE(spec);
+    const double reference = amplification_limit(spec, *g);
+    for (const bool arnoldi : {false, true}) {
+      CAPTURE(arnoldi);
+      const MinusOneCrossing x = minus_one_crossing(*g, f, {}, arnoldi);
+      REQUIRE(x.found);
+      CHECK_THAT(x.h, WithinRel(reference, 1e-8));
+      CHECK(relative_smallest_singular_value(*g, f, x.h) < 1e-9);
+      CHECK(relative_smallest_singular_value(*g, f, 0.99 * x.h) > 1e-6);
+    }
+  }
+}
+
+TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 crossing, labelled an upper bound",
+          "[packing][nonsymmetric]") {
+  // No 'estimate' stands in for the limit: the rows with a -1 criterion get the crossing (equal to the
+  // amplification matrix's limit here, where no complex crossing comes first), flagged upper_bound;
+  // rows without one (rk4) stay estimates and are labelled so.
+  const Packing p = sc_block(2, 1e-3);
+  const ContactLaws laws = laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10");
+  const GlobalSystem g(p, find_contacts(p, laws), true);
+  PackingAnalysisOptions o;
+  o.integrators = {"velocity_verlet", "central_difference", "rk4"};
+  o.amplification_dofs = 0;
+  o.crossing_check_dofs = 0;
+  const PackingReport r = analyse_packing(p, g, o);
+  REQUIRE(r.integrators.size() == 3);
+  const auto& vv = r.integrators[0];
+  CHECK(vv.exact);
+  CHECK(vv.upper_bound);
+  CHECK_THAT(vv.h_crit, WithinRel(amplification_limit("velocity_verlet", g), 1e-8));
+  CHECK_THAT(r.h_exact, WithinRel(vv.h_crit, 1e-15));
+  CHECK_THAT(vv.method, Contains("-1 crossing") && Contains("upper bound"));
+  CHECK(r.integrators[1].upper_bound);
+  CHECK_THAT(r.integrators[1].h_crit, WithinRel(amplification_limit("central_difference", g), 1e-8));
+  CHECK(!r.integrators[2].exact);
+  const std::string table = format_packing_table(r);
+  CHECK_THAT(table, Contains("upper bound (-1 crossing)"));
+  // Checked below the crossing on the amplification matrix: no complex crossing, the limit itself.
+  o.crossing_check_dofs = 48;
+  const PackingReport checked = analyse_packing(p, g, o);
+  INFO(checked.integrators[0].method);
+  CHECK(!checked.integrators[0].upper_bound);
+  CHECK_THAT(checked.integrators[0].method, Contains("no complex crossing before it"));
+  CHECK_THAT(checked.integrators[0].h_crit, WithinRel(vv.h_crit, 1e-15));
+  o.amplification_dofs = 48;  // the whole amplification matrix scanned: exact, no bound
+  const PackingReport full = analyse_packing(p, g, o);
+  INFO(full.integrators[0].method);
+  CHECK(!full.integrators[0].upper_bound);
+  CHECK_THAT(full.integrators[0].h_crit, WithinRel(vv.h_crit, 1e-8));
+}
+
+TEST_CASE("a complex crossing before the -1 crossing is found by the check below it", "[packing][nonsymmetric]") {
+  // Two equal undamped-frequency modes coupled circulatorily (K = [[k, -b], [b, k]] + a third, stiffer
+  // dof that sets the -1 crossing), damped by c: physically stable for b < c sqrt(k) (continuous
+  // eigenvalues s with Re s = -c/2 + b / (2 sqrt(k)) < 0), but velocity Verlet amplifies the
+  // circulatory growth per step by 1 / sqrt(1 - (h omega / 2)^2), so the pair leaves the unit circle
+  // below 2 / omega. The check finds that step; the reference is the general scan of the amplification
+  // matrix (critical_step on the same LinearSystem).
+  const double k = 1.0, b = 0.08, c = 0.1, k3 = 1.2;
+  Matrix K = Matrix::Zero(3, 3), C = Matrix::Zero(3, 3);
+  K << k, -b, 0.0, b, k, 0.0, 0.0, 0.0, k3;
+  C.diagonal() << c, c, 0.0;
+  LinearSystem ls(Vector::Ones(3), K, C);
+  const CriticalStep scan = critical_step("velocity_verlet", ls, std::sqrt(k3));
+  REQUIRE(scan.stability == Stability::conditional);
+  // Below the -1 crossing of the third dof, 2 / sqrt(k3): a complex crossing.
+  CHECK(scan.h_crit < 0.99 * 2.0 / std::sqrt(k3));
+  // The -1 crossing is the third dof's (the pair's roots mu are complex).
+  const double h1 = 2.0 / std::sqrt(k3);
+  const CrossingCheck check = check_below_crossing("velocity_verlet", ls, h1, {0.5, 0.9, 0.99, 1.0 - 1e-6});
+  REQUIRE(std::isfinite(check.first_unstable));
+  // The pair's growth per step against its closed form z^2 - (2 - hc - h^2 mu) z + (1 - hc) = 0 with
+  // mu = k + ib: |z| = 1 at the step found, to the check's tolerance (1e-6 on |z|).
+  auto growth = [&](double h) {
+    const std::complex<double> mu(k, b);
+    const std::complex<double> p = 2.0 - h * c - h * h * mu, q = 1.0 - h * c;
+    const std::complex<double> d = std::sqrt(p * p - 4.0 * q);
+    return std::max(std::abs(0.5 * (p + d)), std::abs(0.5 * (p - d)));
+  };
+  CHECK(growth(check.first_unstable) > 1.0);
+  CHECK(growth(check.first_unstable) < 1.0 + 2e-6);
+  CHECK_THAT(check.first_unstable, WithinRel(scan.h_crit, 1e-4));
+  CHECK(check.first_unstable < 0.7 * h1);
+}
+
+TEST_CASE("zero springs LAMMPS accepts are analysed: rolling sds 0 0, twisting sds 0, linear_history 0",
+          "[packing][nonsymmetric]") {
+  // LAMMPS 29 Sep 2021 runs `rolling sds 0 0 0.3` (pair_granular.cpp coeff() checks no value): a
+  // rolling resistance with neither spring nor dashpot adds nothing, so K and C equal the law's
+  // without it, and so do the limits.
+  const Packing p = sc_block(2, 1e-3);
+  const std::string base = "granular hooke 1e5 50 tangential linear_history 2.857e4 1 0.5";
+  const GlobalSystem with(p, find_contacts(p, laws_of(base + " rolling sds 0 0 0.3 twisting sds 0 0 0.1")), true);
+  const GlobalSystem without(p, find_contacts(p, laws_of(base)), true);
+  CHECK((Matrix(with.stiffness()) - Matrix(without.stiffness())).norm() == 0.0);
+  CHECK((Matrix(with.damping()) - Matrix(without.damping())).norm() == 0.0);
+  PackingAnalysisOptions o;
+  CHECK(analyse_packing(p, with, o).h_exact == analyse_packing(p, without, o).h_exact);
+  // A tangential spring of zero (damping only) is a law too.
+  CHECK_NOTHROW(GlobalSystem(p, find_contacts(p, laws_of("granular hooke 1e5 50 tangential linear_history 0 1 0.5 "
+                                                         "twisting marshall")),
+                             true));
+  // Negative springs, which LAMMPS also accepts, are refused by name.
+  CHECK_THROWS_WITH(laws_of(base + " rolling sds -1 0 0.3"), Contains("rolling stiffness k_roll"));
+}

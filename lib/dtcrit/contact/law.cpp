@@ -65,21 +65,19 @@ ContactLaw validated(const ContactLaw& law) {
   require_non_negative("tangential stiffness kt", law.kt);
   require_non_negative("tangential damping", law.tangential_damping);
   require_non_negative("friction coefficient mu", law.mu);
-  if (law.tangential != TangentialModel::linear_nohistory && law.mu > 0.0 && !(law.kt > 0.0))
-    fail(fmt::format("tangential model {} with friction mu = {} needs kt > 0 (got kt = {})", to_string(law.tangential),
-                     law.mu, law.kt));
+  // Zero springs are accepted as LAMMPS 29 Sep 2021 accepts them (pair_granular.cpp coeff() checks no
+  // value): kt = 0, k_roll = 0, k_twist = 0 leave the dashpot (and the cap) alone. Negative values,
+  // which LAMMPS accepts too, are refused: a negative spring or dashpot is no contact law.
   if (law.rolling == RollingModel::sds) {
-    require_positive("rolling stiffness k_roll", law.k_roll);
+    require_non_negative("rolling stiffness k_roll", law.k_roll);
     require_non_negative("rolling damping gamma_roll", law.gamma_roll);
     require_non_negative("rolling friction mu_roll", law.mu_roll);
   }
   if (law.twisting == TwistingModel::sds) {
-    require_positive("twisting stiffness k_twist", law.k_twist);
+    require_non_negative("twisting stiffness k_twist", law.k_twist);
     require_non_negative("twisting damping gamma_twist", law.gamma_twist);
     require_non_negative("twisting friction mu_twist", law.mu_twist);
   }
-  if (law.twisting == TwistingModel::marshall && !(law.kt > 0.0))
-    fail(fmt::format("twisting marshall derives its stiffness from kt, which is {}; give kt > 0", law.kt));
   return law;
 }
 

@@ -142,7 +142,10 @@ Outputs<S> law_kernel(const ContactLaw& law, const ContactInput& c, const Inputs
       o.sliding = true;
       if (value(norm(p.xi_t)) != 0.0) {
         const V3<S> capped = (Fscrit / fsn) * o.fs;
-        o.xi_t = force_history(law.tangential) ? capped + eta_t * vt : (S(-1.0) / k_t) * (capped + eta_t * vt);
+        // k_t = 0: LAMMPS divides by it here (an infinite history); the spring exerts no force, so
+        // the history is kept.
+        if (force_history(law.tangential)) o.xi_t = capped + eta_t * vt;
+        else if (value(k_t) > 0.0) o.xi_t = (S(-1.0) / k_t) * (capped + eta_t * vt);
         o.fs = capped;
       } else {
         o.fs = V3<S>{};  // LAMMPS: a cap on a zero history zeroes the force
@@ -160,7 +163,9 @@ Outputs<S> law_kernel(const ContactLaw& law, const ContactInput& c, const Inputs
       o.rolling_slip = true;
       if (value(norm(p.xi_r)) != 0.0) {
         const V3<S> capped = (Frcrit / frn) * o.fr;
-        o.xi_r = (S(-1.0 / law.k_roll)) * (capped + S(law.gamma_roll) * p.v_roll);
+        // k_roll = 0: LAMMPS divides by it (pair_granular.cpp, the rolling cap); the spring exerts no
+        // force, so the history is kept, as for twisting.
+        if (law.k_roll > 0.0) o.xi_r = (S(-1.0 / law.k_roll)) * (capped + S(law.gamma_roll) * p.v_roll);
         o.fr = capped;
       } else {
         o.fr = V3<S>{};

@@ -48,6 +48,27 @@ struct FirstOrderOp {
   }
 };
 
+// The linearised -1 crossing problem on (w phi~, mu phi~): [[0, w I], [K~ / (4 w), (f/4) C~]],
+// matrix-free (minus_one_crossing).
+struct CrossingOp {
+  using Scalar = double;
+  const GlobalSystem* sys;
+  double w, f;
+  mutable Vector tmp;
+  Index rows() const { return 2 * sys->dofs(); }
+  Index cols() const { return 2 * sys->dofs(); }
+  void perform_op(const double* x, double* y) const {
+    const Index n = sys->dofs();
+    tmp.resize(n);
+    sys->apply_scaled(0.25 / w, 0.0, x, y + n);
+    if (f != 0.0) {
+      sys->apply_scaled(0.0, 0.25 * f, x + n, tmp.data());
+      for (Index i = 0; i < n; ++i) y[n + i] += tmp[i];
+    }
+    for (Index i = 0; i < n; ++i) y[i] = w * x[n + i];
+  }
+};
+
 std::vector<Complex> by_magnitude(const Eigen::VectorXcd& v) {
   std::vector<Complex> out(v.data(), v.data() + v.size());
   std::stable_sort(out.begin(), out.end(), [](Complex a, Complex b) { return std::abs(a) > std::abs(b); });
@@ -105,6 +126,100 @@ Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& o
   }
   out.complete = false;
   out.method = fmt::format("Arnoldi (Spectra GenEigsSolver), the {} eigenvalues of largest magnitude", out.mu.size());
+  return out;
+}
+
+MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const SpectrumOptions& o, bool force_arnoldi) {
+  MinusOneCrossing out;
+  const Index n = sys.dofs();
+  // Balance with a frequency of the top of the spectrum (Gershgorin: an upper bound of omega_max^2,
+  // within a small factor of it): both blocks of the operator then have norms of order omega_max.
+  const double w = 0.5 * std::sqrt(std::max(sys.gershgorin_bound(1.0, 0.0), 1e-300));
+  // Real to rounding: a double root split by rounding (or by a non-normal perturbation smaller than
+  // this) is taken as real, its real part as the crossing: the smaller h of the two readings.
+  constexpr double real_tolerance = 1e-7;
+  std::vector<Complex> mu;
+  Matrix vectors;  // Arnoldi: the Ritz vectors, columns in the order of mu (complex parts dropped below)
+  Eigen::MatrixXcd ritz;
+  if (!force_arnoldi && n <= o.dense_below) {
+    const Vector s = sys.mass().cwiseSqrt().cwiseInverse();
+    const Matrix K = s.asDiagonal() * Matrix(sys.stiffness()) * s.asDiagonal();
+    const Matrix C = s.asDiagonal() * Matrix(sys.damping()) * s.asDiagonal();
+    Matrix L = Matrix::Zero(2 * n, 2 * n);
+    L.topRightCorner(n, n) = w * Matrix::Identity(n, n);
+    L.bottomLeftCorner(n, n) = K / (4.0 * w);
+    L.bottomRightCorner(n, n) = 0.25 * f * C;
+    Eigen::EigenSolver<Matrix> es(L, false);
+    if (es.info() != Eigen::Success) fail("the -1 crossing: the dense QR iteration did not converge");
+    mu.assign(es.eigenvalues().data(), es.eigenvalues().data() + 2 * n);
+    out.method = "every root (dense, Eigen::EigenSolver)";
+  } else {
+    CrossingOp op{&sys, w, f, {}};
+    const Index nev = std::min<Index>(std::max<Index>(o.nev, 6), 2 * n - 2);
+    const Index ncv = std::min<Index>(std::max<Index>(o.ncv, 2 * nev + 1), 2 * n);
+    Spectra::GenEigsSolver<CrossingOp> eigs(op, nev, ncv);
+    eigs.init();
+    eigs.compute(Spectra::SortRule::LargestReal, o.max_restarts, o.tolerance);
+    if (eigs.info() != Spectra::CompInfo::Successful)
+      fail(fmt::format("the -1 crossing: Arnoldi (Spectra GenEigsSolver, largest real part, nev = {}, ncv = {}) did "
+                       "not converge in {} restarts to tolerance {}",
+                       nev, ncv, o.max_restarts, o.tolerance));
+    out.operations = eigs.num_operations();
+    const Eigen::VectorXcd v = eigs.eigenvalues();
+    mu.assign(v.data(), v.data() + v.size());
+    ritz = eigs.eigenvectors();
+    out.method = fmt::format("the {} roots of largest real part (Arnoldi, Spectra GenEigsSolver, matrix-free)", mu.size());
+  }
+  double best = 0.0;
+  Index best_index = -1;
+  for (std::size_t k = 0; k < mu.size(); ++k)
+    if (mu[k].real() > best && std::abs(mu[k].imag()) <= real_tolerance * std::abs(mu[k])) {
+      best = mu[k].real();
+      best_index = static_cast<Index>(k);
+    }
+  if (best_index < 0) return out;
+  out.found = true;
+  out.h = 1.0 / best;
+  if (ritz.cols() > best_index) {
+    // phi~ = b / mu from the Ritz vector's lower half; the residual of the quadratic problem.
+    Vector phi = ritz.col(best_index).tail(n).real();
+    if (phi.norm() == 0.0) phi = ritz.col(best_index).tail(n).imag();
+    phi /= phi.norm();
+    Vector kphi(n), cphi(n);
+    sys.apply_scaled(1.0, 0.0, phi.data(), kphi.data());
+    sys.apply_scaled(0.0, 1.0, phi.data(), cphi.data());
+    out.residual = (4.0 * best * best * phi - f * best * cphi - kphi).norm() / (4.0 * best * best);
+  }
+  return out;
+}
+
+constexpr double growth_tolerance = 1e-6;
+
+CrossingCheck check_below_crossing(std::string_view spec, MechanicalSystem& ls, double h1,
+                                   const std::vector<double>& fractions) {
+  CrossingCheck out;
+  out.fractions = fractions;
+  auto integ = make_integrator(std::string(spec));
+  // Eigenvalues only (the condition-aware test of critical_step needs both eigenvector sets, 4-5
+  // times the cost at 1200 x 1200); 1e-6 is above the rounding of a Jordan block at +1 (free modes,
+  // ~sqrt(eps)) and below any growth that matters (e-folding in 1e6 steps).
+  auto unstable = [&](double h) { return spectral_radius(amplification_matrix(*integ, ls, h)) > 1.0 + growth_tolerance; };
+  double lo = 0.0;
+  for (double f : fractions) {
+    if (!unstable(f * h1)) {
+      lo = f * h1;
+      continue;
+    }
+    // A complex pair (or another crossing) left the unit circle between lo and f h1: bisect.
+    double hi = f * h1;
+    if (lo == 0.0) lo = hi * 1e-3;
+    while (hi - lo > 1e-10 * hi) {
+      const double mid = 0.5 * (lo + hi);
+      (unstable(mid) ? hi : lo) = mid;
+    }
+    out.first_unstable = hi;
+    return out;
+  }
   return out;
 }
 

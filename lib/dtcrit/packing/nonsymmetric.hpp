@@ -57,6 +57,44 @@ PhysicalStability physical_stability(const Spectrum& spectrum, bool damped);
 CriticalStep growth_limit(std::string_view integrator_spec, MechanicalSystem& linear_system, double sigma,
                           double omega_ref);
 
+// The first step at which the one-step map of a scheme gets the eigenvalue -1. Schemes whose
+// dashpots read (x_n - x_{n-1})/h (velocity Verlet with half-step dashpots, leapfrog, ...) reduce to
+//   M (x_{n+1} - 2 x_n + x_{n-1}) + h C (x_n - x_{n-1}) + h^2 K x_n = 0,  Q(-1) = 4M - 2hC - h^2 K,
+// schemes with the dashpot at v_{n+1} (central difference) to Q(-1) = 4M - h^2 K: dashpot_factor 2
+// or 0 in 4M - f hC - h^2 K. Symmetric or not, -1 is an eigenvalue exactly when that matrix is
+// singular. With mu = 1/h it is the quadratic eigenproblem (4 mu^2 M - f mu C - K) phi = 0, whose
+// real roots mu > 0 are the steps h = 1/mu at which -1 is reached; the first is the largest mu.
+// Linearised on (w phi~, mu phi~), phi~ = M^1/2 phi, w a balancing frequency:
+//   mu (a, b) = (w b, K~ a / (4 w) + (f/4) C~ b),   K~ = M^-1/2 K M^-1/2, C~ likewise,
+// whose eigenvalues of largest real part come from Arnoldi (matrix-free) or, up to dense_below
+// dofs, from all of them (Eigen). Past a simple root det(4M - f hC - h^2 K) changes sign, and with
+// it det Q(lambda) has a real root lambda < -1 (det Q(lambda) > 0 as lambda -> -infinity): the
+// scheme is unstable just above h, so h is an upper bound of the limit, equal to it when no complex
+// eigenvalue of the one-step map leaves the unit circle first.
+struct MinusOneCrossing {
+  bool found = false;  // some real mu > 0: -1 is reached at h = 1/mu
+  double h = std::numeric_limits<double>::quiet_NaN();  // [s]
+  // |(4 mu^2 - f mu C~ - K~) phi~| / (4 mu^2 |phi~|) of the null vector found (dense: NaN)
+  double residual = std::numeric_limits<double>::quiet_NaN();
+  Index operations = 0;  // operator applications (Arnoldi)
+  std::string method;
+};
+MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double dashpot_factor, const SpectrumOptions& opts = {},
+                                    bool force_arnoldi = false);
+
+// Complex crossings below the -1 crossing h1 (every kind of crossing, measured on the integrator's own
+// amplification matrix of the whole LinearSystem(M, K, C): unstable when its spectral radius exceeds
+// 1 + 1e-6): checked at the
+// steps h1 x fractions (ascending, below 1). stable_to: the largest fraction checked below the first
+// unstable one; first_unstable: NaN when every step checked is stable, else the first unstable
+// step found by bisection [s].
+struct CrossingCheck {
+  std::vector<double> fractions;
+  double first_unstable = std::numeric_limits<double>::quiet_NaN();
+};
+CrossingCheck check_below_crossing(std::string_view integrator_spec, MechanicalSystem& linear_system, double h1,
+                                   const std::vector<double>& fractions);
+
 // One mode mu of M^-1 K (complex, or real and negative) as the real 2-dof system K = [[a, -b],
 // [b, a]] (M = I, eigenvalues a +- i b), undamped: its numerical limit by growth_limit with
 // sigma = Re sqrt(-mu). The modes of an undamped diagonalisable M^-1 K decouple exactly.

@@ -113,7 +113,7 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
 
 PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, const GlobalSystem& sys,
                                                      const Spectrum& sp, const PhysicalStability& phys,
-                                                     const PackingAnalysisOptions& opts) {
+                                                     const PackingAnalysisOptions& opts, const CrossingFinder& crossing) {
   PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, true};
   double mu_max = 0.0;
   for (auto m : sp.mu) mu_max = std::max(mu_max, std::abs(m));
@@ -176,6 +176,54 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
         sigma);
     return out;
   }
+  const DashpotVelocity dashpot = integrator_info(spec).dashpot_velocity;
+  if (dashpot != DashpotVelocity::other) {
+    // The first -1 crossing of the one-step map: 4M - f hC - h^2 K singular (nonsymmetric.hpp).
+    const double f = dashpot == DashpotVelocity::backward_difference ? 2.0 : 0.0;
+    const MinusOneCrossing x = crossing ? crossing(f) : minus_one_crossing(sys, f);
+    const std::string matrix = f == 2.0 ? "4M - 2hC - h^2 K" : "4M - h^2 K";
+    if (!x.found) {
+      out.stability = Stability::unconditional;
+      out.h_crit = kNaN;
+      out.upper_bound = true;
+      out.method = fmt::format(
+          "damped, non-symmetric, {} dofs: {} is never singular (no real root among {}): no -1 crossing; complex "
+          "crossings not looked for",
+          sys.dofs(), matrix, x.method);
+      return out;
+    }
+    out.h_crit = x.h;
+    const std::string residual = std::isfinite(x.residual) ? fmt::format(", relative residual {:.2g}", x.residual) : "";
+    if (sys.dofs() <= opts.crossing_check_dofs) {
+      // Dense sizes: the integrator's own amplification matrix below the crossing, where complex
+      // pairs could leave the unit circle first (the discrete growth of a circulatory coupling is
+      // amplified by 1 / sqrt(1 - (h omega / 2)^2), largest near the crossing).
+      const std::vector<double> fractions{0.5, 0.9, 0.99, 1.0 - 1e-6};
+      LinearSystem ls = sys.linear_system();
+      const CrossingCheck check = check_below_crossing(spec, ls, x.h, fractions);
+      if (std::isnan(check.first_unstable)) {
+        out.method = fmt::format(
+            "damped, non-symmetric, {} dofs: first h where {} is singular (the -1 crossing: unstable above it; {}{}); "
+            "no complex crossing before it: the spectral radius of the integrator's amplification matrix is at most "
+            "1 + 1e-6 at 0.5, 0.9, 0.99 and 1 - 1e-6 of it (--crossing-check-dofs = {})",
+            sys.dofs(), matrix, x.method, residual, opts.crossing_check_dofs);
+        return out;
+      }
+      out.h_crit = check.first_unstable;
+      out.method = fmt::format(
+          "damped, non-symmetric, {} dofs: a complex pair leaves the unit circle at {:.6g} s, before the -1 crossing "
+          "at {:.6g} s (the integrator's amplification matrix, bisection)",
+          sys.dofs(), check.first_unstable, x.h);
+      return out;
+    }
+    out.upper_bound = true;
+    out.method = fmt::format(
+        "damped, non-symmetric, {} dofs: first h where {} is singular (the -1 crossing, exact: unstable above it; "
+        "{}{}); complex eigenvalues of the one-step map leaving the unit circle below it are checked up to "
+        "--crossing-check-dofs = {} only: an upper bound of the limit",
+        sys.dofs(), matrix, x.method, residual, opts.crossing_check_dofs);
+    return out;
+  }
   // The top eigenvalue of the first-order system as a scalar oscillator: an estimate.
   const std::complex<double> s_top = sp.s.empty() ? std::complex<double>(0.0, omega_ref) : sp.s.front();
   const double zeta = std::clamp(-s_top.real() / std::abs(s_top), 0.0, 1.0);
@@ -213,12 +261,25 @@ void analyse_nonsymmetric(const GlobalSystem& sys, const PackingAnalysisOptions&
   r.timings.emplace_back("eigenvalues", seconds_since(t0));
   t0 = std::chrono::steady_clock::now();
   say("integrator limits (numerical)");
-  const PackingIntegratorLimit reference = nonsymmetric_integrator_limit("velocity_verlet", sys, sp, r.physical, opts);
+  // The -1 crossing of each dashpot factor, once: the rows of one kind share it.
+  std::map<double, MinusOneCrossing> crossings;
+  const CrossingFinder crossing = [&](double f) {
+    auto it = crossings.find(f);
+    if (it == crossings.end()) {
+      say(fmt::format("the -1 crossing: first h where 4M - {}h^2 K is singular", f == 0.0 ? "" : "2hC - "));
+      it = crossings.emplace(f, minus_one_crossing(sys, f, so, arnoldi && sys.dofs() > 2 * so.nev + 2)).first;
+      r.eigen_operations += it->second.operations;
+    }
+    return it->second;
+  };
+  const PackingIntegratorLimit reference =
+      nonsymmetric_integrator_limit("velocity_verlet", sys, sp, r.physical, opts, crossing);
   r.h_exact = reference.h_crit;
   r.h_exact_converged = std::isfinite(reference.h_crit);
   for (const auto& spec : opts.integrators)
-    r.integrators.push_back(spec == "velocity_verlet" ? reference
-                                                      : nonsymmetric_integrator_limit(spec, sys, sp, r.physical, opts));
+    r.integrators.push_back(spec == "velocity_verlet"
+                                ? reference
+                                : nonsymmetric_integrator_limit(spec, sys, sp, r.physical, opts, crossing));
   r.timings.emplace_back("integrator limits", seconds_since(t0));
 }
 
@@ -438,6 +499,7 @@ nlohmann::json to_json(const PackingReport& r) {
         {"h_crit", number_or_null(i.h_crit)},
         {"stability", i.computed ? std::string(stability_keyword(i.stability)) : std::string("not computed")}, {"exact", i.exact},
         {"converged", i.converged},           {"computed", i.computed}, {"method", i.method}, {"free_modes", i.free_modes},
+        {"upper_bound", i.upper_bound},
         {"h_safe", number_or_null(i.h_safe)}, {"h_safe_method", i.h_safe_method},
         {"checked_omega_min", checked_omega_min}, {"checked_omega_max", checked_omega_max},
         // the histories' update the limit holds for ("both" when the springs are not in histories or
@@ -497,6 +559,7 @@ std::string format_packing_table(const PackingReport& r) {
                !i.computed                                      ? "not computed"
                : !i.converged                                   ? "not converged"
                : !i.exact                                       ? "estimate"
+               : i.upper_bound                                  ? "upper bound (-1 crossing)"
                : i.method.find("certified") != std::string::npos ? "certified"
                                                                 : "exact"});
   out += t.to_text();

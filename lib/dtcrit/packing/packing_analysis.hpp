@@ -32,6 +32,9 @@ struct PackingIntegratorLimit {
   std::string method;                        // how it was obtained, and whether it is exact
   bool exact = true;
   bool converged = true;                     // the solver behind h_crit converged (else h_crit is NaN)
+  // h_crit is an upper bound of the limit, not the limit: the first -1 crossing of a non-symmetric
+  // damped system (unstable just above it), with complex crossings below it not excluded.
+  bool upper_bound = false;
   Index free_modes = 0;                      // free modes set aside by the amplification route
   // A certified safe step (NaN where none is known): h_crit rests on the Lanczos omega_max, a lower
   // bound of the true one, so h_crit can only be too large; h_safe rests on Gershgorin upper bounds.
@@ -98,6 +101,11 @@ struct PackingAnalysisOptions {
   // Damped packings with integrators outside the exact criteria: the amplification matrix of the
   // whole LinearSystem(M, K, C) is used up to this many dofs; above, the top-mode estimate.
   Index amplification_dofs = 48;
+  // Damped non-symmetric packings up to this many dofs: the integrator's amplification matrix is
+  // checked below the -1 crossing for complex crossings (check_below_crossing: four dense
+  // eigenvalue solves of 2 x dofs, about 5 s each at 300 dofs); above, the crossing is reported as an
+  // upper bound.
+  Index crossing_check_dofs = 300;
   std::function<void(std::string_view)> progress;  // stage messages (may be empty)
 };
 
@@ -144,10 +152,16 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
 // packings"): undamped, per mode of M^-1 K (the largest real one by the scalar limit, each complex
 // pair and the most negative real one on its own 2-dof system; exact when the spectrum is complete);
 // damped, the amplification matrix of the whole LinearSystem(M, K, C) up to amplification_dofs
-// (exact), else the scalar limit at the top eigenvalue's damping ratio (an estimate).
+// (exact); above, for rows whose dashpots read (x_n - x_{n-1})/h or v_{n+1}, the first -1 crossing
+// (minus_one_crossing: exact, an upper bound of the limit, labelled upper_bound); for the other rows
+// the scalar limit at the top eigenvalue's damping ratio (an estimate, exact = false).
+// crossing(f) gives the -1 crossing of 4M - f hC - h^2 K (analyse_packing computes each f once); empty:
+// computed here with the default SpectrumOptions.
+using CrossingFinder = std::function<MinusOneCrossing(double dashpot_factor)>;
 PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, const GlobalSystem& sys,
                                                      const Spectrum& spectrum, const PhysicalStability& physical,
-                                                     const PackingAnalysisOptions& opts);
+                                                     const PackingAnalysisOptions& opts,
+                                                     const CrossingFinder& crossing = {});
 
 // What an integrator's limit on a symmetric packing rests on, however it was computed (one GlobalSystem
 // or ranks of a distributed one): omega_max, the top mode's damping ratio, Gershgorin bounds k >=

@@ -51,6 +51,7 @@ struct PackingRequest {
   double lanczos_tol = EigenOptions{}.tolerance;
   Index ncv = EigenOptions{}.ncv;
   Index amplification_dofs = 48;
+  Index crossing_check_dofs = PackingAnalysisOptions{}.crossing_check_dofs;
   bool box_walls = false;
   // "molecule": each molecule ID of the data file one rigid body, as fix rigid/small molecule
   // (network/clumps.hpp); "" analyses free spheres.
