@@ -106,6 +106,9 @@ def test_script_options_conflict_as_in_the_cli():
     ({"periodic": "x"}, "box"),
     ({"kn": None}, "--kn"),
     ({"walls": ["q=0"]}, "q=0"),
+    # Issue 33: types were narrowed to int silently (2**33 + 1 and 1.7 read as type 1).
+    ({"types": [1, 2**33 + 1]}, "types[1] = 8589934593 is not an integer"),
+    ({"types": [1.7, 1]}, "types[0] = 1.7 is not an integer"),
 ])
 def test_bad_input_names_the_parameter(kwargs, parameter):
     args = {"radii": [5e-4, 5e-4], "masses": [1e-3, 1e-3], "kn": 1e5, "kt": 5e4, **kwargs}
