@@ -116,7 +116,7 @@ TEST_CASE("a quoted input line is cut to a readable length", "[io][hostile]") {
   // Issue 33: a 1 MB line was echoed whole in the error.
   const auto dir = scratch_folder("long_line");
   const auto data = dir / "long.data";
-  write(data, "title\n\n" + std::string(1000000, 'x') + " atoms\n");
+  write(data, "title\n\n1" + std::string(1000000, 'x') + " atoms\n");
   const std::string message = error_of([&] { dtcrit::packing::read_lammps_data(data.string(), {}); });
   CHECK_THAT(message, Contains("the number of atoms"));
   CHECK_THAT(message, Contains("more characters)"));
@@ -276,10 +276,11 @@ TEST_CASE("contact dumps of another packing are errors; some unmatched rows a na
 
 TEST_CASE("every subcommand refuses an output that is one of its inputs and leaves every file as it was",
           "[cli][hostile]") {
-  // The subcommands that read files are `packing` and `lammps-check`; lammps-check writes no file
-  // (its report goes to the terminal), pair, table, sweep, example and integrators read none. So
-  // the property is packing's: each input it can read, each output option aimed at it, directly
-  // and through a symlink.
+  // The subcommands that read files are `packing` and `lammps-check`; lammps-check writes its report
+  // to the terminal and its probe only into --keep-probe, which must be a new or empty folder (so
+  // it holds no input; test_lammps_check.cpp), and pair, table, sweep, example and integrators read
+  // no file. So the property is packing's: each input it can read, each output option aimed at it,
+  // directly and through a symlink.
   const auto dir = scratch_folder("cli_output_is_input");
   const fs::path data = dir / "packing.data", dump = dir / "packing.dump", script = dir / "in.packing",
                  contacts = dir / "contacts.dump", bodies = dir / "net.json", csv_bodies = dir / "net_bodies.csv",
