@@ -127,6 +127,29 @@ TEST_CASE("a quoted input line is cut to a readable length", "[io][hostile]") {
 
 // --- the output check --------------------------------------------------------------------------
 
+TEST_CASE("OutputFiles::declare refuses what cannot be an output, naming the option", "[io][hostile]") {
+  const auto dir = scratch_folder("output_check");
+  auto declare = [](const std::string& path, dtcrit::OutputFormat format = dtcrit::OutputFormat::text) {
+    return error_of([&] {
+      dtcrit::OutputFiles files;
+      files.declare("--output", path, format);
+    });
+  };
+  CHECK_THAT(declare(dir.string()), Contains("--output '" + dir.string() + "': is a folder, not a file"));
+  CHECK_THAT(declare((dir / "no" / "a.txt").string()), Contains("folder '" + (dir / "no").string() + "' does not exist"));
+  CHECK_THAT(declare((dir / "a.pdf").string(), dtcrit::OutputFormat::plot), Contains("a plot must end in .png or .svg"));
+  fs::create_symlink(dir / "nowhere", dir / "dangling");
+  CHECK_THAT(declare((dir / "dangling").string()), Contains("is a symlink to nothing"));
+  const auto file = dir / "a.txt";
+  CHECK(declare(file.string()).empty());  // a new path
+  write(file, "x");
+  CHECK(declare(file.string()).empty());  // an existing regular file
+  CHECK(declare("/dev/null").empty());    // a device: written into
+  dtcrit::OutputFiles twice;
+  twice.declare("-o", file.string());
+  CHECK_THAT(error_of([&] { twice.declare("--json-file", file.string()); }), Contains("is also the file of -o"));
+}
+
 TEST_CASE("an output is never read as an input while it is declared", "[io][hostile]") {
   const auto dir = scratch_folder("output_is_input");
   const auto file = dir / "packing.data";
