@@ -218,6 +218,11 @@ TEST_CASE("contact-network JSON: narrowed integers, impossible moments, overflow
   // Issue 33: "mass": 1e999 named neither the file nor the field.
   CHECK_THAT(network_error(R"({"dimension": 2, "bodies": [{"id": 1, "mass": 1e999}], "contacts": []})"),
              Contains("net.json: field 'mass': a number beyond the range of a double"));
+  // Names and values from the file are cut: an unknown field of 10^6 characters.
+  const std::string long_field =
+      network_error(R"({"dimension": 2, "bodies": [{"id": 1, ")" + std::string(1000000, 'f') + R"(": 1}], "contacts": []})");
+  CHECK_THAT(long_field, Contains("unknown field (a typo?)"));
+  CHECK(long_field.size() < 800);
   const std::string deep = std::string(300, '[') + std::string(300, ']');
   CHECK_THAT(network_error(R"({"dimension": 2, "bodies": )" + deep + R"(, "contacts": []})"),
              Contains("net.json: the JSON is nested more than 256 levels deep"));

@@ -49,10 +49,11 @@ struct Entry {
   std::size_t index;
   std::string id;
   std::string name() const {
-    return fmt::format("{}: {} {}{}", file, kind, index, id.empty() ? "" : fmt::format(" (id {})", id));
+    return fmt::format("{}: {} {}{}", file, kind, index, id.empty() ? "" : fmt::format(" (id {})", excerpt(id)));
   }
+  // Field names and ids come from the file: cut to a readable length, as values are (shown()).
   [[noreturn]] void error(const std::string& field, const std::string& what) const {
-    fail(fmt::format("{}: field '{}': {}", name(), field, what));
+    fail(fmt::format("{}: field '{}': {}", name(), excerpt(field), excerpt(what, 500)));
   }
 };
 
@@ -273,7 +274,7 @@ ContactNetwork build(const json& j, const std::string& bodies_file, const std::s
   net.source = bodies_file == contacts_file ? bodies_file : bodies_file + " + " + contacts_file;
   const Entry top{bodies_file, "file", 0, ""};
   auto top_error = [&](const std::string& field, const std::string& what) {
-    fail(fmt::format("{}: field '{}': {}", bodies_file, field, what));
+    fail(fmt::format("{}: field '{}': {}", bodies_file, excerpt(field), excerpt(what, 500)));
   };
   if (!j.is_object()) fail(fmt::format("{}: the top level must be an object with dimension, bodies, contacts", bodies_file));
   for (const auto& [key, value] : j.items())
@@ -336,7 +337,7 @@ Csv read_csv(const std::string& path) {
       csv.header = cells;
       std::set<std::string> seen;
       for (const auto& h : cells)
-        if (!seen.insert(h).second) fail(fmt::format("{}:{}: column '{}' appears twice", path, n, h));
+        if (!seen.insert(h).second) fail(fmt::format("{}:{}: column '{}' appears twice", path, n, excerpt(h)));
       continue;
     }
     if (cells.size() != csv.header.size())
@@ -389,14 +390,14 @@ ContactNetwork read_network_csv(const std::string& bodies_path, const std::strin
   for (const auto& col : bodies.header) {
     static const std::set<std::string> known{"id", "mass", "x", "y", "z", "fixed", "inertia", "Ixx", "Iyy", "Izz", "Ixy",
                                              "Ixz", "Iyz", "I1", "I2", "I3", "qw", "qx", "qy", "qz"};
-    if (!known.count(col)) fail(fmt::format("{}: unknown column '{}'", bodies_path, col));
+    if (!known.count(col)) fail(fmt::format("{}: unknown column '{}'", bodies_path, excerpt(col)));
   }
   for (const auto& col : contacts.header) {
     static const std::set<std::string> known{
         "i",     "j",     "px",      "py",    "pz",    "pix",   "piy",   "piz",   "pjx",   "pjy",  "pjz",
         "nx",    "ny",    "nz",      "law",   "overlap", "r_eff", "xi_tx", "xi_ty", "xi_tz", "xi_rx", "xi_ry",
         "xi_rz", "xi_tw"};
-    if (!known.count(col)) fail(fmt::format("{}: unknown column '{}'", contacts_path, col));
+    if (!known.count(col)) fail(fmt::format("{}: unknown column '{}'", contacts_path, excerpt(col)));
   }
   // Rows as the JSON entries they stand for; a vector with one empty cell is missing (the JSON
   // reader then names the field).
