@@ -291,13 +291,19 @@ TEST_CASE("contact dumps of another packing are errors; some unmatched rows a na
     auto cs = dtcrit::packing::find_contacts(p3, laws);
     return dtcrit::packing::read_lammps_contacts({path.string()}, p3, cs);
   };
-  const auto some = read3(row12 + "2 1 3 2.5e-3 0 0 0 0\n", 2);
+  const auto some = read3(row12 + "2 1 3 9.9e-4 0.1 0 0 0\n", 2);
   REQUIRE(some.warnings.size() == 1);
   CHECK_THAT(some.warnings[0], Contains("c3.dump: 1 of its 2 pair contacts are not contacts of the packing"));
-  CHECK_THAT(error_of([&] { read3(row12 + "2 1 3 2.5e-3 0 0 0 0\n3 2 3 1.5e-3 0 0 0 0\n", 3); }),
+  CHECK_THAT(error_of([&] { read3(row12 + "2 1 3 9.9e-4 0.1 0 0 0\n3 2 3 9.9e-4 0.1 0 0 0\n", 3); }),
              Contains("2 of its 3 pair contacts are not contacts of the packing, more than the 1 that are"));
-  CHECK_THAT(error_of([&] { read3("1 1 3 2.5e-3 0 0 0 0\n", 1); }),
+  CHECK_THAT(error_of([&] { read3("1 1 3 9.9e-4 0.1 0 0 0\n", 1); }),
              Contains("none of its 1 pair contacts is a contact of the packing"));
+  // A pair apart (dist >= r1 + r2), as compute pair/local lists pairs within the force cutoff: no
+  // contact, not counted as unmatched.
+  const auto apart = read3(row12 + "2 1 3 2.5e-3 0 0 0 0\n3 2 3 1.5e-3 0 0 0 0\n", 3);
+  CHECK(apart.pairs_apart == 2);
+  CHECK(apart.pairs_unmatched == 0);
+  CHECK(apart.warnings.empty());
 }
 
 // --- the property: no output is an input -------------------------------------------------------

@@ -299,7 +299,7 @@ ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths
   bool granular_p9 = false;
   for (const std::string& path : paths) {
     const Table t = read_last_snapshot(path);
-    const Index pair_rows0 = s.pair_rows, pairs_unmatched0 = s.pairs_unmatched;
+    const Index pair_rows0 = s.pair_rows, pairs_unmatched0 = s.pairs_unmatched, pairs_apart0 = s.pairs_apart;
     const Index wall_rows0 = s.wall_rows, walls_unmatched0 = s.walls_unmatched;
     if (t.local) {
       s.pair_file = true;
@@ -315,7 +315,14 @@ ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths
         require_atom(id2, t, r);
         const auto found = pair_at.find({std::min(id1, id2), std::max(id1, id2)});
         if (found == pair_at.end()) {
-          ++s.pairs_unmatched;
+          // compute pair/local lists every pair within the force cutoff (the largest radius sum in
+          // a polydisperse packing), apart ones with zero force: such a row is no contact.
+          const double radii = p.radius[static_cast<std::size_t>(index_of.at(id1))] +
+                               p.radius[static_cast<std::size_t>(index_of.at(id2))];
+          const bool apart = at.count("dist") ? row[at.at("dist")] >= radii
+                                              : row[at.at("p1")] == 0.0 && row[at.at("p2")] == 0.0 &&
+                                                    row[at.at("p3")] == 0.0 && (!at.count("force") || row[at.at("force")] == 0.0);
+          ++(apart ? s.pairs_apart : s.pairs_unmatched);
           continue;
         }
         // Several images of one pair (a small periodic box): the one at the dumped distance.
@@ -352,7 +359,8 @@ ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths
         s.rolling = s.rolling || fr.has_value();
         ++s.pairs_read;
       }
-      const Index rows = s.pair_rows - pair_rows0, unmatched = s.pairs_unmatched - pairs_unmatched0;
+      const Index rows = s.pair_rows - pair_rows0 - (s.pairs_apart - pairs_apart0),
+                  unmatched = s.pairs_unmatched - pairs_unmatched0;
       judge(path, "pair", rows, rows - unmatched, unmatched);
     } else {
       s.wall_file = true;
@@ -431,6 +439,10 @@ ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths
     s.warnings.push_back(fmt::format("{} pair and {} wall contacts of the packing are in no file of their kind: zero "
                                      "history (sticking)",
                                      s.pairs_missing, s.walls_missing));
+  if (s.pairs_apart > 0)
+    s.notes.push_back(fmt::format("{} rows are pairs apart (distance >= the sum of the radii, as compute pair/local "
+                                  "lists every pair within the force cutoff): not contacts",
+                                  s.pairs_apart));
   if (s.repeated_rows > 0)
     s.notes.push_back(fmt::format("{} rows repeat a contact already read with the same force (read once)", s.repeated_rows));
   if (granular_p9)
