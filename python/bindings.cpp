@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/io/array_input.hpp"
+#include "dtcrit/io/input_file.hpp"
 #include "dtcrit/io/key_values.hpp"
 #include "dtcrit/packing/packing_request.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
@@ -292,6 +294,22 @@ py::object packing_from_arrays(const py::array_t<double, py::array::forcecast>& 
   return answer(r);
 }
 
+// The kind of LAMMPS file at `path`: "dump" (its first word is ITEM:...), "input" (a line starts
+// with read_data) or "data". Read through the library's input check, as every input is: a folder,
+// /dev/zero or a FIFO is named, not read until memory runs out.
+std::string lammps_format(const std::string& path) {
+  std::istringstream in(read_input_file(path, "LAMMPS file"));
+  bool first = true;
+  for (std::string line; std::getline(in, line);) {
+    const auto words = split_words(line);
+    if (words.empty() || words[0][0] == '#') continue;
+    if (first && words[0].rfind("ITEM:", 0) == 0) return "dump";
+    first = false;
+    if (words[0] == "read_data") return "input";
+  }
+  return "data";
+}
+
 py::object packing_from_lammps(const std::string& path, const std::string& format, const Strings& contacts,
                                std::optional<int> dimension, bool disc, OptionalDouble density,
                                const PackingKeywords& k) {
@@ -372,6 +390,9 @@ PYBIND11_MODULE(_dtcrit, m) {
     }
   });
 
+  m.def("lammps_format", &lammps_format, py::arg("path"),
+        "The kind of LAMMPS file at path: \"dump\" (starts with ITEM:), \"input\" (has a read_data command line) "
+        "or \"data\" (anything else: a write_data file). The path is checked as every input is (a regular file).");
   m.def("integrators", &integrators,
         "The integrator registry: one dict per scheme (name, description, parameters with default, min, max and "
         "meaning, order, order_damped, explicit), as `dtcrit integrators`.");
