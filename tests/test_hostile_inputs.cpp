@@ -250,6 +250,11 @@ TEST_CASE("two particles at one centre are refused with their atom ids", "[io][h
   laws.base = dtcrit::contact::hooke_history(1e5, 5e4, 0.0, 0.0, 0.0);
   for (const auto& find : {dtcrit::packing::find_contacts, dtcrit::packing::find_contacts_brute_force})
     CHECK_THAT(error_of([&] { find(p, laws, {}); }), Contains("atoms 1 and 2 have the same centre (0.001, 0.001, 0.001)"));
+  // Members of one molecule (a rigid clump; LAMMPS excludes their pairs) may coincide.
+  auto clump = p;
+  clump.molecule = {1, 1};
+  for (const auto& find : {dtcrit::packing::find_contacts, dtcrit::packing::find_contacts_brute_force})
+    CHECK(find(clump, laws, {}).pair_contacts == 0);
 }
 
 TEST_CASE("contact dumps of another packing are errors; some unmatched rows a named warning", "[io][hostile]") {
