@@ -257,7 +257,7 @@ TEST_CASE("two particles at one centre are refused with their atom ids", "[io][h
     CHECK(find(clump, laws, {}).pair_contacts == 0);
 }
 
-TEST_CASE("contact dumps of another packing are errors; some unmatched rows a named warning", "[io][hostile]") {
+TEST_CASE("contact dumps of another packing are errors and some unmatched rows a named warning", "[io][hostile]") {
   const auto dir = scratch_folder("contact_dumps");
   std::istringstream in(two_spheres_data);
   const auto p = dtcrit::packing::read_lammps_data(in, "p.data", {});
@@ -386,7 +386,7 @@ TEST_CASE("every subcommand refuses an output that is one of its inputs and leav
   CHECK(after == before);  // every input as it was, and nothing left behind (no .partial)
 }
 
-TEST_CASE("-o through a symlink to /dev/stdout writes the report into the pipe and keeps the link", "[cli][hostile]") {
+TEST_CASE("an output through a symlink to /dev/stdout writes the report into the pipe and keeps the link", "[cli][hostile]") {
   const auto dir = scratch_folder("cli_device_output");
   const auto link = dir / "out";
   fs::create_symlink("/dev/stdout", link);
