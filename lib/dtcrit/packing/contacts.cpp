@@ -111,12 +111,10 @@ bool one_molecule(const Packing& p, Index i, Index j) {
 // Two particles at one centre (or one at a periodic image of the other) have no contact normal:
 // a broken input (a particle written twice), not a contact to skip.
 [[noreturn]] void same_centre(const Packing& p, Index i, Index j) {
-  fail(fmt::format("{}: atoms {} and {} have the same centre ({}, {}, {}){}", p.source.empty() ? "packing" : p.source, p.atom_id(i), p.atom_id(j),
-                   p.centre[static_cast<std::size_t>(i)].x(), p.centre[static_cast<std::size_t>(i)].y(),
-                   p.centre[static_cast<std::size_t>(i)].z(),
-                   p.centre[static_cast<std::size_t>(i)] == p.centre[static_cast<std::size_t>(j)]
-                       ? ""
-                       : " up to a period of the box"));
+  const Vec3& xi = p.centre[static_cast<std::size_t>(i)];
+  const bool image = xi != p.centre[static_cast<std::size_t>(j)];
+  fail(fmt::format("{}: atoms {} and {} have the same centre ({}, {}, {}){}", p.source.empty() ? "packing" : p.source,
+                   p.atom_id(i), p.atom_id(j), xi.x(), xi.y(), xi.z(), image ? " up to a period of the box" : ""));
 }
 
 bool positive_shift(const std::array<int, 3>& k) {
