@@ -5,7 +5,10 @@
 // std::invalid_argument (every input error of the library, naming the parameter and the value)
 // becomes ValueError with the same message.
 #include <cmath>
+#include <cstdint>
 #include <optional>
+#include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +24,8 @@
 #include "dtcrit/analysis/pair_analysis.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/io/array_input.hpp"
+#include "dtcrit/io/input_file.hpp"
 #include "dtcrit/io/key_values.hpp"
 #include "dtcrit/packing/packing_request.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
@@ -87,19 +92,36 @@ std::string periodic_spec(const py::object& periodic) {
   return out.empty() ? "none" : out;
 }
 
-// A dense (n x n) numpy array or a scipy.sparse matrix (anything with tocoo()).
+// One attribute of tocoo()'s result as a contiguous 1-D array of T; indices must be integers
+// (a float index would be truncated by the cast).
+template <class T>
+py::array_t<T, py::array::c_style | py::array::forcecast> coo_array(const py::object& coo, const char* attr,
+                                                                    const char* name, bool integers) {
+  const py::object raw = coo.attr(attr);
+  const auto any = py::array::ensure(raw);
+  if (!any || any.ndim() != 1)
+    fail(fmt::format("{}: tocoo().{} must be a one-dimensional array", name, attr));
+  if (integers && any.dtype().kind() != 'i' && any.dtype().kind() != 'u')
+    fail(fmt::format("{}: tocoo().{} holds {} values; expected integer indices", name, attr,
+                     py::str(any.dtype()).cast<std::string>()));
+  const auto arr = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(raw);
+  if (!arr) fail(fmt::format("{}: tocoo().{} cannot be read as numbers", name, attr));
+  return arr;
+}
+
+// A dense (n x n) numpy array or a scipy.sparse matrix (anything with tocoo()). The triplets are
+// checked against the shape by the library (io/array_input.hpp), also under fuzzing.
 SparseMatrix to_sparse(const py::object& A, const char* name) {
   if (py::hasattr(A, "tocoo")) {
     const py::object coo = A.attr("tocoo")();
-    const auto shape = coo.attr("shape").cast<std::pair<Index, Index>>();
-    const auto rows = coo.attr("row").cast<py::array_t<Index, py::array::forcecast>>();
-    const auto cols = coo.attr("col").cast<py::array_t<Index, py::array::forcecast>>();
-    const auto data = coo.attr("data").cast<py::array_t<double, py::array::forcecast>>();
-    std::vector<Eigen::Triplet<double>> triplets;
-    for (py::ssize_t k = 0; k < data.size(); ++k) triplets.emplace_back(rows.at(k), cols.at(k), data.at(k));
-    SparseMatrix S(shape.first, shape.second);
-    S.setFromTriplets(triplets.begin(), triplets.end());  // duplicates summed, as scipy does
-    return S;
+    const py::tuple shape = py::tuple(coo.attr("shape"));
+    if (shape.size() != 2) fail(fmt::format("{}: tocoo().shape has {} entries; expected (rows, columns)", name, shape.size()));
+    const auto rows = coo_array<std::int64_t>(coo, "row", name, true);
+    const auto cols = coo_array<std::int64_t>(coo, "col", name, true);
+    const auto data = coo_array<double>(coo, "data", name, false);
+    auto span = [](const auto& a) { return std::span(a.data(), static_cast<std::size_t>(a.size())); };
+    return sparse_from_triplets(name, shape[0].cast<std::int64_t>(), shape[1].cast<std::int64_t>(), span(rows),
+                                span(cols), span(data));
   }
   const auto a = py::array_t<double, py::array::forcecast>::ensure(A);
   if (!a) fail(fmt::format("{} must be a numpy array or a scipy.sparse matrix", name));
@@ -240,7 +262,8 @@ std::pair<int, std::vector<packing::Vec3>> positions_of(const py::array_t<double
 template <class T>
 std::vector<T> vector_of(const py::object& a, const char* name) {
   if (a.is_none()) return {};
-  const auto arr = py::array_t<T, py::array::forcecast>::ensure(a);
+  // c_style: data() is read as size() contiguous values (a strided view is copied first).
+  const auto arr = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(a);
   if (!arr || arr.ndim() != 1) fail(fmt::format("{} must be a one-dimensional array, one entry per particle", name));
   return std::vector<T>(arr.data(), arr.data() + arr.size());
 }
@@ -253,7 +276,7 @@ py::object packing_from_arrays(const py::array_t<double, py::array::forcecast>& 
   a.radius = vector_of<double>(radii, "radii");
   a.mass = vector_of<double>(masses, "masses");
   a.inertia = vector_of<double>(inertia, "inertia");
-  a.type = vector_of<int>(types, "types");
+  a.type = int_values("types", vector_of<double>(types, "types"));  // 1.7 or 2**33 + 1 is no type
   a.body_model = disc ? packing::BodyModel::disc : packing::BodyModel::sphere;
   if (!box.is_none()) {
     const auto b = py::array_t<double, py::array::forcecast>::ensure(box);
@@ -269,6 +292,22 @@ py::object packing_from_arrays(const py::array_t<double, py::array::forcecast>& 
   if (!r.periodic.empty() && r.periodic != "none" && box.is_none())
     fail(fmt::format("periodic = '{}' needs the box ([lo, hi]) the particles repeat in", r.periodic));
   return answer(r);
+}
+
+// The kind of LAMMPS file at `path`: "dump" (its first word is ITEM:...), "input" (a line starts
+// with read_data) or "data". Read through the library's input check, as every input is: a folder,
+// /dev/zero or a FIFO is named, not read until memory runs out.
+std::string lammps_format(const std::string& path) {
+  std::istringstream in(read_input_file(path, "LAMMPS file"));
+  bool first = true;
+  for (std::string line; std::getline(in, line);) {
+    const auto words = split_words(line);
+    if (words.empty() || words[0][0] == '#') continue;
+    if (first && words[0].rfind("ITEM:", 0) == 0) return "dump";
+    first = false;
+    if (words[0] == "read_data") return "input";
+  }
+  return "data";
 }
 
 py::object packing_from_lammps(const std::string& path, const std::string& format, const Strings& contacts,
@@ -351,6 +390,9 @@ PYBIND11_MODULE(_dtcrit, m) {
     }
   });
 
+  m.def("lammps_format", &lammps_format, py::arg("path"),
+        "The kind of LAMMPS file at path: \"dump\" (starts with ITEM:), \"input\" (has a read_data command line) "
+        "or \"data\" (anything else: a write_data file). The path is checked as every input is (a regular file).");
   m.def("integrators", &integrators,
         "The integrator registry: one dict per scheme (name, description, parameters with default, min, max and "
         "meaning, order, order_damped, explicit), as `dtcrit integrators`.");

@@ -93,7 +93,8 @@ RandomAssembly random_assembly(int dim, int free, int fixed, int contacts, unsig
         a.J.back()(2, 2) = I;
         body["inertia"] = I;
       } else {
-        const Vec3 moments = 1e-10 * Vec3(1.2 + U(rng), 1.2 + U(rng), 1.2 + U(rng));
+        // In [1, 2] e-10: a rigid body's moments (each at most the sum of the other two).
+        const Vec3 moments = 1e-10 * Vec3(1.5 + 0.5 * U(rng), 1.5 + 0.5 * U(rng), 1.5 + 0.5 * U(rng));
         const Eigen::Quaterniond q = Eigen::Quaterniond(U(rng), U(rng), U(rng), U(rng)).normalized();
         const Mat3 R = q.toRotationMatrix();
         a.J.back() = R * moments.asDiagonal() * R.transpose();

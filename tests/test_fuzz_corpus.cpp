@@ -39,6 +39,32 @@ const std::map<std::pair<std::string, std::string>, std::string>& reproducers() 
       // now an id like any text.
       {{"network_csv", "id_beyond_int64"}, "body 0 (id 77777777777777777777): field 'centre'"},
       {{"network_csv", "non_utf8_cell"}, "field 'inertia': \"5e\xEF\xBF\xBD-10\" is not a number"},
+      // Issue 33 (reported, not found by fuzzing). A field rejected with a value nested 10^5 deep:
+      // the message's recursive dump() overflowed the stack. Through the API the value is named by
+      // its depth; through the file reader the parser refuses it.
+      {{"network_json", "deep_rejected_field"}, "field 'mass': a value nested more than 256 levels deep"},
+      {{"json_input", "deep_rejected_field"}, "fuzz.json: the JSON is nested more than 256 levels deep"},
+      {{"json_input", "mass_overflow"}, "fuzz.json: field 'mass': a number beyond the range of a double"},
+      // The Python module's sparse K with indices outside its shape killed the interpreter; a length
+      // mismatch raised IndexError; types 2**33 + 1 and 1.7 were read as 1.
+      {{"python_arrays", "index_outside_shape"}, "K: entry 1 at (5000000, 1) lies outside the shape (2, 2)"},
+      {{"python_arrays", "negative_index"}, "K: entry 0 at (-1, 0) lies outside the shape (2, 2)"},
+      {{"python_arrays", "length_mismatch"}, "K: the sparse triplets differ in length: 2 rows, 2 columns, 1 values"},
+      {{"python_arrays", "type_beyond_int"}, "types[1] = 8589934593 is not an integer"},
+      {{"python_arrays", "type_fraction"}, "types[0] = 1.7 is not an integer"},
+      // Contact dumps that cannot be the packing's, and ids that are no integers.
+      {{"lammps_contacts", "atom_id_fraction"}, "contacts.dump:10: expected an integer atom id in column c_pl[1], got 1.5"},
+      {{"lammps_contacts", "atom_id_1e300"}, "contacts.dump:10: expected an integer atom id in column c_pl[1], got 1e+300"},
+      {{"lammps_contacts", "atom_absent"}, "contacts.dump:11: atom 7 is not in the packing"},
+      {{"lammps_contacts", "no_row_matching"}, "none of its 1 pair contacts is a contact of the packing"},
+      {{"lammps_contacts", "more_unmatched_than_matched"},
+       "2 of its 3 pair contacts are not contacts of the packing, more than the 1 that are"},
+      {{"lammps_contacts", "repeated_row_other_force"},
+       "contacts.dump:12: the contact of atom 1 with atom 2 is listed again with a different force (first at "},
+      {{"lammps_contacts", "repeated_row_same_force"}, ""},
+      // A type beyond the header's 'atom types' (LAMMPS refuses it); two atoms at one centre.
+      {{"lammps_data", "type_beyond_header"}, "fuzz:13: expected an atom type from 1 to 1 (the header's 'atom types'), got '2'"},
+      {{"lammps_data", "same_centre"}, "atoms 1 and 2 have the same centre (0.5, 1, 1)"},
   };
   return r;
 }

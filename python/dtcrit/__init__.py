@@ -13,6 +13,7 @@ Bad input raises ValueError with the command line's message, which names the par
 See python/README.md.
 """
 from ._dtcrit import critical_step, integrators, packing, pair, sweep, sweep_cases
+from ._dtcrit import lammps_format as _lammps_format
 from ._dtcrit import packing_from_lammps as _packing_from_lammps
 
 __all__ = ["critical_step", "integrators", "packing", "packing_from_lammps", "pair", "sweep", "sweep_cases",
@@ -21,15 +22,9 @@ __all__ = ["critical_step", "integrators", "packing", "packing_from_lammps", "pa
 
 def lammps_format(path):
     """The kind of LAMMPS file at path: "dump" (starts with ITEM:), "input" (has a read_data
-    command line) or "data" (anything else: a write_data file)."""
-    with open(path, encoding="utf-8", errors="replace") as f:
-        lines = [line.strip() for line in f]
-    words = [line.split()[0] for line in lines if line and not line.startswith("#")]
-    if words and words[0].startswith("ITEM:"):
-        return "dump"
-    if "read_data" in words:
-        return "input"
-    return "data"
+    command line) or "data" (anything else: a write_data file). The path is checked as every input
+    is: a folder, a device such as /dev/zero or a FIFO is a ValueError naming it."""
+    return _lammps_format(str(path))
 
 
 def packing_from_lammps(path, *, format=None, **keywords):

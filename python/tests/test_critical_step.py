@@ -1,5 +1,6 @@
 """dtcrit.critical_step on matrices built with numpy / scipy.sparse, against closed forms."""
 import math
+import re
 
 import numpy as np
 import pytest
@@ -98,3 +99,33 @@ def test_bad_matrices_name_the_argument(args, parameter):
 def test_unknown_integrator_is_a_value_error_naming_it():
     with pytest.raises(ValueError, match="verlett"):
         dtcrit.critical_step("verlett", np.array([1.0]), np.array([[1.0]]))
+
+
+class _CorruptCoo:
+    """What a corrupted scipy.sparse.coo_matrix hands over: tocoo() with indices beyond the shape."""
+
+    def __init__(self, shape, row, col, data):
+        self.shape, self.row, self.col, self.data = shape, np.array(row), np.array(col), np.array(data)
+
+    def tocoo(self):
+        return self
+
+
+@pytest.mark.parametrize("K, message", [
+    # Issue 33: indices outside the shape killed the interpreter.
+    (_CorruptCoo((2, 2), [0, 5000000], [0, 1], [1.0, 1.0]), "K: entry 1 at (5000000, 1) lies outside the shape (2, 2)"),
+    (_CorruptCoo((2, 2), [0, -1], [0, 0], [1.0, 1.0]), "K: entry 1 at (-1, 0) lies outside the shape (2, 2)"),
+    # ... and a length mismatch raised IndexError.
+    (_CorruptCoo((2, 2), [0, 1], [0, 1], [1.0]), "K: the sparse triplets differ in length: 2 rows, 2 columns, 1 values"),
+    (_CorruptCoo((2, 2), [0.0, 1.5], [0, 1], [1.0, 1.0]), "K: tocoo().row holds float64 values; expected integer indices"),
+])
+def test_corrupt_sparse_matrix_is_a_value_error(K, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        dtcrit.critical_step("velocity_verlet", np.array([1.0, 1.0]), K)
+
+
+def test_a_real_coo_matrix_with_indices_moved_outside_its_shape_is_a_value_error():
+    K = sp.coo_matrix(np.eye(2))
+    K.row[1] = 7  # scipy does not check after construction
+    with pytest.raises(ValueError, match=re.escape("K: entry 1 at (7, 1) lies outside the shape (2, 2)")):
+        dtcrit.critical_step("velocity_verlet", np.array([1.0, 1.0]), K)

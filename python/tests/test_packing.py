@@ -106,8 +106,23 @@ def test_script_options_conflict_as_in_the_cli():
     ({"periodic": "x"}, "box"),
     ({"kn": None}, "--kn"),
     ({"walls": ["q=0"]}, "q=0"),
+    # Issue 33: types were narrowed to int silently (2**33 + 1 and 1.7 read as type 1).
+    ({"types": [1, 2**33 + 1]}, "types[1] = 8589934593 is not an integer"),
+    ({"types": [1.7, 1]}, "types[0] = 1.7 is not an integer"),
 ])
 def test_bad_input_names_the_parameter(kwargs, parameter):
     args = {"radii": [5e-4, 5e-4], "masses": [1e-3, 1e-3], "kn": 1e5, "kt": 5e4, **kwargs}
     with pytest.raises(ValueError, match=re.escape(parameter)):
         dtcrit.packing([[0, 0, 0], [1e-3, 0, 0]], **args)
+
+
+@pytest.mark.parametrize("path, message", [
+    # Issue 33: lammps_format read /dev/zero until memory ran out; a folder was not named as one.
+    ("/dev/zero", "LAMMPS file '/dev/zero': is not a regular file"),
+    (str(LAMMPS_DATA), f"LAMMPS file '{LAMMPS_DATA}': is a folder, not a file"),
+])
+def test_a_path_that_cannot_be_an_input_is_named(path, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        dtcrit.packing_from_lammps(path, kn=1e5, kt=5e4)
+    with pytest.raises(ValueError, match=re.escape(message.replace("LAMMPS file", "LAMMPS data file"))):
+        dtcrit.packing_from_lammps(path, format="data", kn=1e5, kt=5e4)

@@ -1,7 +1,9 @@
 #include "entry_points.hpp"
 
 #include <array>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,7 +17,9 @@
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
+#include "dtcrit/io/array_input.hpp"
 #include "dtcrit/io/body_spec.hpp"
+#include "dtcrit/io/input_file.hpp"
 #include "dtcrit/io/key_values.hpp"
 #include "dtcrit/io/pair_input.hpp"
 #include "dtcrit/io/vary_axis.hpp"
@@ -152,6 +156,48 @@ std::optional<std::string> network_json(std::string_view input) {
   });
 }
 
+// The contact-network JSON as read_network reads a file: parse_json_input (depth limit, named
+// overflow), then the reader and the global system, as network_json does.
+std::optional<std::string> json_input(std::string_view input) {
+  return named_errors([&] {
+    const network::ContactNetwork net = network::parse_network_json(parse_json_input(input, "fuzz.json"), "fuzz.json");
+    const packing::GlobalSystem sys(net, true);
+    require(sys.dofs() >= 0, "a global system has a size");
+  });
+}
+
+// The Python module's conversions (io/array_input.hpp) on raw arrays. Byte 0, bit 1: int_values on
+// the rest read as doubles (8 bytes each). Otherwise bytes 1, 2 are the shape (signed), byte 3 how
+// many values to drop (a length mismatch), and the rest are triplets of 24 bytes: int64 row,
+// int64 col, double value. A converted matrix has its shape and at most one entry per triplet.
+std::optional<std::string> python_arrays(std::string_view input) {
+  if (input.size() < 4) return std::nullopt;
+  const auto bits = static_cast<unsigned char>(input[0]);
+  auto read = [&](std::size_t at, auto& out) { std::memcpy(&out, input.data() + at, sizeof out); };
+  if (bits & 1) {
+    std::vector<double> v((input.size() - 1) / 8);
+    for (std::size_t k = 0; k < v.size(); ++k) read(1 + 8 * k, v[k]);
+    return named_errors([&] {
+      const auto ints = int_values("types", v);
+      require(ints.size() == v.size(), "one int per value");
+      for (std::size_t k = 0; k < v.size(); ++k) require(ints[k] == v[k], "an int equals the value it came from");
+    });
+  }
+  const auto rows = static_cast<std::int64_t>(static_cast<signed char>(input[1]));
+  const auto cols = static_cast<std::int64_t>(static_cast<signed char>(input[2]));
+  const auto drop = static_cast<std::size_t>(static_cast<unsigned char>(input[3]) % 4);
+  const std::size_t n = (input.size() - 4) / 24;
+  std::vector<std::int64_t> row(n), col(n);
+  std::vector<double> value(n);
+  for (std::size_t k = 0; k < n; ++k) read(4 + 24 * k, row[k]), read(12 + 24 * k, col[k]), read(20 + 24 * k, value[k]);
+  value.resize(n - std::min(n, drop));
+  return named_errors([&] {
+    const SparseMatrix S = sparse_from_triplets("K", rows, cols, row, col, value);
+    require(S.rows() == rows && S.cols() == cols, "the matrix has the given shape");
+    require(static_cast<std::size_t>(S.nonZeros()) <= n, "at most one entry per triplet");
+  });
+}
+
 // One scratch folder per process (the readers below take file names), removed at exit.
 const std::filesystem::path& scratch_dir() {
   struct Scratch {
@@ -248,7 +294,8 @@ const std::vector<Target>& targets() {
                                        {"integrator_spec", integrator_spec}, {"vary", vary},
                                        {"wall", wall},               {"network_json", network_json},
                                        {"lammps_input", lammps_input}, {"network_csv", network_csv},
-                                       {"lammps_contacts", lammps_contacts}};
+                                       {"lammps_contacts", lammps_contacts}, {"json_input", json_input},
+                                       {"python_arrays", python_arrays}};
   return all;
 }
 

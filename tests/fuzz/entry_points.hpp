@@ -13,7 +13,9 @@
 //                             the rest is the file. '@' (64): 3D, spheres, as written, density given.
 //   wall:                     1 a 2D packing (else 3D), 2 periodic in x; the rest is the --wall spec.
 // network_csv: the bodies file, a line "%%", the contacts file. lammps_contacts: one dump file, read
-// onto three touching spheres (atom ids 1 2 3) on a floor.
+// onto three touching spheres (atom ids 1 2 3) on a floor. json_input: a network JSON file through
+// the file reader's parser (depth limit). python_arrays: raw arrays for the Python module's
+// conversions (layout in entry_points.cpp).
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,7 +31,7 @@ struct Target {
 };
 
 // lammps_data, lammps_dump, body_spec, key_values, integrator_spec, vary, wall, network_json,
-// network_csv, lammps_input, lammps_contacts.
+// network_csv, lammps_input, lammps_contacts, json_input, python_arrays.
 const std::vector<Target>& targets();
 EntryPoint find_target(std::string_view name);  // nullptr if unknown
 

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 runs="${1:-1000000}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(lammps_data lammps_dump body_spec key_values integrator_spec vary wall network_json network_csv lammps_input lammps_contacts)
+[ ${#targets[@]} -eq 0 ] && targets=(lammps_data lammps_dump body_spec key_values integrator_spec vary wall network_json network_csv lammps_input lammps_contacts json_input python_arrays)
 bin=build-fuzz/tests/fuzz
 status=0
 echo "| target | inputs run | seconds | findings |"

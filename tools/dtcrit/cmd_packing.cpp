@@ -322,6 +322,8 @@ void run(const PackingOptions& o) {
                                std::sqrt(mode.omega2), mode.method, o.write_mode);
   }
   if (!a.bound_warning.empty()) std::cerr << "dtcrit: warning: " << a.bound_warning << "\n";
+  if (a.histories)
+    for (const auto& w : a.histories->warnings) std::cerr << "dtcrit: warning: " << w << "\n";
   std::string text;
   if (o.json) {
     auto j = to_json(a);

@@ -6,6 +6,15 @@
 // known, no two outputs share a path), stage each content into a temporary file beside its target
 // as it is produced, and commit() renames them all once every one is complete. An OutputFiles
 // destroyed without commit() (an exception on the way) removes what it staged: nothing is left.
+//
+// The renaming is for regular files and new paths only: an existing target that is not a regular
+// file (/dev/null, /dev/stdout, a FIFO, or a symlink to one) is written directly at commit() from
+// a temporary file in the system's temporary folder, so the device stays a device. A symlink to a
+// regular file is followed: the file it points to is replaced, the link stays.
+//
+// While an OutputFiles is alive its declared paths are outputs of this process, and
+// read_input_file() (io/input_file.hpp) refuses to read any of them: commands declare their outputs
+// before they read an input, so a command never overwrites its own input.
 #include <functional>
 #include <ostream>
 #include <string>
@@ -39,11 +48,20 @@ class OutputFiles {
   struct Entry {
     std::string option, path, staged;
     OutputFormat format;
+    std::string target;   // what commit() writes: `path`, or the regular file a symlink points to
+    bool direct = false;  // not a regular file: written into, not renamed over
   };
   Entry& entry(const std::string& path);
+  static std::string stage_path(const Entry& e);
+  std::string option_of(const std::string& path) const;  // "" if `path` is none of the declared files
+  friend std::string declared_output_option(const std::string& path);
   std::vector<Entry> entries_;
   bool committed_ = false;
 };
+
+// The option of a declared output of a live OutputFiles that is the same file as `path` (by
+// std::filesystem::equivalent, through symlinks), or "" if there is none.
+std::string declared_output_option(const std::string& path);
 
 // One file on its own: calls write(stream) on a temporary file, then renames it to `path`. On any
 // exception the temporary file is removed and the exception propagates; `path` is untouched.

@@ -1,12 +1,11 @@
 #include "dtcrit/network/network.hpp"
 
-#include "dtcrit/io/json_text.hpp"
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <vector>
 #include <set>
 #include <sstream>
 
@@ -17,6 +16,7 @@
 #include "dtcrit/contact/hertz_mindlin.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/io/input_file.hpp"
 #include "dtcrit/io/json_text.hpp"
 #include "dtcrit/io/key_values.hpp"
 
@@ -49,18 +49,31 @@ struct Entry {
   std::size_t index;
   std::string id;
   std::string name() const {
-    return fmt::format("{}: {} {}{}", file, kind, index, id.empty() ? "" : fmt::format(" (id {})", id));
+    return fmt::format("{}: {} {}{}", file, kind, index, id.empty() ? "" : fmt::format(" (id {})", excerpt(id)));
   }
+  // Field names and ids come from the file: cut to a readable length, as values are (shown()).
   [[noreturn]] void error(const std::string& field, const std::string& what) const {
-    fail(fmt::format("{}: field '{}': {}", name(), field, what));
+    fail(fmt::format("{}: field '{}': {}", name(), excerpt(field), excerpt(what, 500)));
   }
 };
 
 // A value as the file gave it, for messages (a CSV cell may hold bytes that are not UTF-8).
-std::string shown(const json& v) { return json_text(v, -1); }
+// Cut to a readable length (a value may be a whole array of the file). dump() recurses: a value
+// given by the API (not read by parse_json_input) may be nested deep enough to overflow the stack.
+std::string shown(const json& v) {
+  std::vector<std::pair<const json*, int>> todo{{&v, 1}};
+  while (!todo.empty()) {
+    const auto [x, depth] = todo.back();
+    todo.pop_back();
+    if (depth > max_json_depth) return fmt::format("a value nested more than {} levels deep", max_json_depth);
+    if (x->is_structured())
+      for (const auto& child : *x) todo.emplace_back(&child, depth + 1);
+  }
+  return excerpt(json_text(v, -1));
+}
 
 std::string id_text(const json& v, const Entry& e, const std::string& field) {
-  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  if (v.is_number_integer()) return v.dump();  // every digit: get<long long>() would wrap a uint64
   if (v.is_string() && !v.get<std::string>().empty()) return v.get<std::string>();
   e.error(field, fmt::format("{} is not an id (an integer or a non-empty string)", shown(v)));
 }
@@ -99,6 +112,18 @@ void reject_unknown(const json& obj, const std::set<std::string>& known, const E
     if (!known.count(key)) e.error(key, "unknown field (a typo?)");
 }
 
+// A rigid body's principal moments obey I_a + I_b >= I_c (I_a + I_b - I_c = 2 sum m z^2 >= 0):
+// (1, 1, 5) is no body. Equality is a flat body (a disc, a plate); the tolerance, 1e-6 of the
+// largest, admits moments rounded to six digits.
+void check_rigid_moments(const Vec3& m, const Entry& e) {
+  const double largest = m.maxCoeff();
+  for (int k = 0; k < 3; ++k)
+    if (m.sum() - 2.0 * m[k] < -1e-6 * largest)
+      e.error("inertia", fmt::format("principal moments {}, {}, {}: no rigid body has them ({} > the sum of the other "
+                                     "two)",
+                                     m[0], m[1], m[2], m[k]));
+}
+
 Body parse_body(const json& b, int dim, const Entry& e) {
   if (!b.is_object()) e.error("", "a body must be an object");
   reject_unknown(b, {"id", "mass", "inertia", "orientation", "centre", "fixed"}, e);
@@ -133,6 +158,7 @@ Body parse_body(const json& b, int dim, const Entry& e) {
     const Eigen::Quaterniond quat(qv[0], qv[1], qv[2], qv[3]);
     body.moments = m;
     body.axes = quat.normalized().toRotationMatrix();
+    check_rigid_moments(body.moments, e);
     return body;
   }
   if (!I.is_array() || I.size() != 3)
@@ -150,6 +176,7 @@ Body parse_body(const json& b, int dim, const Entry& e) {
                                    es.eigenvalues()[1], es.eigenvalues()[2]));
   body.moments = es.eigenvalues();
   body.axes = es.eigenvectors();
+  check_rigid_moments(body.moments, e);
   return body;
 }
 
@@ -247,16 +274,16 @@ ContactNetwork build(const json& j, const std::string& bodies_file, const std::s
   net.source = bodies_file == contacts_file ? bodies_file : bodies_file + " + " + contacts_file;
   const Entry top{bodies_file, "file", 0, ""};
   auto top_error = [&](const std::string& field, const std::string& what) {
-    fail(fmt::format("{}: field '{}': {}", bodies_file, field, what));
+    fail(fmt::format("{}: field '{}': {}", bodies_file, excerpt(field), excerpt(what, 500)));
   };
   if (!j.is_object()) fail(fmt::format("{}: the top level must be an object with dimension, bodies, contacts", bodies_file));
   for (const auto& [key, value] : j.items())
     if (key != "dimension" && key != "bodies" && key != "contacts") top_error(key, "unknown field (a typo?)");
   if (!j.contains("dimension")) top_error("dimension", "missing");
   const json& dj = j["dimension"];
-  if (!dj.is_number_integer() || (dj.get<int>() != 2 && dj.get<int>() != 3))
-    top_error("dimension", fmt::format("{} must be 2 or 3", shown(dj)));
-  net.dimension = dj.get<int>();
+  // Compared as the integer the file wrote (get<int>() would narrow 4294967298 to 2).
+  if (!dj.is_number_integer() || (dj != 2 && dj != 3)) top_error("dimension", fmt::format("{} must be 2 or 3", shown(dj)));
+  net.dimension = dj == 2 ? 2 : 3;
   if (!j.contains("bodies") || !j["bodies"].is_array()) top_error("bodies", "missing, or not an array");
   if (!j.contains("contacts") || !j["contacts"].is_array()) top_error("contacts", "missing, or not an array");
   std::map<std::string, std::int32_t> ids;
@@ -278,14 +305,6 @@ ContactNetwork build(const json& j, const std::string& bodies_file, const std::s
   return net;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(fmt::format("{}: cannot open the file", path));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // --- CSV ------------------------------------------------------------------------------------
 // One header line of column names, then one row per entry; empty cells are missing fields.
 struct Csv {
@@ -301,7 +320,7 @@ std::string trim(const std::string& s) {
 }
 
 Csv read_csv(const std::string& path) {
-  std::istringstream in(read_text(path));
+  std::istringstream in(read_input_file(path, "contact network file"));
   Csv csv;
   std::string line;
   std::size_t n = 0;
@@ -318,7 +337,7 @@ Csv read_csv(const std::string& path) {
       csv.header = cells;
       std::set<std::string> seen;
       for (const auto& h : cells)
-        if (!seen.insert(h).second) fail(fmt::format("{}:{}: column '{}' appears twice", path, n, h));
+        if (!seen.insert(h).second) fail(fmt::format("{}:{}: column '{}' appears twice", path, n, excerpt(h)));
       continue;
     }
     if (cells.size() != csv.header.size())
@@ -371,14 +390,14 @@ ContactNetwork read_network_csv(const std::string& bodies_path, const std::strin
   for (const auto& col : bodies.header) {
     static const std::set<std::string> known{"id", "mass", "x", "y", "z", "fixed", "inertia", "Ixx", "Iyy", "Izz", "Ixy",
                                              "Ixz", "Iyz", "I1", "I2", "I3", "qw", "qx", "qy", "qz"};
-    if (!known.count(col)) fail(fmt::format("{}: unknown column '{}'", bodies_path, col));
+    if (!known.count(col)) fail(fmt::format("{}: unknown column '{}'", bodies_path, excerpt(col)));
   }
   for (const auto& col : contacts.header) {
     static const std::set<std::string> known{
         "i",     "j",     "px",      "py",    "pz",    "pix",   "piy",   "piz",   "pjx",   "pjy",  "pjz",
         "nx",    "ny",    "nz",      "law",   "overlap", "r_eff", "xi_tx", "xi_ty", "xi_tz", "xi_rx", "xi_ry",
         "xi_rz", "xi_tw"};
-    if (!known.count(col)) fail(fmt::format("{}: unknown column '{}'", contacts_path, col));
+    if (!known.count(col)) fail(fmt::format("{}: unknown column '{}'", contacts_path, excerpt(col)));
   }
   // Rows as the JSON entries they stand for; a vector with one empty cell is missing (the JSON
   // reader then names the field).
@@ -464,13 +483,7 @@ ContactNetwork read_network(const std::string& path) {
                        path));
     return read_network_csv(path, contacts);
   }
-  json j;
-  try {
-    j = json::parse(read_text(path));
-  } catch (const json::parse_error& e) {
-    fail(fmt::format("{}: not valid JSON: {}", path, e.what()));
-  }
-  return parse_network_json(j, path);
+  return parse_network_json(parse_json_input(read_input_file(path, "contact network file"), path), path);
 }
 
 }  // namespace dtcrit::network

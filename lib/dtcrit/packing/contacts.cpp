@@ -100,6 +100,23 @@ std::vector<Vec3> wrapped(const Packing& p) {
   return x;
 }
 
+// Members of one molecule (a clump for --clumps molecule, fix rigid/small; LAMMPS excludes their
+// pairs) may coincide: their contact is dropped with the body's inner contacts anyway.
+bool one_molecule(const Packing& p, Index i, Index j) {
+  if (p.molecule.empty()) return false;
+  const auto mi = p.molecule[static_cast<std::size_t>(i)], mj = p.molecule[static_cast<std::size_t>(j)];
+  return mi != 0 && mi == mj;
+}
+
+// Two particles at one centre (or one at a periodic image of the other) have no contact normal:
+// a broken input (a particle written twice), not a contact to skip.
+[[noreturn]] void same_centre(const Packing& p, Index i, Index j) {
+  const Vec3& xi = p.centre[static_cast<std::size_t>(i)];
+  const bool image = xi != p.centre[static_cast<std::size_t>(j)];
+  fail(fmt::format("{}: atoms {} and {} have the same centre ({}, {}, {}){}", p.source.empty() ? "packing" : p.source,
+                   p.atom_id(i), p.atom_id(j), xi.x(), xi.y(), xi.z(), image ? " up to a period of the box" : ""));
+}
+
 bool positive_shift(const std::array<int, 3>& k) {
   for (int d = 0; d < 3; ++d)
     if (k[d] != 0) return k[d] > 0;
@@ -156,7 +173,11 @@ ContactSet find_contacts_brute_force(const Packing& p, const ContactLaws& laws, 
             if (i == j && !positive_shift(k)) continue;
             const Vec3 d = x[i] - x[j] - Vec3(k[0] * L[0], k[1] * L[1], k[2] * L[2]);
             const double r2 = d.squaredNorm();
-            if (!(r2 < reach * reach) || r2 == 0.0) continue;
+            if (!(r2 < reach * reach)) continue;
+            if (r2 == 0.0) {
+              if (one_molecule(p, i, j)) continue;
+              same_centre(p, i, j);
+            }
             const double r = std::sqrt(r2);
             set.contacts.push_back(Contact{static_cast<std::int32_t>(i), static_cast<std::int32_t>(j),
                                            table.pair(p.type[i], p.type[j]), d / r, R - r});
@@ -288,7 +309,11 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
             const double R = p.radius[i] + p.radius[j];
             const double reach = R * (1.0 + tol);
             const double r2 = d.squaredNorm();
-            if (!(r2 < reach * reach) || r2 == 0.0) continue;
+            if (!(r2 < reach * reach)) continue;
+            if (r2 == 0.0) {
+              if (one_molecule(p, i, j)) continue;
+              same_centre(p, i, j);
+            }
             const double r = std::sqrt(r2);
             row.push_back(Contact{static_cast<std::int32_t>(i), static_cast<std::int32_t>(j),
                                   table.pair(p.type[i], p.type[j]), d / r, R - r});

@@ -13,6 +13,7 @@
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/contact/response.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/io/input_file.hpp"
 #include "dtcrit/io/key_values.hpp"
 
 namespace dtcrit::packing {
@@ -30,8 +31,7 @@ struct Table {
 
 // The last snapshot of a LAMMPS text dump (local or per-atom).
 Table read_last_snapshot(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail(fmt::format("{}: cannot open the contact file", path));
+  std::istringstream in(read_input_file(path, "LAMMPS contact dump"));
   Table last;
   bool have = false;
   std::string line;
@@ -46,29 +46,29 @@ Table read_last_snapshot(const std::string& path) {
     ++number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (split_words(line).empty()) continue;
-    if (line.rfind("ITEM: TIMESTEP", 0) != 0) error(fmt::format("expected 'ITEM: TIMESTEP', got '{}'", line));
+    if (line.rfind("ITEM: TIMESTEP", 0) != 0) error(fmt::format("expected 'ITEM: TIMESTEP', got '{}'", excerpt(line)));
     next("a timestep");
     next("'ITEM: NUMBER OF ENTRIES' or 'ITEM: NUMBER OF ATOMS'");
     Table t;
     t.path = path;
     if (line.rfind("ITEM: NUMBER OF ENTRIES", 0) == 0) t.local = true;
     else if (line.rfind("ITEM: NUMBER OF ATOMS", 0) != 0)
-      error(fmt::format("expected 'ITEM: NUMBER OF ENTRIES' or 'ITEM: NUMBER OF ATOMS', got '{}'", line));
+      error(fmt::format("expected 'ITEM: NUMBER OF ENTRIES' or 'ITEM: NUMBER OF ATOMS', got '{}'", excerpt(line)));
     next("the number of rows");
     long rows = -1;
     {
       const auto w = split_words(line);
       if (w.size() != 1 || std::from_chars(w[0].data(), w[0].data() + w[0].size(), rows).ec != std::errc() || rows < 0)
-        error(fmt::format("expected a number of rows, got '{}'", line));
+        error(fmt::format("expected a number of rows, got '{}'", excerpt(line)));
     }
     next("'ITEM: BOX BOUNDS'");
-    if (line.rfind("ITEM: BOX BOUNDS", 0) != 0) error(fmt::format("expected 'ITEM: BOX BOUNDS ...', got '{}'", line));
+    if (line.rfind("ITEM: BOX BOUNDS", 0) != 0) error(fmt::format("expected 'ITEM: BOX BOUNDS ...', got '{}'", excerpt(line)));
     for (int d = 0; d < 3; ++d) next("the box bounds");
     next(t.local ? "'ITEM: ENTRIES ...'" : "'ITEM: ATOMS ...'");
     const auto head = split_words(line);
     const std::string item = t.local ? "ENTRIES" : "ATOMS";
     if (head.size() < 3 || head[0] != "ITEM:" || head[1] != item)
-      error(fmt::format("expected 'ITEM: {} <columns>', got '{}'", item, line));
+      error(fmt::format("expected 'ITEM: {} <columns>', got '{}'", item, excerpt(line)));
     t.columns.assign(head.begin() + 2, head.end());
     for (long k = 0; k < rows; ++k) {
       next(fmt::format("{} rows", rows));
@@ -79,7 +79,7 @@ Table read_last_snapshot(const std::string& path) {
       for (std::size_t c = 0; c < w.size(); ++c) {
         auto [end, ec] = std::from_chars(w[c].data(), w[c].data() + w[c].size(), row[c]);
         if (ec != std::errc() || end != w[c].data() + w[c].size() || !std::isfinite(row[c]))
-          error(fmt::format("expected a number in column {} ({}), got '{}'", c + 1, t.columns[c], w[c]));
+          error(fmt::format("expected a number in column {} ({}), got '{}'", c + 1, excerpt(t.columns[c]), excerpt(w[c])));
       }
       t.rows.push_back(std::move(row));
       t.row_line.push_back(number);
@@ -222,6 +222,18 @@ std::map<std::string, std::size_t> local_columns(const Table& t, const Computes&
   return at;
 }
 
+// An atom id column: an integer as LAMMPS writes it (a tagint), so 1.5 or 1e300 is no id (and
+// casting 1e300 to an integer would be undefined). 2^53: where doubles stop holding every integer.
+std::int64_t atom_id_in(double v, const Table& t, std::size_t r, const std::string& column) {
+  if (!(v == std::floor(v) && std::abs(v) <= 0x1p53))
+    fail(fmt::format("{}:{}: expected an integer atom id in column {}, got {}", t.path, t.row_line[r], column, v));
+  return static_cast<std::int64_t>(v);
+}
+
+bool same_history(const contact::History& a, const contact::History& b) {
+  return a.xi_t == b.xi_t && a.xi_r == b.xi_r && a.xi_tw == b.xi_tw;
+}
+
 }  // namespace
 
 ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths, const Packing& p, ContactSet& contacts,
@@ -241,9 +253,54 @@ ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths
     }
   }
   std::vector<bool> assigned(contacts.contacts.size(), false);
+  std::map<std::size_t, std::string> first_row;  // "FILE:LINE" of the row that set a contact's history
+  // An atom the packing does not have: the dump is another packing's (or another state's).
+  auto require_atom = [&](std::int64_t id, const Table& t, std::size_t r) {
+    if (!index_of.count(id))
+      fail(fmt::format("{}:{}: atom {} is not in the packing ({}, {} atoms): the dump is not of this packing", t.path,
+                       t.row_line[r], id, p.source.empty() ? "given" : p.source, p.size()));
+  };
+  // Sets contact k's history from a row; a row for a contact already read must say the same.
+  // Returns false for such a repeat (counted once).
+  auto take = [&](std::size_t k, const Table& t, std::size_t r, const auto& recover_into) {
+    if (!assigned[k]) {
+      recover_into(contacts.history_to_fill(k));
+      assigned[k] = true;
+      first_row[k] = fmt::format("{}:{}", t.path, t.row_line[r]);
+      return true;
+    }
+    contact::History again;
+    recover_into(again);
+    const Contact& c = contacts.contacts[k];
+    if (!same_history(again, contacts.history(k)))
+      fail(fmt::format("{}:{}: the contact of atom {} with {} is listed again with a different force (first at {}); "
+                       "which one holds is unknown",
+                       t.path, t.row_line[r], p.atom_id(c.i),
+                       c.j >= 0 ? fmt::format("atom {}", p.atom_id(c.j)) : std::string("a wall"), first_row[k]));
+    ++s.repeated_rows;
+    return false;
+  };
+  // A file whose rows mostly miss the packing's contacts is not of this packing: an error, not a
+  // verdict at zero histories. Some unmatched rows are a named warning (at vanishing overlap
+  // rounded positions put a contact in one list only).
+  auto judge = [&](const std::string& path, const char* kind, Index rows, Index matched, Index unmatched) {
+    if (rows > 0 && matched == 0)
+      fail(fmt::format("{}: none of its {} {} contacts is a contact of the packing ({}): the dump is not of this "
+                       "packing",
+                       path, rows, kind, p.source.empty() ? "given" : p.source));
+    if (unmatched > matched)
+      fail(fmt::format("{}: {} of its {} {} contacts are not contacts of the packing, more than the {} that are: the "
+                       "dump is not of this packing's state",
+                       path, unmatched, rows, kind, matched));
+    if (unmatched > 0)
+      s.warnings.push_back(fmt::format("{}: {} of its {} {} contacts are not contacts of the packing (ignored)", path,
+                                       unmatched, rows, kind));
+  };
   bool granular_p9 = false;
   for (const std::string& path : paths) {
     const Table t = read_last_snapshot(path);
+    const Index pair_rows0 = s.pair_rows, pairs_unmatched0 = s.pairs_unmatched, pairs_apart0 = s.pairs_apart;
+    const Index wall_rows0 = s.wall_rows, walls_unmatched0 = s.walls_unmatched;
     if (t.local) {
       s.pair_file = true;
       const auto at = local_columns(t, computes, s.notes);
@@ -252,11 +309,20 @@ ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths
       for (std::size_t r = 0; r < t.rows.size(); ++r) {
         const auto& row = t.rows[r];
         ++s.pair_rows;
-        const auto id1 = static_cast<std::int64_t>(row[at.at("patom1")]);
-        const auto id2 = static_cast<std::int64_t>(row[at.at("patom2")]);
+        const auto id1 = atom_id_in(row[at.at("patom1")], t, r, t.columns[at.at("patom1")]);
+        const auto id2 = atom_id_in(row[at.at("patom2")], t, r, t.columns[at.at("patom2")]);
+        require_atom(id1, t, r);
+        require_atom(id2, t, r);
         const auto found = pair_at.find({std::min(id1, id2), std::max(id1, id2)});
         if (found == pair_at.end()) {
-          ++s.pairs_unmatched;
+          // compute pair/local lists every pair within the force cutoff (the largest radius sum in
+          // a polydisperse packing), apart ones with zero force: such a row is no contact.
+          const double radii = p.radius[static_cast<std::size_t>(index_of.at(id1))] +
+                               p.radius[static_cast<std::size_t>(index_of.at(id2))];
+          const bool apart = at.count("dist") ? row[at.at("dist")] >= radii
+                                              : row[at.at("p1")] == 0.0 && row[at.at("p2")] == 0.0 &&
+                                                    row[at.at("p3")] == 0.0 && (!at.count("force") || row[at.at("force")] == 0.0);
+          ++(apart ? s.pairs_apart : s.pairs_unmatched);
           continue;
         }
         // Several images of one pair (a small periodic box): the one at the dumped distance.
@@ -285,13 +351,17 @@ ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths
           fr = Vec3(row[at.at("p5")], row[at.at("p6")], row[at.at("p7")]);
         std::optional<double> fn;
         if (at.count("force")) fn = row[at.at("force")];
-        const Recovered rec = recover(p, law, c, contacts.history_to_fill(k), ft, fr, fn, cap_tolerance);
+        Recovered rec;
+        if (!take(k, t, r, [&](contact::History& h) { rec = recover(p, law, c, h, ft, fr, fn, cap_tolerance); }))
+          continue;
         s.sliding += rec.sliding;
         s.rolling_at_limit += rec.rolling_limit;
         s.rolling = s.rolling || fr.has_value();
-        if (!assigned[k]) ++s.pairs_read;
-        assigned[k] = true;
+        ++s.pairs_read;
       }
+      const Index rows = s.pair_rows - pair_rows0 - (s.pairs_apart - pairs_apart0),
+                  unmatched = s.pairs_unmatched - pairs_unmatched0;
+      judge(path, "pair", rows, rows - unmatched, unmatched);
     } else {
       s.wall_file = true;
       // Per fix ID: the columns f_ID[1..8].
@@ -313,9 +383,11 @@ ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths
         const bool has_point = col.count(5) && col.count(6) && col.count(7);
         for (std::size_t r = 0; r < t.rows.size(); ++r) {
           const auto& row = t.rows[r];
+          const std::int64_t id = atom_id_in(row[*id_col], t, r, "id");
+          require_atom(id, t, r);
           if (row[col.at(1)] == 0.0) continue;
           ++s.wall_rows;
-          const auto atom = index_of.find(static_cast<std::int64_t>(row[*id_col]));
+          const auto atom = index_of.find(id);
           const auto mine = atom == index_of.end() ? walls_of.end() : walls_of.find(atom->second);
           if (mine == walls_of.end()) {
             ++s.walls_unmatched;
@@ -345,12 +417,17 @@ ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths
           const Contact& c = contacts.contacts[*k];
           const contact::ContactLaw& law = contacts.laws[static_cast<std::size_t>(c.law)];
           const Vec3 f(row[col.at(2)], row[col.at(3)], row[col.at(4)]);
-          const Recovered rec = recover(p, law, c, contacts.history_to_fill(*k), f, std::nullopt, f.dot(c.normal), cap_tolerance);
+          Recovered rec;
+          if (!take(*k, t, r, [&](contact::History& h) {
+                rec = recover(p, law, c, h, f, std::nullopt, f.dot(c.normal), cap_tolerance);
+              }))
+            continue;
           s.sliding += rec.sliding;
-          if (!assigned[*k]) ++s.walls_read;
-          assigned[*k] = true;
+          ++s.walls_read;
         }
       }
+      const Index rows = s.wall_rows - wall_rows0, unmatched = s.walls_unmatched - walls_unmatched0;
+      judge(path, "wall", rows, rows - unmatched, unmatched);
     }
   }
   for (std::size_t k = 0; k < contacts.contacts.size(); ++k) {
@@ -358,6 +435,16 @@ ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths
     if (contacts.contacts[k].j >= 0) s.pairs_missing += s.pair_file;
     else s.walls_missing += s.wall_file;
   }
+  if (s.pairs_missing + s.walls_missing > 0)
+    s.warnings.push_back(fmt::format("{} pair and {} wall contacts of the packing are in no file of their kind: zero "
+                                     "history (sticking)",
+                                     s.pairs_missing, s.walls_missing));
+  if (s.pairs_apart > 0)
+    s.notes.push_back(fmt::format("{} rows are pairs apart (distance >= the sum of the radii, as compute pair/local "
+                                  "lists every pair within the force cutoff): not contacts",
+                                  s.pairs_apart));
+  if (s.repeated_rows > 0)
+    s.notes.push_back(fmt::format("{} rows repeat a contact already read with the same force (read once)", s.repeated_rows));
   if (granular_p9)
     s.notes.push_back("twisting histories not read: LAMMPS 29 Sep 2021 pair_granular.cpp single() reports p9 = 0 for "
                       "every contact below its twisting limit");

@@ -41,12 +41,21 @@ struct ContactHistorySummary {
   Index sliding = 0, rolling_at_limit = 0;     // recorded at the Coulomb (rolling) limit
   bool rolling = false;                        // rolling forces read
   double max_distance_mismatch = 0.0;          // max |dist_file - dist| / dist over matched pairs
+  Index pairs_apart = 0;                       // rows of pairs not touching (listed within the force cutoff)
+  Index repeated_rows = 0;                     // rows of a contact already read, with the same force
   std::vector<std::string> notes;              // what was not recoverable, and why
+  std::vector<std::string> warnings;           // unmatched rows, contacts in no file
 };
 
-// Fills ContactSet::histories and history_read of `contacts` (found on `p` by find_contacts). Unmatched
-// and missing contacts are counted, not errors: a contact at vanishing overlap can be in one list and
-// not the other when positions are rounded. Malformed files throw "FILE:LINE: ...".
+// Fills ContactSet::histories and history_read of `contacts` (found on `p` by find_contacts).
+// A file that cannot be of this packing is an error: an atom id the packing does not have (or not
+// an integer), rows none of which is a contact of the packing, or more such rows than rows that are.
+// Rows of pairs apart (dumped distance >= the radii's sum; without `dist`, zero force) are not
+// counted: compute pair/local lists every pair within the force cutoff.
+// Fewer unmatched rows, and contacts of the packing in no file, are counted and named in `warnings`:
+// a contact at vanishing overlap can be in one list and not the other when positions are rounded. A
+// contact listed twice must have the same force both times (else an error). Malformed files throw
+// "FILE:LINE: ...".
 ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths, const Packing& p,
                                            ContactSet& contacts,
                                            const std::map<std::string, std::vector<std::string>>& computes = {},

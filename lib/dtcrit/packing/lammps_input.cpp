@@ -15,6 +15,7 @@
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
+#include "dtcrit/io/input_file.hpp"
 #include "dtcrit/io/key_values.hpp"
 
 namespace dtcrit::packing {
@@ -60,13 +61,15 @@ struct Line {
 class Script {
  public:
   explicit Script(const std::string& path) : path_(path) {}
-  [[noreturn]] void error(long line, const std::string& what) const { fail(fmt::format("{}:{}: {}", path_, line, what)); }
+  // The message is cut to a readable length: it may quote a line of any length.
+  [[noreturn]] void error(long line, const std::string& what) const {
+    fail(fmt::format("{}:{}: {}", path_, line, excerpt(what, 500)));
+  }
   const std::string& path() const { return path_; }
 
   // Lines with comments removed, '&' continuations joined and variables substituted.
   std::vector<Line> read() {
-    std::ifstream in(path_);
-    if (!in) fail(fmt::format("{}: cannot open the LAMMPS input script", path_));
+    std::istringstream in(read_input_file(path_, "LAMMPS input script"));
     std::vector<Line> out;
     std::string raw, pending;
     long number = 0, first = 0;

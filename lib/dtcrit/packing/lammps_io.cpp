@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/io/input_file.hpp"
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/key_values.hpp"
 
@@ -37,9 +38,12 @@ class LineReader {
     return true;
   }
   long line() const { return line_; }
-  [[noreturn]] void error(const std::string& what) const { fail(fmt::format("{}:{}: {}", path_, line_, what)); }
+  // Cut to a readable length: a message may quote a line of any length.
+  [[noreturn]] void error(const std::string& what) const {
+    fail(fmt::format("{}:{}: {}", path_, line_, excerpt(what, 500)));
+  }
   [[noreturn]] void expected(const std::string& what, std::string_view got) const {
-    error(fmt::format("expected {}, got '{}'", what, got));
+    error(fmt::format("expected {}, got '{}'", what, excerpt(got)));
   }
   double number(std::string_view text, const std::string& what) const {
     double v = 0.0;
@@ -98,21 +102,19 @@ void set_mass(Packing& p, std::size_t i, double density, BodyModel model) {
   }
 }
 
-std::ifstream open_for_reading(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) fail(fmt::format("{}: cannot open the file", path));
-  return in;
+std::istringstream open_for_reading(const std::string& path, std::string_view what) {
+  return std::istringstream(read_input_file(path, what));
 }
 
 }  // namespace
 
 Packing read_lammps_data(const std::string& path, const ReadOptions& opts) {
-  auto file = open_for_reading(path);
+  auto file = open_for_reading(path, "LAMMPS data file");
   return read_lammps_data(file, path, opts);
 }
 
 Packing read_lammps_dump(const std::string& path, const ReadOptions& opts) {
-  auto file = open_for_reading(path);
+  auto file = open_for_reading(path, "LAMMPS dump file");
   return read_lammps_dump(file, path, opts);
 }
 
@@ -122,6 +124,7 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
   std::string line;
   if (!in.next(line)) in.error("expected the title line of a LAMMPS data file, got an empty file");
   long atoms = -1;
+  long atom_types = std::numeric_limits<int>::max();  // without an 'atom types' line: any int
   std::array<bool, 3> have_box{false, false, false};
   Packing p;
   p.dim = opts.dimension;  // the inertia of a disc needs it
@@ -139,6 +142,9 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
     if (w.size() >= 2 && w[1] == "atoms") {
       atoms = in.integer(w[0], "the number of atoms");
       if (atoms < 1) in.expected("a positive number of atoms", w[0]);
+    } else if (w.size() >= 3 && w[1] == "atom" && w[2] == "types") {
+      atom_types = in.integer(w[0], "the number of atom types");
+      if (atom_types < 1) in.expected("a positive number of atom types", w[0]);
     } else if (w.size() == 4 && (w[2] == "xlo" || w[2] == "ylo" || w[2] == "zlo")) {
       const int axis = w[2][0] - 'x';
       if (w[3] != std::string(1, w[2][0]) + "hi") in.expected(fmt::format("'{0}lo {0}hi'", w[2][0]), s);
@@ -148,7 +154,7 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
     } else if (w.size() >= 4 && w[w.size() - 3] == "xy") {
       in.error("triclinic boxes (xy xz yz) are not supported; expected an orthogonal box");
     }
-    // Other header lines (bonds, atom types, ellipsoids, ...) carry nothing a packing needs.
+    // Other header lines (bonds, ellipsoids, ...) carry nothing a packing needs.
   }
   if (atoms < 0) fail(fmt::format("{}: the header has no 'N atoms' line", path));
   if (section.empty()) fail(fmt::format("{}:{}: expected an Atoms section, got the end of the file", path, in.line()));
@@ -195,7 +201,11 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
                     "atom_style hybrid sphere molecular)", s);
       const long id = in.integer(w[0], "an integer atom id");
       const long type = in.integer(w[1], "an integer atom type");
-      if (type < 1 || type > std::numeric_limits<int>::max()) in.expected("an atom type from 1 to 2147483647", w[1]);
+      // LAMMPS refuses a type beyond the header's count ("Invalid atom type in Atoms section").
+      if (type < 1 || type > atom_types)
+        in.expected(fmt::format("an atom type from 1 to {}{}", atom_types,
+                                atom_types < std::numeric_limits<int>::max() ? " (the header's 'atom types')" : ""),
+                    w[1]);
       const std::size_t at_diameter = hybrid ? 5 : 2, at_x = hybrid ? 2 : 4, images = hybrid ? 8 : 7;
       const double diameter = in.number(w[at_diameter], "a diameter");
       if (!(diameter > 0.0)) in.expected("a positive diameter (atom_style sphere, finite-size particles)", w[at_diameter]);

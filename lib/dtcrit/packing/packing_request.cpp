@@ -490,7 +490,11 @@ nlohmann::json to_json(const PackingAnswer& a) {
                          {"skipped", script->skipped}};
     j["timestep_check"] = a.timestep_json;
   }
-  if (!a.bound_warning.empty()) j["warnings"] = {a.bound_warning};
+  nlohmann::json warnings = nlohmann::json::array();
+  if (!a.bound_warning.empty()) warnings.push_back(a.bound_warning);
+  if (a.histories)
+    for (const auto& w : a.histories->warnings) warnings.push_back(w);
+  if (!warnings.empty()) j["warnings"] = warnings;
   if (a.recommendation) j["recommended_step"] = to_json(*a.recommendation);
   return j;
 }
@@ -518,6 +522,8 @@ std::string format_packing_answer(const PackingAnswer& a, const std::string& aft
                         c->inner_contacts);
   text += format_packing_table(a.report) + after_table;
   if (!a.bound_warning.empty()) text += "\nwarning: " + a.bound_warning + "\n";
+  if (a.histories)
+    for (const auto& w : a.histories->warnings) text += "warning: " + w + "\n";
   if (a.recommendation) text += "\n" + format_recommendation(*a.recommendation);
   if (a.script) text += a.timestep_text;
   return text;
