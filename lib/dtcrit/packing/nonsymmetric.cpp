@@ -156,7 +156,9 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
   } else {
     CrossingOp op{&sys, w, f, {}};
     const Index nev = std::min<Index>(std::max<Index>(o.nev, 6), 2 * n - 2);
-    const Index ncv = std::min<Index>(std::max<Index>(o.ncv, 2 * nev + 1), 2 * n);
+    // Twice the spectrum's basis: the top of a packing's spectrum is a cluster, and the restarts of a
+    // small basis dominate (4000 spheres, fcc, polydisperse: 51 s with 30 vectors, 31 s with 60).
+    const Index ncv = std::min<Index>(std::max<Index>(2 * o.ncv, 2 * nev + 1), 2 * n);
     Spectra::GenEigsSolver<CrossingOp> eigs(op, nev, ncv);
     eigs.init();
     eigs.compute(Spectra::SortRule::LargestReal, o.max_restarts, o.tolerance);
