@@ -380,3 +380,25 @@ TEST_CASE("reference stepper against LAMMPS: two spheres, gran/hooke/history, 10
   CHECK(worst_v < 1e-12);
   CHECK(worst_w < 1e-12);
 }
+
+TEST_CASE("a LAMMPS script on a non-symmetric damped packing: the -1 crossing, checked or an upper bound",
+          "[lammps][cli][nonsymmetric]") {
+  // in.granular: the 100 spheres in.pour_granular settled (granular hertz/material, Mindlin, rolling
+  // sds, twisting marshall, damping tsuji): K is not symmetric (torque arm r - delta/2), 600 dofs.
+  // Above --crossing-check-dofs the verdict and the recommended step say that the limit is the -1
+  // crossing, an upper bound; never an estimate.
+  const CliRun r = run_cli("packing --lammps-input " + data_dir + "in.granular --integrator velocity_verlet "
+                           "--crossing-check-dofs 0 --json", false);
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& vv = j["integrators"]["velocity_verlet"];
+  CHECK(vv["upper_bound"] == true);
+  CHECK(vv["exact"] == true);
+  const double h = vv["h_crit"];
+  // Damping lowers the limit below the undamped 2 / omega_max.
+  CHECK(h < j["estimates"]["two_over_omega_max"]["seconds"].get<double>());
+  CHECK(j["timestep_check"]["h_crit"].get<double>() == h);
+  CHECK(j["timestep_check"]["h_crit_upper_bound"] == true);
+  CHECK_THAT(j["timestep_check"]["message"].get<std::string>(), Contains("an upper bound of the limit"));
+  CHECK(j["recommended_step"]["h_crit_upper_bound"] == true);
+}

@@ -16,6 +16,7 @@
 
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/io/step_recommendation.hpp"
 #include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/nonsymmetric.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
@@ -503,6 +504,11 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
   CHECK(!r.integrators[2].exact);
   const std::string table = format_packing_table(r);
   CHECK_THAT(table, Contains("upper bound (-1 crossing)"));
+  // The recommended step says what it rests on.
+  const auto rec = recommend_from(r.integrators, 0.8);
+  REQUIRE(rec);
+  CHECK(rec->h_crit_upper_bound);
+  CHECK_THAT(format_recommendation(*rec), Contains("the -1 crossing of velocity_verlet: an upper bound of its limit"));
   // Checked below the crossing on the amplification matrix: no complex crossing, the limit itself.
   o.crossing_check_dofs = 48;
   const PackingReport checked = analyse_packing(p, g, o);

@@ -36,8 +36,12 @@ std::string format_recommendation(const StepRecommendation& r) {
                        stability_label(r.stability));
   const std::string basis =
       r.h_safe ? fmt::format("{} s, the certified safe step of {}", format_number(*r.h_safe), r.integrator)
-               : fmt::format("{} s, the stability limit of {} (no certified h_safe yet: the limit stands in)",
-                             format_number(r.h_crit), r.integrator);
+      : r.h_crit_upper_bound
+          ? fmt::format("{} s, the -1 crossing of {}: an upper bound of its limit (complex crossings below it not "
+                        "checked at this size: --crossing-check-dofs); no certified h_safe",
+                        format_number(r.h_crit), r.integrator)
+          : fmt::format("{} s, the stability limit of {} (no certified h_safe yet: the limit stands in)",
+                        format_number(r.h_crit), r.integrator);
   if (r.h_accuracy)
     return fmt::format("recommended step: {} s = min({:g} (--margin) x {}; {} s, the accuracy-limited step for {})\n",
                        format_number(r.recommended()), r.margin, basis, format_number(*r.h_accuracy), r.accuracy);
@@ -54,6 +58,7 @@ nlohmann::json to_json(const StepRecommendation& r) {
           {"h_safe", r.h_safe ? num(*r.h_safe) : nlohmann::json(nullptr)},
           {"margin", r.margin},
           {"basis", r.h_safe ? "h_safe" : "h_crit"},
+          {"h_crit_upper_bound", r.h_crit_upper_bound},
           {"h_accuracy", r.h_accuracy ? num(*r.h_accuracy) : nlohmann::json(nullptr)},
           {"accuracy", r.accuracy},
           {"h_recommended", num(r.recommended())}};

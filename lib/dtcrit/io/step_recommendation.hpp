@@ -23,6 +23,9 @@ struct StepRecommendation {
   Stability stability = Stability::conditional;  // the limit's verdict
   double h_crit = std::numeric_limits<double>::quiet_NaN();  // largest stable step [s]
   std::optional<double> h_safe;                               // certified safe step [s], when known
+  // h_crit is an upper bound of the limit (a non-symmetric damped packing above the size whose
+  // complex crossings are checked): the recommendation says so.
+  bool h_crit_upper_bound = false;
   double margin = default_step_margin;
   // The accuracy-limited step, when asked for (--accuracy): its value and what it keeps, e.g.
   // "restitution within 1%".
@@ -52,6 +55,7 @@ std::optional<StepRecommendation> recommend_from(const Limits& limits, double ma
   rec.h_crit = chosen->h_crit;
   if constexpr (requires { chosen->h_safe; })
     if (std::isfinite(chosen->h_safe)) rec.h_safe = chosen->h_safe;
+  if constexpr (requires { chosen->upper_bound; }) rec.h_crit_upper_bound = chosen->upper_bound;
   rec.margin = margin;
   return rec;
 }

@@ -133,6 +133,12 @@ TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report,
                          : fmt::format("timestep is {:.3g} times the critical step: {} blows up", ratio, in.integrator);
     if (ratio < 1.0 && ratio > margin)
       detail += fmt::format(" (above the recommended margin {:g}: the limit holds for this state only)", margin);
+    // Above the -1 crossing the run is unstable for certain; below it, only where no complex pair
+    // leaves the unit circle first, which was not checked at this size.
+    if (ratio < 1.0 && lim->upper_bound)
+      detail += "; h_crit is the -1 crossing, an upper bound of the limit: complex crossings below it were not "
+                "checked at this size (--crossing-check-dofs)";
+    c.json["h_crit_upper_bound"] = lim->upper_bound;
     c.text = fmt::format("  timestep                    {:.6g} s ({})\n  h_crit {:<20} {:.6g} s\n"
                          "  timestep / h_crit           {:.6g}\n",
                          dt, dt_from, in.integrator, lim->h_crit, ratio);
