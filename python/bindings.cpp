@@ -21,7 +21,7 @@
 #include "dtcrit/analysis/pair_analysis.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/integrators/registry.hpp"
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
 #include "dtcrit/packing/packing_request.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 #include "dtcrit/stability/matrix_system.hpp"

@@ -16,7 +16,7 @@
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/io/body_spec.hpp"
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
 #include "dtcrit/io/pair_input.hpp"
 #include "dtcrit/io/vary_axis.hpp"
 #include "dtcrit/network/network.hpp"

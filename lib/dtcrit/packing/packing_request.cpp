@@ -12,7 +12,8 @@
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/contact/operating_point.hpp"
 #include "dtcrit/core/check.hpp"
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
+#include "dtcrit/core/numbers.hpp"
 #include "dtcrit/io/pair_input.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 
@@ -40,8 +41,8 @@ std::pair<std::pair<int, int>, contact::ContactLaw> parse_type_law(const std::st
   const std::string types = kv.required_text("types");
   const auto parts = split(types, '-');
   if (parts.size() != 2) fail(fmt::format("--type-law {}: types = '{}' must read I-J, e.g. 1-2", spec, types));
-  const int a = static_cast<int>(parse_number("--type-law type", parts[0]));
-  const int b = static_cast<int>(parse_number("--type-law type", parts[1]));
+  const int a = parse_integer<int>("--type-law type", parts[0]);
+  const int b = parse_integer<int>("--type-law type", parts[1]);
   if (a < 1 || b < 1) fail(fmt::format("--type-law {}: types must be >= 1", spec));
   contact::ContactLaw law = base;
   for (const char* key : {"kn", "kt", "gamma_n", "gamma_t"})

@@ -13,7 +13,7 @@
 #include "dtcrit/core/types.hpp"
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/dynamics/system.hpp"
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
 
 namespace dtcrit::sweep {
 
