@@ -411,13 +411,13 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   ao.amplification_dofs = o.amplification_dofs;
   ao.progress = progress;
   AnalysedPacking analysed;
-  std::optional<network::ClumpSummary> clumps;
+  std::optional<ClumpSummary> clumps;
   if (!o.clumps.empty()) {
     // fix rigid/small molecule: each molecule one rigid body; the analysis is the contact network's.
     if (analyse) fail("--clumps molecule is analysed serially: run without mpirun");
     progress("making the rigid bodies (--clumps molecule)");
-    network::ClumpSummary summary;
-    const network::ContactNetwork net = network::clump_network(p, contacts, &summary);
+    ClumpSummary summary;
+    const network::ContactNetwork net = clump_network(p, contacts, &summary);
     clumps = summary;
     progress(fmt::format("assembling the global system ({} bodies, {} contacts)", summary.bodies, net.contacts.size()));
     analysed.system = std::make_unique<const GlobalSystem>(net, !o.no_rotation);
