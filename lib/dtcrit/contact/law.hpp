@@ -1,7 +1,7 @@
 #pragma once
 // The contact laws DEM codes run, as data: one ContactLaw composed of a normal, damping, tangential,
-// rolling and twisting sub-model with named parameters (STYLE.md §13), in the exact semantics of
-// LAMMPS 29 Sep 2021 (Debian's `lammps`): pair styles `gran/hooke`, `gran/hooke/history`,
+// rolling and twisting sub-model with named parameters (no positional arrays), in the exact
+// semantics of LAMMPS 29 Sep 2021 (Debian's `lammps`): pair styles `gran/hooke`, `gran/hooke/history`,
 // `gran/hertz/history` and `granular`. The force and its linearisation are in contact/response.hpp,
 // the geometry (arms, Jacobians, effective mass) in contact/kinematics.hpp, the parser of LAMMPS'
 // argument syntax in contact/lammps_syntax.hpp. See contact/README.md for the formulas and the lines
