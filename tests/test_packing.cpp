@@ -525,6 +525,43 @@ TEST_CASE("the stepper with rolling resistance is bounded at 0.99 and grows at 1
   }
 }
 
+TEST_CASE("confirmation holds every contact sticking, walls with a frictional law of their own included",
+          "[packing][contact]") {
+  // One sphere pressed by six walls, each with its own law of friction mu = 0 (the particle law's mu
+  // is irrelevant: there are no pairs). With k_t = 0.8 k_n the top modes are the sphere's rotations,
+  // which only the walls' tangential springs hold (omega^2 = 4 k_t r^2 / I = 10 k_t / m, against
+  // 2 k_n / m for the stiffest translation without them). The analysis linearises the contacts
+  // sticking; a run whose walls slide has no rotational stiffness and stays bounded at 1.01.
+  Packing p = lattice(LatticeKind::sc, 1, false);
+  REQUIRE(p.size() == 1);
+  const double overlap = 2.0 * p.radius[0] * 1e-4;
+  const contact::ContactLaw frictionless_wall = contact::hooke_history(1e5, 8e4, 0.0, 0.0, 0.0);
+  add_box_walls(p, overlap, frictionless_wall);
+  const ContactLaws laws = hooke(1e5, 8e4, 0.0, 0.0, 0.0);
+  const GlobalSystem g(p, find_contacts(p, laws), true);
+  REQUIRE(g.contacts().wall_contacts == 6);
+  PackingAnalysisOptions o;
+  o.integrators = {"velocity_verlet"};
+  const PackingReport r = analyse_packing(p, g, o);
+  REQUIRE(r.integrators.size() == 1);
+  const auto& lim = r.integrators[0];
+  REQUIRE(lim.exact);
+  CHECK(equilibrium_residual(p, laws) < 1e-9);
+  const double amplitude = 1e-4 * overlap;
+  const double spin = amplitude / (p.radius[0] * lim.h_crit);  // translations do not excite rotations here
+  const ConfirmationRun below = confirm_with_stepper(p, laws, lim.name, lim.h_crit, 0.99, 3000, amplitude, 7, spin);
+  const ConfirmationRun above = confirm_with_stepper(p, laws, lim.name, lim.h_crit, 1.01, 3000, amplitude, 7, spin);
+  CAPTURE(below.growth, above.growth);
+  CHECK(below.steps == 3000);
+  CHECK(below.growth <= bounded_growth);
+  CHECK(above.growth > growing_growth);
+  // The law the runs use: every friction limit lifted, the rest as given.
+  const contact::ContactLaw held = contact::sticking(frictionless_wall);
+  CHECK(held.mu >= 1e6);
+  CHECK(held.kn == frictionless_wall.kn);
+  CHECK(held.kt == frictionless_wall.kt);
+}
+
 TEST_CASE("confirmation off equilibrium: the packing's own relaxation does not count as growth", "[packing]") {
   // FCC between walls pressed in by the lattice's overlap is not in equilibrium (a wall pushes
   // with kn x overlap, a sphere's four neighbours at 45 degrees with about 2.8 times that): the

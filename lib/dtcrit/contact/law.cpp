@@ -59,6 +59,14 @@ bool damped(const ContactLaw& law) {
          law.gamma_twist > 0.0;
 }
 
+ContactLaw sticking(ContactLaw law) {
+  constexpr double no_limit = 1e6;
+  law.mu = no_limit;
+  if (law.rolling != RollingModel::none) law.mu_roll = no_limit;
+  if (law.twisting == TwistingModel::sds) law.mu_twist = no_limit;
+  return law;
+}
+
 ContactLaw validated(const ContactLaw& law) {
   require_positive("normal stiffness kn", law.kn);
   require_non_negative("normal damping coefficient", law.damping_coefficient);
