@@ -15,9 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "dtcrit/io/step_recommendation.hpp"
+#include "dtcrit/packing/clumps.hpp"
 #include "dtcrit/packing/contacts.hpp"
 #include "dtcrit/packing/global_system.hpp"
-#include "dtcrit/packing/clumps.hpp"
 #include "dtcrit/packing/lammps_contacts.hpp"
 #include "dtcrit/packing/lammps_input.hpp"
 #include "dtcrit/packing/packing.hpp"
