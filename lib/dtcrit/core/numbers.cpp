@@ -14,7 +14,11 @@ std::optional<double> read_number(std::string_view text) {
 
 double parse_number(std::string_view what, std::string_view text) {
   if (const auto v = read_number(text)) return *v;
-  fail(fmt::format("{} = '{}' is not a number", what, text));
+  // NaN spelled out is named without quotes ("body1 m = nan is not a number"), anything else quoted.
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  const bool nan = !text.empty() && ec == std::errc() && end == text.data() + text.size() && std::isnan(value);
+  fail(nan ? fmt::format("{} = {} is not a number", what, text) : fmt::format("{} = '{}' is not a number", what, text));
 }
 
 }  // namespace dtcrit
