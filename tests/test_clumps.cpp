@@ -1,4 +1,4 @@
-// Clumps of spheres as rigid bodies (issue 14, `--clumps molecule`, packing/clumps.hpp): the
+// Clumps of spheres as rigid bodies (`--clumps molecule`, packing/clumps.hpp): the
 // bodies against fix rigid/small's sums worked by hand, a clump of one sphere against the sphere
 // packing, and omega_max of clump packings against a dense solve built here by constraining the
 // sphere packing's own K and M to rigid-body motion (u_s = U_B + Phi_B x d_s, phi_s = Phi_B).
