@@ -1,4 +1,4 @@
-// Clumps of spheres as rigid bodies (issue 14, `--clumps molecule`, network/clumps.hpp): the
+// Clumps of spheres as rigid bodies (`--clumps molecule`, packing/clumps.hpp): the
 // bodies against fix rigid/small's sums worked by hand, a clump of one sphere against the sphere
 // packing, and omega_max of clump packings against a dense solve built here by constraining the
 // sphere packing's own K and M to rigid-body motion (u_s = U_B + Phi_B x d_s, phi_s = Phi_B).
@@ -16,7 +16,7 @@
 
 #include "cli_test_support.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
-#include "dtcrit/network/clumps.hpp"
+#include "dtcrit/packing/clumps.hpp"
 #include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/global_system.hpp"
 #include "dtcrit/packing/lammps_contacts.hpp"
@@ -139,7 +139,7 @@ TEST_CASE("clumps: mass, centre and inertia tensor are fix rigid/small's sums", 
   p.add(Vec3(9e-3, 9e-3, 9e-3), 0.5e-3, 2500.0, packing::BodyModel::sphere);  // molecule 0: a free sphere
   p.box_hi = Vec3(1e-2, 1e-2, 1e-2);
   p.molecule = {7, 7, 7, 0};
-  const network::ContactNetwork net = network::clump_network(p, packing::ContactSet{});
+  const network::ContactNetwork net = packing::clump_network(p, packing::ContactSet{});
   REQUIRE(net.bodies.size() == 2);
   const auto& b = net.bodies[0];
   double M = 0.0;
@@ -197,8 +197,8 @@ TEST_CASE("clumps: a clump of one sphere is the sphere packing", "[clumps]") {
     CAPTURE(zero);
     p.molecule.clear();
     for (Index i = 0; i < p.size(); ++i) p.molecule.push_back(zero ? 0 : 100 + i);
-    network::ClumpSummary sum;
-    const packing::GlobalSystem clumps(network::clump_network(p, cs, &sum));
+    packing::ClumpSummary sum;
+    const packing::GlobalSystem clumps(packing::clump_network(p, cs, &sum));
     CHECK(sum.bodies == p.size());
     CHECK(sum.clumps == 0);
     CHECK(sum.single_spheres == (zero ? p.size() : 0));
@@ -229,8 +229,8 @@ TEST_CASE("clumps: omega_max of dimer and tetramer packings equals the sphere pa
       co.gap_tolerance = 1e-9;
       const packing::ContactSet all = packing::find_contacts(p, laws, co);
       const packing::ContactSet inter = inter_body_contacts(p, all);
-      network::ClumpSummary sum;
-      const network::ContactNetwork net = network::clump_network(p, all, &sum);
+      packing::ClumpSummary sum;
+      const network::ContactNetwork net = packing::clump_network(p, all, &sum);
       CHECK(sum.bodies == p.size() / per_body);
       CHECK(sum.clumps == sum.bodies);
       CHECK(sum.largest == per_body);
@@ -344,7 +344,7 @@ TEST_CASE("clumps: the reference stepper's rigid clumps confirm the predicted li
     packing::ContactOptions co;
     co.gap_tolerance = 1e-9;
     const packing::ContactSet cs = packing::find_contacts(p, laws, co);
-    const packing::GlobalSystem sys(network::clump_network(p, cs));
+    const packing::GlobalSystem sys(packing::clump_network(p, cs));
     packing::PackingAnalysisOptions o;
     // central_difference runs with the tangential history read from the positions
     // (confirmation_history_mode): LAMMPS' rule would advance the spring by h v_{n+1} there.
@@ -417,7 +417,7 @@ TEST_CASE("clumps: histories from LAMMPS' contact dumps are carried to the bodie
   REQUIRE(summary.pairs_read > 0);
   REQUIRE(summary.walls_read > 0);
   for (Index i = 0; i < p.size(); ++i) p.molecule.push_back(i + 1);
-  const network::ContactNetwork net = network::clump_network(p, cs);
+  const network::ContactNetwork net = packing::clump_network(p, cs);
   std::size_t carried = 0;
   for (const auto& c : net.contacts) carried += c.has_history;
   CHECK(carried == static_cast<std::size_t>(summary.pairs_read + summary.walls_read));

@@ -258,7 +258,8 @@ TEST_CASE("integrators reject bad input with a message naming it", "[integrators
 }
 
 TEST_CASE("Gear 5-value with c0 = 19/90 (A&T's velocity-dependent variant) is also fourth order", "[integrators]") {
-  // Not a registry row; recorded because INTEGRATORS.md asks which c0 to use (see README.md).
+  // Not a registry row; recorded because Allen & Tildesley recommend it for velocity-dependent forces
+  // (integrators/README.md).
   for (double zeta : {0.0, 0.2}) {
     GearIntegrator coarse(gear5_velocity_corrector()), fine(gear5_velocity_corrector());
     const double p = std::log2(test::oscillator_error(coarse, zeta, 120) / test::oscillator_error(fine, zeta, 240));

@@ -54,6 +54,17 @@ Packing lattice(LatticeKind kind, Index n, bool periodic = true, double compress
   return make_lattice(s);
 }
 
+// Velocity Verlet's limit on the packing's global system, required exact.
+PackingIntegratorLimit verlet_limit(const Packing& p, const ContactLaws& laws) {
+  const GlobalSystem g(p, find_contacts(p, laws), true);
+  PackingAnalysisOptions o;
+  o.integrators = {"velocity_verlet"};
+  const PackingReport r = analyse_packing(p, g, o);
+  REQUIRE(r.integrators.size() == 1);
+  REQUIRE(r.integrators[0].exact);
+  return r.integrators[0];
+}
+
 // Contacts as a comparable set (pair, rounded normal).
 std::multiset<std::tuple<int, int, long, long, long>> as_set(const ContactSet& s) {
   std::multiset<std::tuple<int, int, long, long, long>> out;
@@ -525,6 +536,37 @@ TEST_CASE("the stepper with rolling resistance is bounded at 0.99 and grows at 1
   }
 }
 
+TEST_CASE("confirmation holds every contact sticking, walls with a frictional law of their own included",
+          "[packing][contact]") {
+  // One sphere pressed by six walls, each with its own law of friction mu = 0 (the particle law's mu
+  // is irrelevant: there are no pairs). With k_t = 0.8 k_n the top modes are the sphere's rotations,
+  // which only the walls' tangential springs hold (omega^2 = 4 k_t r^2 / I = 10 k_t / m, against
+  // 2 k_n / m for the stiffest translation without them). The analysis linearises the contacts
+  // sticking; a run whose walls slide has no rotational stiffness and stays bounded at 1.01.
+  Packing p = lattice(LatticeKind::sc, 1, false);
+  REQUIRE(p.size() == 1);
+  const double overlap = 2.0 * p.radius[0] * 1e-4;
+  const contact::ContactLaw frictionless_wall = contact::hooke_history(1e5, 8e4, 0.0, 0.0, 0.0);
+  add_box_walls(p, overlap, frictionless_wall);
+  const ContactLaws laws = hooke(1e5, 8e4, 0.0, 0.0, 0.0);
+  REQUIRE(find_contacts(p, laws).wall_contacts == 6);
+  const PackingIntegratorLimit lim = verlet_limit(p, laws);
+  CHECK(equilibrium_residual(p, laws) < 1e-9);
+  const double amplitude = 1e-4 * overlap;
+  const double spin = amplitude / (p.radius[0] * lim.h_crit);  // translations do not excite rotations here
+  const ConfirmationRun below = confirm_with_stepper(p, laws, lim.name, lim.h_crit, 0.99, 3000, amplitude, 7, spin);
+  const ConfirmationRun above = confirm_with_stepper(p, laws, lim.name, lim.h_crit, 1.01, 3000, amplitude, 7, spin);
+  CAPTURE(below.growth, above.growth);
+  CHECK(below.steps == 3000);
+  CHECK(below.growth <= bounded_growth);
+  CHECK(above.growth > growing_growth);
+  // The law the runs use: every friction limit lifted, the rest as given.
+  const contact::ContactLaw held = contact::sticking(frictionless_wall);
+  CHECK(held.mu >= 1e6);
+  CHECK(held.kn == frictionless_wall.kn);
+  CHECK(held.kt == frictionless_wall.kt);
+}
+
 TEST_CASE("confirmation off equilibrium: the packing's own relaxation does not count as growth", "[packing]") {
   // FCC between walls pressed in by the lattice's overlap is not in equilibrium (a wall pushes
   // with kn x overlap, a sphere's four neighbours at 45 degrees with about 2.8 times that): the
@@ -534,13 +576,7 @@ TEST_CASE("confirmation off equilibrium: the packing's own relaxation does not c
   const double overlap = 2.0 * p.radius[0] * 1e-4;
   add_box_walls(p, overlap);
   const ContactLaws laws = hooke(1e5, 5e4, 0.0, 0.0, 10.0);
-  const GlobalSystem g(p, find_contacts(p, laws), true);
-  PackingAnalysisOptions o;
-  o.integrators = {"velocity_verlet"};
-  const PackingReport r = analyse_packing(p, g, o);
-  REQUIRE(r.integrators.size() == 1);
-  const auto& lim = r.integrators[0];
-  REQUIRE(lim.exact);
+  const PackingIntegratorLimit lim = verlet_limit(p, laws);
   CHECK(equilibrium_residual(p, laws) > 0.5);  // off equilibrium by a good margin
   const ConfirmationRun below = confirm_with_stepper(p, laws, lim.name, lim.h_crit, 0.99, 3000, 1e-4 * overlap);
   const ConfirmationRun above = confirm_with_stepper(p, laws, lim.name, lim.h_crit, 1.01, 3000, 1e-4 * overlap);
@@ -558,17 +594,8 @@ TEST_CASE("confirmation: contacts that open and close are counted, and switching
   Packing p = lattice(LatticeKind::fcc, 3, false, 1e-3);
   const double overlap = 2.0 * p.radius[0] * 1e-3;
   add_box_walls(p, overlap);
-  auto limit = [&](const ContactLaws& laws) {
-    const GlobalSystem g(p, find_contacts(p, laws), true);
-    PackingAnalysisOptions o;
-    o.integrators = {"velocity_verlet"};
-    const PackingReport r = analyse_packing(p, g, o);
-    REQUIRE(r.integrators.size() == 1);
-    REQUIRE(r.integrators[0].exact);
-    return r.integrators[0].h_crit;
-  };
   const ContactLaws switching = hooke(1e4, 2857.0, 0.0, 0.0, 1e6);
-  const double h = limit(switching);
+  const double h = verlet_limit(p, switching).h_crit;
   const ConfirmationRun half = confirm_with_stepper(p, switching, "velocity_verlet", h, 0.5, 2000, 1e-4 * overlap);
   const ConfirmationRun near = confirm_with_stepper(p, switching, "velocity_verlet", h, 0.9, 2000, 1e-4 * overlap);
   CHECK(half.contact_changes > 100);
@@ -576,7 +603,7 @@ TEST_CASE("confirmation: contacts that open and close are counted, and switching
   CHECK(near.contact_changes > 100);
   CHECK(near.growth > 100.0);
   const ContactLaws steady = hooke(1e4, 5000.0, 0.0, 0.0, 1e6);
-  const double h2 = limit(steady);
+  const double h2 = verlet_limit(p, steady).h_crit;
   const ConfirmationRun below = confirm_with_stepper(p, steady, "velocity_verlet", h2, 0.99, 2000, 1e-4 * overlap);
   CHECK(below.contact_changes >= 0);
   CHECK(below.growth < 10.0);

@@ -374,7 +374,7 @@ TEST_CASE("GS4 families are unconditionally stable over their parameter cube", "
 }
 
 TEST_CASE("central difference and LAMMPS velocity Verlet are members of the GS4 form", "[stability]") {
-  // INTEGRATORS.md: central difference Lambda = (1, ½, 0, 1, ½, 1), lambda = (1, ½, 0, 1, ½), W1 = 1;
+  // Central difference: Lambda = (1, ½, 0, 1, ½, 1), lambda = (1, ½, 0, 1, ½), W1 = 1;
   // velocity Verlet Lambda = (1, ½, 0, ½, 0, 1), lambda = (1, ½, 0, 1, ½) (dashpots on v + ½ h a).
   const GS4Coefficients cd{"cd by hand", 1.0, 0.5, 0.0, 1.0, 0.5, 1.0, 1.0, 1.0, 0.5, 0.0, 1.0, 0.5};
   const GS4Coefficients vv{"vv by hand", 1.0, 0.5, 0.0, 0.5, 0.0, 1.0, 1.0, 1.0, 0.5, 0.0, 1.0, 0.5};
@@ -411,7 +411,7 @@ TEST_CASE("GS4 V0 coefficients agree with Zhou & Tamma's single-parameter V0 and
   }
   // The V0 load weight W1 from the weighting-function moments (Zhou & Tamma; the same expression
   // in Papazafeiropoulos' GSSSS and in Chang's suanPan GSSSSV0, rho and rho_s the two larger roots)
-  // equals Lambda1W1, as INTEGRATORS.md states.
+  // equals Lambda1W1.
   for (double r1 : {0.0, 0.3, 0.7, 1.0})
     for (double r2 : {0.0, 0.5, 1.0}) {
       const double s = r1 + r2, p = r1 * r2;

@@ -437,7 +437,7 @@ TEST_CASE("planar contact pair: M, K, C equal the Burns-Hanley assembly", "[step
   }
   CHECK(pair.history().size() == 0);
   // Non-zero squared frequencies are the eigenvalues of zhat K_c, zhat = z^-1 + z'^-1 with
-  // A = 1/m + r_n^2/I, B = -r_t r_n/I, D = 1/m + r_t^2/I (DESIGN.md §2).
+  // A = 1/m + r_n^2/I, B = -r_t r_n/I, D = 1/m + r_t^2/I (Burns & Hanley 2016).
   auto zinv = [](const ArmBody& body) {
     Eigen::Matrix2d z;
     const double A = 1 / body.m + body.r_n * body.r_n / body.I, B = -body.r_t * body.r_n / body.I,
@@ -548,7 +548,8 @@ TEST_CASE("particle-wall impact: traditional and consistent tangential updates a
   // The wall's normal is fixed, so both modes describe the same continuous motion. Under velocity
   // Verlet they differ only at onset (traditional: xi = h v_t; consistent: the slip since the
   // interpolated onset), an O(h) offset whose size depends on the onset phase: average over eight
-  // phases (DESIGN.md §6) and fit the slope. Under RK4 the traditional update is first order.
+  // phases (as the sweep engine does, sweep/README.md) and fit the slope. Under RK4 the traditional
+  // update is first order.
   const int dim = GENERATE(2, 3);
   const bool rk4 = GENERATE(false, true);
   const double tc = collision_time(gamma_n_from_restitution(0.7, 1.0e5, 1.0), 1.0e5, 1.0);

@@ -196,9 +196,9 @@ void check(const Panel& panel, const Contour& contour, const std::vector<Point>&
 }
 
 // Points of the paper's figures that its text states in numbers (the figures themselves are not in
-// /work/shared/papers/burns-hanley-2016-stable-time-steps.txt, only their captions and the text
-// about them). Each is checked with the tolerance its wording allows; the line numbers are those
-// of that text file.
+// the plain-text copy of the paper this was written from, only their captions and the text about
+// them). Each is checked with the tolerance its wording allows; the line numbers are those of that
+// copy (not held in the repository).
 void check_paper_points() {
   const double L = 0.006, I3 = 5.4e-8;
   auto fig3a = [&](double k1, double e) {

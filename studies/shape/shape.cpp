@@ -37,7 +37,7 @@
 #include "dtcrit/estimates/material.hpp"
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/text_table.hpp"
-#include "dtcrit/network/clumps.hpp"
+#include "dtcrit/packing/clumps.hpp"
 #include "dtcrit/network/planar_shapes.hpp"
 #include "dtcrit/packing/contacts.hpp"
 #include "dtcrit/packing/global_system.hpp"
@@ -95,9 +95,9 @@ Row analyse(const std::string& family, packing::Packing p, int per_body, bool as
   o.integrators = {"velocity_verlet"};
   o.eigen.method = packing::EigenMethod::lanczos;
   o.eigen.tolerance = 1e-12;
-  network::ClumpSummary sum;
+  packing::ClumpSummary sum;
   const auto sys = as_spheres ? std::make_unique<packing::GlobalSystem>(p, cs)
-                              : std::make_unique<packing::GlobalSystem>(network::clump_network(p, cs, &sum));
+                              : std::make_unique<packing::GlobalSystem>(packing::clump_network(p, cs, &sum));
   const auto r = as_spheres ? packing::analyse_packing(p, *sys, o) : packing::analyse_system(family, *sys, o);
   Row row{family, per_body, p.size(), as_spheres ? p.size() : sum.bodies, r.omega_max, r.h_exact};
   row.gershgorin = estimate(r, "gershgorin");

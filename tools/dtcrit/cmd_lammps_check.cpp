@@ -21,7 +21,7 @@
 #include "progress.hpp"
 
 #include "dtcrit/core/check.hpp"
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
 #include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 #include "dtcrit/packing/lammps_probe.hpp"

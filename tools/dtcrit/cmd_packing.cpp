@@ -270,20 +270,14 @@ void run(const PackingOptions& o) {
   nlohmann::json confirmation = nlohmann::json::array();
   std::string confirmation_text;
   if (o.confirm_steps > 0) {
-    // The stepper with the same law, mu so large that every contact sticks, from a perturbation of
-    // 1e-4 of the smallest overlap.
-    packing::ContactLaws sticking = a.laws;
-    for (contact::ContactLaw* law : {&sticking.base}) {
-      law->mu = 1e6;
-      if (law->rolling != contact::RollingModel::none) law->mu_roll = 1e6;
-      if (law->twisting == contact::TwistingModel::sds) law->mu_twist = 1e6;
-    }
+    // The stepper with the same laws, every contact held sticking (confirmation.hpp), from a
+    // perturbation of 1e-4 of the smallest overlap.
     double dmin = std::numeric_limits<double>::infinity();
     for (const auto& c : a.system->contacts().contacts) dmin = std::min(dmin, c.overlap);
     if (!(dmin > 0.0)) fail("--confirm needs every contact closed (overlap > 0): compress the packing");
     // Forces on the unperturbed packing: a packing off equilibrium relaxes, which the growth
     // measure (separation from an unperturbed run) takes out.
-    const double residual = packing::equilibrium_residual(a.packing, sticking, a.clumps.has_value());
+    const double residual = packing::equilibrium_residual(a.packing, a.laws, a.clumps.has_value());
     confirmation_text = fmt::format(
         "\nconfirmation with the reference stepper: growth of the separation between a run perturbed by 1e-4 of\n"
         "the smallest overlap and an unperturbed one (initial force residual {:.2g} kn x smallest overlap{}):\n",
@@ -291,9 +285,9 @@ void run(const PackingOptions& o) {
     const Confirmation c = confirm_rows(
         a.report.integrators,
         [&](const packing::PackingIntegratorLimit& lim, double f) {
-          return a.clumps ? packing::confirm_clumps_with_stepper(a.packing, sticking, lim.name, lim.h_crit, f,
+          return a.clumps ? packing::confirm_clumps_with_stepper(a.packing, a.laws, lim.name, lim.h_crit, f,
                                                                   o.confirm_steps, 1e-4 * dmin)
-                          : packing::confirm_with_stepper(a.packing, sticking, lim.name, lim.h_crit, f, o.confirm_steps,
+                          : packing::confirm_with_stepper(a.packing, a.laws, lim.name, lim.h_crit, f, o.confirm_steps,
                                                           1e-4 * dmin, 7, 0.0, &a.system->contacts());
         },
         {{"equilibrium_residual", residual}}, progress, "stepper");

@@ -6,7 +6,8 @@
 
 #include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/core/check.hpp"
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
+#include "dtcrit/core/numbers.hpp"
 #include "dtcrit/sweep/sweep.hpp"
 
 namespace dtcrit {

@@ -110,9 +110,9 @@ PairReport analyse_pair(std::string label, const ContactPointModel& model, const
       }
     if (o->e_star > 0.0)
       r.estimates.push_back({"hertz_collision_time_formula",
-                             contact::hertz_duration_formula(model.normal_effective_mass(), o->r_eff, o->e_star,
-                                                             o->point.impact_velocity),
-                             "2.868 (m*^2 / (R* E*^2 v))^(1/5), the undamped Hertz closed form"});
+                             contact::hertz_duration(model.normal_effective_mass(), o->r_eff, o->e_star,
+                                                     o->point.impact_velocity),
+                             "2.86826 (m*^2 / (R* E*^2 v))^(1/5), the undamped Hertz closed form"});
   }
   if (material)
     for (auto& e : material_estimates(*material)) r.estimates.push_back(std::move(e));

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "dtcrit/core/check.hpp"
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
 
 namespace dtcrit::contact {
 

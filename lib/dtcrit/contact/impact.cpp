@@ -95,14 +95,8 @@ ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, d
                    describe(law), max_steps));
 }
 
-double hertz_duration_formula(double m_eff, double r_eff, double e_star, double speed) {
-  return 2.868 * std::pow(m_eff * m_eff / (r_eff * e_star * e_star * speed), 0.2);
-}
-
 double hertz_duration(double m_eff, double r_eff, double e_star, double speed) {
-  const double integral = 0.4 * std::tgamma(0.4) * std::tgamma(0.5) / std::tgamma(0.9);  // (2/5) B(2/5, 1/2)
-  const double peak = std::pow(15.0 * m_eff * speed * speed / (16.0 * e_star * std::sqrt(r_eff)), 0.4);
-  return 2.0 * peak / speed * integral;
+  return hertz_duration_constant * std::pow(m_eff * m_eff / (r_eff * e_star * e_star * speed), 0.2);
 }
 
 }  // namespace dtcrit::contact

@@ -23,12 +23,12 @@ struct ImpactResult {
 ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, double speed, double law_m_eff = 0.0,
                             double resolution = 4000.0);
 
-// The textbook Hertz collision time t_c = 2.868 (m*^2 / (R* E*^2 v))^(1/5) (undamped; E* the
-// effective modulus of F = 4/3 E* sqrt(R*) delta^(3/2)).
-double hertz_duration_formula(double m_eff, double r_eff, double e_star, double speed);
-// The same collision time with its exact constant: t_c = 2 (delta_max / v) int_0^1 dx / sqrt(1 - x^(5/2)),
-// delta_max = (15 m* v^2 / (16 E* sqrt(R*)))^(2/5); the integral is (2/5) B(2/5, 1/2), so
-// t_c = 2.86826... (m*^2 / (R* E*^2 v))^(1/5) (2.868 above is that constant rounded: 9e-5 low).
+// The Hertz collision time of an undamped head-on impact at the approach speed v, E* the effective
+// modulus of F = 4/3 E* sqrt(R*) delta^(3/2): t_c = 2 (delta_max / v) int_0^1 dx / sqrt(1 - x^(5/2)),
+// delta_max = (15 m* v^2 / (16 E* sqrt(R*)))^(2/5), and the integral is (2/5) B(2/5, 1/2), so
+//   t_c = hertz_duration_constant (m*^2 / (R* E*^2 v))^(1/5),
+// the constant 2 (15/16)^(2/5) (2/5) B(2/5, 1/2) = 2.86826... (textbooks round it to 2.868 or 2.87).
+inline constexpr double hertz_duration_constant = 2.8682656991953314;
 double hertz_duration(double m_eff, double r_eff, double e_star, double speed);
 
 }  // namespace dtcrit::contact

@@ -1,14 +1,13 @@
 #include "dtcrit/contact/lammps_syntax.hpp"
 
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "dtcrit/core/check.hpp"
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
+#include "dtcrit/core/numbers.hpp"
 
 namespace dtcrit::contact {
 
@@ -29,12 +28,10 @@ class Cursor {
   double number(std::string_view what) {
     const std::size_t at = i_ + 1;
     const std::string t = next(what);
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(t.c_str(), &end);
-    if (t.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+    const auto v = read_number(t);
+    if (!v || !std::isfinite(*v))
       fail(fmt::format("{}: {} = '{}' (word {} of '{}') is not a number", where_, what, t, at, context_));
-    return v;
+    return *v;
   }
   [[noreturn]] void unexpected(std::string_view expected) const {
     fail(fmt::format("{}: '{}' (word {} of '{}') is not supported; expected {}", where_, w_[i_ - 1], i_, context_,

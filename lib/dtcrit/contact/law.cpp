@@ -59,6 +59,16 @@ bool damped(const ContactLaw& law) {
          law.gamma_twist > 0.0;
 }
 
+ContactLaw sticking(ContactLaw law) {
+  constexpr double no_limit = 1e6;
+  // A history model without a tangential spring has no sticking force beyond its dashpot, and
+  // friction there needs a spring (validated()): its mu stays.
+  if (law.tangential == TangentialModel::linear_nohistory || law.kt > 0.0) law.mu = no_limit;
+  if (law.rolling != RollingModel::none) law.mu_roll = no_limit;
+  if (law.twisting == TwistingModel::sds) law.mu_twist = no_limit;
+  return law;
+}
+
 ContactLaw validated(const ContactLaw& law) {
   require_positive("normal stiffness kn", law.kn);
   require_non_negative("normal damping coefficient", law.damping_coefficient);

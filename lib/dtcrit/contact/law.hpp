@@ -1,7 +1,7 @@
 #pragma once
 // The contact laws DEM codes run, as data: one ContactLaw composed of a normal, damping, tangential,
-// rolling and twisting sub-model with named parameters (STYLE.md §13), in the exact semantics of
-// LAMMPS 29 Sep 2021 (Debian's `lammps`): pair styles `gran/hooke`, `gran/hooke/history`,
+// rolling and twisting sub-model with named parameters (no positional arrays), in the exact
+// semantics of LAMMPS 29 Sep 2021 (Debian's `lammps`): pair styles `gran/hooke`, `gran/hooke/history`,
 // `gran/hertz/history` and `granular`. The force and its linearisation are in contact/response.hpp,
 // the geometry (arms, Jacobians, effective mass) in contact/kinematics.hpp, the parser of LAMMPS'
 // argument syntax in contact/lammps_syntax.hpp. See contact/README.md for the formulas and the lines
@@ -105,6 +105,11 @@ inline bool uses_resistance_rates(const ContactLaw& law) {
 bool damped(const ContactLaw& law);
 // Checks every coefficient (finite, non-negative, kn > 0, what a model needs); names the bad value.
 ContactLaw validated(const ContactLaw& law);
+// The law with its contacts held sticking: mu (where the law has a tangential spring, or no history),
+// and mu_roll / mu_twist where it has rolling / twisting (sds) resistance, raised to 1e6, so that no
+// friction limit is reached. The analysis linearises every contact sticking; a run meant to confirm
+// it (--confirm) uses this law.
+ContactLaw sticking(ContactLaw law);
 
 // Names as LAMMPS spells them ("gran/hertz/history", "hertz/material", "mindlin_rescale/force", ...).
 std::string_view to_string(Style s);

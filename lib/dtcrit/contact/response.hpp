@@ -1,8 +1,8 @@
 #pragma once
-// A contact law as a pure function (STYLE.md §5): the state of one contact in, its forces, the
-// histories after the Coulomb rules and the EXACT derivative of the forces with respect to every
-// input out. The same function serves the reference stepper (forces), the pair model and the
-// packing operator (the derivative, through contact/kinematics.hpp). Geometry and history
+// A contact law as a pure function (no state kept between calls): the state of one contact in,
+// its forces, the histories after the Coulomb rules and the EXACT derivative of the forces with
+// respect to every input out. The same function serves the reference stepper (forces), the pair
+// model and the packing operator (the derivative, through contact/kinematics.hpp). Geometry and history
 // bookkeeping stay with the caller; advance_history() is LAMMPS' rule for carrying the histories
 // from one force call to the next.
 #include <Eigen/Core>

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "dtcrit/contact/impact.hpp"
 #include "dtcrit/core/check.hpp"
 
 namespace dtcrit {
@@ -28,7 +29,7 @@ double hertz_collision_time(const Material& m) {
   const double mass = m.density * 4.0 / 3.0 * std::numbers::pi * std::pow(m.radius, 3);
   const double m_eff = 0.5 * mass, R_eff = 0.5 * m.radius;
   const double E_eff = m.youngs_modulus / (2.0 * (1.0 - m.poisson_ratio * m.poisson_ratio));
-  return 2.87 * std::pow(m_eff * m_eff / (R_eff * E_eff * E_eff * m.impact_velocity), 0.2);
+  return contact::hertz_duration(m_eff, R_eff, E_eff, m.impact_velocity);
 }
 
 std::vector<Estimate> material_estimates(const Material& material) {

@@ -21,8 +21,8 @@ Material validated(const Material& m);
 double rayleigh_time(const Material& m);
 // P-wave time R sqrt(rho / E) (Yade's PWaveTimeStep, per body).
 double p_wave_time(const Material& m);
-// Hertz contact duration of two equal spheres at the impact velocity:
-// 2.87 (m_eff^2 / (R_eff E_eff^2 v))^(1/5), m_eff = m/2, R_eff = R/2, E_eff = E / (2 (1 - nu^2)).
+// Hertz contact duration of two equal spheres at the impact velocity (contact::hertz_duration):
+// 2.86826 (m_eff^2 / (R_eff E_eff^2 v))^(1/5), m_eff = m/2, R_eff = R/2, E_eff = E / (2 (1 - nu^2)).
 double hertz_collision_time(const Material& m);
 
 // The heuristics above as named estimates (rayleigh, p_wave, hertz_collision_time).

@@ -1,7 +1,7 @@
 #pragma once
-// Explicit one-force-evaluation schemes. Equations: /work/shared/INTEGRATORS.md ("Explicit, one
-// force evaluation per step"); a(x, v*) = M^{-1} f(t, x, v*), and v* (the velocity the dashpots
-// see) is stated for each scheme because it sets both the order and the damped stability limit.
+// Explicit one-force-evaluation schemes (integrators/README.md lists them with their orders and
+// sources); a(x, v*) = M^{-1} f(t, x, v*), and v* (the velocity the dashpots see) is stated for each
+// scheme because it sets both the order and the damped stability limit.
 #include "dtcrit/integrators/block_state.hpp"
 #include "dtcrit/integrators/detail/solve.hpp"
 

@@ -24,7 +24,7 @@ struct GearCorrector {
   std::vector<double> c;  // q coefficients; c[2] must be 1
 };
 
-// Allen & Tildesley, Table E.1 (second-order equations), as quoted in INTEGRATORS.md:
+// Allen & Tildesley, Computer Simulation of Liquids, Table E.1 (second-order equations):
 //   4 values: (1/6, 5/6, 1, 1/3);  5 values: (19/120, 3/4, 1, 1/2, 1/12).
 const GearCorrector& gear4_corrector();
 const GearCorrector& gear5_corrector();

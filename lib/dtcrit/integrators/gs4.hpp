@@ -9,9 +9,9 @@
 //     x̃ = x + Λ1W1 h v + Λ2W2 h² a + Λ3W3 h² Δa
 //   x+ = x + λ1 h v + λ2 h² a + λ3 h² Δa;   v+ = v + λ4 h a + λ5 h Δa;   a+ = a + Δa.
 //
-// For f = F(t) - K x - C v this is exactly INTEGRATORS.md's
+// For f = F(t) - K x - C v this is exactly the GS4 update of Zhou & Tamma (2004),
 //   M[a + Λ6W1 Δa] + C[v + ...] + K[x + ...] = (1 - W1) F_n + W1 F_{n+1}   (F linear in t);
-// for nonlinear forces f is evaluated at the weighted state (x̃, ṽ), as the sheet prescribes.
+// for nonlinear forces f is evaluated at the weighted state (x̃, ṽ), as the paper prescribes.
 // Newton on Δa with J = Λ6W1 M + Λ5W2 h C + Λ3W3 h² K (K, C: MechanicalSystem::tangent at the
 // weighted state); on a linear system the first iteration is exact (one solve) and the second
 // residual only confirms it. Rows with Λ3W3 = Λ5W2 = 0 are fully explicit: one force call.
@@ -40,8 +40,8 @@ GS4Coefficients hht_coefficients(double alpha);
 // Generalised-α (Chung & Hulbert 1993): α_m = (2ρ∞-1)/(ρ∞+1), α_f = ρ∞/(ρ∞+1),
 // γ = ½ - α_m + α_f, β = ¼(1 - α_m + α_f)²; inertia at 1-α_m, the rest at 1-α_f.
 GS4Coefficients generalized_alpha_coefficients(double rho_inf);
-// GS4 U0 and V0 families (INTEGRATORS.md; cross-checked against two independent implementations,
-// see README.md). rho: principal root at h -> infinity; rho_s, rho_ss: spurious roots.
+// GS4 U0 and V0 families (Zhou & Tamma 2004; cross-checked against two independent implementations,
+// see integrators/README.md). rho: principal root at h -> infinity; rho_s, rho_ss: spurious roots.
 GS4Coefficients gs4_u0_coefficients(double rho, double rho_s, double rho_ss);
 GS4Coefficients gs4_v0_coefficients(double rho, double rho_s, double rho_ss);
 

@@ -4,14 +4,16 @@
 // the scalar oscillator, undamped and damped; change a row only together with that evidence.
 #include "dtcrit/integrators/registry.hpp"
 
-#include <cerrno>
+#include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <functional>
 #include <map>
 #include <mutex>
 
+#include <fmt/ranges.h>
+
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/key_values.hpp"
 #include "dtcrit/integrators/explicit_schemes.hpp"
 #include "dtcrit/integrators/gear.hpp"
 #include "dtcrit/integrators/gs4.hpp"
@@ -170,12 +172,6 @@ std::string valid_names() {
   return s;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 std::string canonical(const Row& base, const Values& values) {
   if (base.info.parameters.empty()) return base.info.name;
   std::string s = base.info.name + ":";
@@ -208,34 +204,17 @@ Parsed parse(std::string_view spec) {
   for (const auto& p : params) values.push_back(p.default_value);
   if (colon == std::string_view::npos) return {row, row, values};
   if (params.empty()) fail(fmt::format("integrator '{}' takes no parameters, got '{}'", name, args));
-  std::string valid;
-  for (const auto& p : params) valid += (valid.empty() ? "" : ", ") + p.name;
-  std::vector<bool> seen(params.size(), false);
-  std::size_t pos = 0;
-  while (pos <= args.size()) {
-    auto comma = args.find(',', pos);
-    if (comma == std::string_view::npos) comma = args.size();
-    const std::string_view item = trim(args.substr(pos, comma - pos));
-    pos = comma + 1;
-    const auto eq = item.find('=');
-    if (eq == std::string_view::npos)
-      fail(fmt::format("integrator '{}': expected key=value, got '{}'; valid parameters: {}", name, item, valid));
-    const std::string_view key = trim(item.substr(0, eq)), text = trim(item.substr(eq + 1));
-    std::size_t k = 0;
-    while (k < params.size() && params[k].name != key) ++k;
-    if (k == params.size())
-      fail(fmt::format("unknown parameter '{}' for integrator '{}'; valid parameters: {}", key, name, valid));
-    if (seen[k]) fail(fmt::format("integrator '{}': parameter {} given twice", name, key));
-    seen[k] = true;
-    const std::string buffer(text);
-    char* end = nullptr;
-    errno = 0;
-    const double value = std::strtod(buffer.c_str(), &end);
-    if (buffer.empty() || end != buffer.c_str() + buffer.size() || errno == ERANGE || !std::isfinite(value))
-      fail(fmt::format("integrator '{}': parameter {} = '{}' is not a finite number", name, key, text));
-    require_in_range(fmt::format("{} parameter {}", name, key), value, params[k].min, params[k].max);
-    values[k] = value;
-  }
+  std::vector<std::string> valid;
+  for (const auto& p : params) valid.push_back(p.name);
+  const KeyValues given(args, fmt::format("integrator '{}'", name));
+  for (const auto& key : given.keys())
+    if (std::find(valid.begin(), valid.end(), key) == valid.end())
+      fail(fmt::format("unknown parameter '{}' for integrator '{}'; valid parameters: {}", key, name,
+                       fmt::join(valid, ", ")));
+  for (std::size_t k = 0; k < params.size(); ++k)
+    if (const auto value = given.number(params[k].name))
+      values[k] = require_in_range(fmt::format("{} parameter {}", name, params[k].name), *value, params[k].min,
+                                   params[k].max);
   return {row, row, values};
 }
 

@@ -3,6 +3,7 @@
 #include <numbers>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/numbers.hpp"
 
 namespace dtcrit {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "dtcrit/bodies/planar_body.hpp"
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
 
 namespace dtcrit {
 

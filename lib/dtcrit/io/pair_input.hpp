@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
 #include "dtcrit/model/contact_point_model.hpp"
 
 namespace dtcrit {

@@ -3,7 +3,8 @@
 #include <cmath>
 
 #include "dtcrit/core/check.hpp"
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
+#include "dtcrit/core/numbers.hpp"
 
 namespace dtcrit {
 

@@ -1,7 +1,6 @@
 #include "dtcrit/network/network.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -16,9 +15,10 @@
 #include "dtcrit/contact/hertz_mindlin.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/key_values.hpp"
+#include "dtcrit/core/numbers.hpp"
 #include "dtcrit/io/input_file.hpp"
 #include "dtcrit/io/json_text.hpp"
-#include "dtcrit/io/key_values.hpp"
 
 namespace dtcrit::network {
 
@@ -313,12 +313,6 @@ struct Csv {
   std::vector<std::size_t> lines;  // file line of each row
 };
 
-std::string trim(const std::string& s) {
-  const auto a = s.find_first_not_of(" \t\r");
-  if (a == std::string::npos) return "";
-  return s.substr(a, s.find_last_not_of(" \t\r") - a + 1);
-}
-
 Csv read_csv(const std::string& path) {
   std::istringstream in(read_input_file(path, "contact network file"));
   Csv csv;
@@ -326,13 +320,13 @@ Csv read_csv(const std::string& path) {
   std::size_t n = 0;
   while (std::getline(in, line)) {
     ++n;
-    const std::string t = trim(line);
+    const std::string t(trim(line));
     if (t.empty() || t[0] == '#') continue;
     std::vector<std::string> cells;  // empty cells kept: they are missing fields
     std::size_t start = 0;
     for (std::size_t pos; (pos = t.find(',', start)) != std::string::npos; start = pos + 1)
-      cells.push_back(trim(t.substr(start, pos - start)));
-    cells.push_back(trim(t.substr(start)));
+      cells.emplace_back(trim(t.substr(start, pos - start)));
+    cells.emplace_back(trim(t.substr(start)));
     if (csv.header.empty()) {
       csv.header = cells;
       std::set<std::string> seen;
@@ -360,11 +354,8 @@ json cell(const std::string& text) {
 // An id cell as JSON: an integer when it is all digits and fits in 64 bits, else the text (so a
 // body and the contacts that name it agree either way).
 json id_cell(const std::string& text) {
-  long long v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos && ec == std::errc() &&
-      end == text.data() + text.size())
-    return v;
+  if (text.find_first_not_of("0123456789") == std::string::npos)
+    if (const auto v = read_integer<long long>(text)) return *v;
   return text;
 }
 

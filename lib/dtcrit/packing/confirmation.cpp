@@ -105,12 +105,30 @@ stepper::TangentialHistory packing_history_mode(const Packing& p, const ContactL
   return mode;
 }
 
+// The packing and its laws with every contact held sticking (contact::sticking): the particle law,
+// every type pair's and every wall's own law.
+struct HeldSticking {
+  Packing packing;
+  ContactLaws laws;
+};
+HeldSticking held_sticking(const Packing& p, const ContactLaws& laws) {
+  HeldSticking out{p, laws};
+  out.laws.base = contact::sticking(laws.base);
+  for (auto& [types, law] : out.laws.by_types) law = contact::sticking(law);
+  for (auto& w : out.packing.walls)
+    if (w.law) w.law = contact::sticking(*w.law);
+  return out;
+}
+
 }  // namespace
 
-ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
-                                     double h_predicted, double factor, int steps, double amplitude, unsigned seed,
-                                     double spin, const ContactSet* histories) {
+ConfirmationRun confirm_with_stepper(const Packing& given, const ContactLaws& given_laws,
+                                     const std::string& integrator, double h_predicted, double factor, int steps,
+                                     double amplitude, unsigned seed, double spin, const ContactSet* histories) {
   ConfirmationRun out = checked_run(integrator, h_predicted, factor, steps, amplitude, spin);
+  const HeldSticking held = held_sticking(given, given_laws);
+  const Packing& p = held.packing;
+  const ContactLaws& laws = held.laws;
   bool any_history = false;
   if (histories)
     for (std::size_t k = 0; k < histories->contacts.size() && !any_history; ++k) any_history = histories->has_history(k);
@@ -138,10 +156,13 @@ ConfirmationRun confirm_with_stepper(const Packing& p, const ContactLaws& laws, 
   return run_pair(*sp.system, *ref.system, sp.x0, x, v, out, steps, ref.system.get());
 }
 
-ConfirmationRun confirm_clumps_with_stepper(const Packing& p, const ContactLaws& laws, const std::string& integrator,
-                                            double h_predicted, double factor, int steps, double amplitude,
-                                            unsigned seed) {
+ConfirmationRun confirm_clumps_with_stepper(const Packing& given, const ContactLaws& given_laws,
+                                            const std::string& integrator, double h_predicted, double factor, int steps,
+                                            double amplitude, unsigned seed) {
   ConfirmationRun out = checked_run(integrator, h_predicted, factor, steps, amplitude, 0.0);
+  const HeldSticking held = held_sticking(given, given_laws);
+  const Packing& p = held.packing;
+  const ContactLaws& laws = held.laws;
   const stepper::TangentialHistory mode = packing_history_mode(p, laws, integrator, false);
   out.history_mode = std::string(stepper::to_string(mode));
   SteppedClumps sc = to_rigid_clumps(p, laws, mode), ref = to_rigid_clumps(p, laws, mode);

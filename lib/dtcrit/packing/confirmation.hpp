@@ -4,8 +4,10 @@
 // perturbation of the centres at a fraction of the predicted step, beside an unperturbed reference
 // run, and measure the growth of their separation |M^1/2 (x - x_ref)|. That is the growth of the
 // linearised dynamics about the reference trajectory: meaningful while every contact stays closed
-// and sticking (a compressed packing, mu large). In equilibrium x_ref = x0; off equilibrium (e.g. an
-// FCC lattice between walls) the packing's own relaxation cancels out.
+// and sticking, as the analysis linearises it. Both runs hold every contact sticking
+// (contact::sticking on the particle law, each type pair's and each wall's own law); the packing
+// must be compressed. In equilibrium x_ref = x0; off equilibrium (e.g. an FCC lattice between walls)
+// the packing's own relaxation cancels out.
 #include <string>
 #include <vector>
 

@@ -1,7 +1,6 @@
 #include "dtcrit/packing/lammps_contacts.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -13,8 +12,9 @@
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/contact/response.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/key_values.hpp"
+#include "dtcrit/core/numbers.hpp"
 #include "dtcrit/io/input_file.hpp"
-#include "dtcrit/io/key_values.hpp"
 
 namespace dtcrit::packing {
 
@@ -58,8 +58,9 @@ Table read_last_snapshot(const std::string& path) {
     long rows = -1;
     {
       const auto w = split_words(line);
-      if (w.size() != 1 || std::from_chars(w[0].data(), w[0].data() + w[0].size(), rows).ec != std::errc() || rows < 0)
-        error(fmt::format("expected a number of rows, got '{}'", excerpt(line)));
+      const auto n = w.size() == 1 ? read_integer<long>(w[0]) : std::nullopt;
+      if (!n || *n < 0) error(fmt::format("expected a number of rows, got '{}'", excerpt(line)));
+      rows = *n;
     }
     next("'ITEM: BOX BOUNDS'");
     if (line.rfind("ITEM: BOX BOUNDS", 0) != 0) error(fmt::format("expected 'ITEM: BOX BOUNDS ...', got '{}'", excerpt(line)));
@@ -77,9 +78,10 @@ Table read_last_snapshot(const std::string& path) {
         error(fmt::format("expected {} columns as the ITEM line names, got {}", t.columns.size(), w.size()));
       std::vector<double> row(w.size());
       for (std::size_t c = 0; c < w.size(); ++c) {
-        auto [end, ec] = std::from_chars(w[c].data(), w[c].data() + w[c].size(), row[c]);
-        if (ec != std::errc() || end != w[c].data() + w[c].size() || !std::isfinite(row[c]))
+        const auto v = read_number(w[c]);
+        if (!v || !std::isfinite(*v))
           error(fmt::format("expected a number in column {} ({}), got '{}'", c + 1, excerpt(t.columns[c]), excerpt(w[c])));
+        row[c] = *v;
       }
       t.rows.push_back(std::move(row));
       t.row_line.push_back(number);
@@ -105,7 +107,9 @@ ColumnName parse_column(const std::string& name) {
   if (open != std::string::npos) {
     const auto close = name.find(']', open);
     if (close == std::string::npos || close != name.size() - 1) return {};
-    c.index = std::atoi(name.substr(open + 1, close - open - 1).c_str());
+    const auto index = read_integer<int>(name.substr(open + 1, close - open - 1));
+    if (!index) return {};
+    c.index = *index;
   }
   return c;
 }

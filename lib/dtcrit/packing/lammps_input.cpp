@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -14,9 +13,10 @@
 
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/key_values.hpp"
+#include "dtcrit/core/numbers.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 #include "dtcrit/io/input_file.hpp"
-#include "dtcrit/io/key_values.hpp"
 
 namespace dtcrit::packing {
 
@@ -29,9 +29,8 @@ std::string joined(const std::vector<std::string>& w, std::size_t from = 0) {
 }
 
 std::optional<double> plain_number(const std::string& text) {
-  double v = 0.0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) return std::nullopt;
+  const auto v = read_number(text);
+  if (!v || !std::isfinite(*v)) return std::nullopt;
   return v;
 }
 
@@ -283,12 +282,12 @@ LammpsInput read_lammps_input(const std::string& path) {
       if (l.w[1] == "*" && l.w[2] == "*") {
         all_coeff = c;
       } else {
-        const auto a = plain_number(l.w[1]), b = plain_number(l.w[2]);
-        if (!a || !b || *a != std::floor(*a) || *b != std::floor(*b) || *a < 1 || *b < 1)
+        const auto a = read_integer<int>(l.w[1]), b = read_integer<int>(l.w[2]);
+        if (!a || !b || *a < 1 || *b < 1)
           script.error(l.number, fmt::format("pair_coeff types '{} {}': dtcrit reads '* *' or two single types (no "
                                              "ranges such as 1*2)",
                                              l.w[1], l.w[2]));
-        const int i = static_cast<int>(*a), j = static_cast<int>(*b);
+        const int i = *a, j = *b;
         type_coeffs[{std::min(i, j), std::max(i, j)}] = c;
       }
       r.law_commands.push_back(joined(l.w));

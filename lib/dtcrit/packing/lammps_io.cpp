@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -12,20 +11,14 @@
 #include <vector>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/key_values.hpp"
+#include "dtcrit/core/numbers.hpp"
 #include "dtcrit/io/input_file.hpp"
 #include "dtcrit/io/output_file.hpp"
-#include "dtcrit/io/key_values.hpp"
 
 namespace dtcrit::packing {
 
 namespace {
-
-std::string trim(std::string_view s) {
-  std::size_t a = 0, b = s.size();
-  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
-  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
-  return std::string(s.substr(a, b - a));
-}
 
 // Lines of a stream, numbered for the messages; `path` names the source ("FILE:LINE: ...").
 class LineReader {
@@ -46,16 +39,14 @@ class LineReader {
     error(fmt::format("expected {}, got '{}'", what, excerpt(got)));
   }
   double number(std::string_view text, const std::string& what) const {
-    double v = 0.0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) expected(what, text);
-    return v;
+    const auto v = read_number(text);
+    if (!v || !std::isfinite(*v)) expected(what, text);
+    return *v;
   }
   long integer(std::string_view text, const std::string& what) const {
-    long v = 0;
-    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size()) expected(what, text);
-    return v;
+    const auto v = read_integer<long>(text);
+    if (!v) expected(what, text);
+    return *v;
   }
   const std::string& path() const { return path_; }
 
@@ -67,7 +58,7 @@ class LineReader {
 
 std::string strip_comment(const std::string& line) {
   const auto hash = line.find('#');
-  return trim(hash == std::string::npos ? line : line.substr(0, hash));
+  return std::string(trim(hash == std::string::npos ? line : line.substr(0, hash)));
 }
 
 void check_dimension(const ReadOptions& opts) {
@@ -173,7 +164,7 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
     if (is_atoms) {
       const auto hash = line.find('#');
       if (hash != std::string::npos) {
-        const std::string style = trim(line.substr(hash + 1));
+        const std::string style(trim(line.substr(hash + 1)));
         style_hint = true;
         if (style == "hybrid") hybrid = true;
         else if (style != "sphere")

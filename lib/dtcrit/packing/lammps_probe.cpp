@@ -7,7 +7,8 @@
 #include <sstream>
 
 #include "dtcrit/core/check.hpp"
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
+#include "dtcrit/core/numbers.hpp"
 
 namespace dtcrit::packing {
 
@@ -173,7 +174,8 @@ class ProbeDump {
     std::string line;
     if (!getline(line)) return false;
     expect(line, "ITEM: TIMESTEP");
-    step = static_cast<long>(number(word_line(), "step"));
+    const std::string step_text = word_line();
+    step = parse_integer<long>(fmt::format("{}:{}: step", path_, line_), step_text);
     getline_or_fail(line);
     expect(line, "ITEM: NUMBER OF ATOMS");
     const double n = number(word_line(), "number of atoms");
@@ -188,7 +190,7 @@ class ProbeDump {
       getline_or_fail(line);
       const auto w = split_words(line);
       if (w.size() != 9) fail(fmt::format("{}:{}: expected 9 columns, got '{}'", path_, line_, line));
-      a.id = static_cast<long>(number(w[0], "id"));
+      a.id = parse_integer<long>(fmt::format("{}:{}: id", path_, line_), w[0]);
       a.mass = number(w[1], "mass");
       a.radius = number(w[2], "radius");
       for (int k = 0; k < 6; ++k) a.v[k] = number(w[3 + k], "velocity");

@@ -9,7 +9,7 @@
 #include <random>
 
 #include "dtcrit/core/check.hpp"
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
 
 namespace dtcrit::packing {
 

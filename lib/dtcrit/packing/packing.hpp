@@ -45,7 +45,7 @@ struct Packing {
   // sort_spatially: contact files name particles by them. Empty: 1..N in storage order.
   std::vector<std::int64_t> id;
   // LAMMPS molecule IDs (data files of atom_style hybrid sphere molecular), kept through
-  // sort_spatially; `--clumps molecule` makes each molecule one rigid body (network/clumps.hpp).
+  // sort_spatially; `--clumps molecule` makes each molecule one rigid body (packing/clumps.hpp).
   // Empty when the source has none.
   std::vector<std::int64_t> molecule;
   Vec3 box_lo = Vec3::Zero(), box_hi = Vec3::Zero();

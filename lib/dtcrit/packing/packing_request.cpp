@@ -12,7 +12,8 @@
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/contact/operating_point.hpp"
 #include "dtcrit/core/check.hpp"
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
+#include "dtcrit/core/numbers.hpp"
 #include "dtcrit/io/pair_input.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 
@@ -40,8 +41,8 @@ std::pair<std::pair<int, int>, contact::ContactLaw> parse_type_law(const std::st
   const std::string types = kv.required_text("types");
   const auto parts = split(types, '-');
   if (parts.size() != 2) fail(fmt::format("--type-law {}: types = '{}' must read I-J, e.g. 1-2", spec, types));
-  const int a = static_cast<int>(parse_number("--type-law type", parts[0]));
-  const int b = static_cast<int>(parse_number("--type-law type", parts[1]));
+  const int a = parse_integer<int>("--type-law type", parts[0]);
+  const int b = parse_integer<int>("--type-law type", parts[1]);
   if (a < 1 || b < 1) fail(fmt::format("--type-law {}: types must be >= 1", spec));
   contact::ContactLaw law = base;
   for (const char* key : {"kn", "kt", "gamma_n", "gamma_t"})
@@ -417,13 +418,13 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   ao.crossing_check_dofs = o.crossing_check_dofs;
   ao.progress = progress;
   AnalysedPacking analysed;
-  std::optional<network::ClumpSummary> clumps;
+  std::optional<ClumpSummary> clumps;
   if (!o.clumps.empty()) {
     // fix rigid/small molecule: each molecule one rigid body; the analysis is the contact network's.
     if (analyse) fail("--clumps molecule is analysed serially: run without mpirun");
     progress("making the rigid bodies (--clumps molecule)");
-    network::ClumpSummary summary;
-    const network::ContactNetwork net = network::clump_network(p, contacts, &summary);
+    ClumpSummary summary;
+    const network::ContactNetwork net = clump_network(p, contacts, &summary);
     clumps = summary;
     progress(fmt::format("assembling the global system ({} bodies, {} contacts)", summary.bodies, net.contacts.size()));
     analysed.system = std::make_unique<const GlobalSystem>(net, !o.no_rotation);

@@ -15,9 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "dtcrit/io/step_recommendation.hpp"
+#include "dtcrit/packing/clumps.hpp"
 #include "dtcrit/packing/contacts.hpp"
 #include "dtcrit/packing/global_system.hpp"
-#include "dtcrit/network/clumps.hpp"
 #include "dtcrit/packing/lammps_contacts.hpp"
 #include "dtcrit/packing/lammps_input.hpp"
 #include "dtcrit/packing/packing.hpp"
@@ -54,7 +54,7 @@ struct PackingRequest {
   Index crossing_check_dofs = PackingAnalysisOptions{}.crossing_check_dofs;
   bool box_walls = false;
   // "molecule": each molecule ID of the data file one rigid body, as fix rigid/small molecule
-  // (network/clumps.hpp); "" analyses free spheres.
+  // (packing/clumps.hpp); "" analyses free spheres.
   std::string clumps;
   std::set<std::string> given;  // the options given (the CLI's long names, "--radius"): defaults are marked
 };
@@ -71,7 +71,7 @@ struct PackingAnswer {
   std::string history_line;              // what was read of the contact histories, in words
   std::string bound_warning;             // particles at unwalled, non-periodic box bounds ("" if none)
   std::optional<StepRecommendation> recommendation;
-  std::optional<network::ClumpSummary> clumps;  // with --clumps molecule: the rigid bodies made
+  std::optional<ClumpSummary> clumps;  // with --clumps molecule: the rigid bodies made
   // The script's timestep against the exact limit of its integrator (with --lammps-input).
   std::string timestep_verdict;          // SAFE, UNSAFE or UNKNOWN
   std::string timestep_text;

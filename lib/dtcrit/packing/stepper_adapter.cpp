@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "dtcrit/core/check.hpp"
-#include "dtcrit/network/clumps.hpp"
+#include "dtcrit/packing/clumps.hpp"
 
 namespace dtcrit::packing {
 
@@ -28,7 +28,7 @@ SteppedPacking to_particle_system(const Packing& p, const ContactLaws& laws, ste
 }
 
 SteppedClumps to_rigid_clumps(const Packing& p, const ContactLaws& laws, stepper::TangentialHistory mode) {
-  const network::ClumpBodies cb = network::clump_bodies(p);
+  const ClumpBodies cb = clump_bodies(p);
   SteppedPacking members = to_particle_system(p, laws, mode);
   std::vector<stepper::RigidBodyInit> bodies;
   for (const auto& b : cb.bodies) bodies.push_back({b.mass, b.centre, b.moments, b.axes});

@@ -21,7 +21,7 @@ struct SteppedPacking {
 SteppedPacking to_particle_system(const Packing& p, const ContactLaws& laws,
                                   stepper::TangentialHistory mode = stepper::TangentialHistory::traditional);
 
-// The packing's clumps (p.molecule; network::clump_bodies: each molecule one rigid body, molecule ID 0
+// The packing's clumps (p.molecule; clump_bodies: each molecule one rigid body, molecule ID 0
 // a sphere of its own) as rigid bodies of the stepper, their member spheres as to_particle_system
 // builds them. x0: the bodies' start (centres of mass, psi = 0).
 struct SteppedClumps {

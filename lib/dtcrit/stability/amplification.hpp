@@ -2,7 +2,7 @@
 // Stability of an integrator measured on its own code: the amplification matrix A(h) of one
 // step is obtained by running Integrator::step on each unit vector of the full state
 // z = (Integrator::state(), MechanicalSystem::history()) of a linear system. The predicted
-// critical step therefore belongs to exactly the code that runs (DESIGN.md §3).
+// critical step therefore belongs to exactly the code that runs, not to a formula about it.
 #include <string>
 #include <string_view>
 

@@ -1,6 +1,6 @@
 #pragma once
-// Two planar rigid bodies joined at a contact point with a FIXED arm (Burns & Hanley 2016, the
-// configuration of DESIGN.md §2), integrated directly by the stepper's integrators.
+// Two planar rigid bodies joined at a contact point with a FIXED arm (Burns & Hanley 2016, their
+// contact-point model: model/contact_point_model.hpp), integrated directly by the stepper's integrators.
 //
 // Coordinates q = (x, y, theta, x', y', theta'), work in the contact frame: x along t (index 1 of
 // the paper), y along n (index 2). Each body has mass m, inertia I about its centre G and arm

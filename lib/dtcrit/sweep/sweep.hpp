@@ -1,5 +1,5 @@
 #pragma once
-// The sweep engine (DESIGN.md §6): for a case and a list of integrators,
+// The sweep engine (sweep/README.md): for a case and a list of integrators,
 //  - runs every step size of the grid h_k = h0 / 2^k (outputs aligned at t0 + i h0, time t0 + n h),
 //  - measures the error of each channel (position, velocity at the integrator's own time level,
 //    energy) against the case's analytic solution or a fine reference run,

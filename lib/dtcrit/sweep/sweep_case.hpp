@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include "dtcrit/core/key_values.hpp"
 #include "dtcrit/core/types.hpp"
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/dynamics/system.hpp"
-#include "dtcrit/io/key_values.hpp"
 
 namespace dtcrit::sweep {
 

@@ -1,5 +1,6 @@
 #pragma once
-// Clumps of spheres as rigid bodies (issue 14, `dtcrit packing --clumps molecule`): every molecule
+// Clumps of spheres as rigid bodies (`dtcrit packing --clumps molecule`): a sphere packing turned
+// into a contact network of rigid bodies (so it lives above network/, beside Packing). Every molecule
 // ID of a sphere packing is one rigid body, as LAMMPS' `fix rigid/small ... molecule` makes it
 // (src/RIGID/fix_rigid_small.cpp, setup_bodies_static): the mass is the sum of the member masses,
 // the centre their mass-weighted mean, the inertia tensor the member point masses' plus 2/5 m r^2
@@ -14,7 +15,7 @@
 #include "dtcrit/packing/contacts.hpp"
 #include "dtcrit/packing/packing.hpp"
 
-namespace dtcrit::network {
+namespace dtcrit::packing {
 
 struct ClumpSummary {
   Index bodies = 0;           // rigid bodies (molecules, and single spheres of molecule ID 0)
@@ -31,17 +32,17 @@ struct ClumpSummary {
 // image nearest the body's first member; see clump_network). Shared by the analysis (clump_network) and
 // the reference stepper (stepper/rigid_clumps.hpp).
 struct ClumpBodies {
-  std::vector<Body> bodies;               // free bodies, ids "molecule 12" or "atom 57"
-  std::vector<std::int32_t> body_of;      // per sphere
-  std::vector<Vec3> offset;               // per sphere: centre - its body's centre of mass [m]
-  ClumpSummary summary;                   // inner_contacts not counted here (no contacts)
+  std::vector<network::Body> bodies;  // free bodies, ids "molecule 12" or "atom 57"
+  std::vector<std::int32_t> body_of;  // per sphere
+  std::vector<Vec3> offset;           // per sphere: centre - its body's centre of mass [m]
+  ClumpSummary summary;               // inner_contacts not counted here (no contacts)
 };
-ClumpBodies clump_bodies(const packing::Packing& p);
+ClumpBodies clump_bodies(const Packing& p);
 
 // The contact network of the clumps of `p` (p.molecule must be given, 3D) with the contacts `cs`
 // found on it (histories included). Members of a body on a periodic axis are taken at the image
 // nearest the body's first member (LAMMPS unwraps them with their image flags: the same unless a
 // body spans half the box, which is an error here). Throws naming the problem.
-ContactNetwork clump_network(const packing::Packing& p, const packing::ContactSet& cs, ClumpSummary* summary = nullptr);
+network::ContactNetwork clump_network(const Packing& p, const ContactSet& cs, ClumpSummary* summary = nullptr);
 
-}  // namespace dtcrit::network
+}  // namespace dtcrit::packing

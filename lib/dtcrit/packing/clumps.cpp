@@ -1,4 +1,4 @@
-#include "dtcrit/network/clumps.hpp"
+#include "dtcrit/packing/clumps.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,9 +10,13 @@
 #include "dtcrit/contact/law.hpp"
 #include "dtcrit/core/check.hpp"
 
-namespace dtcrit::network {
+namespace dtcrit::packing {
 
-ClumpBodies clump_bodies(const packing::Packing& p) {
+using network::Body;
+using network::ContactNetwork;
+using network::Mat3;
+
+ClumpBodies clump_bodies(const Packing& p) {
   if (p.dim != 3) fail("--clumps: clumps are rigid bodies of spheres in 3D (the packing is 2D)");
   const auto n = static_cast<std::size_t>(p.size());
   if (p.molecule.size() != n)
@@ -95,7 +99,7 @@ ClumpBodies clump_bodies(const packing::Packing& p) {
   return out;
 }
 
-ContactNetwork clump_network(const packing::Packing& p, const packing::ContactSet& cs, ClumpSummary* summary) {
+ContactNetwork clump_network(const Packing& p, const ContactSet& cs, ClumpSummary* summary) {
   ClumpBodies cb = clump_bodies(p);
   ClumpSummary& sum = cb.summary;
   const std::vector<std::int32_t>& body_of = cb.body_of;
@@ -114,7 +118,7 @@ ContactNetwork clump_network(const packing::Packing& p, const packing::ContactSe
     const auto i = static_cast<std::size_t>(c.i);
     const std::int32_t bi = body_of[i];
     const Vec3 n_ij = -c.normal;  // the network's normal points from i to j; the packing's from j to i
-    Contact nc;
+    network::Contact nc;
     nc.i = bi;
     nc.normal = n_ij;
     nc.law = c.law;
@@ -159,4 +163,4 @@ ContactNetwork clump_network(const packing::Packing& p, const packing::ContactSe
   return net;
 }
 
-}  // namespace dtcrit::network
+}  // namespace dtcrit::packing

@@ -1,26 +1,21 @@
-#include "dtcrit/io/key_values.hpp"
+#include "dtcrit/core/key_values.hpp"
 
+#include <cctype>
 #include <sstream>
-
-#include <charconv>
-#include <cmath>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/numbers.hpp"
 
 namespace dtcrit {
 
-double parse_number(std::string_view what, std::string_view text) {
-  double value = 0.0;
-  const auto* first = text.data();
-  const auto* last = text.data() + text.size();
-  auto [end, ec] = std::from_chars(first, last, value);
-  if (ec != std::errc() || end != last || text.empty())
-    fail(fmt::format("{} = '{}' is not a number", what, text));
-  if (std::isnan(value)) fail(fmt::format("{} = {} is not a number", what, text));
-  return value;
+std::string_view trim(std::string_view text) {
+  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  while (!text.empty() && space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  return text;
 }
 
 std::vector<std::string> split(std::string_view text, char separator) {
@@ -44,14 +39,21 @@ std::vector<std::string> split_words(std::string_view text) {
 }
 
 KeyValues::KeyValues(std::string_view spec, std::string who) : who_(std::move(who)) {
-  for (const auto& item : split(spec, ',')) {
+  for (const auto& piece : split(spec, ',')) {
+    const std::string_view item = trim(piece);
+    if (item.empty()) continue;
     const auto eq = item.find('=');
-    if (eq == std::string::npos || eq == 0)
-      fail(fmt::format("{}: '{}' is not of the form key=value", who_, item));
-    const auto key = item.substr(0, eq);
+    const std::string key(trim(item.substr(0, eq == std::string_view::npos ? 0 : eq)));
+    if (key.empty()) fail(fmt::format("{}: '{}' is not of the form key=value", who_, item));
     if (values_.count(key)) fail(fmt::format("{}: key '{}' given twice", who_, key));
-    values_[key] = item.substr(eq + 1);
+    values_[key] = std::string(trim(item.substr(eq + 1)));
   }
+}
+
+std::vector<std::string> KeyValues::keys() const {
+  std::vector<std::string> out;
+  for (const auto& [key, value] : values_) out.push_back(key);
+  return out;
 }
 
 std::optional<std::string> KeyValues::text(const std::string& key) const {
