@@ -61,9 +61,7 @@ bool damped(const ContactLaw& law) {
 
 ContactLaw sticking(ContactLaw law) {
   constexpr double no_limit = 1e6;
-  // A history model without a tangential spring has no sticking force beyond its dashpot, and
-  // friction there needs a spring (validated()): its mu stays.
-  if (law.tangential == TangentialModel::linear_nohistory || law.kt > 0.0) law.mu = no_limit;
+  law.mu = no_limit;
   if (law.rolling != RollingModel::none) law.mu_roll = no_limit;
   if (law.twisting == TwistingModel::sds) law.mu_twist = no_limit;
   return law;

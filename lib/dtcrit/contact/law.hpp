@@ -105,9 +105,8 @@ inline bool uses_resistance_rates(const ContactLaw& law) {
 bool damped(const ContactLaw& law);
 // Checks every coefficient (finite, non-negative, kn > 0, what a model needs); names the bad value.
 ContactLaw validated(const ContactLaw& law);
-// The law with its contacts held sticking: mu (where the law has a tangential spring, or no history),
-// and mu_roll / mu_twist where it has rolling / twisting (sds) resistance, raised to 1e6, so that no
-// friction limit is reached. The analysis linearises every contact sticking; a run meant to confirm
+// The law with its contacts held sticking: mu, and mu_roll / mu_twist where it has rolling /
+// twisting (sds) resistance, raised to 1e6, so that no friction limit is reached. The analysis linearises every contact sticking; a run meant to confirm
 // it (--confirm) uses this law.
 ContactLaw sticking(ContactLaw law);
 
