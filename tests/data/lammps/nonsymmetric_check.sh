@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# CTest `lammps_nonsymmetric_live`: the damped limit of a non-symmetric packing against LAMMPS. The
+# packing is LAMMPS' own (in.granular: the 100 spheres in.pour_granular settles, granular
+# hertz/material + Mindlin + rolling sds + twisting marshall + tsuji damping; torque arm r - delta/2,
+# so K is not symmetric) and the limit is the -1 crossing of velocity Verlet's map (above
+# --crossing-check-dofs: an upper bound). LAMMPS (Debian's lmp) runs it at 0.99 and 1.01 of that step
+# from the data file at rest and with a perturbation; the separation of the two runs (kinetic energy
+# of their velocity difference, recomputed here from LAMMPS' dumps) must stay at or below its start
+# at 0.99 and leave it (grow by more than 10) at 1.01. The 1.01 run grows slowly and then meets the
+# contact changes of the relaxing packing (LAMMPS starts every history at zero), so the 1e3 growth of
+# lammps-check's CONFIRMED is not reached there; packing/README.md shows the separation over time.
+# Exit 77 (skipped) without lmp. Usage: nonsymmetric_check.sh DTCRIT
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+dtcrit="$1"
+command -v lmp >/dev/null || { echo "lmp not installed (DTCRIT_WITH_LAMMPS=1 tools/setup.sh): skipped"; exit 77; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+"$dtcrit" lammps-check --lammps-input "$here/in.granular" --steps 1000 --keep-probe "$work/probe" --json \
+  > "$work/check.json"
+/usr/bin/python3 - "$work" <<'PY'
+import json, math, sys
+work = sys.argv[1]
+check = json.load(open(f"{work}/check.json"))
+print("prediction:", json.dumps(check["prediction"])[:400])
+
+def frames(path):
+    out, lines = {}, open(path).read().split("\n")
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("ITEM: TIMESTEP"):
+            step, n = int(lines[i + 1]), int(lines[i + 3])
+            cols = lines[i + 8].split()[2:]
+            out[step] = [dict(zip(cols, map(float, l.split()))) for l in lines[i + 9:i + 9 + n]]
+            i += 9 + n
+        else:
+            i += 1
+    return out
+
+def growth(factor):
+    a = frames(f"{work}/probe/velocities_perturbed_{factor}.dump")
+    b = frames(f"{work}/probe/velocities_rest_{factor}.dump")
+    S = []
+    for step in sorted(set(a) & set(b)):
+        s = 0.0
+        for p, q in zip(a[step], b[step]):
+            assert p["id"] == q["id"]
+            m, r = p["mass"], p["radius"]
+            s += 0.5 * m * sum((p[k] - q[k]) ** 2 for k in ("vx", "vy", "vz"))
+            s += 0.5 * 0.4 * m * r * r * sum((p[k] - q[k]) ** 2 for k in ("omegax", "omegay", "omegaz"))
+        S.append(s)
+    return math.sqrt(max(S) / S[0]), len(S)
+
+g99, n99 = growth("0.99")
+g101, n101 = growth("1.01")
+print(f"LAMMPS separation growth (amplitude): {g99:.4g} at 0.99 over {n99} frames, {g101:.4g} at 1.01 over {n101}")
+ok = g99 <= 1.0 + 1e-9 and g101 > 10.0 and n99 > 900 and n101 > 900
+print("PASS" if ok else "FAIL")
+sys.exit(0 if ok else 1)
+PY
