@@ -464,3 +464,17 @@ TEST_CASE("sweep --threads: the JSON equals the one-thread JSON apart from wall 
   CHECK(bad.status != 0);
   CHECK_THAT(bad.out, Contains("--threads = 0"));
 }
+
+TEST_CASE("a mistyped option gets the nearest one as a suggestion", "[cli][errors]") {
+  // CLI11 alone said "The following arguments were not expected: 0.8 --kt-raito".
+  const CliRun swap = run_cli("pair --kt-raito 0.8");
+  CHECK(swap.status != 0);
+  CHECK_THAT(swap.out, Catch::Matchers::Contains("unknown option --kt-raito; did you mean --kt-ratio?"));
+  const CliRun missing = run_cli("packing --lattice fcc --n 3 --kn 1e4 --gama-n 3");
+  CHECK(missing.status != 0);
+  CHECK_THAT(missing.out, Catch::Matchers::Contains("unknown option --gama-n; did you mean --gamma-n?"));
+  // Nothing near: the command's help is named instead of a guess.
+  const CliRun far = run_cli("sweep --frobnicate 2");
+  CHECK(far.status != 0);
+  CHECK_THAT(far.out, Catch::Matchers::Contains("unknown option --frobnicate; dtcrit sweep --help lists the options"));
+}

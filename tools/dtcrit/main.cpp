@@ -1,7 +1,10 @@
 // dtcrit: critical time-steps and integrator stability for DEM simulations.
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <regex>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -12,6 +15,44 @@
 #endif
 
 namespace {
+
+// Edit distance (insertions, deletions, substitutions, and swaps of neighbours: "raito" is one swap
+// from "ratio"), for the suggestion on a mistyped option.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+// "unknown option --kt-raito; did you mean --kt-ratio?" for the first unknown --option among the
+// arguments left over, the nearest long option of the command within a third of its length;
+// empty when no argument left over looks like an option.
+std::string unknown_option(const CLI::App& app) {
+  const CLI::App* command = app.get_subcommands().empty() ? &app : app.get_subcommands().front();
+  std::vector<std::string> extras = command->remaining();
+  if (extras.empty()) extras = app.remaining();
+  for (const auto& arg : extras) {
+    if (arg.rfind("--", 0) != 0) continue;
+    const std::string given = arg.substr(0, arg.find('='));
+    std::string best;
+    std::size_t best_distance = given.size() / 3 + 1;
+    for (const auto* opt : command->get_options())
+      for (const auto& name : opt->get_lnames()) {
+        const std::size_t dist = edit_distance(given, "--" + name);
+        if (dist < best_distance) best_distance = dist, best = "--" + name;
+      }
+    const std::string where = command == &app ? "dtcrit --help" : "dtcrit " + command->get_name() + " --help";
+    return best.empty() ? "unknown option " + given + "; " + where + " lists the options"
+                        : "unknown option " + given + "; did you mean " + best + "?";
+  }
+  return "";
+}
 
 // CLI11's parse errors in the style of our own messages: the parameter, the value, what is wrong.
 std::string our_style(const CLI::ParseError& e, const CLI::App& app) {
@@ -24,6 +65,10 @@ std::string our_style(const CLI::ParseError& e, const CLI::App& app) {
     return m[1].str() + " = '" + m[2].str() + "' is not a number";
   if (std::regex_match(what, m, std::regex(R"(The value (.*) is not an allowed value for -*(.+))")))
     return m[2].str() + " = '" + m[1].str() + "' is not a number";
+  if (dynamic_cast<const CLI::ExtrasError*>(&e)) {
+    const std::string unknown = unknown_option(app);
+    if (!unknown.empty()) return unknown;
+  }
   if (app.get_subcommands().empty()) {  // no command recognised
     const auto extras = app.remaining();
     if (!extras.empty() && extras.front().rfind('-', 0) != 0)
