@@ -25,49 +25,46 @@ struct StiffnessOp {
   void perform_op(const double* x, double* y) const { sys->apply_scaled(1.0, 0.0, x, y); }
 };
 
-// The first-order operator on (Omega y, y'): [[0, Omega I], [-K~ / Omega, -C~]], matrix-free. The
-// same eigenvalues as [[0, I], [-K~, -C~]], but balanced: with |K~| ~ Omega^2 >> 1 the unscaled
-// form is so far from normal that a dense solve misplaced Re s by 1e-5 |s| (a symmetric, damped
-// packing came out growing).
-struct FirstOrderOp {
+// The companion operators of both eigenproblems here, on a state (w y, z) balanced by a frequency w
+// of the top of the spectrum: [[0, w I], [k K~ / w, c C~]], matrix-free.
+//   first-order system (k = c = -1, w = Omega): the eigenvalues s of [[0, I], [-K~, -C~]]. Unbalanced,
+//     with |K~| ~ Omega^2 >> 1, that form is so far from normal that a dense solve misplaced Re s
+//     by 1e-5 |s| (a symmetric, damped packing came out growing);
+//   -1 crossing (k = 1/4, c = f/4): the roots mu of (4 mu^2 - f mu C~ - K~) phi~ = 0 (minus_one_crossing).
+struct CompanionOp {
   using Scalar = double;
   const GlobalSystem* sys;
-  double omega;
+  double w, k, c;
   mutable Vector tmp;
   Index rows() const { return 2 * sys->dofs(); }
   Index cols() const { return 2 * sys->dofs(); }
   void perform_op(const double* x, double* y) const {
     const Index n = sys->dofs();
     tmp.resize(n);
-    sys->apply_scaled(1.0 / omega, 0.0, x, y + n);
-    sys->apply_scaled(0.0, 1.0, x + n, tmp.data());
-    for (Index i = 0; i < n; ++i) {
-      y[i] = omega * x[n + i];
-      y[n + i] = -(y[n + i] + tmp[i]);
-    }
-  }
-};
-
-// The linearised -1 crossing problem on (w phi~, mu phi~): [[0, w I], [K~ / (4 w), (f/4) C~]],
-// matrix-free (minus_one_crossing).
-struct CrossingOp {
-  using Scalar = double;
-  const GlobalSystem* sys;
-  double w, f;
-  mutable Vector tmp;
-  Index rows() const { return 2 * sys->dofs(); }
-  Index cols() const { return 2 * sys->dofs(); }
-  void perform_op(const double* x, double* y) const {
-    const Index n = sys->dofs();
-    tmp.resize(n);
-    sys->apply_scaled(0.25 / w, 0.0, x, y + n);
-    if (f != 0.0) {
-      sys->apply_scaled(0.0, 0.25 * f, x + n, tmp.data());
+    sys->apply_scaled(k / w, 0.0, x, y + n);
+    if (c != 0.0) {
+      sys->apply_scaled(0.0, c, x + n, tmp.data());
       for (Index i = 0; i < n; ++i) y[n + i] += tmp[i];
     }
     for (Index i = 0; i < n; ++i) y[i] = w * x[n + i];
   }
 };
+
+// The same operator assembled from the scaled K~ and C~.
+Matrix companion_matrix(const Matrix& K, const Matrix& C, double w, double k, double c) {
+  const Index n = K.rows();
+  Matrix A = Matrix::Zero(2 * n, 2 * n);
+  A.topRightCorner(n, n) = w * Matrix::Identity(n, n);
+  A.bottomLeftCorner(n, n) = (k * K) / w;
+  A.bottomRightCorner(n, n) = c * C;
+  return A;
+}
+
+// M^-1/2 K M^-1/2 and M^-1/2 C M^-1/2, dense.
+Matrix scaled_dense(const GlobalSystem& sys, const SparseMatrix& X) {
+  const Vector s = sys.mass().cwiseSqrt().cwiseInverse();
+  return s.asDiagonal() * Matrix(X) * s.asDiagonal();
+}
 
 std::vector<Complex> by_magnitude(const Eigen::VectorXcd& v) {
   std::vector<Complex> out(v.data(), v.data() + v.size());
@@ -99,19 +96,13 @@ Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& o
   const Index n = sys.dofs();
   const bool damped = sys.damped();
   if (!force_arnoldi && n <= opts.dense_below) {
-    const Vector w = sys.mass().cwiseSqrt().cwiseInverse();
-    const Matrix K = w.asDiagonal() * Matrix(sys.stiffness()) * w.asDiagonal();
+    const Matrix K = scaled_dense(sys, sys.stiffness());
     Eigen::EigenSolver<Matrix> ek(K, false);
     if (ek.info() != Eigen::Success) fail("dense eigenvalues of M^-1/2 K M^-1/2: the QR iteration did not converge");
     out.mu = by_magnitude(ek.eigenvalues());
     if (damped) {
-      const Matrix C = w.asDiagonal() * Matrix(sys.damping()) * w.asDiagonal();
-      const double omega = std::sqrt(std::abs(out.mu.front()));  // balance: state (omega y, y')
-      Matrix A = Matrix::Zero(2 * n, 2 * n);
-      A.topRightCorner(n, n) = omega * Matrix::Identity(n, n);
-      A.bottomLeftCorner(n, n) = -K / omega;
-      A.bottomRightCorner(n, n) = -C;
-      Eigen::EigenSolver<Matrix> ea(A, false);
+      const double omega = std::sqrt(std::abs(out.mu.front()));
+      Eigen::EigenSolver<Matrix> ea(companion_matrix(K, scaled_dense(sys, sys.damping()), omega, -1.0, -1.0), false);
       if (ea.info() != Eigen::Success) fail("dense eigenvalues of the first-order system: the QR iteration did not converge");
       out.s = by_magnitude(ea.eigenvalues());
     }
@@ -121,7 +112,7 @@ Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& o
   StiffnessOp k{&sys};
   out.mu = arnoldi(k, opts, out.operations, "M^-1/2 K M^-1/2");
   if (damped) {
-    FirstOrderOp a{&sys, std::sqrt(std::abs(out.mu.front())), {}};
+    CompanionOp a{&sys, std::sqrt(std::abs(out.mu.front())), -1.0, -1.0, {}};
     out.s = arnoldi(a, opts, out.operations, "first-order system");
   }
   out.complete = false;
@@ -139,27 +130,21 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
   // this) is taken as real, its real part as the crossing: the smaller h of the two readings.
   constexpr double real_tolerance = 1e-7;
   std::vector<Complex> mu;
-  Matrix vectors;  // Arnoldi: the Ritz vectors, columns in the order of mu (complex parts dropped below)
-  Eigen::MatrixXcd ritz;
+  Eigen::MatrixXcd ritz;  // Arnoldi: the Ritz vectors, columns in the order of mu
   if (!force_arnoldi && n <= o.dense_below) {
-    const Vector s = sys.mass().cwiseSqrt().cwiseInverse();
-    const Matrix K = s.asDiagonal() * Matrix(sys.stiffness()) * s.asDiagonal();
-    const Matrix C = s.asDiagonal() * Matrix(sys.damping()) * s.asDiagonal();
-    Matrix L = Matrix::Zero(2 * n, 2 * n);
-    L.topRightCorner(n, n) = w * Matrix::Identity(n, n);
-    L.bottomLeftCorner(n, n) = K / (4.0 * w);
-    L.bottomRightCorner(n, n) = 0.25 * f * C;
+    const Matrix L =
+        companion_matrix(scaled_dense(sys, sys.stiffness()), scaled_dense(sys, sys.damping()), w, 0.25, 0.25 * f);
     Eigen::EigenSolver<Matrix> es(L, false);
     if (es.info() != Eigen::Success) fail("the -1 crossing: the dense QR iteration did not converge");
     mu.assign(es.eigenvalues().data(), es.eigenvalues().data() + 2 * n);
     out.method = "every root (dense, Eigen::EigenSolver)";
   } else {
-    CrossingOp op{&sys, w, f, {}};
+    CompanionOp op{&sys, w, 0.25, 0.25 * f, {}};
     const Index nev = std::min<Index>(std::max<Index>(o.nev, 6), 2 * n - 2);
     // Twice the spectrum's basis: the top of a packing's spectrum is a cluster, and the restarts of a
     // small basis dominate (4000 spheres, fcc, polydisperse: 51 s with 30 vectors, 31 s with 60).
     const Index ncv = std::min<Index>(std::max<Index>(2 * o.ncv, 2 * nev + 1), 2 * n);
-    Spectra::GenEigsSolver<CrossingOp> eigs(op, nev, ncv);
+    Spectra::GenEigsSolver<CompanionOp> eigs(op, nev, ncv);
     eigs.init();
     eigs.compute(Spectra::SortRule::LargestReal, o.max_restarts, o.tolerance);
     if (eigs.info() != Spectra::CompInfo::Successful)
@@ -212,10 +197,10 @@ CrossingCheck check_below_crossing(std::string_view spec, MechanicalSystem& ls, 
       lo = f * h1;
       continue;
     }
-    // A complex pair (or another crossing) left the unit circle between lo and f h1: bisect.
+    // A complex pair (or another crossing) left the unit circle between lo (0 when the first step
+    // checked is unstable: mid is never 0) and f h1: bisect.
     double hi = f * h1;
-    if (lo == 0.0) lo = hi * 1e-3;
-    while (hi - lo > 1e-10 * hi) {
+    while (hi - lo > 1e-10 * h1) {
       const double mid = 0.5 * (lo + hi);
       (unstable(mid) ? hi : lo) = mid;
     }

@@ -183,45 +183,43 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
     const MinusOneCrossing x = crossing ? crossing(f) : minus_one_crossing(sys, f);
     const std::string matrix = f == 2.0 ? "4M - 2hC - h^2 K" : "4M - h^2 K";
     if (!x.found) {
-      out.stability = Stability::unconditional;
+      // No real root among those computed: neither a limit nor its absence is shown (Arnoldi sees
+      // only the roots of largest real part, and complex crossings were not looked for).
       out.h_crit = kNaN;
-      out.upper_bound = true;
-      out.method = fmt::format(
-          "damped, non-symmetric, {} dofs: {} is never singular (no real root among {}): no -1 crossing; complex "
-          "crossings not looked for",
-          sys.dofs(), matrix, x.method);
+      out.converged = false;
+      out.method = fmt::format("damped, non-symmetric, {} dofs: no real root of det({}) = 0 among {}: no limit found",
+                               sys.dofs(), matrix, x.method);
       return out;
     }
     out.h_crit = x.h;
-    const std::string residual = std::isfinite(x.residual) ? fmt::format(", relative residual {:.2g}", x.residual) : "";
-    if (sys.dofs() <= opts.crossing_check_dofs) {
-      // Dense sizes: the integrator's own amplification matrix below the crossing, where complex
-      // pairs could leave the unit circle first (the discrete growth of a circulatory coupling is
-      // amplified by 1 / sqrt(1 - (h omega / 2)^2), largest near the crossing).
-      const std::vector<double> fractions{0.5, 0.9, 0.99, 1.0 - 1e-6};
-      LinearSystem ls = sys.linear_system();
-      const CrossingCheck check = check_below_crossing(spec, ls, x.h, fractions);
-      if (std::isnan(check.first_unstable)) {
-        out.method = fmt::format(
-            "damped, non-symmetric, {} dofs: first h where {} is singular (the -1 crossing: unstable above it; {}{}); "
-            "no complex crossing before it: the spectral radius of the integrator's amplification matrix is at most "
-            "1 + 1e-6 at 0.5, 0.9, 0.99 and 1 - 1e-6 of it (--crossing-check-dofs = {})",
-            sys.dofs(), matrix, x.method, residual, opts.crossing_check_dofs);
-        return out;
-      }
-      out.h_crit = check.first_unstable;
-      out.method = fmt::format(
-          "damped, non-symmetric, {} dofs: a complex pair leaves the unit circle at {:.6g} s, before the -1 crossing "
-          "at {:.6g} s (the integrator's amplification matrix, bisection)",
-          sys.dofs(), check.first_unstable, x.h);
+    const std::string crossing_text = fmt::format(
+        "damped, non-symmetric, {} dofs: first h where {} is singular (the -1 crossing: unstable above it; {}{})",
+        sys.dofs(), matrix, x.method,
+        std::isfinite(x.residual) ? fmt::format(", relative residual {:.2g}", x.residual) : "");
+    if (sys.dofs() > opts.crossing_check_dofs) {
+      out.upper_bound = true;
+      out.method = fmt::format("{}; complex eigenvalues of the one-step map leaving the unit circle below it are "
+                               "checked up to --crossing-check-dofs = {} only: an upper bound of the limit",
+                               crossing_text, opts.crossing_check_dofs);
       return out;
     }
-    out.upper_bound = true;
+    // The integrator's own amplification matrix below the crossing, where complex pairs could leave
+    // the unit circle first (the discrete growth of a circulatory coupling is amplified by
+    // 1 / sqrt(1 - (h omega / 2)^2), largest near the crossing).
+    LinearSystem ls = sys.linear_system();
+    const CrossingCheck check = check_below_crossing(spec, ls, x.h, {0.5, 0.9, 0.99, 1.0 - 1e-6});
+    if (std::isnan(check.first_unstable)) {
+      out.method = fmt::format("{}; no complex crossing before it: the spectral radius of the integrator's "
+                               "amplification matrix is at most 1 + 1e-6 at 0.5, 0.9, 0.99 and 1 - 1e-6 of it "
+                               "(--crossing-check-dofs = {})",
+                               crossing_text, opts.crossing_check_dofs);
+      return out;
+    }
+    out.h_crit = check.first_unstable;
     out.method = fmt::format(
-        "damped, non-symmetric, {} dofs: first h where {} is singular (the -1 crossing, exact: unstable above it; "
-        "{}{}); complex eigenvalues of the one-step map leaving the unit circle below it are checked up to "
-        "--crossing-check-dofs = {} only: an upper bound of the limit",
-        sys.dofs(), matrix, x.method, residual, opts.crossing_check_dofs);
+        "damped, non-symmetric, {} dofs: a complex pair leaves the unit circle at {:.6g} s, before the -1 crossing at "
+        "{:.6g} s (the integrator's amplification matrix, bisection)",
+        sys.dofs(), check.first_unstable, x.h);
     return out;
   }
   // The top eigenvalue of the first-order system as a scalar oscillator: an estimate.
