@@ -138,6 +138,7 @@ void run_bodies(const PackingOptions& opts) {
   ao.eigen.ncv = o.ncv;
   ao.amplification_dofs = o.amplification_dofs;
   ao.crossing_check_dofs = o.crossing_check_dofs;
+  ao.certify_dofs = o.certify_dofs;
   ao.progress = progress;
   const auto report = packing::analyse_system("contact network " + net.source, sys, ao);
   // --confirm: fixed-arm linear dynamics (the stepper's rigid bodies are clumps of spheres only).
@@ -376,6 +377,10 @@ void add_packing_command(CLI::App& app) {
   cmd->add_option("--crossing-check-dofs", r.crossing_check_dofs,
                   "damped non-symmetric packings up to this many dofs: each limit's amplification matrix checked below "
                   "the -1 crossing for complex crossings (above: the crossing is an upper bound)")
+      ->capture_default_str();
+  cmd->add_option("--certify-dofs", r.certify_dofs,
+                  "symmetric packings up to this many dofs: each limit proven by a sparse Cholesky factorisation of "
+                  "its criterion just beyond it, and h_safe = the limit less 1e-6 (above: h_safe from Gershgorin bounds)")
       ->capture_default_str();
   cmd->add_option("--confirm", o->confirm_steps,
                   "run the reference stepper this many steps at 0.99 and 1.01 h_crit of each integrator from a small "

@@ -35,7 +35,11 @@ std::string format_recommendation(const StepRecommendation& r) {
     return fmt::format("recommended step: none, {} is {} here; choose another --integrator\n", r.integrator,
                        stability_label(r.stability));
   const std::string basis =
-      r.h_safe ? fmt::format("{} s, the certified safe step of {}", format_number(*r.h_safe), r.integrator)
+      r.h_safe && r.h_safe_certified
+          ? fmt::format("{} s, the stability limit of {} less 1e-6, proven by a Cholesky certificate",
+                        format_number(*r.h_safe), r.integrator)
+      : r.h_safe ? fmt::format("{} s, the proven safe step of {} (Gershgorin bound, below its limit {} s)",
+                               format_number(*r.h_safe), r.integrator, format_number(r.h_crit))
       : r.h_crit_upper_bound
           ? fmt::format("{} s, the -1 crossing of {}: an upper bound of its limit (complex crossings below it not "
                         "checked at this size: --crossing-check-dofs); no certified h_safe",
@@ -58,6 +62,7 @@ nlohmann::json to_json(const StepRecommendation& r) {
           {"h_safe", r.h_safe ? num(*r.h_safe) : nlohmann::json(nullptr)},
           {"margin", r.margin},
           {"basis", r.h_safe ? "h_safe" : "h_crit"},
+          {"h_safe_certified", r.h_safe_certified},
           {"h_crit_upper_bound", r.h_crit_upper_bound},
           {"h_accuracy", r.h_accuracy ? num(*r.h_accuracy) : nlohmann::json(nullptr)},
           {"accuracy", r.accuracy},

@@ -22,7 +22,8 @@ struct StepRecommendation {
   std::string integrator;
   Stability stability = Stability::conditional;  // the limit's verdict
   double h_crit = std::numeric_limits<double>::quiet_NaN();  // largest stable step [s]
-  std::optional<double> h_safe;                               // certified safe step [s], when known
+  std::optional<double> h_safe;                               // proven safe step [s], when known
+  bool h_safe_certified = false;  // h_safe is the limit itself less 1e-6, proven (packing/certificate.hpp)
   // h_crit is an upper bound of the limit (a non-symmetric damped packing above the size whose
   // complex crossings are checked): the recommendation says so.
   bool h_crit_upper_bound = false;
@@ -56,6 +57,7 @@ std::optional<StepRecommendation> recommend_from(const Limits& limits, double ma
   if constexpr (requires { chosen->h_safe; })
     if (std::isfinite(chosen->h_safe)) rec.h_safe = chosen->h_safe;
   if constexpr (requires { chosen->upper_bound; }) rec.h_crit_upper_bound = chosen->upper_bound;
+  if constexpr (requires { chosen->certified; }) rec.h_safe_certified = rec.h_safe && chosen->certified;
   rec.margin = margin;
   return rec;
 }

@@ -6,6 +6,7 @@
 #include <map>
 #include <mutex>
 #include <numbers>
+#include <optional>
 
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/estimates/material.hpp"
@@ -37,6 +38,42 @@ CriticalStep scalar_limit(const std::string& spec, double zeta) {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Replaces each symmetric limit's Gershgorin h_safe by the limit itself less certificate_margin,
+// proven by a Cholesky factorisation of its criterion (one per criterion, shared by the rows). A
+// criterion that does not factorise means the eigensolver missed the top of the spectrum: the limit
+// is then too large and withdrawn.
+void certify_limits(const GlobalSystem& sys, PackingReport& r) {
+  std::optional<Certificate> omega, half;
+  for (auto& row : r.integrators) {
+    if (!row.computed || !row.exact || !row.converged || row.stability != Stability::conditional ||
+        !std::isfinite(row.h_crit) || row.free_modes > 0)
+      continue;
+    const DashpotVelocity dashpot = integrator_info(row.name).dashpot_velocity;
+    Certificate* cert = nullptr;
+    double step = kNaN;
+    if (!r.damped || dashpot == DashpotVelocity::central_difference) {
+      if (!omega) omega = certify_omega_max(sys, r.omega_max);
+      cert = &*omega;
+      step = row.h_crit * r.omega_max * omega->step;  // Omega_crit / omega_cert
+    } else if (dashpot == DashpotVelocity::backward_difference && std::isfinite(r.h_exact) && r.h_exact_converged) {
+      if (!half) half = certify_half_step(sys, r.h_exact);
+      cert = &*half;
+      step = half->step * row.h_crit / r.h_exact;  // the rows share the criterion: h_crit = h_exact
+    } else {
+      continue;  // the amplification matrix of the whole system (dense, exact): no criterion to factorise
+    }
+    if (cert->holds) {
+      row.h_safe = step;
+      row.h_safe_method = "certified: " + cert->method;
+      row.certified = true;
+    } else {
+      row.converged = false;
+      row.h_crit = kNaN;
+      row.method += "; withdrawn: " + cert->method + " failed, so the eigensolver missed the top of the spectrum";
+    }
+  }
 }
 
 }  // namespace
@@ -426,6 +463,12 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
     }
   }
   r.timings.emplace_back("integrator limits", seconds_since(t0));
+  if (r.eigen_converged && r.dofs <= opts.certify_dofs) {
+    t0 = std::chrono::steady_clock::now();
+    say("certificates: Cholesky factorisations of the criteria just beyond the limits");
+    certify_limits(sys, r);
+    r.timings.emplace_back("certificates", seconds_since(t0));
+  }
   }
 
   t0 = std::chrono::steady_clock::now();
@@ -498,7 +541,7 @@ nlohmann::json to_json(const PackingReport& r) {
         {"stability", i.computed ? std::string(stability_keyword(i.stability)) : std::string("not computed")}, {"exact", i.exact},
         {"converged", i.converged},           {"computed", i.computed}, {"method", i.method}, {"free_modes", i.free_modes},
         {"upper_bound", i.upper_bound},
-        {"h_safe", number_or_null(i.h_safe)}, {"h_safe_method", i.h_safe_method},
+        {"h_safe", number_or_null(i.h_safe)}, {"h_safe_method", i.h_safe_method}, {"certified", i.certified},
         {"checked_omega_min", checked_omega_min}, {"checked_omega_max", checked_omega_max},
         // the histories' update the limit holds for ("both" when the springs are not in histories or
         // the scheme advances a traditional history by its own displacement)
@@ -558,6 +601,7 @@ std::string format_packing_table(const PackingReport& r) {
                : !i.converged                                   ? "not converged"
                : !i.exact                                       ? "estimate"
                : i.upper_bound                                  ? "upper bound (-1 crossing)"
+               : i.certified                                    ? "exact, certified"
                : i.method.find("certified") != std::string::npos ? "certified"
                                                                 : "exact"});
   out += t.to_text();
@@ -579,8 +623,19 @@ std::string format_packing_table(const PackingReport& r) {
   TextTable e({"bound / estimate", "step [s]", "ratio to exact"});
   for (const auto& s : r.estimates) e.add_row({s.name, format_number(s.seconds), fmt::format("{:.4f}", s.ratio)});
   out += e.to_text();
-  out += "\nh_safe: a certified safe step (Gershgorin upper bounds of omega_max^2 and of the damping); the true limit\n"
-         "lies in [h_safe, h_crit] (h_crit from the Lanczos omega_max, a lower bound of the true omega_max).\n";
+  bool certified = false, gershgorin = false;
+  for (const auto& i : r.integrators) {
+    certified = certified || i.certified;
+    gershgorin = gershgorin || (!i.certified && std::isfinite(i.h_safe));
+  }
+  if (certified)
+    out += fmt::format("\nh_safe: a proven safe step; certified rows: the limit less {:g}, proven by a Cholesky "
+                       "factorisation of its\ncriterion there (positive definite: no mode reaches the limit below "
+                       "it).\n",
+                       certificate_margin);
+  if (gershgorin)
+    out += "\nh_safe: a proven safe step from Gershgorin upper bounds of omega_max^2 and of the damping; the true "
+           "limit\nlies in [h_safe, h_crit] (h_crit from the Lanczos omega_max, a lower bound of the true omega_max).\n";
   out += fmt::format("\nratio: step / exact velocity_verlet step {} s ({}).\n", format_number(r.h_exact),
                      r.damped ? "damped, half-step dashpots as LAMMPS" : "undamped");
   return out;

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dtcrit/packing/certificate.hpp"
 #include "dtcrit/packing/global_system.hpp"
 #include "dtcrit/packing/nonsymmetric.hpp"
 #include "dtcrit/stability/amplification.hpp"
@@ -36,10 +37,13 @@ struct PackingIntegratorLimit {
   // damped system (unstable just above it), with complex crossings below it not excluded.
   bool upper_bound = false;
   Index free_modes = 0;                      // free modes set aside by the amplification route
-  // A certified safe step (NaN where none is known): h_crit rests on the Lanczos omega_max, a lower
-  // bound of the true one, so h_crit can only be too large; h_safe rests on Gershgorin upper bounds.
+  // A proven safe step (NaN where none is known): h_crit rests on the Lanczos omega_max, a lower
+  // bound of the true one, so h_crit alone could be too large. certified: h_safe is h_crit less
+  // certificate_margin, proven by a Cholesky factorisation (certificate.hpp); otherwise h_safe rests
+  // on Gershgorin upper bounds.
   double h_safe = std::numeric_limits<double>::quiet_NaN();
   std::string h_safe_method{};
+  bool certified = false;
   // false: this path does not compute the row (the distributed analysis: the amplification matrix of
   // the whole system); h_crit is NaN and the report says so.
   bool computed = true;
@@ -106,6 +110,10 @@ struct PackingAnalysisOptions {
   // eigenvalue solves of 2 x dofs, about 5 s each at 300 dofs); above, the crossing is reported as an
   // upper bound.
   Index crossing_check_dofs = 300;
+  // Symmetric packings up to this many dofs: each limit is certified by a sparse Cholesky
+  // factorisation (certificate.hpp) and h_safe is the limit itself, less 1e-6; above, h_safe rests on
+  // Gershgorin bounds.
+  Index certify_dofs = 6000;
   std::function<void(std::string_view)> progress;  // stage messages (may be empty)
 };
 

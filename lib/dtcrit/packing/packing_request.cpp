@@ -416,6 +416,7 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   ao.eigen = eigen_options(o);
   ao.amplification_dofs = o.amplification_dofs;
   ao.crossing_check_dofs = o.crossing_check_dofs;
+  ao.certify_dofs = o.certify_dofs;
   ao.progress = progress;
   AnalysedPacking analysed;
   std::optional<ClumpSummary> clumps;
