@@ -3,10 +3,14 @@
 // PackingRequest, sweep/sweep.hpp SweepOptions), and returns the JSON the command prints with --json
 // as Python objects: dtcrit.pair(...) == json.loads(`dtcrit pair ... --json`). No physics here.
 // std::invalid_argument (every input error of the library, naming the parameter and the value)
-// becomes ValueError with the same message.
+// becomes ValueError with the same message, options named as this module's keywords (python_spelling).
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <sstream>
 #include <string>
@@ -203,7 +207,7 @@ py::object pair(const py::object& body1, const py::object& body2, OptionalDouble
 // The law, walls and analysis keywords packing() and packing_from_lammps() share; `given` records
 // the CLI option of each keyword given, so that the request rejects what its source would not read.
 struct PackingKeywords {
-  OptionalDouble kn, kt, gamma_n, gamma_t;
+  OptionalDouble kn, kt, kt_ratio, gamma_n, gamma_t;
   std::string law, hertz_mindlin;
   Strings type_laws, walls;
   py::object periodic;
@@ -221,8 +225,9 @@ struct PackingKeywords {
     auto mark = [&](const char* option, bool present) {
       if (present) r.given.insert(option);
     };
-    r.kn = kn, r.kt = kt, r.gamma_n = gamma_n, r.gamma_t = gamma_t;
-    mark("--kn", kn.has_value()), mark("--kt", kt.has_value()), mark("--gamma-n", gamma_n.has_value());
+    r.kn = kn, r.kt = kt, r.kt_ratio = kt_ratio, r.gamma_n = gamma_n, r.gamma_t = gamma_t;
+    mark("--kn", kn.has_value()), mark("--kt", kt.has_value()), mark("--kt-ratio", kt_ratio.has_value());
+    mark("--gamma-n", gamma_n.has_value());
     mark("--gamma-t", gamma_t.has_value());
     r.lammps_pair = law, r.hertz_mindlin = hertz_mindlin;
     mark("--lammps-pair", !law.empty()), mark("--hertz-mindlin", !hertz_mindlin.empty());
@@ -374,6 +379,46 @@ py::list sweep_cases() {
   return out;
 }
 
+// The library's errors name options as the command line spells them (--kn, --lammps-pair); a Python
+// caller gave keywords, so each option this module takes is named as its keyword (kn=, law=).
+std::string python_spelling(const std::string& message) {
+  static const std::map<std::string, std::string> renamed{
+      {"lammps-pair", "law"},       {"type-law", "type_laws"}, {"wall", "walls"},
+      {"integrator", "integrators"}, {"lammps-contacts", "contacts"}, {"no-rotation", "rotation=False"}};
+  static const std::set<std::string> keywords{
+      "kn", "kt", "kt_ratio", "cn", "ct", "ct_ratio", "gamma_n", "gamma_t", "law", "hertz_mindlin", "type_laws",
+      "walls", "periodic", "gap_tolerance", "rotation", "geometric_stiffness", "integrators", "margin", "youngs",
+      "poisson", "eigensolver", "lanczos_tol", "ncv", "amplification_dofs", "density", "dimension", "disc",
+      "contacts", "restitution", "overlap", "normal_force", "r_eff", "impact_velocity", "radius", "accuracy",
+      "body1", "body2", "types", "inertia", "box", "rotation=False"};
+  auto word = [](char c) { return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-'; };
+  std::string out;
+  std::size_t i = 0;
+  while (i < message.size()) {
+    const bool starts = message.compare(i, 2, "--") == 0 && i + 2 < message.size() &&
+                        std::islower(static_cast<unsigned char>(message[i + 2])) &&
+                        (i == 0 || !word(message[i - 1]));
+    if (starts) {
+      std::size_t j = i + 2;
+      while (j < message.size() && word(message[j])) ++j;
+      while (j > i + 2 && message[j - 1] == '-') --j;
+      const std::string option = message.substr(i + 2, j - i - 2);
+      const auto r = renamed.find(option);
+      std::string key = r != renamed.end() ? r->second : option;
+      std::replace(key.begin(), key.end(), '-', '_');
+      if (keywords.count(key)) {
+        // "--kt = 3" reads "kt = 3"; "--kt (tangential ...)" reads "kt= (tangential ...)".
+        const bool assigned = key.find('=') != std::string::npos || message.compare(j, 2, " =") == 0;
+        out += assigned ? key : key + "=";
+        i = j;
+        continue;
+      }
+    }
+    out += message[i++];
+  }
+  return out;
+}
+
 }  // namespace
 
 }  // namespace dtcrit::python
@@ -386,7 +431,7 @@ PYBIND11_MODULE(_dtcrit, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const std::invalid_argument& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
+      PyErr_SetString(PyExc_ValueError, python_spelling(e.what()).c_str());
     }
   });
 
@@ -437,19 +482,19 @@ accuracy: e.g. "restitution=1%".)");
       "packing",
       [](const py::array_t<double, py::array::forcecast>& positions, const py::object& radii, const py::object& masses,
          const py::object& inertia, const py::object& types, const py::object& box, bool disc, OptionalDouble kn,
-         OptionalDouble kt, OptionalDouble gamma_n, OptionalDouble gamma_t, const std::string& law,
+         OptionalDouble kt, OptionalDouble kt_ratio, OptionalDouble gamma_n, OptionalDouble gamma_t, const std::string& law,
          const std::string& hertz_mindlin, const Strings& type_laws, const py::object& periodic, const Strings& walls,
          OptionalDouble gap_tolerance, bool rotation, bool geometric_stiffness, const Strings& integrators,
          double margin, OptionalDouble youngs, OptionalDouble poisson, const std::string& eigensolver,
          OptionalDouble lanczos_tol, std::optional<Index> ncv, Index amplification_dofs) {
         return packing_from_arrays(positions, radii, masses, inertia, types, box, disc,
-                                   {kn, kt, gamma_n, gamma_t, law, hertz_mindlin, type_laws, walls, periodic,
+                                   {kn, kt, kt_ratio, gamma_n, gamma_t, law, hertz_mindlin, type_laws, walls, periodic,
                                     gap_tolerance, rotation, geometric_stiffness, integrators, margin, youngs, poisson,
                                     eigensolver, lanczos_tol, ncv, amplification_dofs});
       },
       py::arg("positions"), py::arg("radii"), py::arg("masses"), py::kw_only(), py::arg("inertia") = py::none(),
       py::arg("types") = py::none(), py::arg("box") = py::none(), py::arg("disc") = false, py::arg("kn") = py::none(),
-      py::arg("kt") = py::none(), py::arg("gamma_n") = py::none(), py::arg("gamma_t") = py::none(),
+      py::arg("kt") = py::none(), py::arg("kt_ratio") = py::none(), py::arg("gamma_n") = py::none(), py::arg("gamma_t") = py::none(),
       py::arg("law") = "", py::arg("hertz_mindlin") = "", py::arg("type_laws") = Strings{},
       py::arg("periodic") = py::none(), py::arg("walls") = Strings{}, py::arg("gap_tolerance") = py::none(),
       py::arg("rotation") = true, py::arg("geometric_stiffness") = false, py::arg("integrators") = Strings{"all"},
@@ -461,7 +506,7 @@ accuracy: e.g. "restitution=1%".)");
 positions: (N, 3) spheres or (N, 2) discs [m]; radii [m], masses [kg]: N each.
 inertia [kg m^2]: default 2/5 m r^2 (sphere; disc=True in 2D: 1/2 m r^2); types: LAMMPS atom types (default 1).
 box: [lo, hi] (needed with periodic; default the particles' bounding box).
-The law: kn, kt [N/m], gamma_n, gamma_t [1/s] (gran/hooke/history; gamma_t default gamma_n / 2), or
+The law: kn, kt [N/m] (or kt_ratio = kt / kn), gamma_n, gamma_t [1/s] (gran/hooke/history; gamma_t default gamma_n / 2), or
 law = LAMMPS' pair_style arguments ("gran/hertz/history 1e8 NULL 3e4 NULL 0.5 1", linearised at each
 contact's overlap), or hertz_mindlin = "E=...,nu=...,e=...,mu=..."; type_laws: ["types=1-2,kn=..."].
 periodic: "x,y" or ["x", "y"]; walls: ["z=0", "z=0,kn=1e6,kt=5e5"]; gap_tolerance (default 0);
@@ -472,20 +517,21 @@ lanczos, spectra.)");
   m.def(
       "packing_from_lammps",
       [](const std::string& path, const std::string& format, const Strings& contacts, std::optional<int> dimension,
-         bool disc, OptionalDouble density, OptionalDouble kn, OptionalDouble kt, OptionalDouble gamma_n,
+         bool disc, OptionalDouble density, OptionalDouble kn, OptionalDouble kt, OptionalDouble kt_ratio,
+         OptionalDouble gamma_n,
          OptionalDouble gamma_t, const std::string& law, const std::string& hertz_mindlin, const Strings& type_laws,
          const py::object& periodic, const Strings& walls, OptionalDouble gap_tolerance, bool rotation,
          bool geometric_stiffness, const Strings& integrators, double margin, OptionalDouble youngs,
          OptionalDouble poisson, const std::string& eigensolver, OptionalDouble lanczos_tol, std::optional<Index> ncv,
          Index amplification_dofs) {
         return packing_from_lammps(path, format, contacts, dimension, disc, density,
-                                   {kn, kt, gamma_n, gamma_t, law, hertz_mindlin, type_laws, walls, periodic,
+                                   {kn, kt, kt_ratio, gamma_n, gamma_t, law, hertz_mindlin, type_laws, walls, periodic,
                                     gap_tolerance, rotation, geometric_stiffness, integrators, margin, youngs, poisson,
                                     eigensolver, lanczos_tol, ncv, amplification_dofs});
       },
       py::arg("path"), py::kw_only(), py::arg("format"), py::arg("contacts") = Strings{},
       py::arg("dimension") = py::none(), py::arg("disc") = false, py::arg("density") = py::none(),
-      py::arg("kn") = py::none(), py::arg("kt") = py::none(), py::arg("gamma_n") = py::none(),
+      py::arg("kn") = py::none(), py::arg("kt") = py::none(), py::arg("kt_ratio") = py::none(), py::arg("gamma_n") = py::none(),
       py::arg("gamma_t") = py::none(), py::arg("law") = "", py::arg("hertz_mindlin") = "",
       py::arg("type_laws") = Strings{}, py::arg("periodic") = py::none(), py::arg("walls") = Strings{},
       py::arg("gap_tolerance") = py::none(), py::arg("rotation") = true, py::arg("geometric_stiffness") = false,

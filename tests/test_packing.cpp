@@ -625,6 +625,23 @@ TEST_CASE("walls: parse, facing the packing, and rejected on periodic axes", "[p
   CHECK_THROWS_WITH(validate(p), Contains("periodic"));
 }
 
+TEST_CASE("dtcrit packing --kt-ratio is k_t / k_n, as in dtcrit pair; with --kt it is refused by name", "[packing][cli]") {
+  const std::string base = "packing --lattice sc --n 3 --kn 1e5 --integrator velocity_verlet --json";
+  const CliRun ratio = run_cli(base + " --kt-ratio 0.4");
+  const CliRun value = run_cli(base + " --kt 4e4");
+  REQUIRE(ratio.status == 0);
+  REQUIRE(value.status == 0);
+  const auto a = nlohmann::json::parse(ratio.out), b = nlohmann::json::parse(value.out);
+  CHECK(a["integrators"]["velocity_verlet"]["h_crit"] == b["integrators"]["velocity_verlet"]["h_crit"]);
+  CHECK(a["inputs"]["law"] == b["inputs"]["law"]);
+  const CliRun both = run_cli(base + " --kt 4e4 --kt-ratio 0.4");
+  CHECK(both.status != 0);
+  CHECK_THAT(both.out, Contains("give one of --kt = 40000 and --kt-ratio = 0.4"));
+  const CliRun negative = run_cli(base + " --kt-ratio -0.4");
+  CHECK(negative.status != 0);
+  CHECK_THAT(negative.out, Contains("--kt-ratio = -0.4 (k_t / k_n) must be non-negative and finite"));
+}
+
 TEST_CASE("dtcrit packing --json: omega_max and the integrators object", "[packing][cli]") {
   const CliRun r = run_cli("packing --lattice sc --n 4 --kn 1e5 --kt 4e4 --no-rotation --integrator velocity_verlet"
                            " --integrator rk4 --json");

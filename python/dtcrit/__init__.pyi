@@ -20,8 +20,8 @@ def pair(body1: Body, body2: Body, *, kn: Optional[float] = None, kt: Optional[f
          margin: float = 0.8, accuracy: str = "") -> Json: ...
 def packing(positions: ArrayLike, radii: ArrayLike, masses: ArrayLike, *, inertia: Optional[ArrayLike] = None,
             types: Optional[ArrayLike] = None, box: Optional[ArrayLike] = None, disc: bool = False,
-            kn: Optional[float] = None, kt: Optional[float] = None, gamma_n: Optional[float] = None,
-            gamma_t: Optional[float] = None, law: str = "", hertz_mindlin: str = "",
+            kn: Optional[float] = None, kt: Optional[float] = None, kt_ratio: Optional[float] = None,
+            gamma_n: Optional[float] = None, gamma_t: Optional[float] = None, law: str = "", hertz_mindlin: str = "",
             type_laws: Sequence[str] = (), periodic: Union[None, str, Sequence[str]] = None,
             walls: Sequence[str] = (), gap_tolerance: Optional[float] = None, rotation: bool = True,
             geometric_stiffness: bool = False, integrators: Sequence[str] = ("all",), margin: float = 0.8,
@@ -30,8 +30,8 @@ def packing(positions: ArrayLike, radii: ArrayLike, masses: ArrayLike, *, inerti
 def lammps_format(path: str) -> str: ...
 def packing_from_lammps(path: str, *, format: Optional[str] = None, contacts: Sequence[str] = (),
                         dimension: Optional[int] = None, disc: bool = False, density: Optional[float] = None,
-                        kn: Optional[float] = None, kt: Optional[float] = None, gamma_n: Optional[float] = None,
-                        gamma_t: Optional[float] = None, law: str = "", hertz_mindlin: str = "",
+                        kn: Optional[float] = None, kt: Optional[float] = None, kt_ratio: Optional[float] = None,
+                        gamma_n: Optional[float] = None, gamma_t: Optional[float] = None, law: str = "", hertz_mindlin: str = "",
                         type_laws: Sequence[str] = (), periodic: Union[None, str, Sequence[str]] = None,
                         walls: Sequence[str] = (), gap_tolerance: Optional[float] = None, rotation: bool = True,
                         geometric_stiffness: bool = False, integrators: Sequence[str] = ("all",),

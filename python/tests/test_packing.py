@@ -95,16 +95,43 @@ def test_two_discs_closed_form():
 
 
 def test_script_options_conflict_as_in_the_cli():
+    # The CLI's message, with the option named as the keyword the Python caller gave (issue 35).
     want = cli_error("packing", "--lammps-input", "tests/data/lammps/in.hertz", "--kn", "1e5")
-    with pytest.raises(ValueError, match=re.escape(want)):
+    assert want.startswith("--kn conflicts with")
+    with pytest.raises(ValueError, match=re.escape("kn=" + want[len("--kn"):])):
         dtcrit.packing_from_lammps("tests/data/lammps/in.hertz", kn=1e5)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"kn": None}, "kn= (normal stiffness [N/m]) is required, or the law as law="),
+    ({"kt": None}, "kt= (tangential stiffness [N/m]) or kt_ratio= (k_t / k_n) is required, or the law as law="),
+    ({"kt_ratio": 0.3}, "give one of kt = 50000 and kt_ratio = 0.3"),
+    ({"kt": None, "kt_ratio": -0.3}, "kt_ratio = -0.3 (k_t / k_n) must be non-negative and finite"),
+    ({"law": "gran/hooke 1e5 5e4 0 0 0.5 0"}, "law= gives the whole law: drop kn=, kt=, kt_ratio=, gamma_n= and gamma_t="),
+    ({"ncv": 30}, "ncv= is Spectra's basis size: it needs eigensolver= spectra"),
+])
+def test_errors_name_the_python_keywords_not_the_cli_options(kwargs, message):
+    # Issue 35: the library's messages spoke of --kn and --lammps-pair to Python callers.
+    args = {"radii": [5e-4, 5e-4], "masses": [1e-3, 1e-3], "kn": 1e5, "kt": 5e4, **kwargs}
+    with pytest.raises(ValueError) as raised:
+        dtcrit.packing([[0, 0, 0], [1e-3, 0, 0]], **args)
+    assert str(raised.value) == message
+    assert "--" not in str(raised.value)
+
+
+def test_kt_ratio_is_kt_over_kn_as_in_pair():
+    common = dict(radii=[5e-4, 5e-4], masses=[1e-3, 1e-3], kn=1e5, gap_tolerance=1e-9, integrators=["velocity_verlet"])
+    by_ratio = dtcrit.packing([[0, 0, 0], [1e-3, 0, 0]], kt_ratio=0.3, **common)
+    by_value = dtcrit.packing([[0, 0, 0], [1e-3, 0, 0]], kt=3e4, **common)
+    assert by_ratio["integrators"] == by_value["integrators"]
+    assert by_ratio["inputs"]["law"] == by_value["inputs"]["law"]
 
 
 @pytest.mark.parametrize("kwargs, parameter", [
     ({"radii": [1e-3]}, "radii"),
     ({"masses": [1e-3, -1.0]}, "mass"),
     ({"periodic": "x"}, "box"),
-    ({"kn": None}, "--kn"),
+    ({"kn": None}, "kn="),
     ({"walls": ["q=0"]}, "q=0"),
     # Issue 33: types were narrowed to int silently (2**33 + 1 and 1.7 read as type 1).
     ({"types": [1, 2**33 + 1]}, "types[1] = 8589934593 is not an integer"),

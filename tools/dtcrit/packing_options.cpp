@@ -39,6 +39,7 @@ void add_packing_request_options(CLI::App* cmd, packing::PackingRequest& o) {
       ->excludes(lammps_opt)
       ->excludes(kn_opt);
   cmd->add_option("--kt", o.kt, "tangential stiffness k_t [N/m]");
+  cmd->add_option("--kt-ratio", o.kt_ratio, "tangential stiffness as a ratio k_t / k_n (instead of --kt)");
   cmd->add_option("--gamma-n", o.gamma_n, "normal damping per unit effective mass [1/s]: c_n = m_eff gamma_n (default 0)");
   cmd->add_option("--gamma-t", o.gamma_t, "tangential damping per unit effective mass [1/s] (default gamma_n / 2, "
                                            "as LAMMPS' gran/hooke/history with NULL)");

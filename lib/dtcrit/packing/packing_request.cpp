@@ -237,7 +237,8 @@ void check_packing_request(const PackingRequest& o) {
     const std::pair<const char*, const char*> supplied[] = {
         {"--lattice", "the packing (read_data)"}, {"--lammps-data", "the packing (read_data)"},
         {"--lammps-dump", "the packing (read_data)"}, {"--kn", "the law (pair_style, pair_coeff)"},
-        {"--kt", "the law (pair_style, pair_coeff)"}, {"--gamma-n", "the law (pair_style, pair_coeff)"},
+        {"--kt", "the law (pair_style, pair_coeff)"}, {"--kt-ratio", "the law (pair_style, pair_coeff)"},
+        {"--gamma-n", "the law (pair_style, pair_coeff)"},
         {"--gamma-t", "the law (pair_style, pair_coeff)"}, {"--lammps-pair", "the law (pair_style, pair_coeff)"},
         {"--hertz-mindlin", "the law (pair_style, pair_coeff)"},
         {"--type-law", "the law of each type pair (pair_coeff I J)"}, {"--periodic", "the periodicity (boundary)"},
@@ -262,12 +263,16 @@ void check_packing_request(const PackingRequest& o) {
   const bool law_given = !o.lammps_pair.empty() || !o.hertz_mindlin.empty();
   if (!o.lammps_input.empty()) {
   } else if (law_given) {
-    if (o.kn || o.kt || o.gamma_n || o.gamma_t)
-      fail(fmt::format("{} gives the whole law: drop --kn, --kt, --gamma-n and --gamma-t",
+    if (o.kn || o.kt || o.kt_ratio || o.gamma_n || o.gamma_t)
+      fail(fmt::format("{} gives the whole law: drop --kn, --kt, --kt-ratio, --gamma-n and --gamma-t",
                        o.lammps_pair.empty() ? "--hertz-mindlin" : "--lammps-pair"));
   } else {
     if (!o.kn) fail("--kn (normal stiffness [N/m]) is required, or the law as --lammps-pair");
-    if (!o.kt) fail("--kt (tangential stiffness [N/m]) is required, or the law as --lammps-pair");
+    if (o.kt && o.kt_ratio) fail(fmt::format("give one of --kt = {:g} and --kt-ratio = {:g}", *o.kt, *o.kt_ratio));
+    if (!o.kt && !o.kt_ratio)
+      fail("--kt (tangential stiffness [N/m]) or --kt-ratio (k_t / k_n) is required, or the law as --lammps-pair");
+    if (o.kt_ratio && !(*o.kt_ratio >= 0.0 && std::isfinite(*o.kt_ratio)))
+      fail(fmt::format("--kt-ratio = {:g} (k_t / k_n) must be non-negative and finite", *o.kt_ratio));
   }
   if (o.lattice.empty()) {
     for (const char* opt : {"--radius", "--compression", "--radius-spread", "--seed"})
@@ -362,7 +367,7 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   if (script) laws = script->laws;
   else laws.base = !o.hertz_mindlin.empty() ? contact::parse_hertz_mindlin(o.hertz_mindlin, "--hertz-mindlin")
               : o.lammps_pair.empty()
-                  ? contact::validated(contact::hooke_history(*o.kn, *o.kt, gamma_n,
+                  ? contact::validated(contact::hooke_history(*o.kn, o.kt ? *o.kt : *o.kt_ratio * *o.kn, gamma_n,
                                                               o.gamma_t.value_or(default_ct_ratio * gamma_n), 0.0))
                   : contact::parse_lammps_pair(o.lammps_pair, "--lammps-pair");
   for (const auto& s : o.type_laws) {

@@ -37,6 +37,7 @@ struct PackingRequest {
   int dimension = 3;
   bool disc = false;
   std::optional<double> kn, kt, gamma_n;
+  std::optional<double> kt_ratio;  // k_t / k_n, instead of kt (as dtcrit pair)
   std::optional<double> gamma_t;  // default gamma_n / 2 (LAMMPS)
   std::string lammps_pair, hertz_mindlin;
   bool geometric_stiffness = false;
