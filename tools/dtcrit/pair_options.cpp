@@ -9,25 +9,27 @@ namespace dtcrit::cli {
 void PairOptions::add_to(CLI::App& app, bool with_bodies) {
   if (with_bodies) {
     app.add_option("--body1", body1,
-                   "first body: shape=disc|rect|ellipse|polygon|custom and its keys, e.g. shape=disc,r=5e-4,m=0.003");
+                   "first body: shape=sphere|disc|rect|ellipse|polygon|custom and its keys [SI: m, kg, kg/m^3], e.g. "
+                   "shape=sphere,r=5e-4,rho=2500 or shape=disc,r=5e-4,m=0.003");
     app.add_option("--body2", body2, "second body, same form as --body1");
   }
   auto* kn_opt = app.add_option("--kn", kn, "normal stiffness [N/m]");
   app.add_option("--kt", kt, "tangential stiffness [N/m]");
-  app.add_option("--kt-ratio", kt_ratio, "tangential stiffness as a ratio kt/kn");
+  app.add_option("--kt-ratio", kt_ratio, "tangential stiffness as a ratio kt/kn [-]");
   app.add_option("--cn", cn, "normal dashpot [N s/m]");
   app.add_option("--ct", ct, "tangential dashpot [N s/m]");
-  app.add_option("--ct-ratio", ct_ratio, "tangential dashpot as a ratio ct/cn");
+  app.add_option("--ct-ratio", ct_ratio, "tangential dashpot as a ratio ct/cn [-]");
   app.add_option("--gamma-n", gamma_n, "normal damping in LAMMPS' convention [1/s]: cn = m_eff gamma_n");
   app.add_option("--gamma-t", gamma_t, "tangential damping in LAMMPS' convention [1/s]: ct = m_eff gamma_t");
   app.add_option("--restitution", restitution, "normal coefficient of restitution e in (0, 1] (sets cn)");
   app.add_option("--youngs", youngs, "Young's modulus E [Pa], for the Rayleigh, P-wave and Hertz heuristics");
-  app.add_option("--poisson", poisson, "Poisson ratio nu, for the material heuristics");
+  app.add_option("--poisson", poisson, "Poisson ratio nu [-], for the material heuristics");
   app.add_option("--density", density, "density rho [kg/m^3], for the material heuristics");
   app.add_option("--radius", radius, "sphere radius R [m], for the material heuristics");
   app.add_option("--impact-velocity", impact_velocity,
-                 "impact speed [m/s]: with --lammps-pair, linearise at the peak overlap of a head-on impact at this "
-                 "speed (integrated); with the material, the Hertz contact time");
+                 "approach speed [m/s], the relative speed of the two bodies along the normal (not each body's; "
+                 "dtcrit sweep's v is each sphere's): with --lammps-pair, linearise at the peak overlap of a head-on "
+                 "impact at this speed (integrated); with the material, the Hertz contact time");
   auto* lammps_opt = app.add_option("--lammps-pair", lammps_pair,
                  "the contact law in LAMMPS' syntax, e.g. \"gran/hertz/history 1e9 NULL 1e4 NULL 0.5 1\" or "
                  "\"granular hertz/material 7e10 0.3 0.3 tangential mindlin NULL 1.0 0.5\" (instead of --kn ...)");

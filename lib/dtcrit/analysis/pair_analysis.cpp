@@ -112,7 +112,9 @@ PairReport analyse_pair(std::string label, const ContactPointModel& model, const
       r.estimates.push_back({"hertz_collision_time_formula",
                              contact::hertz_duration(model.normal_effective_mass(), o->r_eff, o->e_star,
                                                      o->point.impact_velocity),
-                             "2.86826 (m*^2 / (R* E*^2 v))^(1/5), the undamped Hertz closed form"});
+                             "2.86826 (m*^2 / (R* E*^2 v))^(1/5), the undamped Hertz closed form with the law's "
+                             "m*, R*, E* (the two bodies' normal effective mass), beside the law's integrated "
+                             "collision_time; hertz_collision_time uses the material's two equal spheres"});
   }
   if (material)
     for (auto& e : material_estimates(*material)) r.estimates.push_back(std::move(e));

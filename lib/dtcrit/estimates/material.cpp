@@ -37,13 +37,20 @@ std::vector<Estimate> material_estimates(const Material& material) {
   std::vector<Estimate> out;
   const double tr = rayleigh_time(m);
   out.push_back({"rayleigh", tr,
-                 "Rayleigh-wave time pi R sqrt(rho/G) / (0.1631 nu + 0.8766) (LIGGGHTS, Yade, EDEM); codes take a "
-                 "user-chosen fraction of it (LIGGGHTS' example warns above 10 %)"});
+                 "Rayleigh-wave time T_R = pi R sqrt(rho/G) / (0.1631 nu + 0.8766) itself, a time and not a step "
+                 "(LIGGGHTS, Yade, EDEM); codes take a fraction of it (rows rayleigh_0.2 and rayleigh_0.4; "
+                 "LIGGGHTS' example warns above 10 %)"});
+  // EDEM's manual ("Estimate Simulation Time"): 0.2 T_R for coordination numbers of 4 and above,
+  // 0.4 T_R for lower ones.
+  out.push_back({"rayleigh_0.2", 0.2 * tr, "0.2 T_R, EDEM's step for coordination numbers of 4 and above"});
+  out.push_back({"rayleigh_0.4", 0.4 * tr, "0.4 T_R, EDEM's step for coordination numbers below 4"});
   out.push_back({"p_wave", p_wave_time(m), "P-wave time R sqrt(rho/E) (Yade PWaveTimeStep)"});
   if (m.impact_velocity > 0.0)
     out.push_back({"hertz_collision_time", hertz_collision_time(m),
-                   "Hertz contact duration of two equal spheres at the impact velocity, m_eff = m/2 (LIGGGHTS' "
-                   "check/timestep/gran uses the whole particle mass and twice the largest particle speed)"});
+                   "Hertz contact duration of two equal spheres of the material (--youngs, --poisson, --density, "
+                   "--radius) at the approach speed, m_eff = m/2 (LIGGGHTS' check/timestep/gran uses the whole "
+                   "particle mass and twice the largest particle speed); hertz_collision_time_formula, when present, "
+                   "is the same closed form with the law's own m*, R* and E*"});
   return out;
 }
 
