@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 tools/setup.sh default dtcrit_cli >&2
 status=0
 build/dtcrit example "$@" || status=$?
-echo "dtcrit: building the tests and studies (tools/test.sh runs them)" >&2
+echo "dtcrit: the answer above is complete; now building the tests and studies for tools/test.sh" \
+  "(interrupting this does not affect the answer)" >&2
 cmake --build --preset default -j "$(nproc)" >&2
 exit "$status"

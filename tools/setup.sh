@@ -43,8 +43,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     sudo="sudo"
   fi
   echo "dtcrit: installing missing Debian packages: ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  $sudo apt-get update -q
+  # apt's own lines (Get:, Unpacking, Setting up) show its progress, one line per step.
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
 fi
 
 cmake --preset "$preset" >/dev/null
