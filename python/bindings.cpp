@@ -81,9 +81,16 @@ std::string body_spec(const py::object& body, const char* name) {
                      "'shape=disc,r=5e-4,m=0.003'",
                      name));
   std::string spec;
-  for (const auto& [key, value] : body.cast<py::dict>())
-    spec += fmt::format("{}{}={}", spec.empty() ? "" : ",", py::str(key).cast<std::string>(),
+  for (const auto& [key, value] : body.cast<py::dict>()) {
+    const std::string k = py::str(key).cast<std::string>();
+    // Numbers are numbers: a string such as "5e-4" is refused as a number would be in pair(kn="1e5").
+    const bool text_key = k == "shape" || k == "vertices";
+    if (!text_key && (py::isinstance<py::str>(value) || py::isinstance<py::bool_>(value)))
+      fail(fmt::format("{}['{}'] = {} is not a number (give it as a float, not a {})", name, k,
+                       py::repr(value).cast<std::string>(), py::isinstance<py::str>(value) ? "string" : "bool"));
+    spec += fmt::format("{}{}={}", spec.empty() ? "" : ",", k,
                         py::str(py::isinstance<py::float_>(value) ? py::repr(value) : py::str(value)).cast<std::string>());
+  }
   return spec;
 }
 

@@ -80,3 +80,14 @@ def test_bad_body_names_the_key():
         dtcrit.pair({"shape": "disc", "r": -5e-4, "m": 0.003}, DISC, kn=1e5, kt=1e4)
     with pytest.raises(ValueError, match="body1"):
         dtcrit.pair(3.0, DISC, kn=1e5, kt=1e4)
+
+
+@pytest.mark.parametrize("key, value, shown", [("r", "5e-4", "'5e-4'"), ("rho", "2500", "'2500'"), ("m", True, "True")])
+def test_a_body_number_given_as_a_string_is_refused(key, value, shown):
+    # Issue 35: {"r": "5e-4"} was read as the number.
+    body = {"shape": "sphere", "r": 5e-4, "rho": 2500}
+    if key == "m":
+        del body["rho"]
+    body[key] = value
+    with pytest.raises(ValueError, match=re.escape(f"body1['{key}'] = {shown} is not a number")):
+        dtcrit.pair(body, {"shape": "sphere", "r": 5e-4, "rho": 2500}, kn=1e5, kt_ratio=0.8)
