@@ -478,3 +478,25 @@ TEST_CASE("a mistyped option gets the nearest one as a suggestion", "[cli][error
   CHECK(far.status != 0);
   CHECK_THAT(far.out, Catch::Matchers::Contains("unknown option --frobnicate; dtcrit sweep --help lists the options"));
 }
+
+TEST_CASE("a mistyped case, integrator, key, input or shape gets the nearest valid one", "[cli][errors]") {
+  const std::string beads = "pair --body1 shape=sphere,r=5e-4,rho=2500 --body2 shape=sphere,r=5e-4,rho=2500 --kn 1e5 ";
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"sweep --case head-o", "unknown sweep case 'head-o' (did you mean 'head-on'?); valid cases:"},
+      {beads + "--kt-ratio 0.8 --integrator velocity_verlett",
+       "unknown integrator 'velocity_verlett' (did you mean 'velocity_verlet'?); valid integrators:"},
+      {"sweep --case head-on --set restitutoin=0.5",
+       "key 'restitutoin' (= 0.5) is not used here (did you mean 'restitution'?); accepted keys:"},
+      {"table --body1 shape=sphere,r=5e-4,rho=2500 --body2 shape=sphere,r=5e-4,rho=2500 --kn 1e5 --vary kt_raito=0.1,0.2",
+       "unknown input 'kt_raito' (did you mean 'kt_ratio'?); valid:"},
+      {"pair --body1 shape=sphre,r=5e-4,rho=2500 --body2 shape=sphere,r=5e-4,rho=2500 --kn 1e5 --kt-ratio 0.8",
+       "body1: unknown shape 'sphre' (did you mean 'sphere'?); valid shapes:"},
+      // Nothing near: no guess.
+      {"sweep --case zzzzzz", "unknown sweep case 'zzzzzz'; valid cases:"}};
+  for (const auto& [args, message] : cases) {
+    CAPTURE(args);
+    const CliRun r = run_cli(args);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.out, Catch::Matchers::Contains(message));
+  }
+}

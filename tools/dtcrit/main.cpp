@@ -9,26 +9,13 @@
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
+#include "dtcrit/core/suggest.hpp"
 
 #ifdef DTCRIT_WITH_MPI
 #include "dtcrit/distributed/runtime.hpp"
 #endif
 
 namespace {
-
-// Edit distance (insertions, deletions, substitutions, and swaps of neighbours: "raito" is one swap
-// from "ratio"), for the suggestion on a mistyped option.
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i)
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[a.size()][b.size()];
-}
 
 // "unknown option --kt-raito; did you mean --kt-ratio?" for the first unknown --option among the
 // arguments left over, the nearest long option of the command within a third of its length;
@@ -40,13 +27,10 @@ std::string unknown_option(const CLI::App& app) {
   for (const auto& arg : extras) {
     if (arg.rfind("--", 0) != 0) continue;
     const std::string given = arg.substr(0, arg.find('='));
-    std::string best;
-    std::size_t best_distance = given.size() / 3 + 1;
+    std::vector<std::string> names;
     for (const auto* opt : command->get_options())
-      for (const auto& name : opt->get_lnames()) {
-        const std::size_t dist = edit_distance(given, "--" + name);
-        if (dist < best_distance) best_distance = dist, best = "--" + name;
-      }
+      for (const auto& name : opt->get_lnames()) names.push_back("--" + name);
+    const std::string best = dtcrit::nearest_name(given, names);
     const std::string where = command == &app ? "dtcrit --help" : "dtcrit " + command->get_name() + " --help";
     return best.empty() ? "unknown option " + given + "; " + where + " lists the options"
                         : "unknown option " + given + "; did you mean " + best + "?";

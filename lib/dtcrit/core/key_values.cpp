@@ -1,4 +1,5 @@
 #include "dtcrit/core/key_values.hpp"
+#include "dtcrit/core/suggest.hpp"
 
 #include <cctype>
 #include <sstream>
@@ -84,7 +85,8 @@ std::string KeyValues::required_text(const std::string& key) const {
 void KeyValues::reject_unused(const std::vector<std::string>& accepted) const {
   for (const auto& [key, value] : values_)
     if (!used_.count(key))
-      fail(fmt::format("{}: key '{}' (= {}) is not used here; accepted keys: {}", who_, key, value,
+      fail(fmt::format("{}: key '{}' (= {}) is not used here{}; accepted keys: {}", who_, key, value,
+                       did_you_mean(key, accepted),
                        fmt::join(accepted, ", ")));
 }
 

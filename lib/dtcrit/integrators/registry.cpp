@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/suggest.hpp"
 #include "dtcrit/core/key_values.hpp"
 #include "dtcrit/integrators/explicit_schemes.hpp"
 #include "dtcrit/integrators/gear.hpp"
@@ -192,7 +193,12 @@ Parsed parse(std::string_view spec) {
   const std::string_view name = trim(spec.substr(0, colon));
   const std::string_view args = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
   const Row* row = find_row(name);
-  if (!row) fail(fmt::format("unknown integrator '{}'; valid integrators: {}", name, valid_names()));
+  if (!row) {
+    std::vector<std::string> names;
+    for (const Row& r : rows()) names.push_back(r.info.name);
+    fail(fmt::format("unknown integrator '{}'{}; valid integrators: {}", name, did_you_mean(name, names),
+                     valid_names()));
+  }
   if (!row->alias_of.empty()) {
     if (!trim(args).empty())
       fail(fmt::format("integrator '{}' takes no parameters (it is an alias of {})", name,

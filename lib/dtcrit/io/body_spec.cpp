@@ -3,6 +3,7 @@
 #include <numbers>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/suggest.hpp"
 #include "dtcrit/core/numbers.hpp"
 
 namespace dtcrit {
@@ -95,7 +96,8 @@ PlanarBody parse_body(const KeyValues& spec) {
     body = {"custom", m, I, *arm};
     spec.reject_unused({"shape", "m", "I", "rt", "rn", "L", "theta", "e"});
   } else {
-    fail(fmt::format("{}: unknown shape '{}'; valid shapes: disc, sphere, rect, ellipse, polygon, custom", who, shape));
+    fail(fmt::format("{}: unknown shape '{}'{}; valid shapes: disc, sphere, rect, ellipse, polygon, custom", who, shape,
+                     did_you_mean(shape, {"disc", "sphere", "rect", "ellipse", "polygon", "custom"})));
   }
   return validated(body, who);
 }

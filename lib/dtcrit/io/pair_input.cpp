@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/suggest.hpp"
 #include "dtcrit/io/body_spec.hpp"
 #include "dtcrit/contact/hertz_mindlin.hpp"
 #include "dtcrit/contact/kinematics.hpp"
@@ -32,7 +33,8 @@ void PairInput::set(const std::string& key, double value) {
     }
   }
   if (std::find(pair_law_keys().begin(), pair_law_keys().end(), key) == pair_law_keys().end())
-    fail(fmt::format("unknown input '{}'; valid: {}, body1.KEY, body2.KEY", key, fmt::join(pair_law_keys(), ", ")));
+    fail(fmt::format("unknown input '{}'{}; valid: {}, body1.KEY, body2.KEY", key, did_you_mean(key, pair_law_keys()),
+                     fmt::join(pair_law_keys(), ", ")));
   law[key] = value;
 }
 

@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/suggest.hpp"
 #include "dtcrit/contact/hertz_mindlin.hpp"
 #include "dtcrit/contact/impact.hpp"
 #include "dtcrit/contact/kinematics.hpp"
@@ -1019,7 +1020,8 @@ std::unique_ptr<SweepCase> make_case(std::string_view name, const CaseOptions& o
   else if (name == "box-settle") c = std::make_unique<BoxSettle>(options);
   else if (name == "hertz-head-on") c = std::make_unique<HertzHeadOn>(options);
   else if (name == "rolling-resistance") c = std::make_unique<RollingResistance>(options);
-  else fail(fmt::format("unknown sweep case '{}'; valid cases: {}", name, fmt::join(case_names(), ", ")));
+  else fail(fmt::format("unknown sweep case '{}'{}; valid cases: {}", name, did_you_mean(name, case_names()),
+                        fmt::join(case_names(), ", ")));
   std::vector<std::string> accepted;
   for (const auto& p : c->parameters()) accepted.push_back(p.name);
   options.overrides.reject_unused(accepted);
