@@ -479,6 +479,32 @@ TEST_CASE("a mistyped option gets the nearest one as a suggestion", "[cli][error
   CHECK_THAT(far.out, Catch::Matchers::Contains("unknown option --frobnicate; dtcrit sweep --help lists the options"));
 }
 
+TEST_CASE("--help gives every number option its unit ([-] for ratios)", "[cli]") {
+  for (const char* command : {"pair", "packing", "table", "sweep", "example", "lammps-check"}) {
+    const CliRun help = run_cli(std::string(command) + " --help");
+    REQUIRE(help.status == 0);
+    // An option's block: its line "  --name FLOAT ..." and the indented lines that continue its text.
+    std::istringstream in(help.out);
+    std::string line, block;
+    auto check = [&] {
+      if (block.find(" FLOAT") != std::string::npos) {
+        CAPTURE(command, block);
+        CHECK(block.find('[') != std::string::npos);
+      }
+    };
+    while (std::getline(in, line)) {
+      const auto first = line.find_first_not_of(' ');
+      if (first != std::string::npos && line[first] == '-') {
+        check();
+        block = line;
+      } else if (!block.empty()) {
+        block += " " + line;
+      }
+    }
+    check();
+  }
+}
+
 TEST_CASE("a mistyped case, integrator, key, input or shape gets the nearest valid one", "[cli][errors]") {
   const std::string beads = "pair --body1 shape=sphere,r=5e-4,rho=2500 --body2 shape=sphere,r=5e-4,rho=2500 --kn 1e5 ";
   const std::vector<std::pair<std::string, std::string>> cases{

@@ -29,7 +29,7 @@ void add_example_command(CLI::App& app) {
   opts->kt_ratio = 0.5;
   opts->add_to(*cmd, /*with_bodies=*/false);
   cmd->add_flag("--json", *json, "print a JSON array, one object per configuration");
-  cmd->add_option("--margin", *margin, "recommended step = margin x the velocity_verlet limit (see dtcrit pair --help)")
+  cmd->add_option("--margin", *margin, "recommended step = margin x the velocity_verlet limit [-] (see dtcrit pair --help)")
       ->capture_default_str();
   cmd->footer(damping_convention);
   cmd->callback([=] {

@@ -363,14 +363,14 @@ void add_packing_command(CLI::App& app) {
                   "rigid body with the mass, centre and inertia tensor fix rigid/small molecule gives it; contacts "
                   "between members of different bodies and with walls (lib/dtcrit/network/README.md)");
   cmd->add_option("--margin", r.margin,
-                  "recommended step = margin x the limit of velocity_verlet (or of the first --integrator when "
+                  "recommended step = margin [-] x the limit of velocity_verlet (or of the first --integrator when "
                   "velocity_verlet is not among them); results/GUIDE.md says why 0.8")
       ->capture_default_str();
   cmd->add_option("--integrator", r.integrators,
                   "integrator whose exact limit to report (repeatable; 'all' = every registry row, 'none')")
       ->capture_default_str();
   cmd->add_option("--youngs", r.youngs, "Young's modulus E [Pa], for the Rayleigh and P-wave times");
-  cmd->add_option("--poisson", r.poisson, "Poisson ratio nu, for the Rayleigh time");
+  cmd->add_option("--poisson", r.poisson, "Poisson ratio nu [-], for the Rayleigh time");
   cmd->add_option("--amplification-dofs", r.amplification_dofs,
                   "damped packings up to this many dofs: amplification matrix for every integrator")
       ->capture_default_str();

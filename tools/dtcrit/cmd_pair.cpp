@@ -22,7 +22,7 @@ void add_pair_command(CLI::App& app) {
   cmd->add_flag("--csv", *csv, "print tidy CSV (one row per input, estimate or integrator)");
   cmd->add_option("-o,--output", *out, "write to this file instead of the terminal");
   cmd->add_option("--margin", *margin,
-                  "recommended step = margin x the limit of velocity_verlet (or of the first --integrator when "
+                  "recommended step = margin [-] x the limit of velocity_verlet (or of the first --integrator when "
                   "velocity_verlet is not among them); results/GUIDE.md says why 0.8")
       ->capture_default_str();
   cmd->add_option("--accuracy", *accuracy,

@@ -86,11 +86,11 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_flag("--no-stability", o->no_stability, "skip the stability limits");
   cmd->add_flag("--stability", o->stability, "compute the stability limits even where the case skips them by default");
   cmd->add_option("--stability-steps", o->stability_steps, "minimum steps of each stability run")->capture_default_str();
-  cmd->add_option("--growth", o->growth, "blow-up: energy above its floor grows by this factor")->capture_default_str();
+  cmd->add_option("--growth", o->growth, "blow-up: energy above its floor grows by this factor [-]")->capture_default_str();
   cmd->add_option("--accuracy-quantity", o->accuracy_quantity,
                   "quantity of the accuracy-limited step: a channel (position, velocity, energy, ...) or an outcome "
                   "(restitution, peak_overlap, contact_duration, ...); default: the case's");
-  cmd->add_option("--tolerance", o->tolerance, "relative tolerance of the accuracy-limited step")->capture_default_str();
+  cmd->add_option("--tolerance", o->tolerance, "relative tolerance of the accuracy-limited step [-], e.g. 0.01 = 1 %")->capture_default_str();
   cmd->add_flag("--no-accuracy", o->no_accuracy, "skip the accuracy-limited step");
   cmd->add_option("--threads", o->threads,
                   "integrators swept at once (default: the hardware threads; the results do not depend on it)")

@@ -17,9 +17,9 @@ void add_packing_request_options(CLI::App* cmd, packing::PackingRequest& o) {
   cmd->add_option("--density", o.density, "lattice density, or density for a dump without a mass column [kg/m^3]")
       ->capture_default_str();
   cmd->add_option("--compression", o.compression,
-                  "lattice: nearest-neighbour distance 2r(1 - c), so every contact overlaps by 2rc")
+                  "lattice: compression c [-]: nearest-neighbour distance 2r(1 - c), so every contact overlaps by 2rc")
       ->capture_default_str();
-  cmd->add_option("--radius-spread", o.radius_spread, "lattice: radii r(1 + s U(-1,1)) (polydisperse)")
+  cmd->add_option("--radius-spread", o.radius_spread, "lattice: radius spread s [-], radii r(1 + s U(-1,1)) (polydisperse)")
       ->capture_default_str();
   cmd->add_option("--seed", o.seed, "seed of --radius-spread")->capture_default_str();
   cmd->add_option("--dimension", o.dimension, "files: 2 (discs, z dropped) or 3")->capture_default_str();
@@ -39,7 +39,7 @@ void add_packing_request_options(CLI::App* cmd, packing::PackingRequest& o) {
       ->excludes(lammps_opt)
       ->excludes(kn_opt);
   cmd->add_option("--kt", o.kt, "tangential stiffness k_t [N/m]");
-  cmd->add_option("--kt-ratio", o.kt_ratio, "tangential stiffness as a ratio k_t / k_n (instead of --kt)");
+  cmd->add_option("--kt-ratio", o.kt_ratio, "tangential stiffness as a ratio k_t / k_n [-] (instead of --kt)");
   cmd->add_option("--gamma-n", o.gamma_n, "normal damping per unit effective mass [1/s]: c_n = m_eff gamma_n (default 0)");
   cmd->add_option("--gamma-t", o.gamma_t, "tangential damping per unit effective mass [1/s] (default gamma_n / 2, "
                                            "as LAMMPS' gran/hooke/history with NULL)");
@@ -51,12 +51,12 @@ void add_packing_request_options(CLI::App* cmd, packing::PackingRequest& o) {
   cmd->add_option("--wall", o.walls,
                   "plane wall, e.g. z=0 (faces the packing) or z=0,kn=1e6,kt=5e5; repeatable");
   cmd->add_option("--gap-tolerance", o.gap_tolerance,
-                  "contact when |x_i - x_j| < (r_i + r_j)(1 + tol) (default 1e-9 for lattices, 0 for files)");
+                  "relative gap tol [-]: contact when |x_i - x_j| < (r_i + r_j)(1 + tol) (default 1e-9 for lattices, 0 for files)");
   cmd->add_flag("--no-rotation", o.no_rotation, "translational degrees of freedom only");
   cmd->add_flag("--box-walls", o.box_walls,
                 "lattice with --periodic none: six (four) walls pressed in by the compression overlap 2 r c, so that a "
                 "compressed sc or square lattice is in equilibrium");
-  cmd->add_option("--lanczos-tol", o.lanczos_tol, "relative residual tolerance of the iterative eigensolvers")->capture_default_str();
+  cmd->add_option("--lanczos-tol", o.lanczos_tol, "relative residual tolerance [-] of the iterative eigensolvers")->capture_default_str();
   cmd->add_option("--eigensolver", o.eigensolver,
                   "omega_max by: auto (dense up to 600 dofs, else lanczos; the distributed build: slepc), dense, "
                   "lanczos (three-term, matrix-free), spectra (Spectra's restarted Lanczos, matrix-free), slepc "

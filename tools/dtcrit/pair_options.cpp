@@ -21,7 +21,7 @@ void PairOptions::add_to(CLI::App& app, bool with_bodies) {
   app.add_option("--ct-ratio", ct_ratio, "tangential dashpot as a ratio ct/cn [-]");
   app.add_option("--gamma-n", gamma_n, "normal damping in LAMMPS' convention [1/s]: cn = m_eff gamma_n");
   app.add_option("--gamma-t", gamma_t, "tangential damping in LAMMPS' convention [1/s]: ct = m_eff gamma_t");
-  app.add_option("--restitution", restitution, "normal coefficient of restitution e in (0, 1] (sets cn)");
+  app.add_option("--restitution", restitution, "normal coefficient of restitution e [-] in (0, 1] (sets cn)");
   app.add_option("--youngs", youngs, "Young's modulus E [Pa], for the Rayleigh, P-wave and Hertz heuristics");
   app.add_option("--poisson", poisson, "Poisson ratio nu [-], for the material heuristics");
   app.add_option("--density", density, "density rho [kg/m^3], for the material heuristics");
