@@ -20,6 +20,10 @@ std::string nearest_name(std::string_view given, const std::vector<std::string>&
   std::string best;
   std::size_t best_distance = given.size() / 3 + 1;
   for (const auto& name : valid) {
+    // The distance is at least the difference in length: a long typo (or a fuzzer's 4 kB name) costs
+    // nothing instead of a table of its length times the name's.
+    const std::size_t gap = given.size() > name.size() ? given.size() - name.size() : name.size() - given.size();
+    if (gap >= best_distance) continue;
     const std::size_t dist = edit_distance(given, name);
     if (dist < best_distance) best_distance = dist, best = name;
   }
