@@ -625,7 +625,7 @@ TEST_CASE("walls: parse, facing the packing, and rejected on periodic axes", "[p
   CHECK_THROWS_WITH(validate(p), Contains("periodic"));
 }
 
-TEST_CASE("dtcrit packing --kt-ratio is k_t / k_n, as in dtcrit pair; with --kt it is refused by name", "[packing][cli]") {
+TEST_CASE("dtcrit packing --kt-ratio is k_t / k_n as in dtcrit pair, and refused by name beside --kt", "[packing][cli]") {
   const std::string base = "packing --lattice sc --n 3 --kn 1e5 --integrator velocity_verlet --json";
   const CliRun ratio = run_cli(base + " --kt-ratio 0.4");
   const CliRun value = run_cli(base + " --kt 4e4");
