@@ -6,36 +6,17 @@
 
 #include <cmath>
 
-#include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/io/step_recommendation.hpp"
 #include "dtcrit/packing/certificate.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
+#include "packing_test_support.hpp"
 
 using Catch::Matchers::WithinRel;
 using namespace dtcrit;
 using namespace dtcrit::packing;
 
-namespace {
-
-// A compressed simple cubic block with radius spread between walls, under a classic damped law.
-GlobalSystem damped_block(const char* law) {
-  LatticeSpec s;
-  s.kind = LatticeKind::sc;
-  s.n = 3;
-  s.periodic = false;
-  s.compression = 1e-3;
-  s.radius_spread = 0.05;
-  Packing p = make_lattice(s);
-  add_box_walls(p, 2.0 * p.radius[0] * 1e-3);
-  ContactLaws laws;
-  laws.base = contact::parse_lammps_pair(law);
-  return GlobalSystem(p, find_contacts(p, laws), true);
-}
-
-}  // namespace
-
 TEST_CASE("certificates hold just beyond the dense exact limits and fail above them", "[packing][certificate]") {
-  const GlobalSystem g = damped_block("gran/hooke/history 1e5 3e4 2e4 1e4 0.5 0");
+  const GlobalSystem g = test::polydisperse_sc_box("gran/hooke/history 1e5 3e4 2e4 1e4 0.5 0");
   REQUIRE(g.symmetric());
   REQUIRE(g.damped());
   const double omega_max = std::sqrt(largest_eigen_dense(g, 1.0, 0.0));
@@ -61,7 +42,7 @@ TEST_CASE("analyse_system: certified limits give h_safe = h_crit less 1e-6 and t
   const bool damped = GENERATE(false, true);
   CAPTURE(damped);
   const GlobalSystem g =
-      damped_block(damped ? "gran/hooke/history 1e5 3e4 2e4 1e4 0.5 0" : "gran/hooke/history 1e5 3e4 0 0 0.5 0");
+      test::polydisperse_sc_box(damped ? "gran/hooke/history 1e5 3e4 2e4 1e4 0.5 0" : "gran/hooke/history 1e5 3e4 0 0 0.5 0");
   PackingAnalysisOptions o;
   o.integrators = {"velocity_verlet", "central_difference", "rk4"};
   o.amplification_dofs = 0;  // rk4 damped: the labelled estimate, which gets no certificate

@@ -21,6 +21,7 @@
 #include "dtcrit/packing/nonsymmetric.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 #include "dtcrit/packing/stepper_adapter.hpp"
+#include "packing_test_support.hpp"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinRel;
@@ -406,16 +407,7 @@ double relative_smallest_singular_value(const GlobalSystem& g, double f, double 
 TEST_CASE("the -1 crossing of a symmetric damped packing is the exact half-step limit", "[packing][nonsymmetric]") {
   // Symmetric K and C: 4M - 2hC - h^2 K first singular where it first loses positive definiteness
   // (the criterion of the symmetric path), and 4M - h^2 K at 2 / omega_max.
-  LatticeSpec s;
-  s.kind = LatticeKind::sc;
-  s.n = 3;
-  s.periodic = false;
-  s.compression = 1e-3;
-  s.radius_spread = 0.05;
-  Packing p = make_lattice(s);
-  add_box_walls(p, 2.0 * p.radius[0] * 1e-3);
-  const ContactLaws laws = laws_of("gran/hooke/history 1e5 3e4 2e4 1e4 0.5 0");
-  const GlobalSystem g(p, find_contacts(p, laws), true);
+  const GlobalSystem g = test::polydisperse_sc_box("gran/hooke/history 1e5 3e4 2e4 1e4 0.5 0");
   REQUIRE(g.symmetric());
   REQUIRE(g.damped());
   const double half_step = half_step_damped_limit_dense(g);

@@ -1,0 +1,26 @@
+#pragma once
+// Packings shared by several test files.
+#include <string>
+
+#include "dtcrit/contact/lammps_syntax.hpp"
+#include "dtcrit/packing/global_system.hpp"
+
+namespace dtcrit::packing::test {
+
+// A compressed simple cubic block of 27 spheres, radii spread by 5 %, between six walls pressed in by
+// the compression overlap, every contact under one law in LAMMPS' syntax (rotations on).
+inline GlobalSystem polydisperse_sc_box(const std::string& law) {
+  LatticeSpec s;
+  s.kind = LatticeKind::sc;
+  s.n = 3;
+  s.periodic = false;
+  s.compression = 1e-3;
+  s.radius_spread = 0.05;
+  Packing p = make_lattice(s);
+  add_box_walls(p, 2.0 * p.radius[0] * 1e-3);
+  ContactLaws laws;
+  laws.base = contact::parse_lammps_pair(law);
+  return GlobalSystem(p, find_contacts(p, laws), true);
+}
+
+}  // namespace dtcrit::packing::test
