@@ -5,11 +5,17 @@ namespace dtcrit::cli {
 void add_packing_request_options(CLI::App* cmd, packing::PackingRequest& o) {
   cmd->add_option("--lattice", o.lattice, "regular lattice: square, hex (2D discs), sc, bcc, fcc (3D spheres)");
   cmd->add_option("--n", o.n, "lattice unit cells per side (square, sc: 1 particle per cell; hex, bcc: 2; fcc: 4)");
-  cmd->add_option("--lammps-data", o.data_file, "LAMMPS data file (write_data, atom_style sphere)");
+  cmd->add_option("--lammps-data", o.data_file,
+                  "LAMMPS data file (write_data, atom_style sphere); with --lammps-input, the state the script's "
+                  "physics is applied to (instead of its read_data)");
   cmd->add_option("--lammps-dump", o.dump_file, "LAMMPS text dump with radius (or diameter) and positions; last snapshot");
   cmd->add_option("--lammps-input", o.lammps_input,
-                  "your LAMMPS input script (units si): read_data, boundary, pair_style/pair_coeff, fix wall/gran "
-                  "planes, timestep, fix nve/sphere; answers whether its timestep is safe for the packing");
+                  "your LAMMPS input script, unchanged (units si, cgs, micro, nano or lj): units, boundary, "
+                  "pair_style/pair_coeff per type, fix wall/gran planes, timestep, fix nve/sphere at its last run; the "
+                  "particles from its read_data or --lammps-data; answers whether its timestep is safe");
+  cmd->add_option("--lammps-run", o.lammps_run,
+                  "with --lammps-input: take the physics in effect at the script's N-th run command (default: the "
+                  "last) [-]");
   cmd->add_option("--lammps-contacts", o.lammps_contacts,
                   "contact histories: a local dump of compute property/local patom1 patom2 + compute pair/local dist "
                   "force p1 p2 p3 [p5 p6 p7], or a per-atom dump of fix wall/gran ... contacts (f_ID[1..8]); repeatable");

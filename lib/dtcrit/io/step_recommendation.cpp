@@ -23,10 +23,11 @@ double validated_margin(double margin) {
 }
 
 std::string format_recommendation(const StepRecommendation& r) {
+  const auto t = [&](double seconds) { return format_number(seconds) + " " + r.time_unit; };
   if (r.stability == Stability::unconditional && r.h_accuracy)
-    return fmt::format("recommended step: {} s, the accuracy-limited step of {} ({}); no stability limit "
+    return fmt::format("recommended step: {}, the accuracy-limited step of {} ({}); no stability limit "
                        "(stable up to Omega = h omega_max = 1e4 on this linear system)\n",
-                       format_number(*r.h_accuracy), r.integrator, r.accuracy);
+                       t(*r.h_accuracy), r.integrator, r.accuracy);
   if (r.stability == Stability::unconditional)
     return fmt::format("recommended step: no stability limit for {} (stable up to Omega = h omega_max = 1e4 on this linear system); "
                        "choose the step by accuracy (dtcrit sweep)\n",
@@ -36,25 +37,26 @@ std::string format_recommendation(const StepRecommendation& r) {
                        stability_label(r.stability));
   const std::string basis =
       r.h_safe && r.h_safe_certified
-          ? fmt::format("{} s, the stability limit of {} less 1e-6, proven by a Cholesky certificate",
-                        format_number(*r.h_safe), r.integrator)
-      : r.h_safe ? fmt::format("{} s, the proven safe step of {} (Gershgorin bound, below its limit {} s)",
-                               format_number(*r.h_safe), r.integrator, format_number(r.h_crit))
+          ? fmt::format("{}, the stability limit of {} less 1e-6, proven by a Cholesky certificate",
+                        t(*r.h_safe), r.integrator)
+      : r.h_safe ? fmt::format("{}, the proven safe step of {} (Gershgorin bound, below its limit {})",
+                               t(*r.h_safe), r.integrator, t(r.h_crit))
       : r.h_crit_upper_bound
-          ? fmt::format("{} s, the -1 crossing of {}: an upper bound of its limit (complex crossings below it not "
+          ? fmt::format("{}, the -1 crossing of {}: an upper bound of its limit (complex crossings below it not "
                         "checked at this size: --crossing-check-dofs); no certified h_safe",
-                        format_number(r.h_crit), r.integrator)
-          : fmt::format("{} s, the stability limit of {} (no certified h_safe yet: the limit stands in)",
-                        format_number(r.h_crit), r.integrator);
+                        t(r.h_crit), r.integrator)
+          : fmt::format("{}, the stability limit of {} (no certified h_safe yet: the limit stands in)",
+                        t(r.h_crit), r.integrator);
   if (r.h_accuracy)
-    return fmt::format("recommended step: {} s = min({:g} (--margin) x {}; {} s, the accuracy-limited step for {})\n",
-                       format_number(r.recommended()), r.margin, basis, format_number(*r.h_accuracy), r.accuracy);
-  return fmt::format("recommended step: {} s = {:g} (--margin) x {}\n", format_number(r.recommended()), r.margin, basis);
+    return fmt::format("recommended step: {} = min({:g} (--margin) x {}; {}, the accuracy-limited step for {})\n",
+                       t(r.recommended()), r.margin, basis, t(*r.h_accuracy), r.accuracy);
+  return fmt::format("recommended step: {} = {:g} (--margin) x {}\n", t(r.recommended()), r.margin, basis);
 }
 
 nlohmann::json to_json(const StepRecommendation& r) {
   auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
   return {{"integrator", r.integrator},
+          {"unit", r.time_unit},
           {"stability", stability_keyword(r.stability)},
           {"checked_omega_min", checked_omega_min},
           {"checked_omega_max", checked_omega_max},

@@ -32,6 +32,7 @@ struct StepRecommendation {
   // "restitution within 1%".
   std::optional<double> h_accuracy;
   std::string accuracy;
+  std::string time_unit = "s";  // the unit of every step (a LAMMPS script's units: tau for lj)
 
   // min(margin x (h_safe, else h_crit), h_accuracy); without a stability limit (unconditional)
   // h_accuracy alone; NaN when there is neither.

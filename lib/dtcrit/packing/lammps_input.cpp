@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -15,8 +16,9 @@
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/key_values.hpp"
 #include "dtcrit/core/numbers.hpp"
-#include "dtcrit/packing/lammps_io.hpp"
 #include "dtcrit/io/input_file.hpp"
+#include "dtcrit/packing/lammps_expression.hpp"
+#include "dtcrit/packing/lammps_io.hpp"
 
 namespace dtcrit::packing {
 
@@ -34,416 +36,769 @@ std::optional<double> plain_number(const std::string& text) {
   return v;
 }
 
-// Commands that cannot change the critical step of the packing read_data gives: output, neighbour
-// lists, communication, bookkeeping, and the runs themselves (dtcrit answers for the data file's state).
+// Commands that cannot change the critical step: output, neighbour lists, communication,
+// bookkeeping. (run is counted; the commands that make the particles are below.)
 const std::set<std::string>& skipped_commands() {
   static const std::set<std::string> s{
-      "thermo", "thermo_style", "thermo_modify", "dump", "dump_modify", "undump", "run", "neighbor",
-      "neigh_modify", "comm_modify", "comm_style", "newton", "processors", "log", "print", "echo", "restart",
-      "write_data", "write_restart", "write_dump", "write_coeff", "reset_timestep", "group", "region", "velocity",
-      "timer", "balance", "atom_modify", "uncompute", "unfix", "info", "partition", "suffix", "package"};
+      "thermo", "thermo_style", "thermo_modify", "dump", "dump_modify", "undump", "neighbor", "neigh_modify",
+      "comm_modify", "comm_style", "newton", "processors", "log", "print", "echo", "restart", "write_data",
+      "write_restart", "write_dump", "write_coeff", "group", "timer", "balance", "atom_modify", "uncompute",
+      "info", "partition", "suffix", "package", "compute_modify", "label", "minimize", "molecule", "clear_screen",
+      "shell", "plugin"};
+  return s;
+}
+// Commands that make or change the particles: with the state beside the script (--lammps-data)
+// they only made that state; with the script's own read_data as the state they would change it.
+const std::set<std::string>& state_commands() {
+  static const std::set<std::string> s{"create_box", "create_atoms", "lattice", "read_restart", "read_dump",
+                                       "set", "displace_atoms", "delete_atoms", "replicate", "mass", "velocity",
+                                       "reset_atom_ids", "delete_bonds"};
   return s;
 }
 // Fix styles without influence on the linearised dynamics: gravity is a constant load (the state,
 // not the stiffness), the others are output or bookkeeping.
 const std::set<std::string>& skipped_fixes() {
-  static const std::set<std::string> s{"gravity", "print", "ave/time", "ave/atom", "ave/chunk", "ave/histo",
-                                       "ave/correlate", "store/state", "balance", "enforce2d", "vector"};
+  static const std::set<std::string> s{"gravity",   "print",       "ave/time", "ave/atom",      "ave/chunk",
+                                       "ave/histo", "ave/correlate", "store/state", "balance", "enforce2d",
+                                       "vector",    "halt",        "property/atom", "momentum"};
+  return s;
+}
+// Fix styles that insert particles: they make the state (--lammps-data gives it).
+const std::set<std::string>& inserting_fixes() {
+  static const std::set<std::string> s{"pour", "deposit"};
+  return s;
+}
+const std::set<std::string>& granular_pair_styles() {
+  static const std::set<std::string> s{"gran/hooke", "gran/hooke/history", "gran/hertz/history", "granular"};
   return s;
 }
 
-struct Line {
+// A line of a script or of a file it includes, comments removed and '&' continuations joined.
+struct RawLine {
+  std::string file;
   long number = 0;
-  std::vector<std::string> w;
+  std::string text;
 };
 
-class Script {
- public:
-  explicit Script(const std::string& path) : path_(path) {}
-  // The message is cut to a readable length: it may quote a line of any length.
-  [[noreturn]] void error(long line, const std::string& what) const {
-    fail(fmt::format("{}:{}: {}", path_, line, excerpt(what, 500)));
-  }
-  const std::string& path() const { return path_; }
+[[noreturn]] void error_at(const std::string& file, long line, const std::string& what) {
+  fail(fmt::format("{}:{}: {}", file, line, excerpt(what, 500)));
+}
 
-  // Lines with comments removed, '&' continuations joined and variables substituted.
-  std::vector<Line> read() {
-    std::istringstream in(read_input_file(path_, "LAMMPS input script"));
-    std::vector<Line> out;
-    std::string raw, pending;
-    long number = 0, first = 0;
-    while (std::getline(in, raw)) {
-      ++number;
-      if (!raw.empty() && raw.back() == '\r') raw.pop_back();
-      if (raw.find_first_of("\"'") != std::string::npos && raw.find('#') != std::string::npos &&
-          raw.find_first_of("\"'") < raw.find('#'))
-        error(number, "quoted text before a '#' is not read by dtcrit; remove the quotes or the comment");
-      if (const auto hash = raw.find('#'); hash != std::string::npos) raw.erase(hash);
-      if (pending.empty()) first = number;
-      std::string trimmed = raw;
-      while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.pop_back();
-      if (!trimmed.empty() && trimmed.back() == '&') {
-        trimmed.pop_back();
-        pending += trimmed + " ";
+std::vector<RawLine> read_raw_lines(const std::string& path) {
+  std::istringstream in(read_input_file(path, "LAMMPS input script"));
+  std::vector<RawLine> out;
+  std::string raw, pending;
+  long number = 0, first = 0;
+  while (std::getline(in, raw)) {
+    ++number;
+    if (!raw.empty() && raw.back() == '\r') raw.pop_back();
+    if (raw.find_first_of("\"'") != std::string::npos && raw.find('#') != std::string::npos &&
+        raw.find_first_of("\"'") < raw.find('#'))
+      error_at(path, number, "quoted text before a '#' is not read by dtcrit; remove the quotes or the comment");
+    if (const auto hash = raw.find('#'); hash != std::string::npos) raw.erase(hash);
+    if (pending.empty()) first = number;
+    std::string trimmed = raw;
+    while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.pop_back();
+    if (!trimmed.empty() && trimmed.back() == '&') {
+      trimmed.pop_back();
+      pending += trimmed + " ";
+      continue;
+    }
+    pending += trimmed;
+    if (!trim(pending).empty()) out.push_back({path, first, pending});
+    pending.clear();
+  }
+  if (!pending.empty()) error_at(path, number, "the last line ends with '&' (continued) but the file ends");
+  return out;
+}
+
+// The timestep write_data records in its first line ("... timestep = 25000"); nullopt without one.
+[[maybe_unused]] std::optional<long> data_file_step(const std::string& path) {
+  std::ifstream in(path);
+  std::string first;
+  if (!std::getline(in, first)) return std::nullopt;
+  const auto at = first.find("timestep =");
+  if (at == std::string::npos) return std::nullopt;
+  return read_integer<long>(trim(first.substr(at + 10)));
+}
+
+// Where a setting came from, for the `taken` list and the messages.
+struct Where {
+  std::string file;
+  long line = 0;
+  std::string text;
+  std::string str() const { return fmt::format("{}:{}", file, line); }
+};
+
+// The physics a script has set up to some point: copied at each `run`.
+struct Physics {
+  UnitSystem units = *lammps_unit_system("lj");  // LAMMPS' default
+  std::optional<Where> units_at;
+  int dimension = 3;
+  std::optional<Where> dimension_at;
+  std::array<bool, 3> periodic{true, true, true};  // LAMMPS' default boundary p p p
+  std::vector<Where> boundary_at;
+  std::optional<Where> atom_style_at;
+  std::vector<std::string> style_words;  // the granular style and its arguments (hybrid's sub-style)
+  std::string hybrid;                    // "hybrid" / "hybrid/overlay" when the style was its sub-style
+  std::optional<Where> pair_style_at;
+  struct Coeff {
+    Where at;
+    std::string i, j;
+    std::vector<std::string> w;  // after the type columns (and hybrid's sub-style name)
+  };
+  std::vector<Coeff> coeffs;
+  std::optional<double> timestep;
+  std::optional<Where> timestep_at;
+  std::optional<Where> run_style_at;
+  struct Fix {
+    Where at;
+    std::vector<std::string> w;
+  };
+  std::vector<std::pair<std::string, Fix>> fixes;  // in definition order
+  std::map<std::string, std::pair<Where, std::vector<std::string>>> computes;
+  int create_box_types = 0;
+  long step = 0;  // the current timestep count (run N adds N; reset_timestep sets it)
+};
+
+class Reader {
+ public:
+  Reader(const std::string& path, const LammpsInputOptions& options) : path_(path), options_(options) {}
+
+  LammpsInput read() {
+    std::deque<RawLine> pending;
+    for (auto& l : read_raw_lines(path_)) pending.push_back(std::move(l));
+    while (!pending.empty()) {
+      RawLine raw = std::move(pending.front());
+      pending.pop_front();
+      file_ = raw.file;
+      line_ = raw.number;
+      const std::vector<std::string> w = split_words(substitute(raw.text));
+      if (w.empty()) continue;
+      if (w[0] == "include") {
+        if (w.size() != 2) error(fmt::format("expected 'include FILE', got '{}'", joined(w)));
+        if (++includes_ > 100) error("more than 100 include commands (an include loop?)");
+        auto lines = read_raw_lines(relative_to_script(w[1]));
+        pending.insert(pending.begin(), lines.begin(), lines.end());
         continue;
       }
-      pending += trimmed;
-      Line l{first, split_words(substitute(pending, first))};
-      pending.clear();
-      if (l.w.empty()) continue;
-      if (l.w[0] == "variable") define_variable(l);
-      out.push_back(std::move(l));
+      command(w);
     }
-    if (!pending.empty()) error(number, "the last line ends with '&' (continued) but the file ends");
-    return out;
+    end_line_ = line_;
+    return build();
   }
 
  private:
-  // ${name} and $x (one character); LAMMPS' immediate $(expression) is not evaluated here.
-  std::string substitute(const std::string& text, long line) const {
+  [[noreturn]] void error(const std::string& what) const { error_at(file_, line_, what); }
+  Where here(const std::vector<std::string>& w) const { return {file_, line_, joined(w)}; }
+  std::string relative_to_script(const std::string& name) const {
+    const std::filesystem::path file(name);
+    return file.is_absolute() ? file.string() : (std::filesystem::path(path_).parent_path() / file).string();
+  }
+  void skip(const std::string& what) {
+    if (std::find(skipped_.begin(), skipped_.end(), what) == skipped_.end()) skipped_.push_back(what);
+  }
+
+  // ---- variables -------------------------------------------------------------------------------
+  struct Variable {
+    std::string style;
+    std::string value;  // the formula (equal), the value (index: the first), or the definition
+  };
+
+  // The value of a variable as ${NAME} substitutes it: equal-style formulas evaluated now (%.15g,
+  // as LAMMPS prints them), index/string/internal values as they are.
+  std::string variable_text(const std::string& name) const {
+    const auto v = variables_.find(name);
+    if (v == variables_.end()) error(fmt::format("variable '{}' is used but not defined above", name));
+    const std::string& style = v->second.style;
+    if (style == "equal") return fmt::format("{:.15g}", evaluate(v->second.value, physics_.step, 0));
+    if (style == "index" || style == "string" || style == "internal" || style == "loop" || style == "world" ||
+        style == "universe" || style == "uloop" || style == "getenv")
+      return v->second.value;
+    error(fmt::format("variable '{}' is {}-style ('{}'): dtcrit substitutes equal, index and string variables only",
+                      name, style, excerpt(v->second.value, 100)));
+  }
+
+  double evaluate(const std::string& formula, long step, long elapsed, int depth = 0) const {
+    if (depth > 50) error(fmt::format("formula '{}': variables refer to each other more than 50 deep", formula));
+    FormulaNames names;
+    names.variable = [&](const std::string& name) -> std::optional<double> {
+      const auto v = variables_.find(name);
+      if (v == variables_.end()) return std::nullopt;
+      if (v->second.style == "equal") return evaluate(v->second.value, step, elapsed, depth + 1);
+      return read_number(v->second.value);
+    };
+    names.keyword = [&](const std::string& k) -> std::optional<double> {
+      if (k == "step") return static_cast<double>(step);
+      if (k == "elapsed" || k == "elaplong") return static_cast<double>(elapsed);
+      if (k == "dt") return physics_.timestep.value_or(physics_.units.lammps_default_timestep);
+      return std::nullopt;
+    };
+    try {
+      return evaluate_lammps_formula(formula, names);
+    } catch (const std::invalid_argument& e) {
+      error(e.what());
+    }
+  }
+
+  void define_variable(const std::vector<std::string>& w) {
+    if (w.size() == 3 && w[2] == "delete") {
+      variables_.erase(w[1]);
+      return;
+    }
+    if (w.size() < 4) error(fmt::format("expected 'variable NAME STYLE VALUE', got '{}'", joined(w)));
+    const std::string& name = w[1];
+    const std::string& style = w[2];
+    // LAMMPS keeps an existing index-style variable (variable.cpp: it lets -var on the command line win).
+    if (style == "index" && variables_.count(name)) return;
+    // Quotes group words in LAMMPS; a formula may be written with or without them.
+    std::string value = style == "index" || style == "loop" ? w[3] : joined(w, 3);
+    if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front())
+      value = value.substr(1, value.size() - 2);
+    variables_[name] = {style, value};
+  }
+
+  // ${name}, $x (one character) and $(formula) - LAMMPS' immediate evaluation - in a line.
+  std::string substitute(const std::string& text) const {
     std::string out;
     for (std::size_t k = 0; k < text.size(); ++k) {
       if (text[k] != '$') {
         out += text[k];
         continue;
       }
-      if (k + 1 >= text.size()) error(line, "a '$' ends the line; expected ${NAME} or $X");
-      std::string name;
+      if (k + 1 >= text.size()) error("a '$' ends the line; expected ${NAME}, $X or $(FORMULA)");
       if (text[k + 1] == '{') {
         const auto close = text.find('}', k + 2);
-        if (close == std::string::npos) error(line, "'${' without a closing '}'");
-        name = text.substr(k + 2, close - k - 2);
+        if (close == std::string::npos) error("'${' without a closing '}'");
+        out += variable_text(text.substr(k + 2, close - k - 2));
         k = close;
       } else if (text[k + 1] == '(') {
-        error(line, "immediate variables $(...) are not evaluated by dtcrit; define the value with 'variable NAME "
-                    "equal NUMBER'");
+        int depth = 0;
+        std::size_t close = k + 1;
+        for (; close < text.size(); ++close) {
+          if (text[close] == '(') ++depth;
+          if (text[close] == ')' && --depth == 0) break;
+        }
+        if (close >= text.size()) error("'$(' without a closing ')'");
+        std::string formula = text.substr(k + 2, close - k - 2);
+        if (formula.find(":%") != std::string::npos)
+          error(fmt::format("$({}): a format suffix is not read by dtcrit", formula));
+        out += fmt::format("{:.20g}", evaluate(formula, physics_.step, 0));
+        k = close;
       } else {
-        name = text.substr(k + 1, 1);
+        out += variable_text(text.substr(k + 1, 1));
         ++k;
       }
-      const auto v = variables_.find(name);
-      if (v == variables_.end()) error(line, fmt::format("variable '{}' is used but not defined above", name));
-      if (!v->second.plain)
-        error(line, fmt::format("variable '{}' = '{}' is not a plain number or word; dtcrit substitutes constants only",
-                                name, v->second.value));
-      out += v->second.value;
     }
     return out;
   }
 
-  void define_variable(const Line& l) {
-    if (l.w.size() < 4) error(l.number, fmt::format("expected 'variable NAME STYLE VALUE', got '{}'", joined(l.w)));
-    const std::string& name = l.w[1];
-    const std::string& style = l.w[2];
-    if (style != "equal" && style != "index" && style != "string")
-      error(l.number, fmt::format("variable style '{}' is not read by dtcrit (equal, index and string constants are)",
-                                  style));
-    // A constant: one word that is a number (equal) or any single word (index, string). Anything
-    // else is kept and becomes an error where it is used.
-    const std::string value = joined(l.w, 3);
-    const bool plain = l.w.size() == 4 && (style != "equal" || plain_number(value).has_value());
-    variables_[name] = {value, plain};
+  // ---- commands --------------------------------------------------------------------------------
+  void command(const std::vector<std::string>& w) {
+    const std::string& cmd = w[0];
+    const std::size_t n = w.size();
+    auto need = [&](std::size_t count, const std::string& form) {
+      if (n != count) error(fmt::format("expected '{}', got '{}'", form, joined(w)));
+    };
+    Physics& p = physics_;
+    if (cmd == "variable") {
+      define_variable(w);
+      skip("variable (evaluated and substituted)");
+    } else if (cmd == "units") {
+      need(2, "units STYLE");
+      const auto u = lammps_unit_system(w[1]);
+      if (!u) {
+        if (w[1] == "real" || w[1] == "metal" || w[1] == "electron")
+          error(fmt::format("units {}: not a mechanical unit system (its force x time^2 / mass needs LAMMPS' "
+                            "conversion factor ftm2v); dtcrit reads si, cgs, micro, nano and lj",
+                            w[1]));
+        error(fmt::format("units '{}' is not a LAMMPS unit style dtcrit reads (si, cgs, micro, nano, lj)", w[1]));
+      }
+      p.units = *u;
+      p.units_at = here(w);
+      // LAMMPS' units command resets the time step to the units' default (update.cpp).
+      p.timestep.reset();
+      p.timestep_at.reset();
+    } else if (cmd == "dimension") {
+      need(2, "dimension 2|3");
+      if (w[1] != "2" && w[1] != "3") error(fmt::format("dimension {} must be 2 or 3", w[1]));
+      p.dimension = w[1] == "2" ? 2 : 3;
+      p.dimension_at = here(w);
+    } else if (cmd == "boundary") {
+      need(4, "boundary X Y Z");
+      set_boundary(w, 1);
+    } else if (cmd == "change_box") {
+      change_box(w);
+    } else if (cmd == "atom_style") {
+      if (n != 2 || w[1] != "sphere")
+        error(fmt::format("atom_style '{}': dtcrit reads atom_style sphere only", joined(w, 1)));
+      p.atom_style_at = here(w);
+    } else if (cmd == "read_data") {
+      if (n != 2)
+        error(fmt::format("read_data with keywords ('{}') is not read by dtcrit; expected 'read_data FILE'",
+                          joined(w, 2)));
+      if (read_data_) error(fmt::format("a second read_data (the first at {})", read_data_->str()));
+      read_data_ = here(w);
+      read_data_file_ = relative_to_script(w[1]);
+    } else if (cmd == "pair_style") {
+      pair_style(w);
+    } else if (cmd == "pair_coeff") {
+      pair_coeff(w);
+    } else if (cmd == "timestep") {
+      need(2, "timestep DT");
+      const auto dt = plain_number(w[1]);
+      if (!dt || !(*dt > 0.0)) error(fmt::format("timestep '{}' must be a positive number [{}]", w[1], p.units.time));
+      p.timestep = *dt;
+      p.timestep_at = here(w);
+    } else if (cmd == "run_style") {
+      if (n < 2 || w[1] != "verlet")
+        error(fmt::format("run_style '{}': dtcrit answers for run_style verlet (LAMMPS' default)", joined(w, 1)));
+      p.run_style_at = here(w);
+    } else if (cmd == "compute") {
+      if (n < 4) error("expected 'compute ID GROUP STYLE ARGS...'");
+      if (w[3] == "property/local" || w[3] == "pair/local") {
+        std::vector<std::string> kw;
+        for (std::size_t k = 4; k < n; ++k) {
+          if (w[k] == "cutoff") break;  // pair/local's optional keyword and its value
+          kw.push_back(w[k]);
+        }
+        p.computes[w[1]] = {here(w), kw};
+      } else {
+        skip("compute " + w[3]);
+      }
+    } else if (cmd == "fix") {
+      if (n < 4) error("expected 'fix ID GROUP STYLE ARGS...'");
+      if (inserting_fixes().count(w[3])) state_command("fix " + w[3]);
+      auto it = std::find_if(p.fixes.begin(), p.fixes.end(), [&](const auto& f) { return f.first == w[1]; });
+      if (it != p.fixes.end()) it->second = {here(w), w};  // a fix redefined with its ID
+      else p.fixes.push_back({w[1], {here(w), w}});
+    } else if (cmd == "unfix") {
+      need(2, "unfix ID");
+      auto it = std::find_if(p.fixes.begin(), p.fixes.end(), [&](const auto& f) { return f.first == w[1]; });
+      if (it == p.fixes.end()) error(fmt::format("unfix {}: no fix with that ID is defined above", w[1]));
+      p.fixes.erase(it);
+      skip("unfix");
+    } else if (cmd == "region") {
+      if (n < 3) error("expected 'region ID STYLE ARGS...'");
+      if (w[2] == "delete") regions_.erase(w[1]);
+      else regions_[w[1]] = {here(w), w};
+      skip("region (insertion and box regions)");
+    } else if (cmd == "run") {
+      if (n < 2) error("expected 'run N'");
+      const auto steps = read_integer<long>(w[1]);
+      if (!steps || *steps < 0) error(fmt::format("run '{}': the number of steps must be a non-negative integer", w[1]));
+      bool upto = false;
+      for (std::size_t k = 2; k < n; ++k) upto = upto || w[k] == "upto";
+      ++runs_;
+      // The physics in effect during this run: the answer is for the last run, or the one asked for.
+      if (!options_.run || *options_.run == runs_) {
+        at_run_ = physics_;
+        run_where_ = here(w);
+        run_start_step_ = p.step;
+      }
+      p.step = upto ? *steps : p.step + *steps;
+      skip("run (the physics of the run is taken, not its result)");
+    } else if (cmd == "reset_timestep") {
+      if (n < 2) error("expected 'reset_timestep N'");
+      const auto step = read_integer<long>(w[1]);
+      if (!step || *step < 0) error(fmt::format("reset_timestep '{}' must be a non-negative integer", w[1]));
+      p.step = *step;
+      skip("reset_timestep");
+    } else if (cmd == "create_box") {
+      if (n < 3) error("expected 'create_box N REGION ...'");
+      const auto types = read_integer<int>(w[1]);
+      if (!types || *types < 1) error(fmt::format("create_box '{}': the number of atom types must be >= 1", w[1]));
+      p.create_box_types = *types;
+      state_command(cmd);
+    } else if (state_commands().count(cmd)) {
+      state_command(cmd);
+    } else if (skipped_commands().count(cmd)) {
+      skip(cmd);
+    } else if (cmd == "jump" || cmd == "next" || cmd == "if" || cmd == "loop") {
+      error(fmt::format("{}: dtcrit reads a script top to bottom, without loops or conditions; write the commands of "
+                        "the run you mean without them",
+                        cmd));
+    } else {
+      error(fmt::format("command '{}' is not read by dtcrit (it neither skips it as output nor knows its effect on the "
+                        "time step)",
+                        cmd));
+    }
   }
 
-  struct Variable {
-    std::string value;
-    bool plain = false;
-  };
+  // A command that makes or changes the particles: the state beside the script already holds its
+  // effect; without one, the script's read_data would not be the state any more.
+  void state_command(const std::string& what) {
+    if (!options_.data_file.empty()) {
+      skip(what + " (the state is --lammps-data)");
+      return;
+    }
+    if (what == "velocity" || what == "mass") {  // neither moves a particle nor changes a sphere's mass
+      skip(what);
+      return;
+    }
+    if (!first_state_command_) first_state_command_ = Where{file_, line_, what};
+  }
+
+  void set_boundary(const std::vector<std::string>& w, std::size_t from) {
+    static const std::set<std::string> valid{"p", "f", "s", "m", "fs", "fm", "sf", "sm", "mf", "ms", "ff", "ss", "mm"};
+    for (std::size_t d = 0; d < 3; ++d) {
+      const std::string& b = w[from + d];
+      if (!valid.count(b)) error(fmt::format("boundary '{}' of axis {} is not a LAMMPS boundary", b, "xyz"[d]));
+      physics_.periodic[d] = b == "p";
+    }
+    physics_.boundary_at.push_back(here(w));
+  }
+
+  // change_box GROUP ... boundary X Y Z ...: the boundary is physics; the other keywords move the
+  // box and the particles (the state).
+  void change_box(const std::vector<std::string>& w) {
+    bool other = false;
+    for (std::size_t k = 2; k < w.size(); ++k) {
+      if (w[k] == "boundary") {
+        if (k + 3 >= w.size()) error("change_box ... boundary needs three values");
+        set_boundary(w, k + 1);
+        k += 3;
+      } else {
+        other = true;
+      }
+    }
+    if (other) state_command("change_box");
+  }
+
+  void pair_style(const std::vector<std::string>& w) {
+    Physics& p = physics_;
+    if (w.size() < 2) error("expected 'pair_style STYLE ARGS...'");
+    std::vector<std::string> style(w.begin() + 1, w.end());
+    std::string hybrid;
+    if (style[0] == "hybrid" || style[0] == "hybrid/overlay" || style[0] == "hybrid/scaled") {
+      hybrid = style[0];
+      std::vector<std::string> subs;
+      for (std::size_t k = 1; k < style.size(); ++k)
+        if (granular_pair_styles().count(style[k]) || std::isalpha(static_cast<unsigned char>(style[k][0])))
+          if (!plain_number(style[k]) && style[k] != "NULL" && style[k] != "limit_damping") subs.push_back(style[k]);
+      if (subs.size() != 1)
+        error(fmt::format("pair_style {} with the sub-styles '{}': dtcrit reads one granular sub-style", hybrid,
+                          joined(subs)));
+      if (hybrid == "hybrid/scaled") error("pair_style hybrid/scaled: scaled sub-styles are not read by dtcrit");
+      style.erase(style.begin());
+    }
+    if (!granular_pair_styles().count(style[0]))
+      error(fmt::format("pair style '{}' is not supported; supported: gran/hooke, gran/hooke/history, "
+                        "gran/hertz/history, granular (alone or as the one sub-style of hybrid)",
+                        style[0]));
+    // LAMMPS keeps the coefficients when the style stays the same, and drops them otherwise.
+    if (p.style_words.empty() || p.style_words[0] != style[0]) p.coeffs.clear();
+    p.style_words = style;
+    p.hybrid = hybrid;
+    p.pair_style_at = here(w);
+  }
+
+  void pair_coeff(const std::vector<std::string>& w) {
+    Physics& p = physics_;
+    if (!p.pair_style_at) error("pair_coeff before pair_style");
+    if (w.size() < 3) error("expected 'pair_coeff I J ARGS...'");
+    std::vector<std::string> args(w.begin() + 3, w.end());
+    if (!p.hybrid.empty()) {
+      if (args.empty() || args[0] != p.style_words[0])
+        error(fmt::format("pair_coeff {} {}: under pair_style {} the sub-style name '{}' comes first", w[1], w[2],
+                          p.hybrid, p.style_words[0]));
+      args.erase(args.begin());
+    }
+    p.coeffs.push_back({here(w), w[1], w[2], args});
+  }
+
+  // ---- the answer ------------------------------------------------------------------------------
+  // LAMMPS' utils::bounds: "*", "N", "N*", "*N", "M*N" over 1..ntypes.
+  std::pair<int, int> type_bounds(const Where& at, const std::string& text, int ntypes) const {
+    auto bad = [&]() -> std::pair<int, int> {
+      error_at(at.file, at.line,
+               fmt::format("pair_coeff type '{}' is not a type or a range of types 1..{} (*, N, N*, *N, M*N)", text,
+                           ntypes));
+    };
+    const auto star = text.find('*');
+    if (star == std::string::npos) {
+      const auto t = read_integer<int>(text);
+      if (!t || *t < 1 || *t > ntypes) bad();
+      return {*t, *t};
+    }
+    const std::string lo = text.substr(0, star), hi = text.substr(star + 1);
+    const auto a = lo.empty() ? std::optional<int>(1) : read_integer<int>(lo);
+    const auto b = hi.empty() ? std::optional<int>(ntypes) : read_integer<int>(hi);
+    if (!a || !b || *a < 1 || *b > ntypes || *a > *b) bad();
+    return {*a, *b};
+  }
+
+  LammpsInput build() {
+    LammpsInput r;
+    r.path = path_;
+    r.runs = runs_;
+    const Physics& p = at_run_ ? *at_run_ : physics_;
+    if (options_.run && (*options_.run < 1 || *options_.run > runs_))
+      fail(fmt::format("--lammps-run {}: {} has {} run command{}", *options_.run, path_, runs_, runs_ == 1 ? "" : "s"));
+    r.run_taken = at_run_ ? fmt::format("run {} of {} ({}: {})", options_.run.value_or(runs_), runs_,
+                                        run_where_.str(), run_where_.text)
+                          : "the end of the script (it has no run command)";
+    file_ = path_;
+    line_ = end_line_;
+    std::vector<Where> taken;
+    auto take = [&](const std::optional<Where>& w) {
+      if (w) taken.push_back(*w);
+    };
+
+    // Units, dimension, boundary.
+    r.units = p.units;
+    r.units_default = !p.units_at;
+    take(p.units_at);
+    take(p.dimension_at);
+    for (const auto& b : p.boundary_at) taken.push_back(b);
+    take(p.atom_style_at);
+    take(p.run_style_at);
+
+    // The state.
+    if (!options_.data_file.empty()) {
+      r.data_file = options_.data_file;
+      r.state_from = "--lammps-data";
+    } else if (read_data_) {
+      if (first_state_command_)
+        error_at(first_state_command_->file, first_state_command_->line,
+                 fmt::format("{} changes the particles after read_data ({}); give the state at the moment of interest "
+                             "as --lammps-data FILE (write_data in the script)",
+                             first_state_command_->text, read_data_->str()));
+      r.data_file = read_data_file_;
+      r.state_from = fmt::format("read_data at {} (the particles before the script's runs)", read_data_->str());
+      taken.push_back(*read_data_);
+    } else {
+      if (first_state_command_)
+        error_at(first_state_command_->file, first_state_command_->line,
+                 fmt::format("the script makes its particles itself ({}): give the state as --lammps-data FILE (add "
+                             "'write_data FILE' to the script at the moment of interest)",
+                             first_state_command_->text));
+      error("no read_data line: give the state as --lammps-data FILE (write_data)");
+    }
+
+    // The integrator and the other fixes in effect.
+    std::optional<Where> integrator_at;
+    bool disc = false;
+    struct WallFix {
+      Where at;
+      std::vector<std::string> w;
+      std::size_t style_at;
+    };
+    std::vector<WallFix> wall_fixes;
+    for (const auto& [id, f] : p.fixes) {
+      const auto& w = f.w;
+      const std::string& style = w[3];
+      auto error_here = [&](const std::string& what) { error_at(f.at.file, f.at.line, what); };
+      if (style == "wall/gran" || style == "wall/gran/region") {
+        if (w[2] != "all")
+          error_here(fmt::format("fix {} on group '{}': dtcrit's walls act on every particle (group all)", style, w[2]));
+        if (w.size() < 6) error_here(fmt::format("expected 'fix ID all {} STYLE ARGS... WALLSTYLE ...'", style));
+        wall_fixes.push_back({f.at, w, wall_style_index(f.at, w)});
+        taken.push_back(f.at);
+      } else if (style == "nve/sphere") {
+        if (w[2] != "all")
+          error_here(fmt::format("fix nve/sphere on group '{}': dtcrit integrates every particle (group all)", w[2]));
+        for (std::size_t k = 4; k < w.size(); ++k) {
+          if (w[k] == "disc") disc = true;
+          else error_here(fmt::format("fix nve/sphere keyword '{}' is not read by dtcrit (disc is)", w[k]));
+        }
+        if (integrator_at)
+          error_here(fmt::format("a second integration fix (the first at {})", integrator_at->str()));
+        integrator_at = f.at;
+        taken.push_back(f.at);
+      } else if (skipped_fixes().count(style) || inserting_fixes().count(style)) {
+        if (style == "gravity") r.load_commands.push_back(f.at.text);
+        skip("fix " + style);
+      } else if (style == "rigid/small" || style == "rigid" || style.rfind("rigid/", 0) == 0) {
+        error_here(fmt::format("fix {}: rigid clumps made by the script are not read by dtcrit's script reader; "
+                               "write the state with atom_style hybrid sphere molecular and use --lammps-data with "
+                               "--clumps molecule",
+                               style));
+      } else {
+        error_here(fmt::format("fix {} is not read by dtcrit: the answer is for fix nve/sphere (velocity Verlet) with "
+                               "fix wall/gran walls; a fix that integrates, constrains, damps or moves particles (nve, "
+                               "rigid, viscous, langevin, freeze, setforce, ...) changes the critical step",
+                               style));
+      }
+    }
+    if (!p.pair_style_at) error("no pair_style line in effect");
+    if (!integrator_at) error("no fix nve/sphere in effect: the script integrates nothing dtcrit can answer for");
+    if (disc && p.dimension != 2) error_at(integrator_at->file, integrator_at->line, "fix nve/sphere disc needs dimension 2");
+    r.timestep = p.timestep.value_or(p.units.lammps_default_timestep);
+    r.timestep_default = !p.timestep;
+    take(p.timestep_at);
+
+    ReadOptions ro;
+    ro.dimension = p.dimension;
+    ro.body_model = disc ? BodyModel::disc : BodyModel::sphere;
+    ro.periodic = p.periodic;
+    r.packing = read_lammps_data(r.data_file, ro);
+
+    // Laws per type pair.
+    r.law_commands.push_back(p.pair_style_at->text);
+    taken.push_back(*p.pair_style_at);
+    build_laws(r, p, taken);
+
+    // Walls.
+    for (const WallFix& f : wall_fixes) add_walls(r, p, f.at, f.w, f.style_at);
+
+    for (const auto& [id, c] : p.computes) {
+      r.computes[id] = c.second;
+      taken.push_back(c.first);
+    }
+    std::stable_sort(taken.begin(), taken.end(), [](const Where& a, const Where& b) {
+      return a.file == b.file ? a.line < b.line : a.file < b.file;
+    });
+    for (const auto& t : taken) r.taken.push_back(fmt::format("{}:{}: {}", t.file, t.line, t.text));
+    r.skipped = skipped_;
+    r.packing.source = fmt::format("LAMMPS input {} (state: {})", path_, r.data_file);
+    validate(r.packing);
+    return r;
+  }
+
+  // Every pair of the data file's types gets its law: the last pair_coeff that covers it.
+  void build_laws(LammpsInput& r, const Physics& p, std::vector<Where>& taken) const {
+    std::set<int> present(r.packing.type.begin(), r.packing.type.end());
+    int ntypes = std::max(p.create_box_types, present.empty() ? 1 : *present.rbegin());
+    if (p.coeffs.empty()) error_at(p.pair_style_at->file, p.pair_style_at->line, "no pair_coeff line in effect");
+    std::map<std::pair<int, int>, const Physics::Coeff*> coeff_of;
+    for (const auto& c : p.coeffs) {
+      const auto [ilo, ihi] = type_bounds(c.at, c.i, ntypes);
+      const auto [jlo, jhi] = type_bounds(c.at, c.j, ntypes);
+      for (int i = ilo; i <= ihi; ++i)
+        for (int j = std::max(jlo, i); j <= jhi; ++j) coeff_of[{i, j}] = &c;
+      // LAMMPS' coeff() sets (i, j) for i in I, j in J with i <= j; an "I J" with I > J covers (J, I).
+      for (int i = jlo; i <= jhi; ++i)
+        for (int j = std::max(ilo, i); j <= ihi; ++j) coeff_of.try_emplace({i, j}, &c);
+      taken.push_back(c.at);
+      r.law_commands.push_back(c.at.text);
+    }
+    const bool classic = p.style_words[0] != "granular";
+    auto law_of = [&](int a, int b) -> contact::ContactLaw {
+      const auto it = coeff_of.find({a, b});
+      if (it == coeff_of.end()) {
+        if (classic && coeff_of.count({a, a}) && coeff_of.count({b, b})) {
+          // The classic styles take the whole law from pair_style: every pair is the same.
+          return contact::parse_lammps_pair(p.style_words, {}, p.pair_style_at->str());
+        }
+        if (a == b || !coeff_of.count({a, a}) || !coeff_of.count({b, b}))
+          error_at(p.coeffs.back().at.file, p.coeffs.back().at.line,
+                   fmt::format("no pair_coeff for types {} {} (LAMMPS: 'All pair coeffs are not set')", a, b));
+        error_at(p.coeffs.back().at.file, p.coeffs.back().at.line,
+                 fmt::format("no pair_coeff for types {} {}: LAMMPS mixes them from {} {} and {} {}; dtcrit does not "
+                             "mix granular coefficients yet - give the pair explicitly",
+                             a, b, a, a, b, b));
+      }
+      const auto& c = *it->second;
+      return contact::parse_lammps_pair(p.style_words, c.w, c.at.str());
+    };
+    bool first = true;
+    for (int a : present)
+      for (int b : present) {
+        if (a > b) continue;
+        const contact::ContactLaw law = law_of(a, b);
+        if (first) r.laws.base = law;
+        first = false;
+        r.laws.by_types[{a, b}] = law;
+      }
+    r.laws.validate();
+  }
+
+  // "gran/hertz/history" style words of a classic wall, or the granular model words, up to the
+  // wall style keyword; returns the index of that keyword.
+  std::size_t wall_style_index(const Where& at, const std::vector<std::string>& w) const {
+    for (std::size_t k = 5; k < w.size(); ++k)
+      if (w[k] == "xplane" || w[k] == "yplane" || w[k] == "zplane" || w[k] == "zcylinder" || w[k] == "region") return k;
+    error_at(at.file, at.line, "fix wall/gran without a wall style (xplane, yplane, zplane, zcylinder or region)");
+  }
+
+  // The wall's law as fix_wall_gran.cpp's constructor builds it (LAMMPS 29 Sep 2021): the classic
+  // styles take the pair style's arguments; `granular` the pair_coeff words, except two conversions
+  // of its own: hertz/material stores 4/3 E/(2(1 - nu)) (the pair: 4/3 E* with E* = E/(2(1 - nu^2))),
+  // and a NULL Mindlin kt is E/4 (2 - nu)(1 + nu) (the pair: 8 G* = 2E/((2 - nu)(1 + nu))). Both are
+  // kept as LAMMPS runs them.
+  static contact::ContactLaw wall_law(const Where& at, const std::vector<std::string>& w, std::size_t style_at) {
+    const std::string where = at.str();
+    const std::string& style = w[4];
+    const std::vector<std::string> args(w.begin() + 5, w.begin() + static_cast<long>(style_at));
+    if (style == "hooke" || style == "hooke/history" || style == "hertz/history") {
+      std::vector<std::string> sw{"gran/" + style};
+      sw.insert(sw.end(), args.begin(), args.end());
+      return contact::parse_lammps_pair(sw, {}, where);
+    }
+    if (style != "granular")
+      error_at(at.file, at.line,
+               fmt::format("fix wall/gran style '{}' is not known (hooke, hooke/history, hertz/history, granular)", style));
+    contact::ContactLaw law = contact::parse_lammps_pair({"granular"}, args, where);
+    if (law.normal == contact::NormalModel::hertz_material) {
+      const double E = law.youngs, nu = law.poisson;
+      law.kn = 4.0 / 3.0 * E / (2.0 * (1.0 - nu));
+      for (std::size_t k = 0; k + 2 < args.size(); ++k)
+        if (args[k] == "tangential" && args[k + 1].rfind("mindlin", 0) == 0 && args[k + 2] == "NULL")
+          law.kt = E / 4.0 * (2.0 - nu) * (1.0 + nu);
+    }
+    return contact::validated(law);
+  }
+
+  // One wall per non-NULL bound of a planar wall/gran fix, facing the inside of [lo, hi].
+  void add_walls(LammpsInput& r, const Physics& p, const Where& at, const std::vector<std::string>& w,
+                 std::size_t style_at) const {
+    auto error_here = [&](const std::string& what) { error_at(at.file, at.line, what); };
+    const std::string& ws = w[style_at];
+    if (ws == "zcylinder" || ws == "region")
+      error_here(fmt::format("fix {} {}: dtcrit's walls are planes (xplane, yplane, zplane)", w[3], ws));
+    if (style_at + 2 >= w.size()) error_here(fmt::format("expected '{} LO HI'", ws));
+    for (std::size_t k = style_at + 3; k < w.size(); ++k)
+      if (w[k] != "contacts")
+        error_here(fmt::format("fix wall/gran keyword '{}': dtcrit's walls are immovable (wiggle and shear are not "
+                               "read)",
+                               w[k]));
+    const int axis = ws[0] - 'x';
+    if (axis >= p.dimension) error_here(fmt::format("{} in a {}D simulation", ws, p.dimension));
+    if (p.periodic[static_cast<std::size_t>(axis)])
+      error_here(fmt::format("{} on the periodic axis {} (LAMMPS refuses it too)", ws, "xyz"[axis]));
+    const contact::ContactLaw law = wall_law(at, w, style_at);
+    r.law_commands.push_back(at.text);
+    for (int side = 0; side < 2; ++side) {
+      const std::string& bound = w[style_at + 1 + static_cast<std::size_t>(side)];
+      if (bound == "NULL") continue;
+      const auto v = plain_number(bound);
+      if (!v) error_here(fmt::format("{} bound '{}' must be a number or NULL", ws, bound));
+      PlaneWall wall;
+      wall.point = Vec3::Zero();
+      wall.point[axis] = *v;
+      wall.normal = Vec3::Zero();
+      wall.normal[axis] = side == 0 ? 1.0 : -1.0;
+      wall.law = law;
+      wall.label = fmt::format("{}={} (fix {} {}, {})", "xyz"[axis], bound, w[1], side == 0 ? "lo" : "hi", at.str());
+      r.wall_fixes[w[1]].push_back(static_cast<int>(r.packing.walls.size()));
+      r.packing.walls.push_back(std::move(wall));
+    }
+  }
+
   std::string path_;
+  LammpsInputOptions options_;
+  std::string file_;
+  long line_ = 0, end_line_ = 0;
+  int includes_ = 0;
   std::map<std::string, Variable> variables_;
+  Physics physics_;
+  std::optional<Physics> at_run_;
+  Where run_where_;
+  [[maybe_unused]] long run_start_step_ = 0;
+  int runs_ = 0;
+  std::optional<Where> read_data_;
+  std::string read_data_file_;
+  std::optional<Where> first_state_command_;
+  std::map<std::string, std::pair<Where, std::vector<std::string>>> regions_;
+  std::vector<std::string> skipped_;
 };
-
-// "gran/hertz/history" style words of a classic wall, or the granular model words, up to the wall
-// style keyword; returns the index of that keyword.
-std::size_t wall_style_index(const Line& l, const Script& s) {
-  for (std::size_t k = 5; k < l.w.size(); ++k)
-    if (l.w[k] == "xplane" || l.w[k] == "yplane" || l.w[k] == "zplane" || l.w[k] == "zcylinder" || l.w[k] == "region")
-      return k;
-  s.error(l.number, "fix wall/gran without a wall style (xplane, yplane, zplane, zcylinder or region)");
-}
-
-// The wall's law as fix_wall_gran.cpp's constructor builds it (LAMMPS 29 Sep 2021): the classic
-// styles take the pair style's arguments; `granular` the pair_coeff words, except two conversions of
-// its own: hertz/material stores 4/3 E/(2(1 - nu)) (the pair: 4/3 E* with E* = E/(2(1 - nu^2))), and a
-// NULL Mindlin kt is E/4 (2 - nu)(1 + nu) (the pair: 8 G* = 2E/((2 - nu)(1 + nu))). Both are kept
-// as LAMMPS runs them.
-contact::ContactLaw wall_law(const Line& l, std::size_t style_at, const Script& s) {
-  const std::string where = fmt::format("{}:{}", s.path(), l.number);
-  const std::string& style = l.w[4];
-  const std::vector<std::string> args(l.w.begin() + 5, l.w.begin() + static_cast<long>(style_at));
-  if (style == "hooke" || style == "hooke/history" || style == "hertz/history") {
-    std::vector<std::string> sw{"gran/" + style};
-    sw.insert(sw.end(), args.begin(), args.end());
-    return contact::parse_lammps_pair(sw, {}, where);
-  }
-  if (style != "granular")
-    s.error(l.number, fmt::format("fix wall/gran style '{}' is not known (hooke, hooke/history, hertz/history, granular)",
-                                  style));
-  contact::ContactLaw law = contact::parse_lammps_pair({"granular"}, args, where);
-  if (law.normal == contact::NormalModel::hertz_material) {
-    const double E = law.youngs, nu = law.poisson;
-    law.kn = 4.0 / 3.0 * E / (2.0 * (1.0 - nu));
-    for (std::size_t k = 0; k + 2 < args.size(); ++k)
-      if (args[k] == "tangential" && args[k + 1].rfind("mindlin", 0) == 0 && args[k + 2] == "NULL")
-        law.kt = E / 4.0 * (2.0 - nu) * (1.0 + nu);
-  }
-  return contact::validated(law);
-}
 
 }  // namespace
 
-LammpsInput read_lammps_input(const std::string& path) {
-  Script script(path);
-  const std::vector<Line> lines = script.read();
-  LammpsInput r;
-  r.path = path;
-  auto taken = [&](const Line& l) { r.taken.push_back(fmt::format("{}:{}: {}", path, l.number, joined(l.w))); };
-  auto skip = [&](const std::string& what) {
-    if (std::find(r.skipped.begin(), r.skipped.end(), what) == r.skipped.end()) r.skipped.push_back(what);
-  };
-
-  std::optional<long> units_line, data_line, style_line, integrator_line, timestep_line;
-  int dimension = 3;
-  std::array<bool, 3> periodic{true, true, true};  // LAMMPS' default boundary p p p
-  bool disc = false;
-  std::vector<std::string> style_words;
-  struct Coeff {
-    long line;
-    std::vector<std::string> w;  // after the two type columns
-  };
-  std::optional<Coeff> all_coeff;
-  std::map<std::pair<int, int>, Coeff> type_coeffs;
-  struct WallFix {
-    Line line;
-    std::size_t style_at;
-  };
-  std::vector<WallFix> wall_fixes;
-
-  for (const Line& l : lines) {
-    const std::string& cmd = l.w[0];
-    const std::size_t n = l.w.size();
-    auto need = [&](std::size_t count, const std::string& form) {
-      if (n != count) script.error(l.number, fmt::format("expected '{}', got '{}'", form, joined(l.w)));
-    };
-    if (cmd == "variable") {
-      skip("variable (constants substituted)");
-    } else if (cmd == "units") {
-      need(2, "units STYLE");
-      if (l.w[1] != "si")
-        script.error(l.number, fmt::format("units {}: dtcrit reads SI scripts only (units si); every number it "
-                                           "reports is SI",
-                                           l.w[1]));
-      units_line = l.number;
-      taken(l);
-    } else if (cmd == "dimension") {
-      need(2, "dimension 2|3");
-      if (l.w[1] != "2" && l.w[1] != "3") script.error(l.number, fmt::format("dimension {} must be 2 or 3", l.w[1]));
-      dimension = l.w[1] == "2" ? 2 : 3;
-      taken(l);
-    } else if (cmd == "boundary") {
-      need(4, "boundary X Y Z");
-      for (int d = 0; d < 3; ++d) {
-        const std::string& b = l.w[static_cast<std::size_t>(d) + 1];
-        static const std::set<std::string> valid{"p", "f", "s", "m", "fs", "fm", "sf", "sm", "mf", "ms", "ff", "ss", "mm"};
-        if (!valid.count(b)) script.error(l.number, fmt::format("boundary '{}' of axis {} is not a LAMMPS boundary", b, "xyz"[d]));
-        periodic[static_cast<std::size_t>(d)] = b == "p";
-      }
-      taken(l);
-    } else if (cmd == "atom_style") {
-      if (n != 2 || l.w[1] != "sphere")
-        script.error(l.number, fmt::format("atom_style '{}': dtcrit reads atom_style sphere only", joined(l.w, 1)));
-      taken(l);
-    } else if (cmd == "read_data") {
-      if (n != 2)
-        script.error(l.number, fmt::format("read_data with keywords ('{}') is not read by dtcrit; expected 'read_data "
-                                           "FILE'",
-                                           joined(l.w, 2)));
-      if (data_line) script.error(l.number, fmt::format("a second read_data (the first at line {})", *data_line));
-      const std::filesystem::path file(l.w[1]);
-      r.data_file = file.is_absolute() ? file.string() : (std::filesystem::path(path).parent_path() / file).string();
-      data_line = l.number;
-      taken(l);
-    } else if (cmd == "pair_style") {
-      if (n < 2) script.error(l.number, "expected 'pair_style STYLE ARGS...'");
-      if (style_line) script.error(l.number, fmt::format("a second pair_style (the first at line {})", *style_line));
-      const std::string& s = l.w[1];
-      if (s != "gran/hooke" && s != "gran/hooke/history" && s != "gran/hertz/history" && s != "granular")
-        script.error(l.number, fmt::format("pair style '{}' is not supported; supported: gran/hooke, "
-                                           "gran/hooke/history, gran/hertz/history, granular",
-                                           s));
-      style_words.assign(l.w.begin() + 1, l.w.end());
-      style_line = l.number;
-      r.law_commands.push_back(joined(l.w));
-      taken(l);
-    } else if (cmd == "pair_coeff") {
-      if (!style_line) script.error(l.number, "pair_coeff before pair_style");
-      if (n < 3) script.error(l.number, "expected 'pair_coeff I J ARGS...'");
-      Coeff c{l.number, std::vector<std::string>(l.w.begin() + 3, l.w.end())};
-      if (l.w[1] == "*" && l.w[2] == "*") {
-        all_coeff = c;
-      } else {
-        const auto a = read_integer<int>(l.w[1]), b = read_integer<int>(l.w[2]);
-        if (!a || !b || *a < 1 || *b < 1)
-          script.error(l.number, fmt::format("pair_coeff types '{} {}': dtcrit reads '* *' or two single types (no "
-                                             "ranges such as 1*2)",
-                                             l.w[1], l.w[2]));
-        const int i = *a, j = *b;
-        type_coeffs[{std::min(i, j), std::max(i, j)}] = c;
-      }
-      r.law_commands.push_back(joined(l.w));
-      taken(l);
-    } else if (cmd == "timestep") {
-      need(2, "timestep DT");
-      const auto dt = plain_number(l.w[1]);
-      if (!dt || !(*dt > 0.0)) script.error(l.number, fmt::format("timestep '{}' must be a positive number [s]", l.w[1]));
-      r.timestep = *dt;
-      timestep_line = l.number;
-      taken(l);
-    } else if (cmd == "run_style") {
-      if (n < 2 || l.w[1] != "verlet")
-        script.error(l.number, fmt::format("run_style '{}': dtcrit answers for run_style verlet (LAMMPS' default)",
-                                           joined(l.w, 1)));
-      taken(l);
-    } else if (cmd == "compute") {
-      if (n < 4) script.error(l.number, "expected 'compute ID GROUP STYLE ARGS...'");
-      if (l.w[3] == "property/local" || l.w[3] == "pair/local") {
-        std::vector<std::string> kw;
-        for (std::size_t k = 4; k < n; ++k) {
-          if (l.w[k] == "cutoff") break;  // pair/local's optional keyword and its value
-          kw.push_back(l.w[k]);
-        }
-        r.computes[l.w[1]] = kw;
-        taken(l);
-      } else {
-        skip("compute " + l.w[3]);
-      }
-    } else if (cmd == "fix") {
-      if (n < 4) script.error(l.number, "expected 'fix ID GROUP STYLE ARGS...'");
-      const std::string& style = l.w[3];
-      if (style == "wall/gran") {
-        if (l.w[2] != "all")
-          script.error(l.number, fmt::format("fix wall/gran on group '{}': dtcrit's walls act on every particle (group "
-                                             "all)",
-                                             l.w[2]));
-        if (n < 6) script.error(l.number, "expected 'fix ID all wall/gran STYLE ARGS... WALLSTYLE ...'");
-        wall_fixes.push_back({l, wall_style_index(l, script)});
-        r.law_commands.push_back(joined(l.w));
-        taken(l);
-      } else if (style == "nve/sphere") {
-        if (l.w[2] != "all")
-          script.error(l.number, fmt::format("fix nve/sphere on group '{}': dtcrit integrates every particle (group all)",
-                                             l.w[2]));
-        for (std::size_t k = 4; k < n; ++k) {
-          if (l.w[k] == "disc") disc = true;
-          else script.error(l.number, fmt::format("fix nve/sphere keyword '{}' is not read by dtcrit (disc is)", l.w[k]));
-        }
-        if (integrator_line) script.error(l.number, fmt::format("a second integration fix (the first at line {})", *integrator_line));
-        integrator_line = l.number;
-        taken(l);
-      } else if (skipped_fixes().count(style)) {
-        if (style == "gravity") r.load_commands.push_back(joined(l.w));
-        skip("fix " + style);
-      } else {
-        script.error(l.number, fmt::format("fix {} is not read by dtcrit: the answer is for fix nve/sphere (velocity "
-                                           "Verlet) with fix wall/gran planes; a fix that integrates, constrains, "
-                                           "damps or moves particles (nve, rigid, viscous, langevin, freeze, setforce, "
-                                           "...) changes the critical step",
-                                           style));
-      }
-    } else if (skipped_commands().count(cmd)) {
-      skip(cmd);
-    } else if (cmd == "create_atoms" || cmd == "create_box" || cmd == "lattice" || cmd == "read_restart" ||
-               cmd == "read_dump") {
-      script.error(l.number, fmt::format("{}: dtcrit takes the particles from read_data only; write_data the "
-                                         "packing and read it",
-                                         cmd));
-    } else if (cmd == "set" || cmd == "displace_atoms" || cmd == "delete_atoms" || cmd == "change_box" ||
-               cmd == "replicate" || cmd == "mass") {
-      script.error(l.number, fmt::format("{} changes the particles after read_data; dtcrit reads them from the data "
-                                         "file as they are",
-                                         cmd));
-    } else {
-      script.error(l.number, fmt::format("command '{}' is not read by dtcrit (it neither skips it as output nor "
-                                         "knows its effect on the time step)",
-                                         cmd));
-    }
-  }
-  const long end = static_cast<long>(lines.empty() ? 0 : lines.back().number);
-  if (!units_line) script.error(end, "no 'units si' line (LAMMPS' default units are lj; dtcrit reads SI scripts)");
-  if (!data_line) script.error(end, "no read_data line: dtcrit needs the packing from a data file");
-  if (!style_line) script.error(end, "no pair_style line");
-  if (!integrator_line) script.error(end, "no fix nve/sphere: the script integrates nothing dtcrit can answer for");
-  if (disc && dimension != 2) script.error(*integrator_line, "fix nve/sphere disc needs dimension 2");
-  if (!timestep_line) {
-    r.timestep = lammps_si_default_timestep;
-    r.timestep_default = true;
-  }
-
-  ReadOptions ro;
-  ro.dimension = dimension;
-  ro.body_model = disc ? BodyModel::disc : BodyModel::sphere;
-  ro.periodic = periodic;
-  r.packing = read_lammps_data(r.data_file, ro);
-
-  // Laws: pair_coeff * * is the base; single type pairs override it. Without * *, every pair of the
-  // data file's types needs its own line (LAMMPS would mix them; dtcrit does not reproduce the mixing).
-  const std::string where = fmt::format("{}:{}", path, *style_line);
-  std::set<int> types(r.packing.type.begin(), r.packing.type.end());
-  if (all_coeff) {
-    r.laws.base = contact::parse_lammps_pair(style_words, all_coeff->w, fmt::format("{}:{}", path, all_coeff->line));
-  } else {
-    if (type_coeffs.empty()) script.error(*style_line, "no pair_coeff line");
-    for (int a : types)
-      for (int b : types)
-        if (a <= b && !type_coeffs.count({a, b}))
-          script.error(type_coeffs.begin()->second.line,
-                       fmt::format("no pair_coeff for types {} {} (nor '* *'): LAMMPS would mix them, dtcrit does not; "
-                                   "give the pair explicitly",
-                                   a, b));
-    const Coeff& first = type_coeffs.begin()->second;
-    r.laws.base = contact::parse_lammps_pair(style_words, first.w, fmt::format("{}:{}", path, first.line));
-  }
-  for (const auto& [key, c] : type_coeffs)
-    r.laws.by_types[key] = contact::parse_lammps_pair(style_words, c.w, fmt::format("{}:{}", path, c.line));
-  r.laws.validate();
-  (void)where;
-
-  // Walls: one per non-NULL bound of each planar wall/gran fix, facing the inside of [lo, hi].
-  for (const WallFix& f : wall_fixes) {
-    const Line& l = f.line;
-    const std::string& ws = l.w[f.style_at];
-    if (ws == "zcylinder" || ws == "region")
-      script.error(l.number, fmt::format("fix wall/gran {}: dtcrit's walls are planes (xplane, yplane, zplane)", ws));
-    if (f.style_at + 2 >= l.w.size()) script.error(l.number, fmt::format("expected '{} LO HI'", ws));
-    for (std::size_t k = f.style_at + 3; k < l.w.size(); ++k)
-      if (l.w[k] != "contacts")
-        script.error(l.number, fmt::format("fix wall/gran keyword '{}': dtcrit's walls are immovable (wiggle and shear "
-                                           "are not read)",
-                                           l.w[k]));
-    const int axis = ws[0] - 'x';
-    if (axis >= dimension) script.error(l.number, fmt::format("{} in a {}D simulation", ws, dimension));
-    if (periodic[static_cast<std::size_t>(axis)])
-      script.error(l.number, fmt::format("{} on the periodic axis {} (LAMMPS refuses it too)", ws, "xyz"[axis]));
-    const contact::ContactLaw law = wall_law(l, f.style_at, script);
-    for (int side = 0; side < 2; ++side) {
-      const std::string& bound = l.w[f.style_at + 1 + static_cast<std::size_t>(side)];
-      if (bound == "NULL") continue;
-      const auto v = plain_number(bound);
-      if (!v) script.error(l.number, fmt::format("{} bound '{}' must be a number or NULL", ws, bound));
-      PlaneWall w;
-      w.point = Vec3::Zero();
-      w.point[axis] = *v;
-      w.normal = Vec3::Zero();
-      w.normal[axis] = side == 0 ? 1.0 : -1.0;
-      w.law = law;
-      w.label = fmt::format("{}={} (fix {} {}, {}:{})", "xyz"[axis], bound, l.w[1], side == 0 ? "lo" : "hi", path, l.number);
-      r.wall_fixes[l.w[1]].push_back(static_cast<int>(r.packing.walls.size()));
-      r.packing.walls.push_back(std::move(w));
-    }
-  }
-  r.packing.source = fmt::format("LAMMPS input {} (read_data {})", path, r.data_file);
-  validate(r.packing);
-  return r;
+LammpsInput read_lammps_input(const std::string& path, const LammpsInputOptions& options) {
+  if (options.run && *options.run < 1) fail(fmt::format("--lammps-run {} must be >= 1", *options.run));
+  return Reader(path, options).read();
 }
 
 }  // namespace dtcrit::packing

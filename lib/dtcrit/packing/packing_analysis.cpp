@@ -494,7 +494,7 @@ nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::js
 
 nlohmann::json to_json(const PackingReport& r) {
   nlohmann::json j;
-  j["units"] = "SI: kg, m, s, N/m, N s/m";
+  j["units"] = r.units.summary();
   j["packing"] = {{"source", r.source},
                   {"dimension", r.dim},
                   {"rotation", r.rotation},
@@ -552,6 +552,7 @@ nlohmann::json to_json(const PackingReport& r) {
 }
 
 std::string format_packing_table(const PackingReport& r) {
+  const std::string& time = r.units.time;
   std::string out;
   out += fmt::format("packing: {}\n", r.source);
   if (!r.inputs.empty()) {
@@ -568,18 +569,18 @@ std::string format_packing_table(const PackingReport& r) {
                      "in every direction by compressive normal forces)\n",
                      r.rattlers, r.dim + 1);
   if (r.symmetric) {
-    out += fmt::format("  omega_max = {} rad/s ({}, relative residual {:.2g}{}){}\n", format_number(r.omega_max),
+    out += fmt::format("  omega_max = {} rad/{} ({}, relative residual {:.2g}{}){}\n", format_number(r.omega_max), time,
                        r.eigen_method, r.eigen_residual, r.eigen_residual_is_true ? "" : " (Lanczos estimate)",
                        r.damped ? fmt::format(", top-mode damping ratio {:.4g}", r.top_mode_zeta) : "");
   } else {
     out += fmt::format("  K not symmetric ({} contacts with histories, sliding or granular torque arms): "
-                       "omega_max = sqrt(max |mu|) = {} rad/s, mu the eigenvalues of M^-1 K ({})\n",
-                       r.general_contacts, format_number(r.omega_max), r.eigen_method);
+                       "omega_max = sqrt(max |mu|) = {} rad/{}, mu the eigenvalues of M^-1 K ({})\n",
+                       r.general_contacts, format_number(r.omega_max), time, r.eigen_method);
     const auto& ph = r.physical;
     if (ph.unstable)
-      out += fmt::format("  PHYSICALLY UNSTABLE: {}, growth rate sigma = max Re s = {} 1/s (e-folding time {} s): the "
+      out += fmt::format("  PHYSICALLY UNSTABLE: {}, growth rate sigma = max Re s = {} 1/{} (e-folding time {} {}): the "
                          "packing grows at any time step; the limits below are numerical\n",
-                         ph.kind, format_number(ph.growth_rate), format_number(ph.efolding_time));
+                         ph.kind, format_number(ph.growth_rate), time, format_number(ph.efolding_time), time);
     else
       out += fmt::format("  physically stable: no eigenvalue with |Im mu| or -Re mu above {:.0e} of the largest{}\n",
                          ph.tolerance, ph.complete ? "" : " (among the largest in magnitude only)");
@@ -593,7 +594,7 @@ std::string format_packing_table(const PackingReport& r) {
   if (!r.h_exact_converged) out += "  NOT CONVERGED: the damped velocity_verlet limit (root of lambda_max = 4)\n";
   out += "\n";
   // h_safe <= true limit <= h_crit (h_crit from the Lanczos omega_max, a lower bound of the true one).
-  TextTable t({"integrator", "h_safe [s]", "h_crit [s]", "stability", "method"});
+  TextTable t({"integrator", "h_safe [" + time + "]", "h_crit [" + time + "]", "stability", "method"});
   for (const auto& i : r.integrators)
     t.add_row({i.name, format_number(i.h_safe), format_number(i.h_crit),
                i.computed ? std::string(stability_label(i.stability)) : std::string("-"),
@@ -620,7 +621,7 @@ std::string format_packing_table(const PackingReport& r) {
                        "traditional measures them on single contacts)\n",
                        differ);
   out += "\n";
-  TextTable e({"bound / estimate", "step [s]", "ratio to exact"});
+  TextTable e({"bound / estimate", "step [" + time + "]", "ratio to exact"});
   for (const auto& s : r.estimates) e.add_row({s.name, format_number(s.seconds), fmt::format("{:.4f}", s.ratio)});
   out += e.to_text();
   bool certified = false, gershgorin = false;
@@ -636,7 +637,7 @@ std::string format_packing_table(const PackingReport& r) {
   if (gershgorin)
     out += "\nh_safe: a proven safe step from Gershgorin upper bounds of omega_max^2 and of the damping; the true "
            "limit\nlies in [h_safe, h_crit] (h_crit from the Lanczos omega_max, a lower bound of the true omega_max).\n";
-  out += fmt::format("\nratio: step / exact velocity_verlet step {} s ({}).\n", format_number(r.h_exact),
+  out += fmt::format("\nratio: step / exact velocity_verlet step {} {} ({}).\n", format_number(r.h_exact), time,
                      r.damped ? "damped, half-step dashpots as LAMMPS" : "undamped");
   return out;
 }

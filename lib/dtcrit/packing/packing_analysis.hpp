@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "dtcrit/core/units.hpp"
 #include "dtcrit/packing/certificate.hpp"
 #include "dtcrit/packing/global_system.hpp"
 #include "dtcrit/packing/nonsymmetric.hpp"
@@ -85,6 +86,9 @@ struct PackingReport {
   // dashpots do not read (x_n - x_{n-1}) / h step differently under the traditional update.
   bool history_springs = false;  // has_history_springs() of the packing's laws
   std::vector<std::pair<std::string, double>> timings;  // stage, seconds
+  // The unit system every number of the packing is in (a LAMMPS script's units; SI otherwise):
+  // the analysis is unit-free, the report names the units.
+  UnitSystem units = si_units();
 };
 
 // Whether some law keeps a spring in its contact histories: tangential with kt > 0, rolling, twisting.

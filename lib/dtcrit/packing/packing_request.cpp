@@ -102,9 +102,11 @@ TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report,
                              const std::string& histories) {
   TimestepCheck c;
   const double dt = in.timestep;
-  const std::string dt_from = in.timestep_default ? "LAMMPS' default for units si: the script has no timestep line"
-                                                  : "the script's timestep";
-  c.json = {{"timestep", dt}, {"timestep_unit", "s"}, {"timestep_source", dt_from}, {"integrator", in.integrator},
+  const std::string& s = in.units.time;
+  const std::string dt_from = in.timestep_default
+                                  ? fmt::format("LAMMPS' default for units {}: the script has no timestep line", in.units.name)
+                                  : "the script's timestep";
+  c.json = {{"timestep", dt}, {"timestep_unit", s}, {"timestep_source", dt_from}, {"integrator", in.integrator},
             {"state", "the packing of the data file as it is, " + histories}};
   const PackingIntegratorLimit* lim = nullptr;
   for (const auto& l : report.integrators)
@@ -140,11 +142,11 @@ TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report,
       detail += "; h_crit is the -1 crossing, an upper bound of the limit: complex crossings below it were not "
                 "checked at this size (--crossing-check-dofs)";
     c.json["h_crit_upper_bound"] = lim->upper_bound;
-    c.text = fmt::format("  timestep                    {:.6g} s ({})\n  h_crit {:<20} {:.6g} s\n"
+    c.text = fmt::format("  timestep                    {:.6g} {} ({})\n  h_crit {:<20} {:.6g} {}\n"
                          "  timestep / h_crit           {:.6g}\n",
-                         dt, dt_from, in.integrator, lim->h_crit, ratio);
+                         dt, s, dt_from, in.integrator, lim->h_crit, s, ratio);
   }
-  if (c.text.empty()) c.text = fmt::format("  timestep                    {:.6g} s ({})\n", dt, dt_from);
+  if (c.text.empty()) c.text = fmt::format("  timestep                    {:.6g} {} ({})\n", dt, s, dt_from);
   c.json["verdict"] = c.verdict;
   c.json["message"] = c.verdict + ": " + detail;
   c.text = fmt::format("\nis the timestep of {} safe? ({} = LAMMPS' fix nve/sphere; h_crit is for the packing's current "
@@ -173,8 +175,8 @@ void reject_unread(const PackingRequest& o, const std::string& option, const std
 }
 
 // The effective inputs, echoed at the top of every report.
-std::string inputs_text(const Packing& p, const ContactLaws& laws,
-                        const std::vector<std::string>& defaults) {
+std::string inputs_text(const Packing& p, const ContactLaws& laws, const std::vector<std::string>& defaults,
+                        const UnitSystem& u) {
   const auto [r0, r1] = range(p.radius);
   const auto [m0, m1] = range(p.mass);
   const auto [i0, i1] = range(p.inertia);
@@ -182,7 +184,8 @@ std::string inputs_text(const Packing& p, const ContactLaws& laws,
   out += fmt::format("  law: {}\n", law_text(laws.base));
   for (const auto& [types, law] : laws.by_types)
     out += fmt::format("  law of types {}-{}: {}\n", types.first, types.second, law_text(law));
-  out += fmt::format("  particles: r {:g}..{:g} m, m {:g}..{:g} kg, I {:g}..{:g} kg m^2\n", r0, r1, m0, m1, i0, i1);
+  out += fmt::format("  particles: r {:g}..{:g} {}, m {:g}..{:g} {}, I {:g}..{:g} {}\n", r0, r1, u.length, m0, m1,
+                     u.mass, i0, i1, u.inertia());
   out += fmt::format("  periodic: {}; walls: ", periodic_text(p));
   if (p.walls.empty()) out += "none";
   for (std::size_t w = 0; w < p.walls.size(); ++w)
@@ -192,8 +195,8 @@ std::string inputs_text(const Packing& p, const ContactLaws& laws,
   return out + "\n";
 }
 
-nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws,
-                           const std::vector<std::string>& defaults) {
+nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws, const std::vector<std::string>& defaults,
+                           const UnitSystem& u) {
   auto law_json = [](const contact::ContactLaw& l) {
     nlohmann::json j{{"style", contact::to_string(l.style)}, {"description", contact::describe(l)}, {"kn", l.kn}, {"kt", l.kt}};
     if (l.style == contact::Style::granular) {
@@ -218,6 +221,7 @@ nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws,
   const auto [m0, m1] = range(p.mass);
   const auto [i0, i1] = range(p.inertia);
   j["particles"] = {{"radius", {r0, r1}}, {"mass", {m0, m1}}, {"inertia", {i0, i1}}};
+  j["units"] = u.summary();
   j["periodic"] = periodic_text(p);
   j["walls"] = nlohmann::json::array();
   for (const auto& w : p.walls) {
@@ -230,13 +234,15 @@ nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws,
 }
 
 void check_packing_request(const PackingRequest& o) {
-  const int sources = !o.lattice.empty() + !o.data_file.empty() + !o.dump_file.empty() + !o.lammps_input.empty() +
-                      o.packing.has_value();
+  // With a script, --lammps-data is its state, not a source of its own.
+  const int sources = !o.lattice.empty() + (!o.data_file.empty() && o.lammps_input.empty()) + !o.dump_file.empty() +
+                      !o.lammps_input.empty() + o.packing.has_value();
+  if (o.lammps_run && o.lammps_input.empty()) fail("--lammps-run picks a run of --lammps-input: give the script");
   if (!o.lammps_input.empty()) {
     // Everything the script gives is an error when given again on the command line.
     const std::pair<const char*, const char*> supplied[] = {
-        {"--lattice", "the packing (read_data)"}, {"--lammps-data", "the packing (read_data)"},
-        {"--lammps-dump", "the packing (read_data)"}, {"--kn", "the law (pair_style, pair_coeff)"},
+        {"--lattice", "the packing (read_data or --lammps-data)"},
+        {"--lammps-dump", "the packing (read_data or --lammps-data)"}, {"--kn", "the law (pair_style, pair_coeff)"},
         {"--kt", "the law (pair_style, pair_coeff)"}, {"--kt-ratio", "the law (pair_style, pair_coeff)"},
         {"--gamma-n", "the law (pair_style, pair_coeff)"},
         {"--gamma-t", "the law (pair_style, pair_coeff)"}, {"--lammps-pair", "the law (pair_style, pair_coeff)"},
@@ -311,7 +317,10 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   std::optional<LammpsInput> script;
   if (!o.lammps_input.empty()) {
     progress("reading the LAMMPS input script and its data file");
-    script = read_lammps_input(o.lammps_input);
+    LammpsInputOptions lo;
+    lo.data_file = o.data_file;
+    lo.run = o.lammps_run;
+    script = read_lammps_input(o.lammps_input, lo);
     p = script->packing;
     sort_spatially(p);
   } else if (!o.lattice.empty()) {
@@ -390,7 +399,10 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   for (const auto& w : o.walls) p.walls.push_back(parse_wall(w, p, laws.base));
 
   if (script && script->timestep_default)
-    defaults.push_back(fmt::format("timestep {:g} s (LAMMPS' default for units si; the script has none)", script->timestep));
+    defaults.push_back(fmt::format("timestep {:g} {} (LAMMPS' default for units {}; the script has none)", script->timestep,
+                                   script->units.time, script->units.name));
+  if (script && script->units_default)
+    defaults.push_back("units lj (LAMMPS' default; the script has no units line): every number is in reduced units");
   if (o.periodic.empty() && !script)
     defaults.push_back(lattice     ? "periodic in every axis (lattice default)"
                        : o.packing ? "no periodic axis (none given)"
@@ -443,6 +455,7 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
     analysed.report = analyse_packing(p, *analysed.system, ao);
   }
   auto& report = analysed.report;
+  if (script) report.units = script->units;
   if (lattice) {  // the lattice inputs that set the answer, defaults marked
     report.inputs.push_back({"radius", o.radius, "m", !o.given.count("--radius")});
     report.inputs.push_back({"density", o.density, "kg/m^3", !o.given.count("--density")});
@@ -451,6 +464,7 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   progress("done");
   PackingAnswer a;
   a.recommendation = recommend_from(report.integrators, o.margin);
+  if (a.recommendation) a.recommendation->time_unit = report.units.time;
   if (script) {
     const auto check = check_timestep(*script, report, o.margin, history_line);
     a.timestep_verdict = check.verdict;
@@ -473,7 +487,7 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
 
 nlohmann::json to_json(const PackingAnswer& a) {
   auto j = to_json(a.report);
-  j["inputs"] = inputs_json(a.packing, a.laws, a.defaults);
+  j["inputs"] = inputs_json(a.packing, a.laws, a.defaults, a.report.units);
   nlohmann::json hj{{"read", a.histories.has_value()}, {"summary", a.history_line}};
   if (const auto& histories = a.histories) {
     hj["files"] = a.history_files;
@@ -499,8 +513,10 @@ nlohmann::json to_json(const PackingAnswer& a) {
                    {"max_extent_m", c->max_extent},
                    {"inertia", "fix rigid/small: member point masses + 2/5 m r^2 per sphere, overlaps not removed"}};
   if (const auto& script = a.script) {
-    j["lammps_input"] = {{"path", script->path}, {"data_file", script->data_file}, {"taken", script->taken},
-                         {"skipped", script->skipped}};
+    j["lammps_input"] = {{"path", script->path},       {"data_file", script->data_file},
+                         {"state", script->state_from}, {"units", script->units.name},
+                         {"runs", script->runs},        {"physics_of", script->run_taken},
+                         {"taken", script->taken},      {"skipped", script->skipped}};
     j["timestep_check"] = a.timestep_json;
   }
   nlohmann::json warnings = nlohmann::json::array();
@@ -515,7 +531,9 @@ nlohmann::json to_json(const PackingAnswer& a) {
 std::string format_packing_answer(const PackingAnswer& a, const std::string& after_table) {
   std::string head;
   if (const auto& script = a.script) {
-    head = fmt::format("LAMMPS input {}: the lines read\n", script->path);
+    head = fmt::format("LAMMPS input {} (units {}): the physics of {}, applied to the state of {} ({})\n",
+                       script->path, script->units.name, script->run_taken, script->data_file, script->state_from);
+    head += "  the lines in effect:\n";
     for (const auto& t : script->taken) head += "  " + t + "\n";
     head += "  skipped (no effect on the step): " +
             (script->skipped.empty() ? std::string("none") : fmt::format("{}", fmt::join(script->skipped, ", "))) + "\n\n";
@@ -524,7 +542,7 @@ std::string format_packing_answer(const PackingAnswer& a, const std::string& aft
   if (a.histories) {
     for (const auto& note : a.histories->notes) head += "  note: " + note + "\n";
   }
-  std::string text = head + inputs_text(a.packing, a.laws, a.defaults);
+  std::string text = head + inputs_text(a.packing, a.laws, a.defaults, a.report.units);
   if (const auto& c = a.clumps)
     text += fmt::format("clumps (--clumps molecule): {} spheres in {} rigid bodies ({} clumps of up to {} spheres, {} "
                         "single spheres of molecule ID 0), members up to {:g} m from their body's centre of mass; mass, "

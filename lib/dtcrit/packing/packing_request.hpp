@@ -29,6 +29,9 @@ struct PackingRequest {
   // The source: exactly one of these.
   std::string lattice, data_file, dump_file;
   std::string lammps_input;                   // the user's input script: packing, law, walls, timestep
+  // With lammps_input, data_file is the state beside the script (its write_data); lammps_run picks
+  // the run whose physics is taken (1-based; default the last).
+  std::optional<int> lammps_run;
   std::optional<Packing> packing;             // a packing the caller built (the Python module's arrays)
   std::vector<std::string> lammps_contacts;   // contact and wall-contact dumps: the contacts' histories
   Index n = 0;
@@ -91,8 +94,11 @@ void reject_unread(const PackingRequest& request, const std::string& option, con
 EigenOptions eigen_options(const PackingRequest& request);
 
 // The effective inputs, echoed at the top of every report (text and JSON).
-std::string inputs_text(const Packing& p, const ContactLaws& laws, const std::vector<std::string>& defaults);
-nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws, const std::vector<std::string>& defaults);
+// In the packing's units (SI unless a LAMMPS script says otherwise).
+std::string inputs_text(const Packing& p, const ContactLaws& laws, const std::vector<std::string>& defaults,
+                        const UnitSystem& units = si_units());
+nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws, const std::vector<std::string>& defaults,
+                           const UnitSystem& units = si_units());
 
 // The analysis stage of answer_packing, once the packing and its contacts are built. By default one
 // GlobalSystem and analyse_packing; the distributed build passes its own (the same report over MPI
