@@ -17,9 +17,10 @@ packages=(cmake g++ make libeigen3-dev libspectra-dev libboost-math-dev libboost
 # The distributed build: PETSc and SLEPc (Debian's libslepc-real-dev brings PETSc and Open MPI's
 # headers), found through pkg-config; openmpi-bin for mpirun.
 [ "$preset" = distributed ] && packages+=(libslepc-real-dev pkg-config openmpi-bin)
-# DTCRIT_WITH_LAMMPS=1 (set by tools/test.sh) adds Debian's LAMMPS (binary `lmp`), the peer the test
+# DTCRIT_WITH_LAMMPS=1 (set by tools/test.sh) adds Debian's LAMMPS (binary `lmp`) and its example scripts
+# (lammps-examples: the scripts users start from, read unchanged by the tests), the peer the test
 # suite regenerates tests/data/lammps/ with; the build and tools/run.sh do not need it.
-[ "${DTCRIT_WITH_LAMMPS:-0}" = 1 ] && packages+=(lammps)
+[ "${DTCRIT_WITH_LAMMPS:-0}" = 1 ] && packages+=(lammps lammps-examples)
 # DTCRIT_WITH_PYTHON=1 (set by tools/test.sh) adds what the Python module (python/) is built and
 # tested with: pybind11, numpy, scipy and pytest for Debian's python3, and python3-lammps for the
 # example in examples/lammps_python. Without them the build leaves the module out.

@@ -223,10 +223,11 @@ void run(const CheckOptions& c) {
       {
         std::ofstream in(folder.path() / input);
         in << packing::probe_script(p, law_commands, perturbed ? "probe.data" : "probe_rest.data",
-                                    "velocities_" + run_tag + ".dump", r.run, e_halt);
+                                    "velocities_" + run_tag + ".dump", r.run, e_halt,
+                                    problem.script ? problem.script->units.name : "si");
         if (!in) fail(fmt::format("cannot write {}", (folder.path() / input).string()));
       }
-      progress(fmt::format("LAMMPS at {} h_crit = {:.6g} s, {} steps, {}", factor, r.run.h, c.steps,
+      progress(fmt::format("LAMMPS at {} h_crit = {:.6g} {}, {} steps, {}", factor, r.run.h, report.units.time, c.steps,
                            perturbed ? "perturbed" : "at rest"));
       run_lammps(folder, launcher, input, run_tag, factor);
     }
@@ -248,9 +249,9 @@ void run(const CheckOptions& c) {
   auto verdict = packing::confirmation_verdict(results[0].growth, results[1].growth);
   for (const auto& r : results)
     if (r.halted && !(r.growth > packing::growing_growth))
-      verdict.text += fmt::format(" -- at {:.2f} a run passed the halt energy {:.3g} J after step {} while the separation "
+      verdict.text += fmt::format(" -- at {:.2f} a run passed the halt energy {:.3g} {} after step {} while the separation "
                                   "had grown by {:.3g} only: a packing far from rest in LAMMPS",
-                                  r.run.factor, e_halt, r.steps_compared, r.growth);
+                                  r.run.factor, e_halt, report.units.energy, r.steps_compared, r.growth);
 
   std::string source = problem.script ? "--lammps-input " + problem.script->path : p.source;
   if (c.json) {
@@ -301,28 +302,32 @@ void run(const CheckOptions& c) {
   }
   std::string t;
   if (problem.script) {
-    t += fmt::format("LAMMPS input {}: the lines read\n", problem.script->path);
+    t += fmt::format("LAMMPS input {} (units {}): the physics of {}, applied to the state of {}\n",
+                     problem.script->path, problem.script->units.name, problem.script->run_taken,
+                     problem.script->data_file);
     for (const auto& line : problem.script->taken) t += "  " + line + "\n";
     t += "\n";
   }
   t += problem.history_line + "\n";
-  t += packing::inputs_text(p, problem.laws, problem.defaults);
+  const UnitSystem& u = report.units;
+  t += packing::inputs_text(p, problem.laws, problem.defaults, u);
   t += fmt::format("prediction: LAMMPS' fix nve/sphere is velocity Verlet{}\n", report.damped ? " (damped: its exact damped limit)" : "");
-  t += fmt::format("  omega_max                   {:.6g} rad/s\n  h_crit velocity_verlet      {:.6g} s ({})\n\n",
-                   report.omega_max, lim.h_crit, lim.method);
+  t += fmt::format("  omega_max                   {:.6g} rad/{}\n  h_crit velocity_verlet      {:.6g} {} ({})\n\n",
+                   report.omega_max, u.time, lim.h_crit, u.time, lim.method);
   t += fmt::format("LAMMPS probe: {} -in ..., {} particles, {} steps per run, two runs per step (from rest and "
                    "perturbed){}\n", launcher, p.size(), c.steps,
                    folder.kept() ? fmt::format(", files kept in {}", folder.path().string()) : "");
   for (const auto& l : law_commands) t += "  " + l + "\n";
-  t += fmt::format("  random velocities up to {:.4g} m/s (--perturbation {:g} x smallest overlap {:.4g} m x omega_max), "
-                   "angular up to that / r, in the perturbed run; its kinetic energy E0 = {:.6g} J\n",
-                   amplitude, c.perturbation, d_min, e0);
-  t += fmt::format("  measured: separation energy S = 1/2 sum m |v - v_rest|^2 + 1/2 I |w - w_rest|^2 [J] of the "
+  t += fmt::format("  random velocities up to {:.4g} {}/{} (--perturbation {:g} x smallest overlap {:.4g} {} x omega_max), "
+                   "angular up to that / r, in the perturbed run; its kinetic energy E0 = {:.6g} {}\n",
+                   amplitude, u.length, u.time, c.perturbation, d_min, u.length, e0, u.energy);
+  const std::string& energy = u.energy;
+  t += fmt::format("  measured: separation energy S = 1/2 sum m |v - v_rest|^2 + 1/2 I |w - w_rest|^2 [{}] of the "
                    "perturbed run against the run from rest, I = {} m r^2 (LAMMPS' dumps, every {} step(s)); a "
-                   "packing not at rest in LAMMPS relaxes alike in both and cancels out; fix halt at KE > {:.3g} J\n",
-                   discs ? "1/2" : "2/5", dump_every, e_halt);
-  t += fmt::format("  {:<6} {:>14} {:>10} {:>14} {:>14} {:>18} {:>14}\n", "factor", "h [s]", "steps", "S(0) [J]",
-                   "max S [J]", "max KE rest [J]", "sqrt(max S/S0)");
+                   "packing not at rest in LAMMPS relaxes alike in both and cancels out; fix halt at KE > {:.3g} {}\n",
+                   energy, discs ? "1/2" : "2/5", dump_every, e_halt, energy);
+  t += fmt::format("  {:<6} {:>14} {:>10} {:>14} {:>14} {:>18} {:>14}\n", "factor", "h [" + u.time + "]", "steps",
+                   "S(0) [" + energy + "]", "max S [" + energy + "]", "max KE rest [" + energy + "]", "sqrt(max S/S0)");
   for (const auto& r : results)
     t += fmt::format("  {:<6.2f} {:>14.6g} {:>10} {:>14.6g} {:>14.6g} {:>18.6g} {:>14.4g}{}\n", r.run.factor, r.run.h,
                      r.steps_compared, r.separation0, r.separation_max, r.reference_max, r.growth,

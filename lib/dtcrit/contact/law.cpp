@@ -136,7 +136,7 @@ std::string_view to_string(TwistingModel m) {
   return "?";
 }
 
-std::string describe(const ContactLaw& law) {
+std::string describe(const ContactLaw& law, const UnitSystem& u) {
   switch (law.style) {
     case Style::gran_hooke:
     case Style::gran_hooke_history:
@@ -145,8 +145,8 @@ std::string describe(const ContactLaw& law) {
       // LAMMPS doc pair_gran: Kn, Kt in force/distance and gamma in 1/time for hooke; for hertz the
       // forces carry sqrt(overlap R_eff), so Kn, Kt are pressures and gamma is 1/(time distance).
       const bool hertz = law.style == Style::gran_hertz_history;
-      const char* k_unit = hertz ? "N/m^2" : "N/m";
-      const char* g_unit = hertz ? "1/(m s)" : "1/s";
+      const std::string k_unit = hertz ? u.force + "/" + u.length + "^2" : u.stiffness();
+      const std::string g_unit = hertz ? "1/(" + u.length + " " + u.time + ")" : u.rate();
       return fmt::format("{} kn = {:g} {}, kt = {:g} {}, gamma_n = {:g} {}, gamma_t = {:g} {}, mu = {:g}{}",
                          to_string(law.style), law.kn, k_unit, law.kt, k_unit, law.damping_coefficient, g_unit,
                          law.tangential_damping, g_unit, law.mu, law.limit_damping ? ", limit_damping" : "");

@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "dtcrit/core/units.hpp"
+
 namespace dtcrit::contact {
 
 // Which LAMMPS pair style's semantics the law follows. The classic `gran/*` styles and `granular`
@@ -118,7 +120,7 @@ std::string_view to_string(TangentialModel m);
 std::string_view to_string(RollingModel m);
 std::string_view to_string(TwistingModel m);
 // One line a user recognises: the LAMMPS style and its coefficients as dtcrit holds them.
-std::string describe(const ContactLaw& law);
+std::string describe(const ContactLaw& law, const UnitSystem& units = si_units());
 
 // --- LAMMPS' material mixing rules (pair_granular.cpp mix_stiffnessE / mix_stiffnessG) ---------
 // E* = 1 / ((1 - nu1^2)/E1 + (1 - nu2^2)/E2)

@@ -10,7 +10,7 @@ namespace dtcrit {
 
 struct UnitSystem {
   std::string name = "si";  // LAMMPS' keyword: si, cgs, micro, nano, lj
-  std::string time = "s", mass = "kg", length = "m", force = "N";
+  std::string time = "s", mass = "kg", length = "m", force = "N", energy = "J";
   double lammps_default_timestep = 1e-8;  // update.cpp's default dt for these units [time]
 
   std::string stiffness() const { return force + "/" + length; }

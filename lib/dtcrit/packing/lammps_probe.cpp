@@ -122,7 +122,8 @@ double kinetic_energy(const Packing& p, const std::vector<std::array<double, 6>>
 }
 
 std::string probe_script(const Packing& p, const std::vector<std::string>& law_commands, const std::string& data_file,
-                         const std::string& dump_file, const ProbeRun& run, double halt_energy) {
+                         const std::string& dump_file, const ProbeRun& run, double halt_energy,
+                         const std::string& units) {
   std::string boundary;
   for (int d = 0; d < p.dim; ++d) boundary += p.periodic[d] ? " p" : " m";
   // LAMMPS' 2D wants z periodic: write_lammps_data's z extent [-r_max, r_max] keeps every image at
@@ -134,9 +135,9 @@ std::string probe_script(const Packing& p, const std::vector<std::string>& law_c
   std::string s = fmt::format(
       "# dtcrit lammps-check probe: fix nve/sphere (velocity Verlet) at {} x the predicted critical step from\n"
       "# {}; velocities and spins every {} steps in {}.\n"
-      "units           si\natom_style      sphere\ndimension       {}\nboundary       {}\nnewton          off\n"
+      "units           {}\natom_style      sphere\ndimension       {}\nboundary       {}\nnewton          off\n"
       "comm_modify     vel yes\nread_data       {}\n",
-      run.factor, data_file, run.dump_every, dump_file, p.dim, boundary, data_file);
+      run.factor, data_file, run.dump_every, dump_file, units, p.dim, boundary, data_file);
   for (const auto& c : law_commands) s += c + "\n";
   s += fmt::format("fix             dtcrit_nve all nve/sphere{}\n", discs ? " disc" : "");
   if (p.dim == 2) s += "fix             dtcrit_2d all enforce2d\n";

@@ -53,7 +53,7 @@ struct ProbeRun {
 // The input script of one run (data and dump file names relative to the probe folder).
 // halt_energy [J]: fix halt stops the run once the kinetic energy exceeds it.
 std::string probe_script(const Packing& p, const std::vector<std::string>& law_commands, const std::string& data_file,
-                         const std::string& dump_file, const ProbeRun& run, double halt_energy);
+                         const std::string& dump_file, const ProbeRun& run, double halt_energy, const std::string& units = "si");
 
 // One frame of a reference and a perturbed run: the kinetic energy of their difference
 // 1/2 sum m |v - v_ref|^2 + 1/2 I |w - w_ref|^2 (I = inertia_factor m r^2: 2/5 spheres, 1/2 discs) and the

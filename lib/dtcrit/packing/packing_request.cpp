@@ -77,7 +77,7 @@ std::string box_bound_warning(const Packing& p) {
                      touching, axes);
 }
 
-std::string law_text(const contact::ContactLaw& l) { return contact::describe(l); }
+std::string law_text(const contact::ContactLaw& l, const UnitSystem& u) { return contact::describe(l, u); }
 
 std::string periodic_text(const Packing& p) {
   std::string out;
@@ -181,15 +181,15 @@ std::string inputs_text(const Packing& p, const ContactLaws& laws, const std::ve
   const auto [m0, m1] = range(p.mass);
   const auto [i0, i1] = range(p.inertia);
   std::string out = "inputs:\n";
-  out += fmt::format("  law: {}\n", law_text(laws.base));
+  out += fmt::format("  law: {}\n", law_text(laws.base, u));
   for (const auto& [types, law] : laws.by_types)
-    out += fmt::format("  law of types {}-{}: {}\n", types.first, types.second, law_text(law));
+    out += fmt::format("  law of types {}-{}: {}\n", types.first, types.second, law_text(law, u));
   out += fmt::format("  particles: r {:g}..{:g} {}, m {:g}..{:g} {}, I {:g}..{:g} {}\n", r0, r1, u.length, m0, m1,
                      u.mass, i0, i1, u.inertia());
   out += fmt::format("  periodic: {}; walls: ", periodic_text(p));
   if (p.walls.empty()) out += "none";
   for (std::size_t w = 0; w < p.walls.size(); ++w)
-    out += (w ? "; " : "") + p.walls[w].label + (p.walls[w].law ? " (" + law_text(*p.walls[w].law) + ")" : "");
+    out += (w ? "; " : "") + p.walls[w].label + (p.walls[w].law ? " (" + law_text(*p.walls[w].law, u) + ")" : "");
   out += "\n";
   for (const auto& d : defaults) out += "  default: " + d + "\n";
   return out + "\n";
@@ -197,8 +197,8 @@ std::string inputs_text(const Packing& p, const ContactLaws& laws, const std::ve
 
 nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws, const std::vector<std::string>& defaults,
                            const UnitSystem& u) {
-  auto law_json = [](const contact::ContactLaw& l) {
-    nlohmann::json j{{"style", contact::to_string(l.style)}, {"description", contact::describe(l)}, {"kn", l.kn}, {"kt", l.kt}};
+  auto law_json = [&u](const contact::ContactLaw& l) {
+    nlohmann::json j{{"style", contact::to_string(l.style)}, {"description", contact::describe(l, u)}, {"kn", l.kn}, {"kt", l.kt}};
     if (l.style == contact::Style::granular) {
       j["damping"] = contact::to_string(l.damping);
       j["damping_coefficient"] = l.damping_coefficient;

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The states of LAMMPS' own granular examples (Debian package `lammps-examples`, under
+# /usr/share/lammps/examples), made with Debian's `lmp` (LAMMPS 29 Sep 2021) for the tests that read
+# the unchanged example scripts with `dtcrit packing --lammps-input SCRIPT --lammps-data STATE`.
+# Usage: make_examples.sh [OUTDIR] (default: examples/ beside this script).
+#
+# Each example runs as shipped - same physics, same seeds - except that its `run` lengths are cut by
+# the factor given below where the full run takes long, and `write_data` is appended: the state is
+# the packing at the end of the (shortened) script, as a user would write it at the moment of interest.
+#
+#   pour/in.pour                 -> pour.data            (3000 spheres poured, then the chute)
+#   pour/in.pour.2d              -> pour_2d.data         (1000 discs poured between walls)
+#   granular/in.pour.flatwall    -> pour_flatwall.data   (two types, jkr and hertz, on a flat wall)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+out="${1:-$here/examples}"
+examples="${LAMMPS_EXAMPLES:-/usr/share/lammps/examples}"
+lmp="${LMP:-lmp}"
+command -v "$lmp" >/dev/null || { echo "make_examples.sh: '$lmp' not found (DTCRIT_WITH_LAMMPS=1 tools/setup.sh)" >&2; exit 1; }
+[ -d "$examples" ] || { echo "make_examples.sh: $examples not found (Debian package lammps-examples)" >&2; exit 1; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+
+# run EXAMPLE STATE CUT: EXAMPLE's runs divided by CUT (1: as shipped), then write_data STATE.
+run() {
+  local example="$1" state="$2" cut="$3" dir
+  dir="$work/$(basename "$state" .data)"
+  mkdir -p "$dir"
+  cp "$examples/$(dirname "$example")"/* "$dir/"
+  awk -v cut="$cut" '$1 == "run" && $2 ~ /^[0-9]+$/ { $2 = int($2 / cut) } { print }' \
+    "$examples/$example" > "$dir/in.example"
+  printf 'write_data %s nocoeff\n' "$state" >> "$dir/in.example"
+  echo "make_examples.sh: $example (runs / $cut) -> $state" >&2
+  (cd "$dir" && OMP_NUM_THREADS=1 "$lmp" -in in.example -log none -screen none)
+  cp "$dir/$state" "$out/"
+}
+
+run pour/in.pour pour.data 1
+run pour/in.pour.2d pour_2d.data 1
+run granular/in.pour.flatwall pour_flatwall.data 1
