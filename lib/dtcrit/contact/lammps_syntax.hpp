@@ -4,9 +4,10 @@
 //   gran/hertz/history; KT and GAMMA_T may be NULL: 2/7 KN and GAMMA_N/2, as LAMMPS)
 //   "granular MODEL ARGS... [damping D] tangential T ARGS... [rolling R ARGS...] [twisting W ARGS...]
 //    [limit_damping] [cutoff C]"   (the pair_coeff arguments after the two type columns)
-// Everything else (dmt and jkr normal models, unknown keywords, missing or extra numbers) is an error
-// that names the word and its position. Conversions follow pair_granular.cpp coeff(): hertz/material
-// stores 4/3 E*, `damping tsuji` turns the restitution into Tsuji's coefficient, a NULL Mindlin kt is
+// The normal models are hooke, hertz, hertz/material, dmt and jkr (E, damping, Poisson's ratio,
+// cohesion). Everything else (unknown keywords, missing or extra numbers) is an error that names the
+// word and its position. Conversions follow pair_granular.cpp coeff(): hertz/material, dmt and jkr
+// store 4/3 E*, `damping tsuji` turns the restitution into Tsuji's coefficient, a NULL Mindlin kt is
 // 8 G*.
 #include <string>
 #include <string_view>
