@@ -83,7 +83,7 @@ TEST_CASE("jkr and dmt: the force of two spheres equals LAMMPS 29 Sep 2021's", "
   CHECK_THAT(evaluate(jkr, pulled).normal_force, WithinRel(-117.788283320884, 1e-11));
 }
 
-TEST_CASE("dmt is Hertz minus 4 pi gamma R; jkr's pull-off in closed form", "[cohesive]") {
+TEST_CASE("dmt is Hertz minus 4 pi gamma R, and jkr's pull-off in closed form", "[cohesive]") {
   const double E = 7e7, nu = 0.25, gamma = 0.3, R = 2e-3;
   const ContactLaw dmt = parse_lammps_pair("granular dmt 7e7 0 0.25 0.3 tangential linear_history 1e4 0 0.5");
   const ContactLaw jkr = parse_lammps_pair("granular jkr 7e7 0 0.25 0.3 tangential linear_history 1e4 0 0.5");
@@ -216,7 +216,7 @@ TEST_CASE("jkr and dmt: the stored energy's slope is the elastic normal force", 
   }
 }
 
-TEST_CASE("LAMMPS syntax of dmt and jkr: E, damping, Poisson's ratio, cohesion; errors name the word", "[cohesive]") {
+TEST_CASE("LAMMPS syntax of dmt and jkr: E, damping, Poisson's ratio, cohesion, and errors that name the word", "[cohesive]") {
   const ContactLaw j = parse_lammps_pair("granular jkr 1e5 0.1 0.3 50 tangential mindlin NULL 1.0 0.5");
   CHECK(j.youngs == 1e5);
   CHECK(j.poisson == 0.3);
