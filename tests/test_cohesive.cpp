@@ -216,6 +216,24 @@ TEST_CASE("jkr and dmt: the stored energy's slope is the elastic normal force", 
   }
 }
 
+TEST_CASE("fix wall/gran granular jkr and dmt: LAMMPS' wall conversion, R_eff the radius", "[cohesive]") {
+  // in.wall_jkr, in.wall_dmt, in.wall_jkr_mindlin: a sphere of radius 0.5 at overlap 0.05.
+  auto words = [](const std::string& model, const std::string& tangential) {
+    return PairCoeffLine(coeff("1", "1", model + " 1e5 0.1 0.3 50 tangential " + tangential)).coefficients;
+  };
+  const ContactLaw jkr = parse_lammps_wall_granular(words("jkr", "linear_history 100 0 0.5"), "wall");
+  const ContactLaw dmt = parse_lammps_wall_granular(words("dmt", "linear_history 100 0 0.5"), "wall");
+  CHECK_THAT(jkr.kn, WithinRel(4.0 / 3.0 * 1e5 / (2.0 * 0.7), 1e-15));
+  CHECK_THAT(evaluate(jkr, at_rest(0.05, 0.5)).normal_force, WithinRel(580.82150240423834, 1e-12));
+  CHECK_THAT(evaluate(dmt, at_rest(0.05, 0.5)).normal_force, WithinRel(438.76398706206288, 1e-12));
+  const ContactLaw mindlin = parse_lammps_wall_granular(words("jkr", "mindlin NULL 0 100"), "wall");
+  CHECK_THAT(mindlin.kt, WithinRel(1e5 / 4.0 * 1.7 * 1.3, 1e-15));
+  ContactInput c = at_rest(0.05, 0.5);
+  c.normal = Vec3::UnitZ();
+  c.xi_t = Vec3(1e-4, 0, 0);
+  CHECK_THAT(evaluate(mindlin, c).tangential_force.x(), WithinRel(-1.1954063691988421, 1e-9));
+}
+
 TEST_CASE("LAMMPS syntax of dmt and jkr: E, damping, Poisson's ratio, cohesion, and errors that name the word", "[cohesive]") {
   const ContactLaw j = parse_lammps_pair("granular jkr 1e5 0.1 0.3 50 tangential mindlin NULL 1.0 0.5");
   CHECK(j.youngs == 1e5);

@@ -221,6 +221,18 @@ ContactLaw parse_lammps_pair(const std::vector<std::string>& style_words, const 
                    where, style));
 }
 
+ContactLaw parse_lammps_wall_granular(const std::vector<std::string>& words, std::string_view where) {
+  ContactLaw law = parse_lammps_pair({"granular"}, words, where);
+  if (law.normal == NormalModel::hertz_material || cohesive(law)) {
+    const double E = law.youngs, nu = law.poisson;
+    law.kn = 4.0 / 3.0 * E / (2.0 * (1.0 - nu));
+    for (std::size_t k = 0; k + 2 < words.size(); ++k)
+      if (words[k] == "tangential" && words[k + 1].rfind("mindlin", 0) == 0 && words[k + 2] == "NULL")
+        law.kt = E / 4.0 * (2.0 - nu) * (1.0 + nu);
+  }
+  return validated(law);
+}
+
 ContactLaw parse_lammps_pair(std::string_view text, std::string_view where) {
   const std::vector<std::string> w = split_words(text);
   if (w.empty()) fail(fmt::format("{}: empty", where));

@@ -25,4 +25,10 @@ ContactLaw parse_lammps_pair(std::string_view text, std::string_view where = "LA
 ContactLaw parse_lammps_pair(const std::vector<std::string>& style_words, const std::vector<std::string>& coeff_words,
                              std::string_view where);
 
+// The law of `fix wall/gran granular ARGS...` (ARGS: the models, as after pair_coeff's types).
+// fix_wall_gran.cpp of 29 Sep 2021 converts the material models (hertz/material, dmt, jkr) its own
+// way: k_n = 4/3 E/(2(1 - nu)) and a NULL Mindlin k_t = E/4 (2 - nu)(1 + nu) (measured with lmp:
+// tests/data/lammps_cohesive); the contact's R_eff is the particle's radius (kinematics.hpp).
+ContactLaw parse_lammps_wall_granular(const std::vector<std::string>& words, std::string_view where);
+
 }  // namespace dtcrit::contact
