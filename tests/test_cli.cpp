@@ -173,9 +173,12 @@ TEST_CASE("pair with --lammps-pair: the state it is linearised at, the integrate
   const CliRun e2 = run("pair " + bodies + "--kn 1e5 --lammps-pair 'gran/hooke/history 1e5 3e4 40 20 0.5 1'");
   CHECK(e2.status != 0);
   CHECK_THAT(e2.out, Contains("kn = 100000 cannot be combined with --lammps-pair"));
-  const CliRun e3 = run("pair " + bodies + "--lammps-pair 'granular jkr 1e9 0.3 0.3 50 tangential mindlin NULL 1 0.5' --overlap 1e-6");
+  // jkr is analysed (tests/test_cohesive.cpp); LAMMPS refuses it with limit_damping, and so does dtcrit.
+  const CliRun e3 = run("pair " + bodies +
+                        "--lammps-pair 'granular jkr 1e9 0.3 0.3 50 tangential mindlin NULL 1 0.5 limit_damping' "
+                        "--overlap 1e-6");
   CHECK(e3.status != 0);
-  CHECK_THAT(e3.out, Contains("'jkr'"));
+  CHECK_THAT(e3.out, Contains("limit_damping cannot be used with the jkr normal model"));
 }
 
 // --- issue 19: the answer a user acts on -------------------------------------------------------

@@ -101,19 +101,18 @@ ContactLaw parse_granular(const std::vector<std::string>& w, std::string_view wh
       law.kn = c.number("kn");
       law.damping_coefficient = c.number("normal damping");
       have_normal = true;
-    } else if (key == "hertz/material") {
-      law.normal = NormalModel::hertz_material;
+    } else if (key == "hertz/material" || key == "dmt" || key == "jkr") {
+      // E, damping, Poisson's ratio (and for dmt, jkr the cohesion, a surface energy), as
+      // pair_granular.cpp coeff() reads them; k_n = 4/3 E* of two bodies of this material.
+      law.normal = key == "jkr" ? NormalModel::jkr : key == "dmt" ? NormalModel::dmt : NormalModel::hertz_material;
       law.youngs = c.number("E");
       law.damping_coefficient = c.number("normal damping");
       law.poisson = c.number("poisson");
-      require_positive("hertz/material E", law.youngs);
-      require_in_range("hertz/material poisson", law.poisson, -1.0, 0.5);
+      if (key != "hertz/material") law.cohesion = c.number("cohesion");
+      require_positive(fmt::format("{} E", key), law.youngs);
+      require_in_range(fmt::format("{} poisson", key), law.poisson, -1.0, 0.5);
       law.kn = 4.0 / 3.0 * effective_youngs(law.youngs, law.poisson, law.youngs, law.poisson);
       have_normal = true;
-    } else if (key == "dmt" || key == "jkr") {
-      fail(fmt::format("{}: normal model '{}' is not supported: its adhesive force is not linearised by dtcrit "
-                       "(supported: hooke, hertz, hertz/material)",
-                       where, key));
     } else if (key == "damping") {
       const std::string m = c.next("a damping model");
       if (m == "velocity") law.damping = DampingModel::velocity;
@@ -177,17 +176,24 @@ ContactLaw parse_granular(const std::vector<std::string>& w, std::string_view wh
     } else if (key == "cutoff") {
       c.number("cutoff");  // the neighbour cutoff: no effect on touching contacts
     } else {
-      c.unexpected("hooke, hertz, hertz/material, damping, tangential, rolling, twisting, limit_damping or cutoff");
+      c.unexpected("hooke, hertz, hertz/material, dmt, jkr, damping, tangential, rolling, twisting, limit_damping or "
+                   "cutoff");
     }
   }
-  if (!have_normal) fail(fmt::format("{}: granular needs a normal model (hooke, hertz or hertz/material)", where));
+  if (!have_normal)
+    fail(fmt::format("{}: granular needs a normal model (hooke, hertz, hertz/material, dmt or jkr)", where));
   if (!have_tangential) fail(fmt::format("{}: granular needs a tangential model (LAMMPS requires one)", where));
   if (tangential_null) {
-    if (law.normal != NormalModel::hertz_material)
-      fail(fmt::format("{}: a NULL Mindlin kt needs the material normal model hertz/material (LAMMPS' rule)", where));
+    if (law.normal == NormalModel::hooke || law.normal == NormalModel::hertz)
+      fail(fmt::format("{}: a NULL Mindlin kt needs a material normal model (hertz/material, dmt or jkr; LAMMPS' "
+                       "rule)",
+                       where));
     law.kt = 8.0 * effective_shear(law.youngs, law.poisson, law.youngs, law.poisson);
   }
   if (law.damping == DampingModel::tsuji) law.damping_coefficient = tsuji_coefficient(law.damping_coefficient);
+  if (law.limit_damping && cohesive(law))
+    fail(fmt::format("{}: limit_damping cannot be used with the {} normal model (LAMMPS refuses it)", where,
+                     to_string(law.normal)));
   return validated(law);
 }
 
@@ -213,6 +219,18 @@ ContactLaw parse_lammps_pair(const std::vector<std::string>& style_words, const 
   fail(fmt::format("{}: pair style '{}' is not supported; supported: gran/hooke, gran/hooke/history, "
                    "gran/hertz/history, granular",
                    where, style));
+}
+
+ContactLaw parse_lammps_wall_granular(const std::vector<std::string>& words, std::string_view where) {
+  ContactLaw law = parse_lammps_pair({"granular"}, words, where);
+  if (law.normal == NormalModel::hertz_material || cohesive(law)) {
+    const double E = law.youngs, nu = law.poisson;
+    law.kn = 4.0 / 3.0 * E / (2.0 * (1.0 - nu));
+    for (std::size_t k = 0; k + 2 < words.size(); ++k)
+      if (words[k] == "tangential" && words[k + 1].rfind("mindlin", 0) == 0 && words[k + 2] == "NULL")
+        law.kt = E / 4.0 * (2.0 - nu) * (1.0 + nu);
+  }
+  return validated(law);
 }
 
 ContactLaw parse_lammps_pair(std::string_view text, std::string_view where) {

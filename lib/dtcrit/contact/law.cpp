@@ -1,6 +1,7 @@
 #include "dtcrit/contact/law.hpp"
 
 #include <cmath>
+#include <numbers>
 
 #include <fmt/format.h>
 
@@ -13,7 +14,7 @@ bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)
 }  // namespace
 
 bool ContactLaw::operator==(const ContactLaw& o) const {
-  return style == o.style && normal == o.normal && same(kn, o.kn) && damping == o.damping &&
+  return style == o.style && normal == o.normal && same(kn, o.kn) && same(cohesion, o.cohesion) && damping == o.damping &&
          same(damping_coefficient, o.damping_coefficient) && limit_damping == o.limit_damping &&
          tangential == o.tangential && same(kt, o.kt) && same(tangential_damping, o.tangential_damping) &&
          same(mu, o.mu) && rolling == o.rolling && same(k_roll, o.k_roll) && same(gamma_roll, o.gamma_roll) &&
@@ -73,6 +74,15 @@ ContactLaw validated(const ContactLaw& law) {
   require_non_negative("tangential stiffness kt", law.kt);
   require_non_negative("tangential damping", law.tangential_damping);
   require_non_negative("friction coefficient mu", law.mu);
+  if (cohesive(law)) {
+    require_non_negative(fmt::format("{} cohesion (surface energy)", to_string(law.normal)), law.cohesion);
+    if (law.limit_damping)
+      fail(fmt::format("limit_damping with the {} normal model: LAMMPS refuses it (pair_granular.cpp coeff())",
+                       to_string(law.normal)));
+  } else if (law.cohesion != 0.0) {
+    fail(fmt::format("cohesion = {} needs the dmt or jkr normal model; this law is {}", law.cohesion,
+                     to_string(law.normal)));
+  }
   // Zero springs are accepted as LAMMPS 29 Sep 2021 accepts them (pair_granular.cpp coeff() checks no
   // value): kt = 0, k_roll = 0, k_twist = 0 leave the dashpot (and the cap) alone. Negative values,
   // which LAMMPS accepts too, are refused: a negative spring or dashpot is no contact law.
@@ -103,6 +113,8 @@ std::string_view to_string(NormalModel m) {
     case NormalModel::hooke: return "hooke";
     case NormalModel::hertz: return "hertz";
     case NormalModel::hertz_material: return "hertz/material";
+    case NormalModel::dmt: return "dmt";
+    case NormalModel::jkr: return "jkr";
   }
   return "?";
 }
@@ -154,7 +166,8 @@ std::string describe(const ContactLaw& law, const UnitSystem& u) {
     case Style::granular: break;
   }
   std::string s = fmt::format("granular {} kn = {:g}", to_string(law.normal), law.kn);
-  if (law.normal == NormalModel::hertz_material) s += fmt::format(" (E = {:g}, nu = {:g})", law.youngs, law.poisson);
+  if (!std::isnan(law.youngs)) s += fmt::format(" (E = {:g}, nu = {:g})", law.youngs, law.poisson);
+  if (cohesive(law)) s += fmt::format(" cohesion = {:g}", law.cohesion);
   s += fmt::format(", damping {} {:g}, tangential {} kt = {:g} x_gamma_t = {:g} mu = {:g}", to_string(law.damping),
                    law.damping_coefficient, to_string(law.tangential), law.kt, law.tangential_damping, law.mu);
   if (law.rolling == RollingModel::sds)
@@ -164,6 +177,14 @@ std::string describe(const ContactLaw& law, const UnitSystem& u) {
     s += fmt::format(", twisting sds {:g} {:g} {:g}", law.k_twist, law.gamma_twist, law.mu_twist);
   if (law.limit_damping) s += ", limit_damping";
   return s;
+}
+
+double pulloff_overlap(const ContactLaw& law, double r_eff) {
+  if (law.normal != NormalModel::jkr || law.cohesion == 0.0) return 0.0;
+  // pair_granular.cpp compute(), the JKR touch test (dist_pulloff), in closed form: -a_c^2/(3 R).
+  const double E = 0.75 * law.kn;
+  const double a_c = std::cbrt(9.0 * std::numbers::pi * law.cohesion * r_eff * r_eff / (4.0 * E));
+  return -a_c * a_c / (3.0 * r_eff);
 }
 
 double effective_youngs(double E1, double nu1, double E2, double nu2) {

@@ -28,6 +28,10 @@ enum class NormalModel {
   hooke,           // F = k_n delta
   hertz,           // F = k_n a delta, a = sqrt(R_eff delta)
   hertz_material,  // as hertz with k_n = 4/3 E*, E* from E and nu of both bodies
+  dmt,             // as hertz_material, minus the adhesion 4 pi gamma R_eff (gamma: `cohesion`)
+  jkr,             // F = k_n a^3/R_eff - 4 sqrt(pi gamma E a^3), E = 3/4 k_n, a(delta) the JKR contact
+                   // radius: delta = a^2/R_eff - 2 sqrt(pi gamma a / E); in contact down to the pull-off
+                   // overlap jkr_pulloff_overlap() < 0
 };
 enum class DampingModel {
   velocity,        // eta_n = c                            (c in N s/m)
@@ -50,7 +54,8 @@ struct ContactLaw {
   Style style = Style::granular;
 
   NormalModel normal = NormalModel::hooke;
-  double kn = 0.0;  // hooke: N/m; hertz: N/m^2; hertz_material: 4/3 E* [Pa]
+  double kn = 0.0;  // hooke: N/m; hertz: N/m^2; hertz_material, dmt, jkr: 4/3 E* [Pa]
+  double cohesion = 0.0;  // dmt, jkr: LAMMPS' cohesion, the surface energy gamma [J/m^2]
   DampingModel damping = DampingModel::viscoelastic;
   double damping_coefficient = 0.0;  // c of the damping model (units above; classic styles: gamma_n [1/s])
   bool limit_damping = false;        // LAMMPS `limit_damping`: the total normal force is never attractive
@@ -67,7 +72,7 @@ struct ContactLaw {
   TwistingModel twisting = TwistingModel::none;
   double k_twist = 0.0, gamma_twist = 0.0, mu_twist = 0.0;  // sds: N m/rad, N m s/rad, m
 
-  // Material inputs of hertz_material (reports only; kn already holds 4/3 E*).
+  // Material inputs of hertz_material, dmt and jkr (reports only; kn already holds 4/3 E*).
   double youngs = std::numeric_limits<double>::quiet_NaN();
   double poisson = std::numeric_limits<double>::quiet_NaN();
 
@@ -91,21 +96,31 @@ void set_classic_coefficient(ContactLaw& law, std::string_view key, double value
 
 // True when the law carries a tangential, rolling or twisting history (a spring, not only dashpots).
 bool has_tangential_history(const ContactLaw& law);
-// Whether the stiffness depends on the overlap: exactly when the law reads the Hertz contact radius
-// a = sqrt(R_eff delta) (hertz normal, viscoelastic damping, mindlin tangential, marshall twisting).
+// Whether the stiffness depends on the overlap: exactly when the law reads the contact radius a
+// (hertz, hertz_material, dmt: sqrt(R_eff delta); jkr: the JKR radius) — every normal model but
+// hooke, viscoelastic damping, mindlin tangential, marshall twisting.
 // (Inline: the reference stepper asks per contact and force call.)
 inline bool overlap_dependent(const ContactLaw& law) {
   return law.normal != NormalModel::hooke ||
          (law.tangential != TangentialModel::linear_history && law.tangential != TangentialModel::linear_nohistory) ||
          law.damping == DampingModel::viscoelastic || law.twisting == TwistingModel::marshall;
 }
+// Whether the normal model is adhesive (dmt, jkr): attractive at small overlaps, and LAMMPS then caps
+// friction with |F_ne + 2 F_pulloff| instead of |F_ntot|.
+inline bool cohesive(const ContactLaw& law) { return law.normal == NormalModel::dmt || law.normal == NormalModel::jkr; }
+// jkr: the (negative) overlap down to which a contact that has touched persists, LAMMPS' pull-off
+// delta_c = a_c^2/R_eff - 2 sqrt(pi gamma a_c / E), a_c^3 = 9 pi gamma R_eff^2 / (4 E), E = 3/4 k_n:
+// -a_c^2 / (3 R_eff), where the JKR force reaches its most attractive value -3 pi gamma R_eff.
+// 0 for every other normal model (contact iff delta > 0). r_eff: the pair's R_eff, a wall's r_i.
+double pulloff_overlap(const ContactLaw& law, double r_eff);
 // Whether the law reads the rolling velocity and the twisting rate (rolling or twisting resistance).
 inline bool uses_resistance_rates(const ContactLaw& law) {
   return law.rolling != RollingModel::none || law.twisting != TwistingModel::none;
 }
 // Whether the law has any dashpot (normal, tangential, rolling or twisting damping).
 bool damped(const ContactLaw& law);
-// Checks every coefficient (finite, non-negative, kn > 0, what a model needs); names the bad value.
+// Checks every coefficient (finite, non-negative, kn > 0, what a model needs; dmt and jkr refuse
+// limit_damping, as LAMMPS' coeff() does); names the bad value.
 ContactLaw validated(const ContactLaw& law);
 // The law with its contacts held sticking: mu, and mu_roll / mu_twist where it has rolling /
 // twisting (sds) resistance, raised to 1e6, so that no friction limit is reached. The analysis linearises every contact sticking; a run meant to confirm

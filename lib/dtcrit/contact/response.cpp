@@ -1,6 +1,8 @@
 #include "dtcrit/contact/response.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace dtcrit::contact {
 
@@ -42,6 +44,38 @@ using Dual = DualN<in::count>;
 constexpr int velocity_inputs = in::xi_t - in::velocity;
 using VelocityDual = DualN<velocity_inputs>;
 double value(double a) { return a; }
+// y = f(x) given as its value and df/dx at x: carries x's gradient through f (the JKR contact
+// radius, found by iteration, is differentiated by the implicit function theorem instead).
+double chained(double y, double /*x*/, double /*dydx*/) { return y; }
+template <int N>
+DualN<N> chained(double y, const DualN<N>& x, double dydx) { return {y, x.g * dydx}; }
+
+constexpr double pi = std::numbers::pi;
+
+// The JKR contact radius a(delta): the largest root of delta = a^2/R - 2 sqrt(pi gamma a / E)
+// (LAMMPS evaluates the same root in closed form, pair_granular.cpp compute()), and da/ddelta =
+// 1 / (2a/R - sqrt(pi gamma / (E a))). delta(a) is convex with its minimum at a_m^3 = pi gamma R^2
+// / (4E): Newton's method from the right of the root converges monotonically. Below that minimum
+// (beyond any pull-off, where LAMMPS has no contact) there is no root: a_m, with zero slope.
+struct JkrRadius {
+  double a = 0.0, da_ddelta = 0.0;
+};
+JkrRadius jkr_radius(double R, double E, double gamma, double delta) {
+  const double c = std::sqrt(pi * gamma / E);  // delta = a^2/R - 2 c sqrt(a)
+  auto excess = [&](double a) { return a * a / R - 2.0 * c * std::sqrt(a) - delta; };
+  auto slope = [&](double a) { return 2.0 * a / R - c / std::sqrt(a); };
+  const double a_m = std::cbrt(pi * gamma * R * R / (4.0 * E));
+  if (excess(a_m) >= 0.0) return {a_m, 0.0};
+  double a = std::max(a_m, std::sqrt(R * std::max(delta, 0.0)));
+  while (excess(a) < 0.0) a *= 2.0;
+  for (int k = 0; k < 200; ++k) {
+    const double step = excess(a) / slope(a);
+    if (!(step > 0.0)) break;  // monotone from the right: a non-positive step means converged
+    a -= step;
+    if (step <= 1e-16 * a) break;
+  }
+  return {a, 1.0 / slope(a)};
+}
 
 template <class S>
 struct V3 {
@@ -75,6 +109,7 @@ struct Inputs {
 template <class S>
 struct Outputs {
   S Fne, Fntot;
+  double Fncrit = 0.0;
   V3<S> fs, fr;
   S M;
   V3<S> xi_t, xi_r;
@@ -100,11 +135,24 @@ Outputs<S> law_kernel(const ContactLaw& law, const ContactInput& c, const Inputs
   const double R = c.r_eff, m = c.m_eff;
 
   // Normal: a = sqrt(R delta) (one-sided 0 for delta <= 0; not computed for laws that do not use
-  // it), F_ne = knfac delta.
-  const S a = (overlap_dependent(law) && value(p.overlap) > 0.0) ? sqrt(p.overlap * S(R)) : S(0.0);
+  // it), F_ne = knfac delta; dmt subtracts 4 pi gamma R; jkr has its own radius and force.
+  const double gamma = law.cohesion;
+  S a = S(0.0);
+  if (law.normal == NormalModel::jkr && gamma > 0.0) {
+    const JkrRadius j = jkr_radius(R, 0.75 * law.kn, gamma, value(p.overlap));
+    a = chained(j.a, p.overlap, j.da_ddelta);
+  } else if (overlap_dependent(law) && value(p.overlap) > 0.0) {
+    a = sqrt(p.overlap * S(R));
+  }
   S knfac = S(law.kn);
   if (law.normal != NormalModel::hooke) knfac = knfac * a;
-  o.Fne = knfac * p.overlap;
+  if (law.normal == NormalModel::jkr && gamma > 0.0) {
+    // F = k_n a^3/R - 4 sqrt(pi gamma E a^3), E = 3/4 k_n (JKR with work of adhesion 2 gamma).
+    o.Fne = knfac * a * a / S(R) - S(4.0 * std::sqrt(pi * gamma * 0.75 * law.kn)) * a * sqrt(a);
+  } else {
+    o.Fne = knfac * p.overlap;
+    if (law.normal == NormalModel::dmt) o.Fne = o.Fne - S(4.0 * pi * gamma * R);
+  }
   S damp_normal = S(1.0);
   switch (law.damping) {
     case DampingModel::velocity: damp_normal = S(1.0); break;
@@ -116,7 +164,12 @@ Outputs<S> law_kernel(const ContactLaw& law, const ContactInput& c, const Inputs
   const S vn = dot(p.v, n);
   o.Fntot = o.Fne - eta_n * vn;
   if (law.limit_damping && value(o.Fntot) < 0.0) o.Fntot = S(0.0);
-  const S Fncrit = abs(o.Fntot);
+  // The friction caps: |F_ntot|, but for the adhesive models LAMMPS takes |F_ne + 2 F_pulloff|
+  // (F_pulloff = 3 pi gamma R for jkr, 4 pi gamma R for dmt), without the dashpot.
+  S Fncrit = abs(o.Fntot);
+  if (law.normal == NormalModel::jkr) Fncrit = abs(o.Fne + S(2.0 * 3.0 * pi * gamma * R));
+  if (law.normal == NormalModel::dmt) Fncrit = abs(o.Fne + S(2.0 * 4.0 * pi * gamma * R));
+  o.Fncrit = value(Fncrit);
 
   // Tangential.
   const V3<S> vt = p.v - vn * n;
@@ -229,6 +282,7 @@ void fill_response(ContactResponse& r, const Outputs<S>& o) {
   r.rolling_slip = o.rolling_slip;
   r.twisting_slip = o.twisting_slip;
   r.contact_radius = o.a;
+  r.critical_normal_force = o.Fncrit;
   r.tangential_stiffness = o.k_t;
 }
 
@@ -302,6 +356,14 @@ double stored_energy(const ContactLaw& law, const ContactInput& c, const Contact
   const double a = r.contact_radius;
   double e = law.normal == NormalModel::hooke ? 0.5 * law.kn * c.overlap * c.overlap
                                               : 0.4 * law.kn * a * c.overlap * c.overlap;
+  const double gamma = law.cohesion;
+  if (law.normal == NormalModel::dmt) e -= 4.0 * pi * gamma * c.r_eff * c.overlap;
+  if (law.normal == NormalModel::jkr && gamma > 0.0) {
+    // The integral of F ddelta = F(a) delta'(a) da from a = 0 (delta = 0), with E = 3/4 k_n.
+    const double E = 0.75 * law.kn, R = c.r_eff;
+    e = 8.0 * E * std::pow(a, 5) / (15.0 * R * R) - 8.0 / 3.0 * std::sqrt(pi * gamma * E) * std::pow(a, 3.5) / R +
+        2.0 * pi * gamma * a * a;
+  }
   const double k_t = r.tangential_stiffness;
   if (law.tangential != TangentialModel::linear_nohistory && k_t > 0.0)
     e += force_history(law.tangential) ? 0.5 * r.xi_t.squaredNorm() / k_t : 0.5 * k_t * r.xi_t.squaredNorm();
@@ -319,7 +381,7 @@ History advance_granular_history(const ContactLaw& law, const ContactInput& c, c
   const Vec3 vt = c.velocity - c.velocity.dot(n) * n;
   // granular: the frame-update test reads the cap and k_t at this state (before the update).
   const ContactResponse now = evaluate(law, c);
-  const double Fncrit = std::abs(now.normal_force);
+  const double Fncrit = now.critical_normal_force;
   const double a = now.contact_radius;
   const double k_t = now.tangential_stiffness;
   // Into the tangent plane of the new normal, rescaled to the old length, only when the history left

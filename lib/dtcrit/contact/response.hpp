@@ -47,7 +47,9 @@ struct ContactResponse {
   Vec3 xi_t = Vec3::Zero(), xi_r = Vec3::Zero();  // histories after the Coulomb rules
   double xi_tw = 0.0;
   bool sliding = false, rolling_slip = false, twisting_slip = false;
-  double contact_radius = 0.0;       // a = sqrt(R_eff delta) where the law uses it (overlap_dependent), else 0
+  double contact_radius = 0.0;       // a = sqrt(R_eff delta) (jkr: the JKR radius) where the law uses it, else 0
+  // F_ncrit, the normal force the friction caps multiply: |F_ntot|; dmt and jkr: |F_ne + 2 F_pulloff|.
+  double critical_normal_force = 0.0;
   double tangential_stiffness = 0.0; // k_t as the law uses it (k_t a for mindlin)
   // d(outputs)/d(inputs), rows: force on i (3), rolling force (3), twisting torque (1); columns as
   // namespace `in`. Filled only when evaluate() is asked for it, and left uninitialised otherwise:
@@ -60,7 +62,9 @@ struct ContactResponse {
 // The law at one state. derivative: also fill ContactResponse::derivative (exact, including the
 // Coulomb caps: on a cap the force is mu F_n times the unit trial force, and that is differentiated).
 // Where the Hertz contact radius a = sqrt(R delta) has no derivative (delta <= 0) the one-sided
-// value of the closed contact is used: a = 0, da/ddelta = 0.
+// value of the closed contact is used: a = 0, da/ddelta = 0. jkr is evaluated at any overlap it is
+// given (its contact radius stays positive down to the pull-off): whether the pair is in contact is
+// the caller's decision (pulloff_overlap()).
 ContactResponse evaluate(const ContactLaw& law, const ContactInput& in, bool derivative = false);
 // What evaluate() differentiates: nothing, every input, or the velocities alone (velocity, rolling
 // velocity, twisting rate; the other columns of the derivative are zero, these equal to the last
@@ -69,7 +73,7 @@ enum class Differentiate { none, all, velocities };
 ContactResponse evaluate(const ContactLaw& law, const ContactInput& in, Differentiate which);
 
 // Elastic energy stored in the contact at this state: the normal spring's exact integral (hooke
-// k_n delta^2 / 2, hertz 2/5 k_n a delta^2) plus the tangential, rolling and twisting springs at
+// k_n delta^2 / 2, hertz 2/5 k_n a delta^2, dmt that minus 4 pi gamma R delta, jkr from a = 0) plus the tangential, rolling and twisting springs at
 // their current stiffness (k |xi|^2 / 2; force form |xi|^2 / (2 k_t)). r: evaluate()'s answer at `in`.
 double stored_energy(const ContactLaw& law, const ContactInput& in, const ContactResponse& r);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/core/check.hpp"
 
 namespace dtcrit::packing {
@@ -45,6 +46,9 @@ class LawTable {
   }
   std::int32_t wall(const PlaneWall& w, int ti) { return w.law ? intern(*w.law) : pair(ti, ti); }
   std::vector<contact::ContactLaw> take() { return std::move(table_); }
+  // The law of a pair of types or a wall, without interning it (for the contact test).
+  const contact::ContactLaw& of_pair(int ti, int tj) const { return laws_.between(ti, tj); }
+  const contact::ContactLaw& of_wall(const PlaneWall& w, int ti) const { return w.law ? *w.law : laws_.between(ti, ti); }
 
  private:
   std::int32_t intern(const contact::ContactLaw& h) {
@@ -68,11 +72,12 @@ void wall_contacts(const Packing& p, Index i, const Vec3& xi, double tol, LawTab
     const PlaneWall& wall = p.walls[w];
     const double dist = (xi - wall.point).dot(wall.normal);
     const double r = p.radius[static_cast<std::size_t>(i)];
-    if (dist < r * (1.0 + tol)) {
+    const int type = p.type[static_cast<std::size_t>(i)];
+    if (dist < r * (1.0 + tol) || r - dist > contact::pulloff_overlap(laws.of_wall(wall, type), r)) {
       Contact c;
       c.i = static_cast<std::int32_t>(i);
       c.j = -static_cast<std::int32_t>(w) - 1;
-      c.law = laws.wall(wall, p.type[static_cast<std::size_t>(i)]);
+      c.law = laws.wall(wall, type);
       c.normal = wall.normal;
       c.overlap = r - dist;
       out.push_back(c);
@@ -117,6 +122,29 @@ bool one_molecule(const Packing& p, Index i, Index j) {
                    p.atom_id(i), p.atom_id(j), xi.x(), xi.y(), xi.z(), image ? " up to a period of the box" : ""));
 }
 
+// jkr pairs stay in contact at negative overlap down to the pull-off overlap (contact/law.hpp
+// pulloff_overlap()). LAMMPS keeps such a pair only if it touched before (its touch flag); a packing
+// file has no such flag, so every pair within the pull-off distance counts as touching: in a settled
+// packing the near pairs got there by touching. (A pair that approaches from afar without touching
+// would not be a contact in LAMMPS; contact dumps name exactly LAMMPS' contacts.)
+// (any_jkr false: no law has a pull-off, and the per-pair law is not looked up.)
+double pair_reach(const Packing& p, Index i, Index j, double tol, bool any_jkr, const LawTable& laws) {
+  const double R = p.radius[i] + p.radius[j];
+  if (!any_jkr) return R * (1.0 + tol);
+  const double r_eff = contact::effective_radius(p.radius[i], p.radius[j]);
+  return std::max(R * (1.0 + tol), R - contact::pulloff_overlap(laws.of_pair(p.type[i], p.type[j]), r_eff));
+}
+
+// The largest pull-off distance of any jkr law at the largest radius (an upper bound: it grows as
+// R_eff^(1/3), and R_eff <= r_max): what the neighbour search must add to its reach.
+double largest_pulloff(const Packing& p, const ContactLaws& laws, double rmax) {
+  double d = -contact::pulloff_overlap(laws.base, rmax);
+  for (const auto& [key, law] : laws.by_types) d = std::max(d, -contact::pulloff_overlap(law, rmax));
+  for (const auto& w : p.walls)
+    if (w.law) d = std::max(d, -contact::pulloff_overlap(*w.law, rmax));
+  return d;
+}
+
 bool positive_shift(const std::array<int, 3>& k) {
   for (int d = 0; d < 3; ++d)
     if (k[d] != 0) return k[d] > 0;
@@ -154,7 +182,8 @@ ContactSet find_contacts_brute_force(const Packing& p, const ContactLaws& laws, 
   const Vec3 L = p.box_length();
   double rmax = 0.0;
   for (double r : p.radius) rmax = std::max(rmax, r);
-  const double cutoff = 2.0 * rmax * (1.0 + tol);
+  const double pulloff = largest_pulloff(p, laws, rmax);
+  const double cutoff = 2.0 * rmax * (1.0 + tol) + pulloff;
   check_extent(p, x, cutoff);
   std::array<int, 3> K{0, 0, 0};
   for (int d = 0; d < 3; ++d)
@@ -165,7 +194,7 @@ ContactSet find_contacts_brute_force(const Packing& p, const ContactLaws& laws, 
   for (Index i = 0; i < n; ++i) {
     for (Index j = i; j < n; ++j) {
       const double R = p.radius[i] + p.radius[j];
-      const double reach = R * (1.0 + tol);
+      const double reach = pair_reach(p, i, j, tol, pulloff > 0.0, table);
       std::array<int, 3> k{};
       for (k[0] = -K[0]; k[0] <= K[0]; ++k[0])
         for (k[1] = -K[1]; k[1] <= K[1]; ++k[1])
@@ -200,7 +229,8 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
   const Vec3 L = p.box_length();
   double rmax = 0.0;
   for (double r : p.radius) rmax = std::max(rmax, r);
-  const double reach = 2.0 * rmax * (1.0 + tol);  // the largest contact distance
+  const double pulloff = largest_pulloff(p, laws, rmax);
+  const double reach = 2.0 * rmax * (1.0 + tol) + pulloff;  // the largest contact distance
   check_extent(p, x, reach);
   double cutoff = reach;  // the grid's cell edge, at least reach
 
@@ -307,7 +337,7 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
             for (int a = 0; a < 3; ++a)
               if (wrap[a]) d[a] -= L[a] * std::round(d[a] / L[a]);
             const double R = p.radius[i] + p.radius[j];
-            const double reach = R * (1.0 + tol);
+            const double reach = pair_reach(p, i, j, tol, pulloff > 0.0, table);
             const double r2 = d.squaredNorm();
             if (!(r2 < reach * reach)) continue;
             if (r2 == 0.0) {

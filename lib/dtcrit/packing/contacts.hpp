@@ -60,7 +60,9 @@ struct ContactOptions {
   // A pair is in contact when |x_i - x_j| < (r_i + r_j)(1 + gap_tolerance); a particle touches a
   // wall when its distance to the plane is below r_i (1 + gap_tolerance). 0 reproduces LAMMPS
   // (touching iff the overlap is positive); a small positive value closes lattices that touch
-  // exactly.
+  // exactly. A pair or wall contact whose law is jkr also counts as touching down to the pull-off
+  // overlap (contact::pulloff_overlap(); LAMMPS keeps such a contact only if it touched before:
+  // dtcrit assumes it did, contacts.cpp pair_reach()).
   double gap_tolerance = 0.0;
 };
 

@@ -68,10 +68,11 @@ std::vector<std::string> lammps_law_commands(const Packing& p, const ContactLaws
       style = name.substr(name.find('/') + 1) + " " + classic_arguments(law, mu_override);  // gran/hooke -> hooke
     } else if (!wall.law) {
       // fix wall/gran converts hertz/material and a NULL Mindlin kt its own way (lammps_input.hpp, packing/README.md).
-      if (base.normal == contact::NormalModel::hertz_material)
-        fail(fmt::format("wall {}: fix wall/gran granular hertz/material stores another stiffness than the pair style "
+      // The same for dmt and jkr, which take E, nu as hertz/material does (tests/data/lammps_cohesive).
+      if (base.normal == contact::NormalModel::hertz_material || contact::cohesive(base))
+        fail(fmt::format("wall {}: fix wall/gran granular {} stores another stiffness than the pair style "
                          "(packing/README.md); give the walls in a LAMMPS script (--lammps-input)",
-                         wall.label));
+                         wall.label, contact::to_string(base.normal)));
       style = "granular " + granular_models;
     } else {
       fail(fmt::format("wall {}: a granular wall law of its own is not expressible here; give the walls in a LAMMPS "

@@ -45,6 +45,12 @@ ParticleSystem::ParticleSystem(int dim, const ContactLaw& law, TangentialHistory
 }
 
 void ParticleSystem::check_history_mode(const ContactLaw& law) const {
+  // dmt needs nothing more: LAMMPS' contact is delta > 0 as here, and evaluate() has its force.
+  if (law.normal == contact::NormalModel::jkr)
+    fail(fmt::format("the jkr normal model in the reference stepper (--confirm): a JKR contact persists after "
+                     "touching down to the pull-off overlap, which needs a per-pair memory of having touched that the "
+                     "stepper does not keep; law '{}'",
+                     contact::describe(law)));
   if (mode_ == TangentialHistory::consistent &&
       (law.rolling != contact::RollingModel::none || law.twisting != contact::TwistingModel::none ||
        law.tangential == contact::TangentialModel::mindlin_force ||

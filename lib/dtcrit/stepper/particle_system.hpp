@@ -231,6 +231,8 @@ class ParticleSystem final : public MechanicalSystem {
   void for_each_contact_in(double t, const Vector& x, const Vector& v, bool for_energy,
                            contact::Differentiate derivative,
                            Index i_begin, Index i_end, bool bonds, Visit&& visit) const;
+  // Refuses what the stepper cannot run: jkr (no touch memory), and under the consistent history the
+  // laws with more than a tangential displacement spring.
   void check_history_mode(const ContactLaw& law) const;
   void refresh_neighbours(const Vector& x) const;
   void add_generalised(Vector& f, Index i, const Vec3& force, const Vec3& torque) const;
