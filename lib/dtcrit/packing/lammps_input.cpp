@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "dtcrit/contact/lammps_mixing.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/key_values.hpp"
@@ -508,26 +509,6 @@ class Reader {
   }
 
   // ---- the answer ------------------------------------------------------------------------------
-  // LAMMPS' utils::bounds: "*", "N", "N*", "*N", "M*N" over 1..ntypes.
-  std::pair<int, int> type_bounds(const Where& at, const std::string& text, int ntypes) const {
-    auto bad = [&]() -> std::pair<int, int> {
-      error_at(at.file, at.line,
-               fmt::format("pair_coeff type '{}' is not a type or a range of types 1..{} (*, N, N*, *N, M*N)", text,
-                           ntypes));
-    };
-    const auto star = text.find('*');
-    if (star == std::string::npos) {
-      const auto t = read_integer<int>(text);
-      if (!t || *t < 1 || *t > ntypes) bad();
-      return {*t, *t};
-    }
-    const std::string lo = text.substr(0, star), hi = text.substr(star + 1);
-    const auto a = lo.empty() ? std::optional<int>(1) : read_integer<int>(lo);
-    const auto b = hi.empty() ? std::optional<int>(ntypes) : read_integer<int>(hi);
-    if (!a || !b || *a < 1 || *b > ntypes || *a > *b) bad();
-    return {*a, *b};
-  }
-
   LammpsInput build() {
     LammpsInput r;
     r.path = path_;
@@ -609,6 +590,10 @@ class Reader {
       } else if (skipped_fixes().count(style) || inserting_fixes().count(style)) {
         if (style == "gravity") r.load_commands.push_back(f.at.text);
         skip("fix " + style);
+      } else if ((style == "rigid/small" || style.rfind("rigid", 0) == 0) && p.dimension == 2) {
+        error_here(fmt::format("fix {} in 2D: rigid clumps of discs are not modelled by dtcrit (its clumps are 3D "
+                               "rigid bodies of spheres, --clumps molecule)",
+                               style));
       } else if (style == "rigid/small" || style == "rigid" || style.rfind("rigid/", 0) == 0) {
         error_here(fmt::format("fix {}: rigid clumps made by the script are not read by dtcrit's script reader; "
                                "write the state with atom_style hybrid sphere molecular and use --lammps-data with "
@@ -656,51 +641,29 @@ class Reader {
     return r;
   }
 
-  // Every pair of the data file's types gets its law: the last pair_coeff that covers it.
+  // Every pair of types gets its law as LAMMPS sets it up: the last pair_coeff that covers it, or
+  // init_one()'s mixing (contact/lammps_mixing.hpp, with a note on what LAMMPS then runs).
   void build_laws(LammpsInput& r, const Physics& p, std::vector<Where>& taken) const {
     std::set<int> present(r.packing.type.begin(), r.packing.type.end());
-    int ntypes = std::max(p.create_box_types, present.empty() ? 1 : *present.rbegin());
+    const int ntypes = std::max(p.create_box_types, present.empty() ? 1 : *present.rbegin());
     if (p.coeffs.empty()) error_at(p.pair_style_at->file, p.pair_style_at->line, "no pair_coeff line in effect");
-    std::map<std::pair<int, int>, const Physics::Coeff*> coeff_of;
+    std::vector<contact::PairCoeffLine> lines;
     for (const auto& c : p.coeffs) {
-      const auto [ilo, ihi] = type_bounds(c.at, c.i, ntypes);
-      const auto [jlo, jhi] = type_bounds(c.at, c.j, ntypes);
-      for (int i = ilo; i <= ihi; ++i)
-        for (int j = std::max(jlo, i); j <= jhi; ++j) coeff_of[{i, j}] = &c;
-      // LAMMPS' coeff() sets (i, j) for i in I, j in J with i <= j; an "I J" with I > J covers (J, I).
-      for (int i = jlo; i <= jhi; ++i)
-        for (int j = std::max(ilo, i); j <= ihi; ++j) coeff_of.try_emplace({i, j}, &c);
+      lines.push_back({c.i, c.j, c.w, fmt::format("{}: {}", c.at.str(), c.at.text)});
       taken.push_back(c.at);
       r.law_commands.push_back(c.at.text);
     }
-    const bool classic = p.style_words[0] != "granular";
-    auto law_of = [&](int a, int b) -> contact::ContactLaw {
-      const auto it = coeff_of.find({a, b});
-      if (it == coeff_of.end()) {
-        if (classic && coeff_of.count({a, a}) && coeff_of.count({b, b})) {
-          // The classic styles take the whole law from pair_style: every pair is the same.
-          return contact::parse_lammps_pair(p.style_words, {}, p.pair_style_at->str());
-        }
-        if (a == b || !coeff_of.count({a, a}) || !coeff_of.count({b, b}))
-          error_at(p.coeffs.back().at.file, p.coeffs.back().at.line,
-                   fmt::format("no pair_coeff for types {} {} (LAMMPS: 'All pair coeffs are not set')", a, b));
-        error_at(p.coeffs.back().at.file, p.coeffs.back().at.line,
-                 fmt::format("no pair_coeff for types {} {}: LAMMPS mixes them from {} {} and {} {}; dtcrit does not "
-                             "mix granular coefficients yet - give the pair explicitly",
-                             a, b, a, a, b, b));
-      }
-      const auto& c = *it->second;
-      return contact::parse_lammps_pair(p.style_words, c.w, c.at.str());
-    };
+    const contact::TypeLaws laws = contact::lammps_type_laws(p.style_words, lines, ntypes);
     bool first = true;
     for (int a : present)
       for (int b : present) {
         if (a > b) continue;
-        const contact::ContactLaw law = law_of(a, b);
+        const contact::ContactLaw& law = laws.between(a, b);
         if (first) r.laws.base = law;
         first = false;
         r.laws.by_types[{a, b}] = law;
       }
+    r.notes = laws.notes;
     r.laws.validate();
   }
 
@@ -713,10 +676,8 @@ class Reader {
   }
 
   // The wall's law as fix_wall_gran.cpp's constructor builds it (LAMMPS 29 Sep 2021): the classic
-  // styles take the pair style's arguments; `granular` the pair_coeff words, except two conversions
-  // of its own: hertz/material stores 4/3 E/(2(1 - nu)) (the pair: 4/3 E* with E* = E/(2(1 - nu^2))),
-  // and a NULL Mindlin kt is E/4 (2 - nu)(1 + nu) (the pair: 8 G* = 2E/((2 - nu)(1 + nu))). Both are
-  // kept as LAMMPS runs them.
+  // styles take the pair style's arguments; `granular` the pair_coeff words with the fix's own
+  // conversions of the material models (contact::parse_lammps_wall_granular).
   static contact::ContactLaw wall_law(const Where& at, const std::vector<std::string>& w, std::size_t style_at) {
     const std::string where = at.str();
     const std::string& style = w[4];
@@ -729,15 +690,7 @@ class Reader {
     if (style != "granular")
       error_at(at.file, at.line,
                fmt::format("fix wall/gran style '{}' is not known (hooke, hooke/history, hertz/history, granular)", style));
-    contact::ContactLaw law = contact::parse_lammps_pair({"granular"}, args, where);
-    if (law.normal == contact::NormalModel::hertz_material) {
-      const double E = law.youngs, nu = law.poisson;
-      law.kn = 4.0 / 3.0 * E / (2.0 * (1.0 - nu));
-      for (std::size_t k = 0; k + 2 < args.size(); ++k)
-        if (args[k] == "tangential" && args[k + 1].rfind("mindlin", 0) == 0 && args[k + 2] == "NULL")
-          law.kt = E / 4.0 * (2.0 - nu) * (1.0 + nu);
-    }
-    return contact::validated(law);
+    return contact::parse_lammps_wall_granular(args, where);
   }
 
   // One wall per non-NULL bound of a planar wall/gran fix, facing the inside of [lo, hi].

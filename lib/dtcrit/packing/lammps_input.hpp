@@ -16,7 +16,8 @@
 // them); dimension; boundary and change_box ... boundary (p = periodic); atom_style sphere;
 // read_data FILE (relative to the script's folder); include FILE (likewise); pair_style
 // gran/hooke | gran/hooke/history | gran/hertz/history | granular, alone or as the one sub-style of
-// hybrid / hybrid/overlay, with pair_coeff I J (type ranges as utils::bounds: *, N*, *N, M*N);
+// hybrid / hybrid/overlay, with pair_coeff I J (type ranges as utils::bounds: *, N*, *N, M*N; pairs
+// without a line mixed as LAMMPS' init_one does, contact/lammps_mixing.hpp);
 // fix ID all wall/gran STYLE ARGS xplane|yplane|zplane LO HI [contacts]; timestep; run_style
 // verlet; fix ID all nve/sphere [disc] (velocity Verlet: the registry's `velocity_verlet`);
 // compute IDs of style property/local and pair/local (their keywords name the columns of a contact
@@ -67,6 +68,8 @@ struct LammpsInput {
   // packing in the state the data file records, so a probe repeats them.
   std::vector<std::string> load_commands;
   std::vector<std::string> skipped;  // names of the commands skipped (once each, in order)
+  // What the user should know about how LAMMPS runs the script (e.g. a type pair mixed by init_one).
+  std::vector<std::string> notes;
 };
 
 // Throws std::invalid_argument "FILE:LINE: ..." for a command it cannot honour.

@@ -516,7 +516,8 @@ nlohmann::json to_json(const PackingAnswer& a) {
     j["lammps_input"] = {{"path", script->path},       {"data_file", script->data_file},
                          {"state", script->state_from}, {"units", script->units.name},
                          {"runs", script->runs},        {"physics_of", script->run_taken},
-                         {"taken", script->taken},      {"skipped", script->skipped}};
+                         {"taken", script->taken},      {"skipped", script->skipped},
+                         {"notes", script->notes}};
     j["timestep_check"] = a.timestep_json;
   }
   nlohmann::json warnings = nlohmann::json::array();
@@ -536,7 +537,9 @@ std::string format_packing_answer(const PackingAnswer& a, const std::string& aft
     head += "  the lines in effect:\n";
     for (const auto& t : script->taken) head += "  " + t + "\n";
     head += "  skipped (no effect on the step): " +
-            (script->skipped.empty() ? std::string("none") : fmt::format("{}", fmt::join(script->skipped, ", "))) + "\n\n";
+            (script->skipped.empty() ? std::string("none") : fmt::format("{}", fmt::join(script->skipped, ", "))) + "\n";
+    for (const auto& note : script->notes) head += "  note: " + note + "\n";
+    head += "\n";
   }
   head += a.history_line + "\n";
   if (a.histories) {
