@@ -43,7 +43,7 @@ class LawTable {
     if (it != pair_index_.end()) return it->second;
     return pair_index_[key] = intern(laws_.between(ti, tj));
   }
-  std::int32_t wall(const PlaneWall& w, int ti) { return w.law ? intern(*w.law) : pair(ti, ti); }
+  std::int32_t wall(const std::optional<contact::ContactLaw>& law, int ti) { return law ? intern(*law) : pair(ti, ti); }
   std::vector<contact::ContactLaw> take() { return std::move(table_); }
 
  private:
@@ -61,9 +61,11 @@ class LawTable {
   std::vector<contact::ContactLaw> table_;
 };
 
-// Appends the wall contacts of particle i.
-void wall_contacts(const Packing& p, Index i, const Vec3& xi, double tol, LawTable& laws, std::vector<Contact>& out,
-                   Index& count) {
+// Appends the wall contacts of particle i: plane walls, then region walls (each region's contacts in
+// LAMMPS' order, region_wall.hpp), with their surfaces when the packing has region walls.
+void wall_contacts(const Packing& p, Index i, const Vec3& xi, double tol, LawTable& laws, ContactSet& set) {
+  std::vector<Contact>& out = set.contacts;
+  Index& count = set.wall_contacts;
   for (std::size_t w = 0; w < p.walls.size(); ++w) {
     const PlaneWall& wall = p.walls[w];
     const double dist = (xi - wall.point).dot(wall.normal);
@@ -72,11 +74,29 @@ void wall_contacts(const Packing& p, Index i, const Vec3& xi, double tol, LawTab
       Contact c;
       c.i = static_cast<std::int32_t>(i);
       c.j = -static_cast<std::int32_t>(w) - 1;
-      c.law = laws.wall(wall, p.type[static_cast<std::size_t>(i)]);
+      c.law = laws.wall(wall.law, p.type[static_cast<std::size_t>(i)]);
       c.normal = wall.normal;
       c.overlap = r - dist;
       out.push_back(c);
       ++count;
+    }
+  }
+  if (p.region_walls.empty()) return;
+  set.wall_surfaces.resize(out.size());
+  const double r = p.radius[static_cast<std::size_t>(i)];
+  for (std::size_t w = 0; w < p.region_walls.size(); ++w) {
+    const RegionWall& wall = p.region_walls[w];
+    for (const RegionContact& rc : region_contacts(wall, xi, r, tol)) {
+      Contact c;
+      c.i = static_cast<std::int32_t>(i);
+      c.j = -static_cast<std::int32_t>(p.walls.size() + w) - 1;
+      c.law = laws.wall(wall.law, p.type[static_cast<std::size_t>(i)]);
+      c.normal = rc.normal;
+      c.overlap = rc.overlap;
+      out.push_back(c);
+      ++count;
+      set.wall_surfaces.push_back({rc.wall_radius == 0.0 ? 0.0 : lammps_effective_radius(r, rc.wall_radius, wall),
+                                   rc.normal_derivative()});
     }
   }
 }
@@ -184,7 +204,7 @@ ContactSet find_contacts_brute_force(const Packing& p, const ContactLaws& laws, 
             ++set.pair_contacts;
           }
     }
-    wall_contacts(p, i, x[i], tol, table, set.contacts, set.wall_contacts);
+    wall_contacts(p, i, x[i], tol, table, set);
   }
   set.laws = table.take();
   return set;
@@ -323,7 +343,7 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
     std::sort(row.begin(), row.end(), [](const Contact& a, const Contact& b) { return a.j < b.j; });
     set.pair_contacts += static_cast<Index>(row.size());
     set.contacts.insert(set.contacts.end(), row.begin(), row.end());
-    wall_contacts(p, i, x[i], tol, table, set.contacts, set.wall_contacts);
+    wall_contacts(p, i, x[i], tol, table, set);
   }
   set.laws = table.take();
   return set;
