@@ -95,8 +95,14 @@ void wall_contacts(const Packing& p, Index i, const Vec3& xi, double tol, LawTab
       c.overlap = rc.overlap;
       out.push_back(c);
       ++count;
-      set.wall_surfaces.push_back({rc.wall_radius == 0.0 ? 0.0 : lammps_effective_radius(r, rc.wall_radius, wall),
-                                   rc.normal_derivative()});
+      WallSurface surface;
+      if (rc.wall_radius != 0.0) {
+        surface.r_eff = lammps_effective_radius(r, rc.wall_radius, wall);
+        // R_eff = r rw / (r + rw): dR_eff/drw = r^2 / (r + rw)^2.
+        surface.r_eff_gradient = r * r / ((r + rc.wall_radius) * (r + rc.wall_radius)) * rc.wall_radius_gradient;
+      }
+      surface.normal_derivative = rc.normal_derivative();
+      set.wall_surfaces.push_back(surface);
     }
   }
 }

@@ -36,11 +36,13 @@ struct Contact {
 };
 
 // What a contact with a curved region wall adds to a plane wall's (packing/region_wall.hpp): the
-// R_eff LAMMPS gives the law (0: the particle radius, as a plane), and how the normal turns as the
-// particle moves, dn/dx (zero on flat faces), for the geometric stiffness -F_n dn/dx.
+// R_eff LAMMPS gives the law (0: the particle radius, as a plane), how the normal turns as the
+// particle moves, dn/dx (zero on flat faces), for the geometric stiffness -F_n dn/dx, and how R_eff
+// moves with the particle (a Hertz force's stiffness -n (dF_n/dR_eff) (dR_eff/dx)^T).
 struct WallSurface {
   double r_eff = 0.0;
   Eigen::Matrix3d normal_derivative = Eigen::Matrix3d::Zero();
+  Vec3 r_eff_gradient = Vec3::Zero();  // d R_eff / dx (a cone's side: LAMMPS' R_eff follows the contact point)
   bool curved() const { return r_eff != 0.0 || !normal_derivative.isZero(0.0); }
 };
 

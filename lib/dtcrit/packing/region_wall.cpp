@@ -43,6 +43,7 @@ struct Local {
   int face = 0;
   std::array<Vec3, 2> tangent{Vec3::UnitX(), Vec3::UnitY()};
   std::array<double, 2> rate{0.0, 0.0};
+  Vec3 wall_radius_gradient = Vec3::Zero();
 };
 
 [[noreturn]] void refuse(const RegionWall& w, const std::string& what) {
@@ -146,10 +147,15 @@ void block_interior(const RegionWall& w, const Vec3& x, double cutoff, std::vect
   }
 }
 
-void block_exterior(const RegionWall& w, const Vec3& x, double cutoff, std::vector<Local>& out) {
+void block_exterior(const RegionWall& w, const Vec3& x, double cutoff, std::vector<Local>& out, bool open) {
   for (int d = 0; d < 3; ++d)
     if (x[d] <= w.lo[d] - cutoff || x[d] >= w.hi[d] + cutoff) return;
   if (x[0] > w.lo[0] && x[0] < w.hi[0] && x[1] > w.lo[1] && x[1] < w.hi[1] && x[2] > w.lo[2] && x[2] < w.hi[2]) return;
+  // region_block.cpp's nearest point over the closed faces (open faces) is not reproduced here.
+  if (open)
+    refuse(w, fmt::format("a particle at ({}, {}, {}) on or outside a block with open faces: dtcrit does not compute "
+                          "LAMMPS' exterior contacts of open blocks",
+                          x.x(), x.y(), x.z()));
   Vec3 xp = x;
   int clamped = 0, free_axis = 0;
   for (int d = 0; d < 3; ++d) {
@@ -263,6 +269,13 @@ double cone_radius_at(const RegionWall& w, double xa) {
   return w.radius_lo + (xa - w.axis_lo) * (w.radius_hi - w.radius_lo) / (w.axis_hi - w.axis_lo);
 }
 
+// rwall = -2 R(x_s) follows the contact point along the generator G (from the lo rim to the hi
+// rim): x_s moves by G G^T / |G|^2 of the centre's motion, R by (R_hi - R_lo) / (hi - lo) per unit
+// of its axial coordinate, so grad rwall = -2 (R_hi - R_lo) G / |G|^2 (zero at a rim).
+Vec3 cone_wall_radius_gradient(const RegionWall& w, const Vec3& G) {
+  return -2.0 * (w.radius_hi - w.radius_lo) * G / G.squaredNorm();
+}
+
 void cone_interior(const RegionWall& w, const Vec3& x, double cutoff, std::vector<Local>& out) {
   const auto [a1, a2] = cross_axes(w.axis);
   const int ax = w.axis;
@@ -281,13 +294,17 @@ void cone_interior(const RegionWall& w, const Vec3& x, double cutoff, std::vecto
     if (dist < cutoff) {
       Local c = flat(del, dist, 2, -2.0 * cone_radius_at(w, xs[ax]));
       if (dist > 0.0) revolution_turning(c, w, x, end != 0);
+      if (end == 0) c.wall_radius_gradient = cone_wall_radius_gradient(w, hi_pt - lo_pt);
       out.push_back(c);
     }
   }
+  // region_cone.cpp (29 Sep 2021) puts a y-axis cone's cap offsets in z, not y: LAMMPS pushes such
+  // a particle along z (measured with lmp, tests/data/regions, case cone_y_in). Reproduced as is.
+  const int cap_axis = w.axis == 1 ? 2 : ax;
   const double below = x[ax] - w.axis_lo;
-  if (below < cutoff && !w.open[0]) out.push_back(flat(below * Vec3::Unit(ax), below, 0));
+  if (below < cutoff && !w.open[0]) out.push_back(flat(below * Vec3::Unit(cap_axis), below, 0));
   const double above = w.axis_hi - x[ax];
-  if (above < cutoff && !w.open[1]) out.push_back(flat(-above * Vec3::Unit(ax), above, 1));
+  if (above < cutoff && !w.open[1]) out.push_back(flat(-above * Vec3::Unit(cap_axis), above, 1));
 }
 
 void cone_exterior(const RegionWall& w, const Vec3& x, double cutoff, std::vector<Local>& out) {
@@ -311,7 +328,7 @@ void cone_exterior(const RegionWall& w, const Vec3& x, double cutoff, std::vecto
   Vec3 nearest = Vec3::Zero();
   // Where the nearest point lies: on the side (a rim at either end), or on a cap (a rim at its
   // first end, the axis at its second).
-  bool turns = false, at_rim = false;
+  bool turns = false, at_rim = false, along_side = false;
   auto consider = [&](const Vec3& a, const Vec3& b, bool side) {
     int end = 0;
     const Vec3 p = nearest_on_segment(a, b, x, end);
@@ -320,6 +337,7 @@ void cone_exterior(const RegionWall& w, const Vec3& x, double cutoff, std::vecto
     best = d2, nearest = p;
     at_rim = side ? end != 0 : end == -1;
     turns = side || at_rim;
+    along_side = side && end == 0;
     return true;
   };
   if (!w.open[2]) {
@@ -333,6 +351,7 @@ void cone_exterior(const RegionWall& w, const Vec3& x, double cutoff, std::vecto
   Local c = flat(del, del.norm(), 0, crad);
   if (!(c.distance < cutoff)) return;
   if (c.distance > 0.0 && turns) revolution_turning(c, w, x, at_rim);
+  if (along_side) c.wall_radius_gradient = cone_wall_radius_gradient(w, p2 - p1);
   out.push_back(c);
 }
 
@@ -361,9 +380,7 @@ std::vector<RegionContact> region_contacts(const RegionWall& w, const Vec3& x_wo
     switch (w.style) {
       case RegionStyle::plane: plane_exterior(w, x, cutoff, local); break;
       case RegionStyle::block:
-        // region_block.cpp's nearest point over the closed faces is not reproduced here.
-        if (open) refuse(w, "the exterior contacts of a block with open faces are not computed by dtcrit");
-        block_exterior(w, x, cutoff, local);
+        block_exterior(w, x, cutoff, local, open);
         break;
       case RegionStyle::cylinder: cylinder_exterior(w, x, cutoff, local); break;
       case RegionStyle::cone: cone_exterior(w, x, cutoff, local); break;
@@ -388,12 +405,14 @@ std::vector<RegionContact> region_contacts(const RegionWall& w, const Vec3& x_wo
     RegionContact rc;
     Vec3 del = c.del;
     rc.tangent = c.tangent;
+    rc.wall_radius_gradient = c.wall_radius_gradient;
     if (w.rotated) {
       // region.cpp surface(): the surface point is carried to the world and the offset recomputed.
       Vec3 xs = x - c.del;
       xs = rotate_about(xs, w.angle, w.rotation_point, w.rotation_axis) + w.displacement;
       del = x_world - xs;
       for (Vec3& t : rc.tangent) t = rotate_about(t, w.angle, Vec3::Zero(), w.rotation_axis);
+      rc.wall_radius_gradient = rotate_about(c.wall_radius_gradient, w.angle, Vec3::Zero(), w.rotation_axis);
     }
     rc.normal = del.normalized();
     rc.distance = c.distance;  // LAMMPS keeps the region frame's distance (its contact[].r)

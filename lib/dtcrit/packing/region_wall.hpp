@@ -83,6 +83,9 @@ struct RegionContact {
   int face = 0;                 // LAMMPS' contact[].iwall
   std::array<Vec3, 2> tangent{Vec3::UnitX(), Vec3::UnitY()};
   std::array<double, 2> turn_rate{0.0, 0.0};  // g_k: dn/dx = sum g_k t_k t_k^T
+  // d rwall / dx: LAMMPS' cone side puts rwall = -2 R(x_s), which moves with the contact point, so
+  // a Hertz force (through R_eff) changes as the particle slides along the cone; zero elsewhere.
+  Vec3 wall_radius_gradient = Vec3::Zero();
   Eigen::Matrix3d normal_derivative() const;
 };
 
