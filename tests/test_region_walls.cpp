@@ -55,19 +55,27 @@ Vec3 hertz_wall_force(const RegionWall& w, const Vec3& x, double r, double kn) {
 }  // namespace
 
 TEST_CASE("region contacts give LAMMPS' fix wall/gran/region forces", "[regions]") {
-  // tests/data/regions/region_forces.txt: 300 particles around each of 17 regions (every style, side
-  // in and out, open faces, rotate and move) and the force lmp 29 Sep 2021 put on each.
+  // tests/data/regions/region_forces.txt: 300 particles around each of 20 regions (every style, side
+  // in and out, open faces, rotate and move; the hopper of in.granregion.funnel, a union, and the
+  // mixer of in.granregion.mixer, an intersection of a cylinder and two rotated blocks) and the
+  // force lmp 29 Sep 2021 put on each.
   std::ifstream in(std::string(DTCRIT_SOURCE_DIR) + "/tests/data/regions/region_forces.txt");
   REQUIRE(in);
   std::string line, words;
   RegionWall w;
+  RegionReadContext context = region_forces_context();
   int cases = 0, touching = 0, particles = 0;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
     if (line.rfind("case ", 0) == 0) {
-      words = line.substr(line.find('|') + 2);
-      w = region(words);
+      context.regions.clear();
       ++cases;
+      continue;
+    }
+    if (line.rfind("region ", 0) == 0) {  // the case's regions; the wall is wr
+      const RegionWall defined = parse_lammps_region(split(line), context);
+      context.regions[defined.name] = defined;
+      if (defined.name == "wr") w = defined, words = line;
       continue;
     }
     std::istringstream row(line);
@@ -82,8 +90,8 @@ TEST_CASE("region contacts give LAMMPS' fix wall/gran/region forces", "[regions]
     touching += !f.isZero(0.0);
     ++particles;
   }
-  CHECK(cases == 17);
-  CHECK(particles == 17 * 300);
+  CHECK(cases == 20);
+  CHECK(particles == 20 * 300);
   CHECK(touching > 1000);  // the sample is not mostly empty space
 }
 
@@ -291,8 +299,12 @@ TEST_CASE("region command: LAMMPS' syntax and errors that name the keyword and v
     return std::string("no error");
   };
   CHECK(error_of("region mixer prism 0 1 0 1 0 1 0 0 0") ==
-        "region mixer: style 'prism' is not read by dtcrit (plane, block, cylinder, cone, sphere are)");
-  CHECK_THAT(error_of("region hop union 2 a b"), Contains("style 'union' is not read by dtcrit"));
+        "region mixer: style 'prism' is not read by dtcrit (plane, block, cylinder, cone, sphere, union, intersect are)");
+  CHECK(error_of("region hop union 2 a b") == "region hop: sub-region 'a' is not defined");
+  RegionReadContext with_a = region_forces_context();
+  with_a.regions["a"] = region("sphere 0 0 0 1 units box");
+  CHECK(error_of("region hop union 1 a side out", with_a) == "region hop: side out of a union or intersection is not read by dtcrit");
+  CHECK_THAT(error_of("region hop intersect 1 a move v_dx NULL NULL", with_a), Contains("cannot rotate or move"));
   CHECK(error_of("region c cylinder w 0 0 1 0 1") == "region c: axis 'w' is not x, y or z");
   CHECK(error_of("region c cylinder z 0 0 -1 0 1") == "region c: radius = -1 must be positive");
   CHECK(error_of("region c cylinder z 0 0 1 0 1 side up") == "region c: side 'up' is not in or out");

@@ -184,21 +184,38 @@ RegionWall parse_lammps_region(const std::vector<std::string>& words, const Regi
     w.radius = r.value(5, "radius");
     if (!(w.radius > 0.0)) r.error(fmt::format("radius = {} must be positive", w.radius));
     options_at = 6;
+  } else if (style == "union" || style == "intersect") {
+    r.need(3, "region ID union|intersect N reg-ID1 reg-ID2 ...");
+    w.style = style == "union" ? RegionStyle::union_of : RegionStyle::intersection;
+    const auto n = read_integer<int>(r.word(2));
+    if (!n || *n < 1) r.error(fmt::format("N = '{}' is not a positive integer", r.word(2)));
+    r.need(3 + static_cast<std::size_t>(*n), "region ID union|intersect N reg-ID1 reg-ID2 ...");
+    for (int m = 0; m < *n; ++m) {
+      const std::string& id = r.word(3 + static_cast<std::size_t>(m));
+      const auto it = context.regions.find(id);
+      if (it == context.regions.end()) r.error(fmt::format("sub-region '{}' is not defined", id));
+      w.members.push_back(it->second);
+    }
+    options_at = 3 + static_cast<std::size_t>(*n);
   } else {
-    const std::string why = style == "union" || style == "intersect"
-                                ? " (its contacts are those of its sub-regions that lie on its surface; not implemented)"
-                                : "";
-    r.error(fmt::format("style '{}' is not read by dtcrit (plane, block, cylinder, cone, sphere are){}", style, why));
+    r.error(fmt::format("style '{}' is not read by dtcrit (plane, block, cylinder, cone, sphere, union, intersect are)",
+                        style));
   }
   // The options may set units lattice explicitly or leave LAMMPS' default (lattice).
   bool lattice_units = true;
   for (std::size_t k = options_at; k + 1 < r.size(); ++k)
     if (r.word(k) == "units") lattice_units = r.word(k + 1) != "box";
   read_options(r, options_at, w);
-  if (lattice_units && context.lattice_command)
+  const bool combined = w.style == RegionStyle::union_of || w.style == RegionStyle::intersection;
+  if (combined && (w.rotated || !w.displacement.isZero(0.0)))
+    r.error("a union or intersection cannot rotate or move (LAMMPS: 'Region union or intersect cannot be dynamic')");
+  if (combined && !w.interior) r.error("side out of a union or intersection is not read by dtcrit");
+  if (lattice_units && context.lattice_command && !combined)
     r.error("units lattice (LAMMPS' default) after a lattice command scales by the lattice spacing, which dtcrit does "
             "not read: give 'units box'");
-  const int faces = w.style == RegionStyle::block ? 6 : w.style == RegionStyle::plane || w.style == RegionStyle::sphere ? 0 : 3;
+  const int faces = w.style == RegionStyle::block                                           ? 6
+                    : w.style == RegionStyle::cylinder || w.style == RegionStyle::cone ? 3
+                                                                                        : 0;
   for (int f = faces; f < 6; ++f)
     if (w.open[static_cast<std::size_t>(f)])
       r.error(fmt::format("open {}: a {} has {} faces to open", f + 1, style, faces == 0 ? "no" : std::to_string(faces)));

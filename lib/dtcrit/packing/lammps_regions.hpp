@@ -6,6 +6,7 @@
 //   region ID cylinder dim c1 c2 radius lo hi          [options]
 //   region ID cone   dim c1 c2 radlo radhi lo hi       [options]
 //   region ID sphere x y z radius                      [options]
+//   region ID union|intersect N reg-ID1 ... reg-IDN    [side in] (sub-regions from `regions`)
 //   options: side in|out, units box|lattice, open N, move v_x v_y v_z (NULL for none),
 //            rotate v_theta Px Py Pz Rx Ry Rz
 // A bound may be INF / -INF (LAMMPS' 1e20) or EDGE (the box's bound, when the caller gives the
@@ -14,7 +15,7 @@
 // lattice` is LAMMPS' default: with no `lattice` command the spacing is 1 (measured with `lmp`:
 // the same forces with and without `units box`), so values are taken as they stand; after a
 // `lattice` command dtcrit refuses it (the spacing is not read).
-// Other styles (prism, union, intersect, ...) are refused by name.
+// Other styles (prism, ellipsoid, ...) are refused by name.
 #include <array>
 #include <map>
 #include <optional>
@@ -29,6 +30,7 @@ struct RegionReadContext {
   std::map<std::string, double> variables;   // NAME (without v_) -> value at the state
   bool lattice_command = false;              // the script gave `lattice` before this region
   std::optional<std::array<Vec3, 2>> box;    // [lo, hi], for EDGE
+  std::map<std::string, RegionWall> regions; // the regions defined before (sub-regions of union / intersect)
 };
 
 // `words`: the command split into words, variables substituted, with or without the leading

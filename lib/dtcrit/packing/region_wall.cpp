@@ -16,6 +16,8 @@ std::string_view to_string(RegionStyle s) {
     case RegionStyle::cylinder: return "cylinder";
     case RegionStyle::cone: return "cone";
     case RegionStyle::sphere: return "sphere";
+    case RegionStyle::union_of: return "union";
+    case RegionStyle::intersection: return "intersect";
   }
   return "?";
 }
@@ -106,6 +108,10 @@ Vec3 nearest_on_segment(const Vec3& a, const Vec3& b, const Vec3& c, int& end) {
 
 bool inside(const RegionWall& w, const Vec3& x) {
   switch (w.style) {
+    case RegionStyle::union_of:
+      return std::any_of(w.members.begin(), w.members.end(), [&](const RegionWall& m) { return region_matches(m, x); });
+    case RegionStyle::intersection:
+      return std::all_of(w.members.begin(), w.members.end(), [&](const RegionWall& m) { return region_matches(m, x); });
     case RegionStyle::plane: return (x - w.point).dot(w.normal) >= 0.0;
     case RegionStyle::block:
       return x[0] >= w.lo[0] && x[0] <= w.hi[0] && x[1] >= w.lo[1] && x[1] <= w.hi[1] && x[2] >= w.lo[2] &&
@@ -357,15 +363,42 @@ void cone_exterior(const RegionWall& w, const Vec3& x, double cutoff, std::vecto
 
 }  // namespace
 
-std::vector<RegionContact> region_contacts(const RegionWall& w, const Vec3& x_world, double particle_radius,
-                                           double gap_tolerance) {
-  const double cutoff = particle_radius * (1.0 + gap_tolerance);
-  // region.cpp inverse_transform: undo the displacement, then the rotation.
+namespace {
+
+// region.cpp inverse_transform: undo the displacement, then the rotation.
+Vec3 to_region_frame(const RegionWall& w, const Vec3& x_world) {
   Vec3 x = x_world - w.displacement;
   if (w.rotated) x = rotate_about(x, -w.angle, w.rotation_point, w.rotation_axis);
-  // fix_wall_gran_region.cpp asks only particles that match the region (any, with open faces).
+  return x;
+}
+
+std::vector<RegionContact> surface_contacts(const RegionWall& w, const Vec3& x_world, double particle_radius, double cutoff);
+
+// region_union.cpp / region_intersect.cpp surface_interior(): each sub-region's surface() contacts
+// whose surface point lies on the combined surface.
+std::vector<RegionContact> combined_contacts(const RegionWall& w, const Vec3& x, double particle_radius, double cutoff) {
+  if (!w.interior) refuse(w, "side out of a union or intersection is not read by dtcrit");
+  std::vector<RegionContact> out;
+  for (std::size_t i = 0; i < w.members.size(); ++i)
+    for (const RegionContact& c : surface_contacts(w.members[i], x, particle_radius, cutoff)) {
+      const Vec3 xs = x - c.offset;
+      bool keep = true;
+      for (std::size_t j = 0; j < w.members.size() && keep; ++j) {
+        if (j == i) continue;
+        const RegionWall& m = w.members[j];
+        keep = w.style == RegionStyle::union_of ? !(region_matches(m, xs) && !m.any_open()) : region_matches(m, xs);
+      }
+      if (keep) out.push_back(c);
+    }
+  return out;
+}
+
+// region.cpp surface(): the contacts of the region's surface within the cutoff, without match().
+std::vector<RegionContact> surface_contacts(const RegionWall& w, const Vec3& x_world, double particle_radius, double cutoff) {
+  if (w.style == RegionStyle::union_of || w.style == RegionStyle::intersection)
+    return combined_contacts(w, x_world, particle_radius, cutoff);
+  const Vec3 x = to_region_frame(w, x_world);
   const bool open = w.any_open();
-  if (!open && inside(w, x) != w.interior) return {};
   std::vector<Local> local;
   auto interior = [&] {
     switch (w.style) {
@@ -374,6 +407,7 @@ std::vector<RegionContact> region_contacts(const RegionWall& w, const Vec3& x_wo
       case RegionStyle::cylinder: cylinder_interior(w, x, cutoff, local); break;
       case RegionStyle::cone: cone_interior(w, x, cutoff, local); break;
       case RegionStyle::sphere: sphere_surface(w, x, cutoff, true, local); break;
+      default: break;
     }
   };
   auto exterior = [&] {
@@ -385,6 +419,7 @@ std::vector<RegionContact> region_contacts(const RegionWall& w, const Vec3& x_wo
       case RegionStyle::cylinder: cylinder_exterior(w, x, cutoff, local); break;
       case RegionStyle::cone: cone_exterior(w, x, cutoff, local); break;
       case RegionStyle::sphere: sphere_surface(w, x, cutoff, false, local); break;
+      default: break;
     }
   };
   if (!open) {
@@ -414,6 +449,7 @@ std::vector<RegionContact> region_contacts(const RegionWall& w, const Vec3& x_wo
       for (Vec3& t : rc.tangent) t = rotate_about(t, w.angle, Vec3::Zero(), w.rotation_axis);
       rc.wall_radius_gradient = rotate_about(c.wall_radius_gradient, w.angle, Vec3::Zero(), w.rotation_axis);
     }
+    rc.offset = del;
     rc.normal = del.normalized();
     rc.distance = c.distance;  // LAMMPS keeps the region frame's distance (its contact[].r)
     rc.overlap = particle_radius - c.distance;
@@ -423,6 +459,20 @@ std::vector<RegionContact> region_contacts(const RegionWall& w, const Vec3& x_wo
     out.push_back(rc);
   }
   return out;
+}
+
+}  // namespace
+
+bool region_matches(const RegionWall& w, const Vec3& x_world) {
+  if (w.any_open()) return true;
+  return inside(w, to_region_frame(w, x_world)) == w.interior;
+}
+
+std::vector<RegionContact> region_contacts(const RegionWall& w, const Vec3& x_world, double particle_radius,
+                                           double gap_tolerance) {
+  // fix_wall_gran_region.cpp asks only particles that match the region.
+  if (!region_matches(w, x_world)) return {};
+  return surface_contacts(w, x_world, particle_radius, particle_radius * (1.0 + gap_tolerance));
 }
 
 double lammps_effective_radius(double particle_radius, double wall_radius, const RegionWall& w) {
@@ -474,6 +524,13 @@ void validate(const RegionWall& w) {
         if (!(w.radius_lo >= 0.0 && w.radius_hi >= 0.0) || (w.radius_lo == 0.0 && w.radius_hi == 0.0))
           refuse(w, fmt::format("radii {} and {} must be non-negative and not both zero", w.radius_lo, w.radius_hi));
       }
+      break;
+    case RegionStyle::union_of:
+    case RegionStyle::intersection:
+      if (w.members.empty()) refuse(w, "has no sub-regions");
+      // region.cpp options(): LAMMPS refuses a dynamic union or intersection.
+      if (w.rotated || !w.displacement.isZero(0.0)) refuse(w, "a union or intersection cannot rotate or move");
+      for (const RegionWall& m : w.members) validate(m);
       break;
   }
 }

@@ -41,7 +41,8 @@ namespace dtcrit::packing {
 
 using Vec3 = Eigen::Vector3d;
 
-enum class RegionStyle { plane, block, cylinder, cone, sphere };
+// union_of / intersection: LAMMPS' `union` and `intersect` of other regions (`members`).
+enum class RegionStyle { plane, block, cylinder, cone, sphere, union_of, intersection };
 std::string_view to_string(RegionStyle s);
 
 // One region in box units (lattice scaling already applied), in its own (unrotated, unmoved)
@@ -68,6 +69,12 @@ struct RegionWall {
   double angle = 0.0;
   Vec3 rotation_point = Vec3::Zero(), rotation_axis = Vec3::UnitZ();
   Vec3 displacement = Vec3::Zero();
+  // union_of / intersection: the sub-regions, each as its own command defined it (its side, open
+  // faces and transform). region_union.cpp / region_intersect.cpp: a sub-region's contact counts
+  // when its surface point lies on the combined surface: for a union, inside no other closed
+  // sub-region (match(), open sub-regions never cover); for an intersection, inside every other.
+  // Side in only (LAMMPS' exterior of a union overwrites the contact distance with a flag).
+  std::vector<RegionWall> members;
   std::optional<contact::ContactLaw> law;  // as PlaneWall::law
   std::string label{};                     // e.g. "region drum (cylinder)"
 
@@ -76,6 +83,7 @@ struct RegionWall {
 
 // One contact of a particle with a region's surface.
 struct RegionContact {
+  Vec3 offset = Vec3::Zero();   // x - x_s in the world frame (LAMMPS' contact[].delx, dely, delz)
   Vec3 normal = Vec3::UnitZ();  // unit, from the surface point to the particle centre
   double distance = 0.0;        // |x - x_s| (LAMMPS' contact[].r)
   double overlap = 0.0;         // cutoff radius - distance (the caller's particle radius)
@@ -98,6 +106,8 @@ struct RegionContact {
 // (LAMMPS divides by the zero distance).
 std::vector<RegionContact> region_contacts(const RegionWall& w, const Vec3& x, double particle_radius,
                                            double gap_tolerance = 0.0);
+// LAMMPS' Region::match(x): the centre inside (side in) or outside (side out); always with open faces.
+bool region_matches(const RegionWall& w, const Vec3& x);
 
 // LAMMPS' R_eff of a particle of radius r against a wall of rwall = wall_radius
 // (fix_wall_gran.cpp: r when rwall = 0, else r rwall / (r + rwall)). Throws when it is not
