@@ -335,6 +335,15 @@ TEST_CASE("what does not follow LAMMPS' regions is refused by name", "[regions]"
   // Open faces on side out, and a particle wider than LAMMPS' concave 2 R (R_eff < 0 there).
   const RegionWall open_out = region("cylinder z 0 0 2 -1 1 side out open 1 units box");
   CHECK_THROWS_WITH(region_contacts(open_out, Vec3(2.1, 0.0, 0.0), 0.3), Contains("side out with open faces"));
-  const RegionWall narrow = region("sphere 0 0 0 0.1 units box");
-  CHECK_THROWS_WITH(lammps_effective_radius(0.3, -0.1, narrow), Contains("R_eff = "));
+  // A particle wider than a concave 2R: LAMMPS' hertz law takes the square root of a negative R_eff
+  // (refused), its hooke law never reads R_eff (analysed).
+  Packing narrow;
+  narrow.add(Vec3(0.05, 0.0, 0.0), 0.3, 1000.0, BodyModel::sphere);
+  narrow.region_walls.push_back(region("cylinder z 0 0 0.1 -5 5 units box"));
+  ContactLaws hertz;
+  hertz.base = contact::parse_lammps_pair("gran/hertz/history 1e6 0 0 0 0 1");
+  CHECK_THROWS_WITH(find_contacts(narrow, hertz), Contains("R_eff = "));
+  const ContactSet hooke_contacts = find_contacts(narrow, laws);
+  CHECK(hooke_contacts.wall_contacts == 1);
+  CHECK(hooke_contacts.contacts[0].overlap == Approx(0.25).epsilon(1e-12));
 }

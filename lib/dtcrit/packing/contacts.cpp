@@ -44,6 +44,9 @@ class LawTable {
     return pair_index_[key] = intern(laws_.between(ti, tj));
   }
   std::int32_t wall(const std::optional<contact::ContactLaw>& law, int ti) { return law ? intern(*law) : pair(ti, ti); }
+  const contact::ContactLaw& wall_law(const std::optional<contact::ContactLaw>& law, int ti) const {
+    return law ? *law : laws_.between(ti, ti);
+  }
   std::vector<contact::ContactLaw> take() { return std::move(table_); }
 
  private:
@@ -96,7 +99,10 @@ void wall_contacts(const Packing& p, Index i, const Vec3& xi, double tol, LawTab
       out.push_back(c);
       ++count;
       WallSurface surface;
-      if (rc.wall_radius != 0.0) {
+      // Only a law that reads R_eff (Hertz, Mindlin, viscoelastic damping, rolling) sees rwall: LAMMPS'
+      // hooke styles run with any wall radius, so the check of R_eff > 0 waits for such a law.
+      const contact::ContactLaw& law = laws.wall_law(wall.law, p.type[static_cast<std::size_t>(i)]);
+      if (rc.wall_radius != 0.0 && (contact::overlap_dependent(law) || contact::uses_resistance_rates(law))) {
         surface.r_eff = lammps_effective_radius(r, rc.wall_radius, wall);
         // R_eff = r rw / (r + rw): dR_eff/drw = r^2 / (r + rw)^2.
         surface.r_eff_gradient = r * r / ((r + rc.wall_radius) * (r + rc.wall_radius)) * rc.wall_radius_gradient;
