@@ -459,6 +459,10 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
         if (!p || !contacts) fail("distributed: rank 0 needs the packing and its contacts");
         if (!contacts->histories.empty())
           fail("the distributed analysis does not read contact histories (--lammps-contacts): run without mpirun");
+        // Its ranks rebuild ContactSets from the contacts alone: a region wall's R_eff and turning
+        // normal (ContactSet::wall_surfaces) would be lost.
+        if (!p->region_walls.empty())
+          fail("the distributed analysis does not carry region walls (fix wall/gran/region): run without mpirun");
         r.source = p->source;
         r.dim = p->dim;
         r.rotation = opts.rotation;

@@ -100,6 +100,10 @@ ClumpBodies clump_bodies(const Packing& p) {
 }
 
 ContactNetwork clump_network(const Packing& p, const ContactSet& cs, ClumpSummary* summary) {
+  if (!p.region_walls.empty())
+    fail(fmt::format("--clumps molecule: region wall '{}' is not turned into a body of the contact network (its "
+                     "curvature and R_eff are the round particle's); clumps take plane walls only",
+                     p.region_walls.front().name));
   ClumpBodies cb = clump_bodies(p);
   ClumpSummary& sum = cb.summary;
   const std::vector<std::int32_t>& body_of = cb.body_of;

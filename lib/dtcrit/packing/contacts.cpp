@@ -44,11 +44,13 @@ class LawTable {
     if (it != pair_index_.end()) return it->second;
     return pair_index_[key] = intern(laws_.between(ti, tj));
   }
-  std::int32_t wall(const PlaneWall& w, int ti) { return w.law ? intern(*w.law) : pair(ti, ti); }
+  std::int32_t wall(const std::optional<contact::ContactLaw>& law, int ti) { return law ? intern(*law) : pair(ti, ti); }
+  const contact::ContactLaw& wall_law(const std::optional<contact::ContactLaw>& law, int ti) const {
+    return law ? *law : laws_.between(ti, ti);
+  }
   std::vector<contact::ContactLaw> take() { return std::move(table_); }
   // The law of a pair of types or a wall, without interning it (for the contact test).
   const contact::ContactLaw& of_pair(int ti, int tj) const { return laws_.between(ti, tj); }
-  const contact::ContactLaw& of_wall(const PlaneWall& w, int ti) const { return w.law ? *w.law : laws_.between(ti, ti); }
 
  private:
   std::int32_t intern(const contact::ContactLaw& h) {
@@ -65,23 +67,52 @@ class LawTable {
   std::vector<contact::ContactLaw> table_;
 };
 
-// Appends the wall contacts of particle i.
-void wall_contacts(const Packing& p, Index i, const Vec3& xi, double tol, LawTable& laws, std::vector<Contact>& out,
-                   Index& count) {
+// Appends the wall contacts of particle i: plane walls, then region walls (each region's contacts in
+// LAMMPS' order, region_wall.hpp), with their surfaces when the packing has region walls.
+void wall_contacts(const Packing& p, Index i, const Vec3& xi, double tol, LawTable& laws, ContactSet& set) {
+  std::vector<Contact>& out = set.contacts;
+  Index& count = set.wall_contacts;
   for (std::size_t w = 0; w < p.walls.size(); ++w) {
     const PlaneWall& wall = p.walls[w];
     const double dist = (xi - wall.point).dot(wall.normal);
     const double r = p.radius[static_cast<std::size_t>(i)];
     const int type = p.type[static_cast<std::size_t>(i)];
-    if (dist < r * (1.0 + tol) || r - dist > contact::pulloff_overlap(laws.of_wall(wall, type), r)) {
+    if (dist < r * (1.0 + tol) || r - dist > contact::pulloff_overlap(laws.wall_law(wall.law, type), r)) {
       Contact c;
       c.i = static_cast<std::int32_t>(i);
       c.j = -static_cast<std::int32_t>(w) - 1;
-      c.law = laws.wall(wall, type);
+      c.law = laws.wall(wall.law, type);
       c.normal = wall.normal;
       c.overlap = r - dist;
       out.push_back(c);
       ++count;
+    }
+  }
+  if (p.region_walls.empty()) return;
+  set.wall_surfaces.resize(out.size());
+  const double r = p.radius[static_cast<std::size_t>(i)];
+  for (std::size_t w = 0; w < p.region_walls.size(); ++w) {
+    const RegionWall& wall = p.region_walls[w];
+    for (const RegionContact& rc : region_contacts(wall, xi, r, tol)) {
+      Contact c;
+      c.i = static_cast<std::int32_t>(i);
+      c.j = -static_cast<std::int32_t>(p.walls.size() + w) - 1;
+      c.law = laws.wall(wall.law, p.type[static_cast<std::size_t>(i)]);
+      c.normal = rc.normal;
+      c.overlap = rc.overlap;
+      out.push_back(c);
+      ++count;
+      WallSurface surface;
+      // Only a law that reads R_eff (Hertz, Mindlin, viscoelastic damping, rolling) sees rwall: LAMMPS'
+      // hooke styles run with any wall radius, so the check of R_eff > 0 waits for such a law.
+      const contact::ContactLaw& law = laws.wall_law(wall.law, p.type[static_cast<std::size_t>(i)]);
+      if (rc.wall_radius != 0.0 && (contact::overlap_dependent(law) || contact::uses_resistance_rates(law))) {
+        surface.r_eff = lammps_effective_radius(r, rc.wall_radius, wall);
+        // R_eff = r rw / (r + rw): dR_eff/drw = r^2 / (r + rw)^2.
+        surface.r_eff_gradient = r * r / ((r + rc.wall_radius) * (r + rc.wall_radius)) * rc.wall_radius_gradient;
+      }
+      surface.normal_derivative = rc.normal_derivative();
+      set.wall_surfaces.push_back(surface);
     }
   }
 }
@@ -213,7 +244,7 @@ ContactSet find_contacts_brute_force(const Packing& p, const ContactLaws& laws, 
             ++set.pair_contacts;
           }
     }
-    wall_contacts(p, i, x[i], tol, table, set.contacts, set.wall_contacts);
+    wall_contacts(p, i, x[i], tol, table, set);
   }
   set.laws = table.take();
   return set;
@@ -353,7 +384,7 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
     std::sort(row.begin(), row.end(), [](const Contact& a, const Contact& b) { return a.j < b.j; });
     set.pair_contacts += static_cast<Index>(row.size());
     set.contacts.insert(set.contacts.end(), row.begin(), row.end());
-    wall_contacts(p, i, x[i], tol, table, set.contacts, set.wall_contacts);
+    wall_contacts(p, i, x[i], tol, table, set);
   }
   set.laws = table.take();
   return set;

@@ -35,6 +35,17 @@ struct Contact {
   double overlap = 0.0;
 };
 
+// What a contact with a curved region wall adds to a plane wall's (packing/region_wall.hpp): the
+// R_eff LAMMPS gives the law (0: the particle radius, as a plane), how the normal turns as the
+// particle moves, dn/dx (zero on flat faces), for the geometric stiffness -F_n dn/dx, and how R_eff
+// moves with the particle (a Hertz force's stiffness -n (dF_n/dR_eff) (dR_eff/dx)^T).
+struct WallSurface {
+  double r_eff = 0.0;
+  Eigen::Matrix3d normal_derivative = Eigen::Matrix3d::Zero();
+  Vec3 r_eff_gradient = Vec3::Zero();  // d R_eff / dx (a cone's side: LAMMPS' R_eff follows the contact point)
+  bool curved() const { return r_eff != 0.0 || !normal_derivative.isZero(0.0); }
+};
+
 struct ContactSet {
   std::vector<Contact> contacts;          // ascending i, then pairs before walls
   std::vector<contact::ContactLaw> laws; // the distinct laws used
@@ -45,6 +56,13 @@ struct ContactSet {
   // at zero history. Kept apart from Contact so that the matrix-free operator streams 48-byte records.
   std::vector<contact::History> histories;
   std::vector<std::uint8_t> history_read;
+  // Parallel to `contacts` when the packing has region walls (entries of other contacts stay
+  // default), else empty; kept apart from Contact as the histories are.
+  std::vector<WallSurface> wall_surfaces;
+  // Contact k's wall surface, or nullptr for a pair, a plane wall or a flat region face.
+  const WallSurface* wall_surface(std::size_t k) const {
+    return !wall_surfaces.empty() && wall_surfaces[k].curved() ? &wall_surfaces[k] : nullptr;
+  }
   // Contact k's history (zero when none was read) and whether one was read for it.
   const contact::History& history(std::size_t k) const;
   bool read_history(std::size_t k) const { return !history_read.empty() && history_read[k] != 0; }

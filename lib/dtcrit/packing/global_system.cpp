@@ -194,10 +194,16 @@ void GlobalSystem::find_general_contacts() {
     // stay on the fast path without being evaluated twice. (Bodies: A = J.)
     const bool unequal_arms = rotation_ && !rc.wall && !bodies_ &&
                               (contact::torque_arm(law, rc, true) != rc.ri || contact::torque_arm(law, rc, false) != rc.rj);
-    if (!contacts_.has_history(k) && !unequal_arms) continue;
+    // A curved region wall under --geometric-stiffness: the normal force turns with the normal,
+    // -F_n dn/dx on i's translations (region_wall.hpp), which is not of the isotropic form.
+    // A cone's side under a Hertz law: R_eff, hence F_n, moves with the contact point; not symmetric.
+    const WallSurface* surface = contacts_.wall_surface(k);
+    const bool turning = geometric_ && surface && !surface->normal_derivative.isZero(0.0);
+    const bool sliding_r_eff = surface && !surface->r_eff_gradient.isZero(0.0) && law.normal != contact::NormalModel::hooke;
+    if (!contacts_.has_history(k) && !unequal_arms && !turning && !sliding_r_eff) continue;
     const contact::ContactBlocks cb = contact_state_blocks(law, rc, effective_mass(c), contacts_.history(k), geometric_);
     const contact::IsotropicBlocks iso = contact::isotropic_part(cb, rc.normal);
-    if (iso.exact && !(unequal_arms && (iso.kt != 0.0 || iso.ct != 0.0))) continue;
+    if (iso.exact && !turning && !sliding_r_eff && !(unequal_arms && (iso.kt != 0.0 || iso.ct != 0.0))) continue;
     if (general_slot_.empty()) general_slot_.assign(nc, -1);
     general_slot_[k] = static_cast<std::int32_t>(general_.size());
     general_.push_back(k);
@@ -206,7 +212,12 @@ void GlobalSystem::find_general_contacts() {
     q.k_roll = iso.k_roll, q.c_roll = iso.c_roll, q.k_twist = iso.k_twist, q.c_twist = iso.c_twist;
     q.geometric = iso.geometric, q.r_eff = rc.r_eff();
     general_iso_.push_back(q);
-    const contact::BodyBlocks bb = body_blocks(k, cb);
+    contact::BodyBlocks bb = body_blocks(k, cb);
+    if (turning) bb.K.block<3, 3>(0, 0) -= wall_normal_force(k) * surface->normal_derivative;
+    // Hertz (and hertz/material): F_ne = k_n a delta with a = sqrt(R_eff delta), so dF_n/dR_eff =
+    // F_ne / (2 R_eff) at rest (the dashpots carry no force there).
+    if (sliding_r_eff)
+      bb.K.block<3, 3>(0, 0) -= c.normal * (wall_elastic_force(k) / (2.0 * surface->r_eff)) * surface->r_eff_gradient.transpose();
     Matrix K(B, B), C(B, B);
     for (Index r = 0; r < B; ++r)
       for (Index s2 = 0; s2 < B; ++s2) {
@@ -245,9 +256,32 @@ contact::RoundContact GlobalSystem::round_contact(std::size_t k) const {
     return rc;
   }
   const double ri = radius_[static_cast<std::size_t>(c.i)];
-  if (c.j < 0) return {c.normal, c.overlap, ri, 0.0, 0.0, true};
+  if (c.j < 0) {
+    contact::RoundContact rc{c.normal, c.overlap, ri, 0.0, 0.0, true};
+    // A curved region wall: the R_eff LAMMPS gives the law (region_wall.hpp).
+    if (const WallSurface* s = contacts_.wall_surface(k); s && s->r_eff > 0.0) rc.curvature_radius = s->r_eff;
+    return rc;
+  }
   const double rj = radius_[static_cast<std::size_t>(c.j)];
   return {c.normal, c.overlap, ri, rj, ri + rj - c.overlap, false};
+}
+
+double GlobalSystem::wall_elastic_force(std::size_t k) const {
+  const Contact& c = contacts_.contacts[k];
+  const contact::ContactLaw& law = contacts_.laws[static_cast<std::size_t>(c.law)];
+  const contact::RoundContact rc = round_contact(k);
+  const contact::ContactInput in = contact::contact_input(rc, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
+                                                          effective_mass(c), contacts_.history(k));
+  return contact::evaluate(law, in, false).elastic_normal_force;
+}
+
+double GlobalSystem::wall_normal_force(std::size_t k) const {
+  const Contact& c = contacts_.contacts[k];
+  const contact::ContactLaw& law = contacts_.laws[static_cast<std::size_t>(c.law)];
+  const contact::RoundContact rc = round_contact(k);
+  const contact::ContactInput in = contact::contact_input(rc, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
+                                                          effective_mass(c), contacts_.history(k));
+  return contact::evaluate(law, in, false).normal_force;
 }
 
 bool GlobalSystem::damped() const {

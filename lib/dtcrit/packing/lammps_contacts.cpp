@@ -242,6 +242,10 @@ bool same_history(const contact::History& a, const contact::History& b) {
 
 ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths, const Packing& p, ContactSet& contacts,
                                            const Computes& computes, double cap_tolerance) {
+  // Wall rows are matched to plane walls by their contact point; a region's contacts are not.
+  if (!p.region_walls.empty())
+    fail(fmt::format("--lammps-contacts with region wall '{}': contact histories are matched to plane walls only",
+                     p.region_walls.front().name));
   ContactHistorySummary s;
   std::map<std::int64_t, std::int32_t> index_of;
   for (Index i = 0; i < p.size(); ++i) index_of[p.atom_id(i)] = static_cast<std::int32_t>(i);

@@ -38,6 +38,10 @@ std::string wall_plane(const PlaneWall& w) {
 
 std::vector<std::string> lammps_law_commands(const Packing& p, const ContactLaws& laws, const std::string& pair_text,
                                              double mu_override) {
+  if (!p.region_walls.empty())
+    fail(fmt::format("region wall '{}': the probe script repeats fix wall/gran planes only (it would need the region "
+                     "commands and their rotate/move variables), so lammps-check refuses packings with region walls",
+                     p.region_walls.front().name));
   std::vector<std::string> out;
   const contact::ContactLaw& base = laws.base;
   std::string granular_models;  // pair_coeff's models, from the user's own text

@@ -106,6 +106,13 @@ void validate(const Packing& p) {
         fail(fmt::format("wall {} is not parallel to the periodic axis {}", w.label, axis[d]));
     if (w.law) contact::validated(*w.law);
   }
+  for (const auto& w : p.region_walls) {
+    if (p.dim == 2)
+      fail(fmt::format("region wall {}: region walls are read in 3D packings only (the 2D contact would need the "
+                       "region's section in the plane)", w.name));
+    validate(w);
+    if (w.law) contact::validated(*w.law);
+  }
 }
 
 LatticeKind parse_lattice(std::string_view name) {

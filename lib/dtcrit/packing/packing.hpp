@@ -1,6 +1,7 @@
 #pragma once
 // A packing of discs (2D) or spheres (3D): centres, radii, masses, inertias and types, an
-// axis-aligned box with per-axis periodicity, and plane walls. Built by the lattice generators
+// axis-aligned box with per-axis periodicity, plane walls and region walls (LAMMPS regions,
+// packing/region_wall.hpp). Built by the lattice generators
 // below or read from LAMMPS files (packing/lammps_io.hpp); its contacts and global M, K, C are in
 // packing/contacts.hpp and packing/global_system.hpp.
 //
@@ -18,6 +19,7 @@
 
 #include "dtcrit/core/types.hpp"
 #include "dtcrit/contact/law.hpp"
+#include "dtcrit/packing/region_wall.hpp"
 
 namespace dtcrit::packing {
 
@@ -51,10 +53,15 @@ struct Packing {
   Vec3 box_lo = Vec3::Zero(), box_hi = Vec3::Zero();
   std::array<bool, 3> periodic{false, false, false};
   std::vector<PlaneWall> walls;
+  // Walls that are LAMMPS regions (fix wall/gran/region). A wall contact's index -(j + 1) counts the
+  // plane walls first, then these: wall w >= walls.size() is region_walls[w - walls.size()]. One
+  // region may touch a particle several times (faces, caps), each its own contact.
+  std::vector<RegionWall> region_walls;
   std::string source;        // "fcc lattice 10x10x10", "data file packing.data", ...
 
   Index size() const { return static_cast<Index>(centre.size()); }
   Vec3 box_length() const { return box_hi - box_lo; }
+  std::size_t wall_count() const { return walls.size() + region_walls.size(); }
   std::int64_t atom_id(Index i) const { return id.empty() ? i + 1 : id[static_cast<std::size_t>(i)]; }
   // Appends a particle with the mass and inertia of `model` (see the header comment).
   void add(const Vec3& c, double r, double density, BodyModel model, int type = 1);
@@ -76,7 +83,7 @@ Packing make_packing(ParticleArrays particles);
 
 // Checks sizes, positive radii / masses / inertias, a box that holds every periodic axis
 // (box_hi > box_lo), 2D data with z = 0 and z not periodic, unit wall normals, walls not normal to
-// a periodic axis. Throws std::invalid_argument naming the first problem.
+// a periodic axis, each region wall (region_wall.hpp validate()), region walls in 3D only. Throws std::invalid_argument naming the first problem.
 void validate(const Packing& p);
 
 // Reorders the particles by the cells of a grid of spacing 2 r_max (z, then y, then x), so that

@@ -64,6 +64,10 @@ std::string box_bound_warning(const Packing& p) {
     if (p.periodic[d]) continue;
     bool walled = false;
     for (const auto& w : p.walls) walled = walled || std::abs(w.normal[d]) == 1.0;
+    // A region that holds the particles inside it (side in) bounds them on every axis; a plane
+    // region on its normal's axis.
+    for (const auto& w : p.region_walls)
+      walled = walled || (w.style == RegionStyle::plane ? std::abs(w.normal[d]) == 1.0 && !w.rotated : w.interior);
     if (walled) continue;
     Index n = 0;
     for (Index i = 0; i < p.size(); ++i)
@@ -187,9 +191,13 @@ std::string inputs_text(const Packing& p, const ContactLaws& laws, const std::ve
   out += fmt::format("  particles: r {:g}..{:g} {}, m {:g}..{:g} {}, I {:g}..{:g} {}\n", r0, r1, u.length, m0, m1,
                      u.mass, i0, i1, u.inertia());
   out += fmt::format("  periodic: {}; walls: ", periodic_text(p));
-  if (p.walls.empty()) out += "none";
+  if (p.wall_count() == 0) out += "none";
   for (std::size_t w = 0; w < p.walls.size(); ++w)
     out += (w ? "; " : "") + p.walls[w].label + (p.walls[w].law ? " (" + law_text(*p.walls[w].law, u) + ")" : "");
+  for (std::size_t w = 0; w < p.region_walls.size(); ++w) {
+    const RegionWall& r = p.region_walls[w];
+    out += (w || !p.walls.empty() ? "; " : "") + r.label + (r.law ? " (" + law_text(*r.law, u) + ")" : "");
+  }
   out += "\n";
   for (const auto& d : defaults) out += "  default: " + d + "\n";
   return out + "\n";
@@ -226,6 +234,11 @@ nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws, const std:
   j["walls"] = nlohmann::json::array();
   for (const auto& w : p.walls) {
     nlohmann::json wj{{"wall", w.label}};
+    if (w.law) wj["law"] = law_json(*w.law);
+    j["walls"].push_back(wj);
+  }
+  for (const auto& w : p.region_walls) {
+    nlohmann::json wj{{"wall", w.label}, {"region", w.name}, {"style", to_string(w.style)}};
     if (w.law) wj["law"] = law_json(*w.law);
     j["walls"].push_back(wj);
   }

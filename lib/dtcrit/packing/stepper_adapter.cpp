@@ -13,6 +13,10 @@ SteppedPacking to_particle_system(const Packing& p, const ContactLaws& laws, ste
   for (int d = 0; d < 3; ++d)
     if (p.periodic[d]) fail("the reference stepper has no periodic boundaries: use walls instead");
   if (!laws.by_types.empty()) fail("the reference stepper has one particle law: per-type laws are not supported");
+  if (!p.region_walls.empty())
+    fail(fmt::format("the reference stepper has plane walls only: region wall '{}' (fix wall/gran/region) is not "
+                     "stepped, so --confirm and the stepper's runs refuse packings with region walls",
+                     p.region_walls.front().name));
   SteppedPacking out;
   out.system = std::make_unique<stepper::ParticleSystem>(p.dim, laws.base, mode);
   double rmin = p.radius.front();
