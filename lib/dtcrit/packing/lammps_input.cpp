@@ -20,6 +20,7 @@
 #include "dtcrit/io/input_file.hpp"
 #include "dtcrit/packing/lammps_expression.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
+#include "dtcrit/packing/lammps_regions.hpp"
 
 namespace dtcrit::packing {
 
@@ -114,7 +115,7 @@ std::vector<RawLine> read_raw_lines(const std::string& path) {
 }
 
 // The timestep write_data records in its first line ("... timestep = 25000"); nullopt without one.
-[[maybe_unused]] std::optional<long> data_file_step(const std::string& path) {
+std::optional<long> data_file_step(const std::string& path) {
   std::ifstream in(path);
   std::string first;
   if (!std::getline(in, first)) return std::nullopt;
@@ -158,6 +159,9 @@ struct Physics {
   };
   std::vector<std::pair<std::string, Fix>> fixes;  // in definition order
   std::map<std::string, std::pair<Where, std::vector<std::string>>> computes;
+  // region ID -> its command (regions are redefined between runs: the one in effect counts)
+  std::map<std::string, std::pair<Where, std::vector<std::string>>> regions;
+  bool lattice_command = false;
   int create_box_types = 0;
   long step = 0;  // the current timestep count (run N adds N; reset_timestep sets it)
 };
@@ -381,8 +385,8 @@ class Reader {
       skip("unfix");
     } else if (cmd == "region") {
       if (n < 3) error("expected 'region ID STYLE ARGS...'");
-      if (w[2] == "delete") regions_.erase(w[1]);
-      else regions_[w[1]] = {here(w), w};
+      if (w[2] == "delete") p.regions.erase(w[1]);
+      else p.regions[w[1]] = {here(w), w};
       skip("region (insertion and box regions)");
     } else if (cmd == "run") {
       if (n < 2) error("expected 'run N'");
@@ -394,6 +398,7 @@ class Reader {
       // The physics in effect during this run: the answer is for the last run, or the one asked for.
       if (!options_.run || *options_.run == runs_) {
         at_run_ = physics_;
+        variables_at_run_ = variables_;
         run_where_ = here(w);
         run_start_step_ = p.step;
       }
@@ -405,6 +410,9 @@ class Reader {
       if (!step || *step < 0) error(fmt::format("reset_timestep '{}' must be a non-negative integer", w[1]));
       p.step = *step;
       skip("reset_timestep");
+    } else if (cmd == "lattice") {
+      p.lattice_command = true;
+      state_command(cmd);
     } else if (cmd == "create_box") {
       if (n < 3) error("expected 'create_box N REGION ...'");
       const auto types = read_integer<int>(w[1]);
@@ -625,7 +633,10 @@ class Reader {
     build_laws(r, p, taken);
 
     // Walls.
-    for (const WallFix& f : wall_fixes) add_walls(r, p, f.at, f.w, f.style_at);
+    for (const WallFix& f : wall_fixes) {
+      if (f.w[3] == "wall/gran/region") add_region_wall(r, p, f.at, f.w, f.style_at);
+      else add_walls(r, p, f.at, f.w, f.style_at);
+    }
 
     for (const auto& [id, c] : p.computes) {
       r.computes[id] = c.second;
@@ -729,6 +740,89 @@ class Reader {
     }
   }
 
+  // fix ID all wall/gran/region STYLE ARGS... region NAME [contacts]: the region as it is at the
+  // state's time step (region_wall.hpp), with the fix's law.
+  void add_region_wall(LammpsInput& r, const Physics& p, const Where& at, const std::vector<std::string>& w,
+                       std::size_t style_at) const {
+    auto error_here = [&](const std::string& what) { error_at(at.file, at.line, what); };
+    if (w[style_at] != "region") error_here(fmt::format("fix wall/gran/region: expected 'region NAME', got '{}'", w[style_at]));
+    if (style_at + 1 >= w.size()) error_here("fix wall/gran/region: 'region' without a region ID");
+    for (std::size_t k = style_at + 2; k < w.size(); ++k)
+      if (w[k] != "contacts")
+        error_here(fmt::format("fix wall/gran/region keyword '{}' is not read by dtcrit (contacts is)", w[k]));
+    const std::string& name = w[style_at + 1];
+    const auto region = p.regions.find(name);
+    if (region == p.regions.end())
+      error_here(fmt::format("fix wall/gran/region: region '{}' is not defined at the run taken", name));
+    RegionReadContext context;
+    context.lattice_command = p.lattice_command;
+    context.box = std::array<Vec3, 2>{r.packing.box_lo, r.packing.box_hi};
+    context.variables = variables_at_state(r);
+    // Union and intersection name regions defined before: all of them, as they are at the run.
+    for (const auto& [id, def] : p.regions) {
+      if (id == name) continue;
+      const auto& words = def.second;
+      if (words.size() > 2 && (words[2] == "union" || words[2] == "intersect")) continue;
+      try {
+        context.regions[id] = parse_lammps_region(words, context);
+      } catch (const std::invalid_argument&) {
+        // An insertion region the wall does not use may hold what a wall cannot (e.g. a prism).
+      }
+    }
+    RegionWall wall;
+    try {
+      wall = parse_lammps_region(region->second.second, context);
+    } catch (const std::invalid_argument& e) {
+      error_at(region->second.first.file, region->second.first.line, e.what());
+    }
+    wall.law = wall_law(at, w, style_at);
+    wall.label = fmt::format("region {} (fix {}, {}; {})", name, w[1], at.str(), region->second.first.str());
+    r.law_commands.push_back(region->second.first.text);
+    r.law_commands.push_back(at.text);
+    r.wall_fixes[w[1]].push_back(static_cast<int>(r.packing.walls.size() + r.packing.region_walls.size()));
+    r.packing.region_walls.push_back(std::move(wall));
+  }
+
+  // Every equal-style variable that has a value at the state's time step: step from the data
+  // file's header (write_data records it), elapsed since the start of the run taken.
+  std::map<std::string, double> variables_at_state(const LammpsInput& r) const {
+    const auto step = data_file_step(r.data_file);
+    std::map<std::string, double> values;
+    const auto& variables = at_run_ ? variables_at_run_ : variables_;
+    for (const auto& [name, v] : variables) {
+      if (v.style != "equal") {
+        if (const auto x = read_number(v.value)) values[name] = *x;
+        continue;
+      }
+      try {
+        values[name] = evaluate_with(variables, v.value, step.value_or(-1), step ? *step - run_start_step_ : -1, step.has_value());
+      } catch (const std::invalid_argument&) {
+        // Not a value at the state (an atom value, or step-dependent without a step in the data
+        // file): a region that uses it is refused by parse_lammps_region, naming it.
+      }
+    }
+    return values;
+  }
+
+  double evaluate_with(const std::map<std::string, Variable>& variables, const std::string& formula, long step,
+                       long elapsed, bool step_known, int depth = 0) const {
+    if (depth > 50) fail(fmt::format("formula '{}': variables refer to each other more than 50 deep", formula));
+    FormulaNames names;
+    names.variable = [&](const std::string& name) -> std::optional<double> {
+      const auto v = variables.find(name);
+      if (v == variables.end()) return std::nullopt;
+      if (v->second.style == "equal") return evaluate_with(variables, v->second.value, step, elapsed, step_known, depth + 1);
+      return read_number(v->second.value);
+    };
+    names.keyword = [&](const std::string& k) -> std::optional<double> {
+      if (!step_known) return std::nullopt;
+      if (k == "step") return static_cast<double>(step);
+      if (k == "elapsed" || k == "elaplong") return static_cast<double>(elapsed);
+      return std::nullopt;
+    };
+    return evaluate_lammps_formula(formula, names);
+  }
+
   std::string path_;
   LammpsInputOptions options_;
   std::string file_;
@@ -737,13 +831,13 @@ class Reader {
   std::map<std::string, Variable> variables_;
   Physics physics_;
   std::optional<Physics> at_run_;
+  std::map<std::string, Variable> variables_at_run_;
   Where run_where_;
-  [[maybe_unused]] long run_start_step_ = 0;
+  long run_start_step_ = 0;
   int runs_ = 0;
   std::optional<Where> read_data_;
   std::string read_data_file_;
   std::optional<Where> first_state_command_;
-  std::map<std::string, std::pair<Where, std::vector<std::string>>> regions_;
   std::vector<std::string> skipped_;
 };
 

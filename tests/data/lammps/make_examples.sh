@@ -11,6 +11,10 @@
 #   pour/in.pour                 -> pour.data            (3000 spheres poured, then the chute)
 #   pour/in.pour.2d              -> pour_2d.data         (1000 discs poured between walls)
 #   granular/in.pour.flatwall    -> pour_flatwall.data   (two types, jkr and hertz, on a flat wall)
+#   granular/in.pour.drum        -> pour_drum.data       (two types in a rotating drum: region walls)
+#   granregion/in.granregion.box    -> granregion_box.data    (100 spheres in a rotated box region)
+#   granregion/in.granregion.funnel -> granregion_funnel.data (runs / 10: a cone and cylinder union)
+#   granregion/in.granregion.mixer  -> granregion_mixer.data  (runs / 4: rotating blades in a drum)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:-$here/examples}"
@@ -39,3 +43,7 @@ run() {
 run pour/in.pour pour.data 1
 run pour/in.pour.2d pour_2d.data 1
 run granular/in.pour.flatwall pour_flatwall.data 1
+run granular/in.pour.drum pour_drum.data 1
+run granregion/in.granregion.box granregion_box.data 1
+run granregion/in.granregion.funnel granregion_funnel.data 10
+run granregion/in.granregion.mixer granregion_mixer.data 4
