@@ -25,6 +25,7 @@
 #include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 #include "dtcrit/packing/lammps_probe.hpp"
+#include "dtcrit/packing/lammps_run.hpp"
 #include "dtcrit/packing/packing_request.hpp"
 #include "dtcrit/io/json_text.hpp"
 
@@ -33,6 +34,8 @@ namespace dtcrit::cli {
 namespace {
 
 namespace fs = std::filesystem;
+using packing::find_executable;
+using packing::shell_quoted;
 
 struct CheckOptions {
   packing::PackingRequest packing;
@@ -45,22 +48,6 @@ struct CheckOptions {
 };
 
 // The executable a command name runs: itself when it names a path, else the first match on PATH.
-std::string find_executable(const std::string& name) {
-  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
-  const char* path = std::getenv("PATH");
-  for (const auto& dir : split(path ? path : "", ':')) {
-    const fs::path candidate = fs::path(dir) / name;
-    if (access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate)) return candidate.string();
-  }
-  return "";
-}
-
-std::string shell_quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string last_lines(const fs::path& file, std::size_t n) {
   std::ifstream in(file);
   std::vector<std::string> lines;

@@ -216,8 +216,8 @@ void run(const PackingOptions& o) {
     return run_bodies(o);
   }
   const auto& r = o.request;
-  if (r.lattice.empty() && r.data_file.empty() && r.dump_file.empty() && r.lammps_input.empty())
-    fail("give exactly one of --lattice, --lammps-data, --lammps-dump, --lammps-input and --bodies");
+  if (r.lattice.empty() && r.data_file.empty() && r.dump_file.empty() && r.lammps_input.empty() && r.lammps_restart.empty())
+    fail("give exactly one of --lattice, --lammps-data (or --lammps-restart), --lammps-dump, --lammps-input and --bodies");
   if (!r.clumps.empty()) {
     if (o.confirm_steps > 0)
       reject_unread(r, "--lammps-contacts", "with --clumps and --confirm: the stepper's rigid clumps start from zero "

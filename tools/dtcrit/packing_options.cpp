@@ -13,6 +13,9 @@ void add_packing_request_options(CLI::App* cmd, packing::PackingRequest& o) {
                   "your LAMMPS input script, unchanged (units si, cgs, micro, nano or lj): units, boundary, "
                   "pair_style/pair_coeff per type, fix wall/gran planes, timestep, fix nve/sphere at its last run; the "
                   "particles from its read_data or --lammps-data; answers whether its timestep is safe");
+  cmd->add_option("--lammps-restart", o.lammps_restart,
+                  "a LAMMPS binary restart as the state, instead of --lammps-data: converted by the installed lmp "
+                  "(lmp -restart2data); contact histories are not in it (give contact dumps)");
   cmd->add_option("--lammps-run", o.lammps_run,
                   "with --lammps-input: take the physics in effect at the script's N-th run command (default: the "
                   "last) [-]");

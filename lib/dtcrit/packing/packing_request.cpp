@@ -1,7 +1,10 @@
 #include "dtcrit/packing/packing_request.hpp"
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 #include <fmt/format.h>
@@ -16,6 +19,7 @@
 #include "dtcrit/core/numbers.hpp"
 #include "dtcrit/io/pair_input.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
+#include "dtcrit/packing/lammps_run.hpp"
 
 namespace dtcrit::packing {
 
@@ -317,8 +321,57 @@ EigenOptions eigen_options(const PackingRequest& o) {
   return eigen;
 }
 
+namespace {
+
+// A private folder under the system's temporary folder, removed with everything in it.
+class TemporaryFolder {
+ public:
+  TemporaryFolder() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "dtcrit-restart-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) fail(fmt::format("cannot make a temporary folder {}", pattern));
+    path_ = pattern;
+  }
+  ~TemporaryFolder() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+void replace_all(std::string& text, const std::string& from, const std::string& to) {
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
 PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(std::string_view)>& progress_to,
                              const PackingAnalyser& analyse) {
+  if (!o.lammps_restart.empty()) {
+    // A binary restart is the state as LAMMPS' own -restart2data writes it, read as --lammps-data.
+    if (!o.data_file.empty())
+      fail(fmt::format("give one of --lammps-data {} and --lammps-restart {}", o.data_file, o.lammps_restart));
+    const TemporaryFolder folder;
+    PackingRequest converted = o;
+    converted.lammps_restart.clear();
+    converted.data_file = (folder.path() / "state.data").string();
+    if (progress_to) progress_to("converting the restart with lmp -restart2data");
+    restart_to_data(o.lammps_restart, converted.data_file);
+    PackingAnswer a = answer_packing(converted, progress_to, analyse);
+    const std::string named = o.lammps_restart + " (lmp -restart2data)";
+    replace_all(a.packing.source, converted.data_file, named);
+    replace_all(a.report.source, converted.data_file, named);
+    if (a.script) {
+      a.script->data_file = named;
+      a.script->state_from = "--lammps-restart";
+    }
+    return a;
+  }
   check_packing_request(o);
   const bool law_given = !o.lammps_pair.empty() || !o.hertz_mindlin.empty();
   auto progress = [&](std::string_view what) {

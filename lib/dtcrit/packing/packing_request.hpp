@@ -32,6 +32,9 @@ struct PackingRequest {
   // With lammps_input, data_file is the state beside the script (its write_data); lammps_run picks
   // the run whose physics is taken (1-based; default the last).
   std::optional<int> lammps_run;
+  // A LAMMPS binary restart as the state (instead of data_file): converted by the installed `lmp
+  // -restart2data` into a temporary data file, removed after reading.
+  std::string lammps_restart;
   std::optional<Packing> packing;             // a packing the caller built (the Python module's arrays)
   std::vector<std::string> lammps_contacts;   // contact and wall-contact dumps: the contacts' histories
   Index n = 0;
