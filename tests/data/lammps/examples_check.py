@@ -16,12 +16,13 @@ import sys
 EXAMPLES = "/usr/share/lammps/examples"
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# (example, state beside it, units, expected verdict). SAFE where LAMMPS' own run says so: the
+# (example, state beside it [+ its contact dump], units, expected verdict). SAFE where LAMMPS' own run says so: the
 # example runs to its end at its timestep (make_examples.sh ran them). None: a verdict is required
 # but LAMMPS has not judged it - the examples whose rolling dashpots dtcrit finds beyond their
 # explicit limit (rolling sds with damping: LAMMPS' rolling Coulomb cap keeps the run going).
 VERDICTS = [
     ("pour/in.pour", "pour.data", "lj", "SAFE"),
+    ("pour/in.pour", "pour.data+pour_contacts.dump", "lj", "SAFE"),
     ("pour/in.pour.2d", "pour_2d.data", "lj", "SAFE"),
     ("granregion/in.granregion.box", "granregion_box.data", "lj", "SAFE"),
     ("granregion/in.granregion.funnel", "granregion_funnel.data", "si", "SAFE"),
@@ -45,9 +46,12 @@ def main():
     failures = 0
     for example, state, units, expected in VERDICTS:
         script = os.path.join(EXAMPLES, example)
-        run = subprocess.run([cli, "packing", "--lammps-input", script, "--lammps-data",
-                              os.path.join(HERE, "examples", state), "--integrator", "velocity_verlet", "--json"],
-                             capture_output=True, text=True, timeout=600)
+        data, _, contacts = state.partition("+")
+        command = [cli, "packing", "--lammps-input", script, "--lammps-data", os.path.join(HERE, "examples", data),
+                   "--integrator", "velocity_verlet", "--json"]
+        if contacts:
+            command += ["--lammps-contacts", os.path.join(HERE, "examples", contacts)]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=600)
         if run.returncode != 0:
             print(f"FAIL {example}: exit {run.returncode}: {run.stderr.strip()}")
             failures += 1
@@ -57,7 +61,7 @@ def main():
         verdict = check["verdict"]
         ok = verdict in ("SAFE", "UNSAFE") and (expected is None or verdict == expected) and \
             j["lammps_input"]["units"] == units and (check["ratio"] < 1) == (verdict == "SAFE")
-        print(f"{'ok  ' if ok else 'FAIL'} {example}: {check['verdict']}, timestep {check['timestep']} "
+        print(f"{'ok  ' if ok else 'FAIL'} {example}{' with ' + contacts if contacts else ''}: {check['verdict']}, timestep {check['timestep']} "
               f"{check['timestep_unit']} = {check['ratio']:.4g} of h_crit {check['h_crit']:.6g} "
               f"({j['lammps_input']['physics_of']}){'' if expected else '; not judged by LAMMPS yet'}")
         failures += not ok

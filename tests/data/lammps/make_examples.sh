@@ -8,7 +8,7 @@
 # the factor given below where the full run takes long, and `write_data` is appended: the state is
 # the packing at the end of the (shortened) script, as a user would write it at the moment of interest.
 #
-#   pour/in.pour                 -> pour.data            (3000 spheres poured, then the chute)
+#   pour/in.pour                 -> pour.data, pour_contacts.dump (3000 spheres poured, then the chute)
 #   pour/in.pour.2d              -> pour_2d.data         (1000 discs poured between walls)
 #   granular/in.pour.flatwall    -> pour_flatwall.data   (two types, jkr and hertz, on a flat wall)
 #   granular/in.pour.drum        -> pour_drum.data       (two types in a rotating drum: region walls)
@@ -26,21 +26,33 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 
-# run EXAMPLE STATE CUT: EXAMPLE's runs divided by CUT (1: as shipped), then write_data STATE.
+# run EXAMPLE STATE CUT [CONTACTS]: EXAMPLE's runs divided by CUT (1: as shipped), then write_data
+# STATE; with CONTACTS, also the pair contacts of that state as a local dump (the layout
+# lib/dtcrit/packing/README.md documents; `run 0` moves nothing).
 run() {
-  local example="$1" state="$2" cut="$3" dir
+  local example="$1" state="$2" cut="$3" contacts="${4:-}" dir
   dir="$work/$(basename "$state" .data)"
   mkdir -p "$dir"
   cp "$examples/$(dirname "$example")"/* "$dir/"
   awk -v cut="$cut" '$1 == "run" && $2 ~ /^[0-9]+$/ { $2 = int($2 / cut) } { print }' \
     "$examples/$example" > "$dir/in.example"
   printf 'write_data %s nocoeff\n' "$state" >> "$dir/in.example"
+  if [ -n "$contacts" ]; then
+    cat >> "$dir/in.example" <<IN
+compute dtcrit_pl all property/local patom1 patom2
+compute dtcrit_pf all pair/local dist force p1 p2 p3
+dump dtcrit_dc all local 1 $contacts index c_dtcrit_pl[1] c_dtcrit_pl[2] c_dtcrit_pf[1] c_dtcrit_pf[2] c_dtcrit_pf[3] c_dtcrit_pf[4] c_dtcrit_pf[5]
+dump_modify dtcrit_dc format float %.17g
+run 0
+IN
+  fi
   echo "make_examples.sh: $example (runs / $cut) -> $state" >&2
   (cd "$dir" && OMP_NUM_THREADS=1 "$lmp" -in in.example -log none -screen none)
   cp "$dir/$state" "$out/"
+  [ -z "$contacts" ] || cp "$dir/$contacts" "$out/"
 }
 
-run pour/in.pour pour.data 1
+run pour/in.pour pour.data 1 pour_contacts.dump
 run pour/in.pour.2d pour_2d.data 1
 run granular/in.pour.flatwall pour_flatwall.data 1
 run granular/in.pour.drum pour_drum.data 1
