@@ -75,6 +75,10 @@ TEST_CASE("LAMMPS formulas: LAMMPS' precedence, functions and constants", "[lamm
   CHECK_THROWS_WITH(formula("(1+2"), Contains("without a closing ')'"));
   CHECK_THROWS_WITH(formula("1+"), Contains("ends where a value is expected"));
   CHECK_THROWS_WITH(formula("random(1,2,3)"), Contains("function 'random()' is not evaluated"));
+  // User text nested 10^5 deep is an error, not a stack overflow.
+  CHECK_THROWS_WITH(formula(std::string(100000, '(') + "1" + std::string(100000, ')')), Contains("nested more than 200 deep"));
+  CHECK_THROWS_WITH(formula(std::string(100000, '-') + "1"), Contains("nested more than 200 deep"));
+  CHECK(formula(std::string(100, '(') + "1" + std::string(100, ')')) == 1.0);
 }
 
 namespace {

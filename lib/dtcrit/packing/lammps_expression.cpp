@@ -122,7 +122,19 @@ class Parser {
     }
     return v;
   }
+  // Nesting (parentheses, function arguments, chains of unary operators) is bounded: a formula is
+  // user text, and unbounded recursion on "((((..." would overflow the stack.
+  struct Deeper {
+    explicit Deeper(Parser& p) : p_(p) {
+      if (++p_.depth_ > max_depth) p_.error(fmt::format("nested more than {} deep", max_depth));
+    }
+    ~Deeper() { --p_.depth_; }
+    Parser& p_;
+  };
+  static constexpr int max_depth = 200;
+
   double unary() {
+    const Deeper deeper(*this);
     if (take("-")) return -unary();
     if (take_alone("!", "!=")) return unary() == 0.0 ? 1.0 : 0.0;
     return primary();
@@ -231,6 +243,7 @@ class Parser {
   const std::string& text_;
   const FormulaNames& names_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace
