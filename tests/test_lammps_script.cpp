@@ -38,12 +38,14 @@ double formula(const std::string& text) { return packing::evaluate_lammps_formul
 TEST_CASE("LAMMPS formulas: LAMMPS' precedence, functions and constants", "[lammps][script]") {
   CHECK(formula("30*0.5") == 15.0);
   CHECK(formula("10^5") == 1e5);
-  // Unary minus binds tighter than ^ in LAMMPS (variable.html), and ^ is evaluated left to right.
+  // Unary minus binds tighter than ^ in LAMMPS (variable.html), and ^ is evaluated left to right:
+  // Debian's lmp prints -2^2 = 4, 2^3^2 = 64, 2+3*4-7%4 = 11 and log(1000)+ln(1) = 3.
   CHECK(formula("-2^2") == 4.0);
   CHECK(formula("2^3^2") == 64.0);
   CHECK(formula("2+3*4") == 14.0);
   CHECK(formula("(2+3)*4") == 20.0);
   CHECK(formula("7%4") == 3.0);
+  CHECK(formula("2+3*4-7%4") == 11.0);
   CHECK(formula("1 < 2 && 3 >= 3") == 1.0);
   CHECK(formula("1 == 2 || !0") == 1.0);
   CHECK(formula("1 |^ 1") == 0.0);
