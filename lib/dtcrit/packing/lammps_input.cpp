@@ -574,7 +574,8 @@ class Reader {
       std::size_t style_at;
     };
     std::vector<WallFix> wall_fixes;
-    for (const auto& [id, f] : p.fixes) {
+    for (const auto& entry : p.fixes) {
+      const Physics::Fix& f = entry.second;  // not a structured binding: lambdas below capture it
       const auto& w = f.w;
       const std::string& style = w[3];
       auto error_here = [&](const std::string& what) { error_at(f.at.file, f.at.line, what); };

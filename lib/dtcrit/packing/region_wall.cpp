@@ -239,7 +239,7 @@ void cylinder_exterior(const RegionWall& w, const Vec3& x, double cutoff, std::v
     // a cap replacing the nearer only when strictly nearer); rwall stays 0 on this branch.
     const double dr = r - R, dr2 = dr * dr;
     double d2prev = 1.0e20;
-    auto rim = [&](Vec3& p) { p[a1] = w.c1 + del1 * R / r, p[a2] = w.c2 + del2 * R / r; };
+    auto rim = [&, a1 = a1, a2 = a2](Vec3& p) { p[a1] = w.c1 + del1 * R / r, p[a2] = w.c2 + del2 * R / r; };
     if (!w.open[2]) {
       rim(xp);
       double dx = 0.0;
