@@ -407,3 +407,25 @@ TEST_CASE("the reference stepper refuses jkr by name and runs dmt", "[cohesive]"
   stepper::ParticleSystem s(3, dmt);
   CHECK_THAT(error_of([&] { s.add_wall(Vec3::Zero(), Vec3::UnitZ(), jkr); }), Catch::Contains("jkr"));
 }
+
+TEST_CASE("d F_ne / d R_eff: central differences in R_eff for hertz, hertz/material and dmt, jkr refused",
+          "[cohesive]") {
+  // What a cone region's side adds to the stiffness (R_eff changes along it): the derivative at a
+  // fixed overlap against central differences of the force itself.
+  for (const char* text : {"granular hertz 1e6 0 tangential linear_history 100 0 0.5",
+                           "granular hertz/material 1e7 0 0.3 tangential linear_history 100 0 0.5",
+                           "granular dmt 1e5 0.1 0.3 50 tangential linear_history 100 0 0.5",
+                           "granular hooke 1e5 0 tangential linear_history 100 0 0.5"}) {
+    CAPTURE(text);
+    const ContactLaw law = parse_lammps_pair(text);
+    const double delta = 0.01, R = 0.25, h = 1e-6 * R;
+    const double F = evaluate(law, at_rest(delta, R)).elastic_normal_force;
+    const double numeric = (evaluate(law, at_rest(delta, R + h)).elastic_normal_force -
+                            evaluate(law, at_rest(delta, R - h)).elastic_normal_force) /
+                           (2.0 * h);
+    CHECK_THAT(elastic_normal_force_radius_derivative(law, F, R), WithinAbs(numeric, 1e-7 * std::abs(F) / R + 1e-12));
+  }
+  const ContactLaw jkr = parse_lammps_pair("granular jkr 1e5 0.1 0.3 50 tangential linear_history 100 0 0.5");
+  CHECK_THAT(error_of([&] { elastic_normal_force_radius_derivative(jkr, 1.0, 0.25); }),
+             Catch::Matchers::Contains("jkr against a wall whose radius of curvature changes"));
+}

@@ -187,6 +187,19 @@ double pulloff_overlap(const ContactLaw& law, double r_eff) {
   return -a_c * a_c / (3.0 * r_eff);
 }
 
+double elastic_normal_force_radius_derivative(const ContactLaw& law, double elastic_normal_force, double r_eff) {
+  const double adhesion = 4.0 * std::numbers::pi * law.cohesion;  // dmt: F_ne = Hertz - 4 pi gamma R_eff
+  switch (law.normal) {
+    case NormalModel::hooke: return 0.0;
+    case NormalModel::hertz:
+    case NormalModel::hertz_material: return elastic_normal_force / (2.0 * r_eff);
+    case NormalModel::dmt: return (elastic_normal_force + adhesion * r_eff) / (2.0 * r_eff) - adhesion;
+    case NormalModel::jkr: break;
+  }
+  fail("normal model jkr against a wall whose radius of curvature changes along it (a cone region's side): "
+       "the change of the JKR force with R_eff is not derived in dtcrit");
+}
+
 double effective_youngs(double E1, double nu1, double E2, double nu2) {
   return 1.0 / ((1.0 - nu1 * nu1) / E1 + (1.0 - nu2 * nu2) / E2);
 }

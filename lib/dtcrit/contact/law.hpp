@@ -113,6 +113,12 @@ inline bool cohesive(const ContactLaw& law) { return law.normal == NormalModel::
 // -a_c^2 / (3 R_eff), where the JKR force reaches its most attractive value -3 pi gamma R_eff.
 // 0 for every other normal model (contact iff delta > 0). r_eff: the pair's R_eff, a wall's r_i.
 double pulloff_overlap(const ContactLaw& law, double r_eff);
+// d F_ne / d R_eff at a fixed overlap, from the elastic normal force F_ne at R_eff: what a wall whose
+// radius of curvature changes along it (the side of a LAMMPS cone region) adds to the stiffness.
+// hooke: 0; hertz, hertz/material: F_ne = k_n sqrt(R_eff delta) delta, so F_ne / (2 R_eff); dmt: that
+// of its Hertz part F_ne + 4 pi gamma R_eff, less 4 pi gamma. jkr (a(delta) depends on R_eff
+// implicitly): refused by name, not derived.
+double elastic_normal_force_radius_derivative(const ContactLaw& law, double elastic_normal_force, double r_eff);
 // Whether the law reads the rolling velocity and the twisting rate (rolling or twisting resistance).
 inline bool uses_resistance_rates(const ContactLaw& law) {
   return law.rolling != RollingModel::none || law.twisting != TwistingModel::none;

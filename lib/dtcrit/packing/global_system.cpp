@@ -213,11 +213,16 @@ void GlobalSystem::find_general_contacts() {
     q.geometric = iso.geometric, q.r_eff = rc.r_eff();
     general_iso_.push_back(q);
     contact::BodyBlocks bb = body_blocks(k, cb);
-    if (turning) bb.K.block<3, 3>(0, 0) -= wall_normal_force(k) * surface->normal_derivative;
-    // Hertz (and hertz/material): F_ne = k_n a delta with a = sqrt(R_eff delta), so dF_n/dR_eff =
-    // F_ne / (2 R_eff) at rest (the dashpots carry no force there).
-    if (sliding_r_eff)
-      bb.K.block<3, 3>(0, 0) -= c.normal * (wall_elastic_force(k) / (2.0 * surface->r_eff)) * surface->r_eff_gradient.transpose();
+    if (turning || sliding_r_eff) {
+      const contact::ContactResponse at_rest = wall_response_at_rest(k);
+      if (turning) bb.K.block<3, 3>(0, 0) -= at_rest.normal_force * surface->normal_derivative;
+      // F_n moves with R_eff along the surface (the dashpots carry no force at rest).
+      if (sliding_r_eff)
+        bb.K.block<3, 3>(0, 0) -=
+            c.normal *
+            contact::elastic_normal_force_radius_derivative(law, at_rest.elastic_normal_force, surface->r_eff) *
+            surface->r_eff_gradient.transpose();
+    }
     Matrix K(B, B), C(B, B);
     for (Index r = 0; r < B; ++r)
       for (Index s2 = 0; s2 < B; ++s2) {
@@ -266,22 +271,12 @@ contact::RoundContact GlobalSystem::round_contact(std::size_t k) const {
   return {c.normal, c.overlap, ri, rj, ri + rj - c.overlap, false};
 }
 
-double GlobalSystem::wall_elastic_force(std::size_t k) const {
+contact::ContactResponse GlobalSystem::wall_response_at_rest(std::size_t k) const {
   const Contact& c = contacts_.contacts[k];
   const contact::ContactLaw& law = contacts_.laws[static_cast<std::size_t>(c.law)];
-  const contact::RoundContact rc = round_contact(k);
-  const contact::ContactInput in = contact::contact_input(rc, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
-                                                          effective_mass(c), contacts_.history(k));
-  return contact::evaluate(law, in, false).elastic_normal_force;
-}
-
-double GlobalSystem::wall_normal_force(std::size_t k) const {
-  const Contact& c = contacts_.contacts[k];
-  const contact::ContactLaw& law = contacts_.laws[static_cast<std::size_t>(c.law)];
-  const contact::RoundContact rc = round_contact(k);
-  const contact::ContactInput in = contact::contact_input(rc, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
-                                                          effective_mass(c), contacts_.history(k));
-  return contact::evaluate(law, in, false).normal_force;
+  const contact::ContactInput in = contact::contact_input(round_contact(k), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
+                                                          Vec3::Zero(), effective_mass(c), contacts_.history(k));
+  return contact::evaluate(law, in, false);
 }
 
 bool GlobalSystem::damped() const {

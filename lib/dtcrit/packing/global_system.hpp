@@ -168,9 +168,8 @@ class GlobalSystem {
   void setup();  // both constructors, once bodies, masses and contacts are in place
   double effective_mass(const Contact& c) const;
   contact::RoundContact round_contact(std::size_t k) const;
-  // F_ntot of wall contact k at rest (the geometric stiffness of a curved region wall).
-  double wall_normal_force(std::size_t k) const;
-  double wall_elastic_force(std::size_t k) const;  // its elastic part F_ne
+  // Wall contact k's forces at rest (F_ntot and F_ne: the terms of a curved region wall).
+  contact::ContactResponse wall_response_at_rest(std::size_t k) const;
   // Contact k's blocks in this system's body coordinates (12 x 12, before the dof selection):
   // contact::body_blocks with round arms, or (bodies) with the contact's arms, rotations about the
   // bodies' principal axes.
