@@ -8,8 +8,8 @@
 namespace dtcrit::packing::test {
 
 // A compressed simple cubic block of 27 spheres, radii spread by 5 %, between six walls pressed in by
-// the compression overlap, every contact under one law in LAMMPS' syntax (rotations on).
-inline GlobalSystem polydisperse_sc_box(const std::string& law) {
+// the compression overlap.
+inline Packing polydisperse_sc_box_packing() {
   LatticeSpec s;
   s.kind = LatticeKind::sc;
   s.n = 3;
@@ -18,6 +18,12 @@ inline GlobalSystem polydisperse_sc_box(const std::string& law) {
   s.radius_spread = 0.05;
   Packing p = make_lattice(s);
   add_box_walls(p, 2.0 * p.radius[0] * 1e-3);
+  return p;
+}
+
+// ... with every contact under one law in LAMMPS' syntax (rotations on).
+inline GlobalSystem polydisperse_sc_box(const std::string& law) {
+  const Packing p = polydisperse_sc_box_packing();
   ContactLaws laws;
   laws.base = contact::parse_lammps_pair(law);
   return GlobalSystem(p, find_contacts(p, laws), true);

@@ -16,6 +16,7 @@
 #include "dtcrit/packing/lammps_regions.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 #include "dtcrit/packing/stepper_adapter.hpp"
+#include "packing_test_support.hpp"
 
 using namespace dtcrit;
 using namespace dtcrit::packing;
@@ -150,14 +151,7 @@ TEST_CASE("block region faces equal plane walls to the bit", "[regions]") {
   // The polydisperse sc box of packing_test_support.hpp with its six walls as planes (fix wall/gran
   // xplane ... zplane) and as one block region at the same positions: the same contacts in the same
   // order, hence the same K, C and exact limit, bit for bit.
-  LatticeSpec s;
-  s.kind = LatticeKind::sc;
-  s.n = 3;
-  s.periodic = false;
-  s.compression = 1e-3;
-  s.radius_spread = 0.05;
-  Packing planes = make_lattice(s);
-  add_box_walls(planes, 2.0 * planes.radius[0] * 1e-3);
+  const Packing planes = test::polydisperse_sc_box_packing();
   Packing block = planes;
   block.walls.clear();
   RegionWall box;

@@ -58,31 +58,6 @@ std::string last_lines(const fs::path& file, std::size_t n) {
 }
 
 // The probe's folder: kept (--keep-probe) or a fresh temporary one removed at the end.
-class ProbeFolder {
- public:
-  explicit ProbeFolder(const std::string& keep) : keep_(!keep.empty()) {
-    if (keep_) {
-      path_ = keep;
-      fs::create_directories(path_);
-      return;
-    }
-    std::string tmpl = (fs::temp_directory_path() / "dtcrit-probe-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) fail(fmt::format("cannot create a temporary folder {}", tmpl));
-    path_ = tmpl;
-  }
-  ~ProbeFolder() {
-    std::error_code ec;
-    if (!keep_) fs::remove_all(path_, ec);
-  }
-  ProbeFolder(const ProbeFolder&) = delete;
-  ProbeFolder& operator=(const ProbeFolder&) = delete;
-  const fs::path& path() const { return path_; }
-  bool kept() const { return keep_; }
-
- private:
-  bool keep_;
-  fs::path path_;
-};
 
 struct RunResult {
   packing::ProbeRun run;
@@ -95,7 +70,7 @@ struct RunResult {
 };
 
 // Runs one probe script in the folder; a failing LAMMPS is an error with its last output lines.
-void run_lammps(const ProbeFolder& folder, const std::string& launcher, const std::string& input, const std::string& tag,
+void run_lammps(const packing::ScratchFolder& folder, const std::string& launcher, const std::string& input, const std::string& tag,
                 double factor) {
   const std::string screen = "screen_" + tag + ".txt";
   const std::string command = fmt::format("cd {} && {} -in {} -log {} -screen none > {} 2>&1", shell_quoted(folder.path().string()),
@@ -188,7 +163,7 @@ void run(const CheckOptions& c) {
   // Frames dumped: every step up to 2e5 particle rows per run, sparser beyond (growth is exponential).
   const int dump_every = std::max(1, static_cast<int>(std::ceil(static_cast<double>(c.steps) * p.size() / 2e5)));
 
-  ProbeFolder folder(c.keep_probe);
+  const packing::ScratchFolder folder("dtcrit-probe", c.keep_probe);
   packing::write_lammps_data((folder.path() / "probe.data").string(), p, &velocities);
   packing::write_lammps_data((folder.path() / "probe_rest.data").string(), p);
   std::string launcher = "OMP_NUM_THREADS=1 ";

@@ -14,7 +14,7 @@ namespace dtcrit {
 
 namespace fs = std::filesystem;
 
-std::string read_input_file(const std::string& path, std::string_view what) {
+std::uintmax_t check_input_file(const std::string& path, std::string_view what) {
   auto refuse = [&](const std::string& why) { fail(fmt::format("{} '{}': {}", what, excerpt(path), why)); };
   if (path.empty()) refuse("no file named");
   std::error_code ec;
@@ -29,6 +29,12 @@ std::string read_input_file(const std::string& path, std::string_view what) {
     refuse(fmt::format("is also the file of {}: the command would overwrite its own input", option));
   const std::uintmax_t size = fs::file_size(path, ec);
   if (ec) refuse(fmt::format("cannot be examined ({})", ec.message()));
+  return size;
+}
+
+std::string read_input_file(const std::string& path, std::string_view what) {
+  auto refuse = [&](const std::string& why) { fail(fmt::format("{} '{}': {}", what, excerpt(path), why)); };
+  const std::uintmax_t size = check_input_file(path, what);
   if (size > max_input_bytes)
     refuse(fmt::format("is {} bytes; inputs are read whole, up to {} bytes", size, max_input_bytes));
   std::ifstream in(path, std::ios::binary);

@@ -19,6 +19,9 @@ inline constexpr std::uintmax_t max_input_bytes = std::uintmax_t{8} << 30;  // 8
 // this process has declared as an output (OutputFiles::declare: the command would overwrite its own
 // input), and a file that cannot be read. Reads at most the size the file had when it was checked.
 std::string read_input_file(const std::string& path, std::string_view what);
+// The same checks without reading (an input another program reads, e.g. a restart `lmp` converts);
+// returns the file's size.
+std::uintmax_t check_input_file(const std::string& path, std::string_view what);
 
 // Text of an input quoted in a message: at most `max` bytes, the rest replaced by
 // "... (N more characters)", so that a 1 MB line does not become a 1 MB message.

@@ -216,7 +216,7 @@ class Reader {
     const auto v = variables_.find(name);
     if (v == variables_.end()) error(fmt::format("variable '{}' is used but not defined above", name));
     const std::string& style = v->second.style;
-    if (style == "equal") return fmt::format("{:.15g}", evaluate(v->second.value, physics_.step, 0));
+    if (style == "equal") return fmt::format("{:.15g}", evaluate(v->second.value));
     if (style == "index" || style == "string" || style == "internal" || style == "loop" || style == "world" ||
         style == "universe" || style == "uloop" || style == "getenv")
       return v->second.value;
@@ -224,23 +224,38 @@ class Reader {
                       name, style, excerpt(v->second.value, 100)));
   }
 
-  double evaluate(const std::string& formula, long step, long elapsed, int depth = 0) const {
-    if (depth > 50) error(fmt::format("formula '{}': variables refer to each other more than 50 deep", formula));
+  // The moment a formula is evaluated at: the thermo keywords known then.
+  struct Moment {
+    std::optional<long> step;
+    long elapsed = 0;
+    std::optional<double> dt;
+  };
+
+  // `formula` with v_NAME taken from `variables` (equal-style ones evaluated in turn).
+  static double evaluate_in(const std::map<std::string, Variable>& variables, const std::string& formula,
+                            const Moment& at, int depth = 0) {
+    if (depth > 50) fail(fmt::format("formula '{}': variables refer to each other more than 50 deep", formula));
     FormulaNames names;
     names.variable = [&](const std::string& name) -> std::optional<double> {
-      const auto v = variables_.find(name);
-      if (v == variables_.end()) return std::nullopt;
-      if (v->second.style == "equal") return evaluate(v->second.value, step, elapsed, depth + 1);
+      const auto v = variables.find(name);
+      if (v == variables.end()) return std::nullopt;
+      if (v->second.style == "equal") return evaluate_in(variables, v->second.value, at, depth + 1);
       return read_number(v->second.value);
     };
     names.keyword = [&](const std::string& k) -> std::optional<double> {
-      if (k == "step") return static_cast<double>(step);
-      if (k == "elapsed" || k == "elaplong") return static_cast<double>(elapsed);
-      if (k == "dt") return physics_.timestep.value_or(physics_.units.lammps_default_timestep);
+      if (k == "step" && at.step) return static_cast<double>(*at.step);
+      if ((k == "elapsed" || k == "elaplong") && at.step) return static_cast<double>(at.elapsed);
+      if (k == "dt") return at.dt;
       return std::nullopt;
     };
+    return evaluate_lammps_formula(formula, names);
+  }
+
+  // A formula where the script substitutes it: at the current step, before the next run.
+  double evaluate(const std::string& formula) const {
     try {
-      return evaluate_lammps_formula(formula, names);
+      return evaluate_in(variables_, formula,
+                         {physics_.step, 0, physics_.timestep.value_or(physics_.units.lammps_default_timestep)});
     } catch (const std::invalid_argument& e) {
       error(e.what());
     }
@@ -288,7 +303,7 @@ class Reader {
         std::string formula = text.substr(k + 2, close - k - 2);
         if (formula.find(":%") != std::string::npos)
           error(fmt::format("$({}): a format suffix is not read by dtcrit", formula));
-        out += fmt::format("{:.20g}", evaluate(formula, physics_.step, 0));
+        out += fmt::format("{:.20g}", evaluate(formula));
         k = close;
       } else {
         out += variable_text(text.substr(k + 1, 1));
@@ -482,9 +497,11 @@ class Reader {
     if (style[0] == "hybrid" || style[0] == "hybrid/overlay" || style[0] == "hybrid/scaled") {
       hybrid = style[0];
       std::vector<std::string> subs;
+      // The sub-style names: the words that are neither numbers nor the granular styles' own words.
       for (std::size_t k = 1; k < style.size(); ++k)
-        if (granular_pair_styles().count(style[k]) || std::isalpha(static_cast<unsigned char>(style[k][0])))
-          if (!plain_number(style[k]) && style[k] != "NULL" && style[k] != "limit_damping") subs.push_back(style[k]);
+        if (std::isalpha(static_cast<unsigned char>(style[k][0])) && !plain_number(style[k]) && style[k] != "NULL" &&
+            style[k] != "limit_damping")
+          subs.push_back(style[k]);
       if (subs.size() != 1)
         error(fmt::format("pair_style {} with the sub-styles '{}': dtcrit reads one granular sub-style", hybrid,
                           joined(subs)));
@@ -634,9 +651,14 @@ class Reader {
     build_laws(r, p, taken);
 
     // Walls.
+    std::optional<RegionReadContext> regions;  // made once, for the first region wall
     for (const WallFix& f : wall_fixes) {
-      if (f.w[3] == "wall/gran/region") add_region_wall(r, p, f.at, f.w, f.style_at);
-      else add_walls(r, p, f.at, f.w, f.style_at);
+      if (f.w[3] != "wall/gran/region") {
+        add_walls(r, p, f.at, f.w, f.style_at);
+        continue;
+      }
+      if (!regions) regions = region_context(r, p);
+      add_region_wall(r, p, *regions, f.at, f.w, f.style_at);
     }
 
     for (const auto& [id, c] : p.computes) {
@@ -743,8 +765,8 @@ class Reader {
 
   // fix ID all wall/gran/region STYLE ARGS... region NAME [contacts]: the region as it is at the
   // state's time step (region_wall.hpp), with the fix's law.
-  void add_region_wall(LammpsInput& r, const Physics& p, const Where& at, const std::vector<std::string>& w,
-                       std::size_t style_at) const {
+  void add_region_wall(LammpsInput& r, const Physics& p, const RegionReadContext& context, const Where& at,
+                       const std::vector<std::string>& w, std::size_t style_at) const {
     auto error_here = [&](const std::string& what) { error_at(at.file, at.line, what); };
     if (w[style_at] != "region") error_here(fmt::format("fix wall/gran/region: expected 'region NAME', got '{}'", w[style_at]));
     if (style_at + 1 >= w.size()) error_here("fix wall/gran/region: 'region' without a region ID");
@@ -755,21 +777,6 @@ class Reader {
     const auto region = p.regions.find(name);
     if (region == p.regions.end())
       error_here(fmt::format("fix wall/gran/region: region '{}' is not defined at the run taken", name));
-    RegionReadContext context;
-    context.lattice_command = p.lattice_command;
-    context.box = std::array<Vec3, 2>{r.packing.box_lo, r.packing.box_hi};
-    context.variables = variables_at_state(r);
-    // Union and intersection name regions defined before: all of them, as they are at the run.
-    for (const auto& [id, def] : p.regions) {
-      if (id == name) continue;
-      const auto& words = def.second;
-      if (words.size() > 2 && (words[2] == "union" || words[2] == "intersect")) continue;
-      try {
-        context.regions[id] = parse_lammps_region(words, context);
-      } catch (const std::invalid_argument&) {
-        // An insertion region the wall does not use may hold what a wall cannot (e.g. a prism).
-      }
-    }
     RegionWall wall;
     try {
       wall = parse_lammps_region(region->second.second, context);
@@ -784,6 +791,25 @@ class Reader {
     r.packing.region_walls.push_back(std::move(wall));
   }
 
+  // What every region wall is read with: the box, the variables at the state, and the regions in
+  // effect at the run taken, which union and intersect name.
+  RegionReadContext region_context(const LammpsInput& r, const Physics& p) const {
+    RegionReadContext context;
+    context.lattice_command = p.lattice_command;
+    context.box = std::array<Vec3, 2>{r.packing.box_lo, r.packing.box_hi};
+    context.variables = variables_at_state(r);
+    for (const auto& [id, def] : p.regions) {
+      const auto& words = def.second;
+      if (words.size() > 2 && (words[2] == "union" || words[2] == "intersect")) continue;
+      try {
+        context.regions[id] = parse_lammps_region(words, context);
+      } catch (const std::invalid_argument&) {
+        // An insertion region no wall uses may hold what a wall cannot (e.g. a prism).
+      }
+    }
+    return context;
+  }
+
   // Every equal-style variable that has a value at the state's time step: step from the data
   // file's header (write_data records it), elapsed since the start of the run taken.
   std::map<std::string, double> variables_at_state(const LammpsInput& r) const {
@@ -796,32 +822,13 @@ class Reader {
         continue;
       }
       try {
-        values[name] = evaluate_with(variables, v.value, step.value_or(-1), step ? *step - run_start_step_ : -1, step.has_value());
+        values[name] = evaluate_in(variables, v.value, {step, step ? *step - run_start_step_ : 0, std::nullopt});
       } catch (const std::invalid_argument&) {
         // Not a value at the state (an atom value, or step-dependent without a step in the data
         // file): a region that uses it is refused by parse_lammps_region, naming it.
       }
     }
     return values;
-  }
-
-  double evaluate_with(const std::map<std::string, Variable>& variables, const std::string& formula, long step,
-                       long elapsed, bool step_known, int depth = 0) const {
-    if (depth > 50) fail(fmt::format("formula '{}': variables refer to each other more than 50 deep", formula));
-    FormulaNames names;
-    names.variable = [&](const std::string& name) -> std::optional<double> {
-      const auto v = variables.find(name);
-      if (v == variables.end()) return std::nullopt;
-      if (v->second.style == "equal") return evaluate_with(variables, v->second.value, step, elapsed, step_known, depth + 1);
-      return read_number(v->second.value);
-    };
-    names.keyword = [&](const std::string& k) -> std::optional<double> {
-      if (!step_known) return std::nullopt;
-      if (k == "step") return static_cast<double>(step);
-      if (k == "elapsed" || k == "elaplong") return static_cast<double>(elapsed);
-      return std::nullopt;
-    };
-    return evaluate_lammps_formula(formula, names);
   }
 
   std::string path_;

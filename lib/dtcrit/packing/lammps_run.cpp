@@ -1,5 +1,6 @@
 #include "dtcrit/packing/lammps_run.hpp"
 
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -16,6 +17,22 @@
 namespace dtcrit::packing {
 
 namespace fs = std::filesystem;
+
+ScratchFolder::ScratchFolder(const std::string& prefix, const std::string& keep) : keep_(!keep.empty()) {
+  if (keep_) {
+    path_ = keep;
+    fs::create_directories(path_);
+    return;
+  }
+  std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
+  if (mkdtemp(pattern.data()) == nullptr) fail(fmt::format("cannot create a temporary folder {}", pattern));
+  path_ = pattern;
+}
+
+ScratchFolder::~ScratchFolder() {
+  std::error_code ec;
+  if (!keep_) fs::remove_all(path_, ec);
+}
 
 std::string find_executable(const std::string& name) {
   if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
@@ -34,8 +51,8 @@ std::string shell_quoted(const std::string& s) {
 }
 
 void restart_to_data(const std::string& restart, const std::string& data_file, const std::string& lmp) {
-  // The restart is an input like any other: a readable regular file (io/input_file.hpp).
-  (void)read_input_file(restart, "LAMMPS restart file");
+  // The restart is an input like any other: a readable regular file, not an output (io/input_file.hpp).
+  check_input_file(restart, "LAMMPS restart file");
   const std::string what = fmt::format("{} -restart2data {} {}", lmp, restart, data_file);
   const std::string exe = find_executable(lmp);
   if (exe.empty())

@@ -1,7 +1,5 @@
 #include "dtcrit/packing/packing_request.hpp"
 
-#include <stdlib.h>
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -323,26 +321,6 @@ EigenOptions eigen_options(const PackingRequest& o) {
 
 namespace {
 
-// A private folder under the system's temporary folder, removed with everything in it.
-class TemporaryFolder {
- public:
-  TemporaryFolder() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "dtcrit-restart-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) fail(fmt::format("cannot make a temporary folder {}", pattern));
-    path_ = pattern;
-  }
-  ~TemporaryFolder() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TemporaryFolder(const TemporaryFolder&) = delete;
-  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
 void replace_all(std::string& text, const std::string& from, const std::string& to) {
   for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
     text.replace(at, from.size(), to);
@@ -356,7 +334,7 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
     // A binary restart is the state as LAMMPS' own -restart2data writes it, read as --lammps-data.
     if (!o.data_file.empty())
       fail(fmt::format("give one of --lammps-data {} and --lammps-restart {}", o.data_file, o.lammps_restart));
-    const TemporaryFolder folder;
+    const ScratchFolder folder("dtcrit-restart");
     PackingRequest converted = o;
     converted.lammps_restart.clear();
     converted.data_file = (folder.path() / "state.data").string();

@@ -5,6 +5,7 @@
 
 #include <Eigen/Geometry>
 
+#include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/core/check.hpp"
 
 namespace dtcrit::packing {
@@ -94,6 +95,16 @@ Local flat(const Vec3& del, double distance, int face, double wall_radius = 0.0)
   c.wall_radius = wall_radius;
   c.tangent = tangents_of(distance > 0.0 ? Vec3(del / distance) : Vec3::UnitZ());
   return c;
+}
+
+// The two end caps of a cylinder or cone seen from inside (faces 1 and 2, unless open): each a flat
+// contact along the axis; `push_axis` is the axis the offset is put on (LAMMPS puts a y-axis
+// cone's along z: cone_interior).
+void end_caps(const RegionWall& w, const Vec3& x, double cutoff, int push_axis, std::vector<Local>& out) {
+  const double below = x[w.axis] - w.axis_lo;
+  if (below < cutoff && !w.open[0]) out.push_back(flat(below * Vec3::Unit(push_axis), below, 0));
+  const double above = w.axis_hi - x[w.axis];
+  if (above < cutoff && !w.open[1]) out.push_back(flat(-above * Vec3::Unit(push_axis), above, 1));
 }
 
 // region.cpp point_on_line_segment: the point of [a, b] nearest c; `end` is -1 at a, +1 at b, else 0.
@@ -209,10 +220,7 @@ void cylinder_interior(const RegionWall& w, const Vec3& x, double cutoff, std::v
     revolution_turning(c, w, x, false);
     out.push_back(c);
   }
-  const double below = x[ax] - w.axis_lo;
-  if (below < cutoff && !w.open[0]) out.push_back(flat(below * Vec3::Unit(ax), below, 0));
-  const double above = w.axis_hi - x[ax];
-  if (above < cutoff && !w.open[1]) out.push_back(flat(-above * Vec3::Unit(ax), above, 1));
+  end_caps(w, x, cutoff, ax, out);
 }
 
 void cylinder_exterior(const RegionWall& w, const Vec3& x, double cutoff, std::vector<Local>& out) {
@@ -306,11 +314,7 @@ void cone_interior(const RegionWall& w, const Vec3& x, double cutoff, std::vecto
   }
   // region_cone.cpp (29 Sep 2021) puts a y-axis cone's cap offsets in z, not y: LAMMPS pushes such
   // a particle along z (measured with lmp, tests/data/regions, case cone_y_in). Reproduced as is.
-  const int cap_axis = w.axis == 1 ? 2 : ax;
-  const double below = x[ax] - w.axis_lo;
-  if (below < cutoff && !w.open[0]) out.push_back(flat(below * Vec3::Unit(cap_axis), below, 0));
-  const double above = w.axis_hi - x[ax];
-  if (above < cutoff && !w.open[1]) out.push_back(flat(-above * Vec3::Unit(cap_axis), above, 1));
+  end_caps(w, x, cutoff, w.axis == 1 ? 2 : ax, out);
 }
 
 void cone_exterior(const RegionWall& w, const Vec3& x, double cutoff, std::vector<Local>& out) {
@@ -477,7 +481,7 @@ std::vector<RegionContact> region_contacts(const RegionWall& w, const Vec3& x_wo
 
 double lammps_effective_radius(double particle_radius, double wall_radius, const RegionWall& w) {
   if (wall_radius == 0.0) return particle_radius;
-  const double r_eff = particle_radius * wall_radius / (particle_radius + wall_radius);
+  const double r_eff = contact::effective_radius(particle_radius, wall_radius);
   if (!(r_eff > 0.0) || !std::isfinite(r_eff))
     refuse(w, fmt::format("a particle of radius {} against the wall radius {} LAMMPS passes to the law gives "
                           "R_eff = {} (LAMMPS takes the square root of it)",
