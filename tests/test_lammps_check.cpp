@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <string>
 
@@ -66,7 +67,7 @@ TEST_CASE("lammps-check: a LAMMPS that fails is reported with its exit status, a
   if (old) setenv("TMPDIR", saved.c_str(), 1);
   else unsetenv("TMPDIR");
   CHECK(r.status != 0);
-  CHECK_THAT(r.out, Catch::Matchers::Contains("LAMMPS failed (exit status 1) on the probe at 0.99 h_crit"));
+  CHECK_THAT(r.out, Catch::Matchers::Contains("LAMMPS failed (exit status 1) on the probe at 0.5 h_crit"));
   CHECK(fs::is_empty(tmp));  // the temporary probe folder was removed
   fs::remove_all(tmp);
 }
@@ -129,10 +130,10 @@ TEST_CASE("lammps-check: the separation energy of two probe dumps, by hand", "[l
   REQUIRE(s.size() == 2);  // the perturbed run halted after step 10: common frames only
   CHECK(s[0].step == 0);
   CHECK(s[0].separation_energy == Approx(0.5 * 2 * 1));
-  CHECK(s[0].reference_energy == 0.0);
+  CHECK(s[0].rest_energy == 0.0);
   CHECK(s[1].step == 10);
   CHECK(s[1].separation_energy == Approx(0.5 * 2 * 4 + 0.5 * 1.2 * 9));  // dvy = 2 on atom 1, dwz = -3 on atom 2
-  CHECK(s[1].reference_energy == Approx(0.5 * 2 * 1 + 0.5 * 1.2 * 4));
+  CHECK(s[1].rest_energy == Approx(0.5 * 2 * 1 + 0.5 * 1.2 * 4));
   // A blown-up run (nan) is an infinite separation; atoms out of order are an error naming the step.
   write_probe_dump(dir / "nan.dump", {{0, {"1 2 0.5 nan 0 0 0 0 0", "2 3 1 0 0 0 0 0 0"}}});
   CHECK(read_probe_separation((dir / "rest.dump").string(), (dir / "nan.dump").string())[0].separation_energy ==
@@ -144,4 +145,71 @@ TEST_CASE("lammps-check: the separation energy of two probe dumps, by hand", "[l
   CHECK_THROWS_WITH(read_probe_separation((dir / "rest.dump").string(), (dir / "short.dump").string()),
                     Catch::Matchers::Contains("the dump ends inside a frame"));
   fs::remove_all(dir);
+}
+
+namespace {
+// Frames every `every` steps up to `steps`, with separation S(step) = f(step), the run from rest at rest.
+std::vector<dtcrit::packing::SeparationFrame> series(long steps, long every, const std::function<double(long)>& f) {
+  std::vector<dtcrit::packing::SeparationFrame> out;
+  for (long s = 0; s <= steps; s += every) out.push_back({s, f(s), 0.0});
+  return out;
+}
+}  // namespace
+
+TEST_CASE("lammps-check judges each step against the reference step over the same physical time", "[lammps_check]") {
+  using namespace dtcrit::packing;
+  const double ref = probe_reference_factor;
+  // A packing that separates by itself: S grows as exp(t) in time t = step x factor x 2e-2, then
+  // saturates at 1e6 (a flowing packing, chaotic, not the step's doing).
+  auto flowing = [](double factor) {
+    return [factor](long s) { return std::min(1e6, std::exp(s * factor * 2e-2)); };
+  };
+  const auto reference = series(2020, 4, flowing(ref));
+  const ProbeStep r = judge_probe_step(reference, ref, false, reference, ref);
+  CHECK(r.excess == Approx(1.0));
+  CHECK(r.course == ProbeCourse::bounded);
+  // At 0.99 the same growth over the same time: excess 1, bounded, though its growth is 1e3.
+  const ProbeStep below = judge_probe_step(series(1000, 2, flowing(0.99)), 0.99, false, reference, ref);
+  CHECK(below.growth == Approx(1e3).epsilon(1e-9));
+  CHECK(below.reference_growth == Approx(1e3).epsilon(1e-9));
+  // Before saturation the reference is read up to the same time only: 100 steps at 0.99 are 198 at 0.5.
+  const ProbeStep early = judge_probe_step(series(100, 2, flowing(0.99)), 0.99, false, reference, ref);
+  CHECK(early.reference_growth == Approx(std::sqrt(std::exp(196 * ref * 2e-2))).epsilon(1e-9));  // last frame <= 198
+  CHECK(below.excess <= 1.5);
+  CHECK(below.course == ProbeCourse::bounded);
+  // Above: growing by 1.03 per step on top (amplitude), capped at 1e16 (saturated) or not (growing).
+  auto unstable = [&](double cap) {
+    return [&, cap](long s) { return std::min(cap, flowing(1.01)(s) * std::pow(1.03, 2.0 * s)); };
+  };
+  const ProbeStep growing = judge_probe_step(series(1000, 2, unstable(1e300)), 1.01, false, reference, ref);
+  CHECK(growing.excess > 1e10);
+  CHECK(growing.course == ProbeCourse::growing);
+  const ProbeStep saturated = judge_probe_step(series(1000, 2, unstable(1e16)), 1.01, false, reference, ref);
+  CHECK(saturated.course == ProbeCourse::saturated);
+  const ProbeStep halted = judge_probe_step(series(400, 2, unstable(1e300)), 1.01, true, reference, ref);
+  CHECK(halted.course == ProbeCourse::diverged);
+
+  const auto confirmed = probe_verdict(r, below, saturated);
+  CHECK(confirmed.confirmed);
+  CHECK_THAT(confirmed.text, Catch::Matchers::StartsWith("CONFIRMED") && Catch::Matchers::Contains("stopped growing"));
+  CHECK(probe_verdict(r, below, halted).confirmed);
+  CHECK_THAT(probe_verdict(r, below, halted).text, Catch::Matchers::Contains("diverged"));
+  // Nothing beyond the reference at 1.01: not seen, and the packing named as not at rest.
+  const ProbeStep flat = judge_probe_step(series(1000, 2, flowing(1.01)), 1.01, false, reference, ref);
+  const auto unseen = probe_verdict(r, below, flat);
+  CHECK_FALSE(unseen.confirmed);
+  CHECK_THAT(unseen.text, Catch::Matchers::Contains("was not seen") && Catch::Matchers::Contains("not at rest"));
+  // Growth at 0.99 beyond the reference: the prediction is too large.
+  const auto unsafe = probe_verdict(r, judge_probe_step(series(1000, 2, unstable(1e300)), 0.99, false, reference, ref), growing);
+  CHECK_FALSE(unsafe.confirmed);
+  CHECK_THAT(unsafe.text, Catch::Matchers::Contains("unstable below the predicted limit"));
+  // A reference that runs away: nothing to judge against.
+  const ProbeStep away = judge_probe_step(series(800, 4, flowing(ref)), ref, true, reference, ref);
+  CHECK_THAT(probe_verdict(away, below, growing).text, Catch::Matchers::Contains("runs away at half the predicted step"));
+  // A packing at rest (S constant): the reference's growth is 1 and the excess is the growth itself.
+  const auto still = series(2020, 4, [](long) { return 1.0; });
+  const ProbeStep at_rest = judge_probe_step(series(1000, 2, [](long s) { return std::pow(1.02, 2.0 * s); }), 1.01, false,
+                                             still, ref);
+  CHECK(at_rest.reference_growth == 1.0);
+  CHECK(at_rest.excess == Approx(std::pow(1.02, 1000.0)).epsilon(1e-9));
 }

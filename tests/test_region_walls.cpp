@@ -281,7 +281,7 @@ TEST_CASE("region command: LAMMPS' syntax and errors that name the keyword and v
   CHECK(drum.rotation_axis == Vec3::UnitZ());
   CHECK(drum.displacement == Vec3(0.25, 0.0, 0.0));
   const RegionWall inf = parse_lammps_region(split("inf block -INF INF 0 1 EDGE 3 units box"),
-                                             RegionReadContext{{}, false, std::array<Vec3, 2>{Vec3(0, 0, -7), Vec3(9, 9, 9)}});
+                                             RegionReadContext{{}, false, std::array<Vec3, 2>{Vec3(0, 0, -7), Vec3(9, 9, 9)}, {}});
   CHECK(inf.lo[0] == -1e20);
   CHECK(inf.lo[2] == -7.0);
   auto error_of = [](const std::string& words, const RegionReadContext& c = region_forces_context()) {
@@ -340,4 +340,56 @@ TEST_CASE("what does not follow LAMMPS' regions is refused by name", "[regions]"
   const ContactSet hooke_contacts = find_contacts(narrow, laws);
   CHECK(hooke_contacts.wall_contacts == 1);
   CHECK(hooke_contacts.contacts[0].overlap == Approx(0.25).epsilon(1e-12));
+}
+
+TEST_CASE("lammps-check writes each region wall as it is at the state, and reading it back gives the same contacts",
+          "[regions][lammps_check]") {
+  // Moved and rotated regions, open faces, side out, and a union whose members carry their own
+  // transforms: each written by lammps_region_commands, read back by the script's own parser (its
+  // variables from the written `variable` lines), then asked for contacts at points around it.
+  RegionReadContext c = region_forces_context();
+  c.regions["ca"] = parse_lammps_region(split("region ca cylinder z 0 0 2 -1 1 side in units box rotate v_theta 0.1 0 0 0 1 1"), c);
+  c.regions["sb"] = parse_lammps_region(split("region sb sphere 0 0 1.2 1.5 units box move v_dx v_dy v_dz"), c);
+  const std::vector<std::string> texts = {
+      "cylinder z 0 0 2 -1 1 side in open 3 units box rotate v_theta 0.3 -0.2 0 1 0.5 0.2 move v_dx v_dy v_dz",
+      "cone x 0.1 0.2 0.5 1.5 -2 2 side in units box rotate v_theta 0 0 0 0 0 1",
+      "block -1 1 -2 2 -0.5 0.5 side out units box move v_dx v_dy v_dz",
+      "plane 0 0 -1 0.1 0.2 1 side in units box rotate v_theta 0 0 0 1 0 0",
+      "sphere 0.2 0.1 0 1.7 side in units box",
+      "union 2 ca sb units box",
+  };
+  for (const auto& text : texts) {
+    INFO(text);
+    Packing p;
+    p.region_walls.push_back(region(text, c));
+    std::vector<std::string> commands = lammps_region_commands(p);
+    RegionReadContext back;
+    RegionWall written;
+    for (const auto& command : commands) {
+      const auto w = split(command);
+      if (w[0] == "variable") {
+        REQUIRE(w.size() == 4);
+        back.variables[w[1]] = std::stod(w[3]);
+      } else {
+        written = parse_lammps_region(w, back);
+        back.regions[written.name] = written;
+      }
+    }
+    REQUIRE(written.name == "wr");
+    int compared = 0;
+    for (double x = -2.5; x <= 2.5; x += 0.5)
+      for (double y = -2.5; y <= 2.5; y += 0.5)
+        for (double z = -1.5; z <= 2.0; z += 0.5) {
+          const Vec3 at(x + 0.013, y - 0.021, z + 0.017);  // off the symmetry planes
+          const auto a = region_contacts(p.region_walls[0], at, 0.4), b = region_contacts(written, at, 0.4);
+          REQUIRE(a.size() == b.size());
+          for (std::size_t k = 0; k < a.size(); ++k) {
+            CHECK((a[k].normal - b[k].normal).norm() <= 1e-12);
+            CHECK(std::abs(a[k].overlap - b[k].overlap) <= 1e-12);
+            CHECK(a[k].wall_radius == Approx(b[k].wall_radius).margin(1e-12));
+            ++compared;
+          }
+        }
+    CHECK(compared > 0);
+  }
 }

@@ -1,6 +1,7 @@
 // dtcrit lammps-check: predict the critical step of LAMMPS' fix nve/sphere on a packing, then run
-// the user's own LAMMPS at 0.99 and 1.01 of it, each twice (at rest and perturbed), and report the
-// growth of the separation of the two runs.
+// the user's own LAMMPS at a reference step (half of it), at 0.99 and at 1.01 of it, each twice (from
+// rest and perturbed), and report how much more the two runs separate at 0.99 and 1.01 than at the
+// reference step.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -43,6 +45,7 @@ struct CheckOptions {
   std::string lmp = "lmp";
   int mpi = 0;             // processes of mpirun; 0: run lmp directly
   int steps = 1000;
+  int settle_steps = 2000;  // at the reference step, before each measured run
   double perturbation = 1e-8;  // small: growth above the limit stops once contacts slide (Coulomb)
   std::string keep_probe;  // folder to keep the probe's files in
 };
@@ -59,14 +62,18 @@ std::string last_lines(const fs::path& file, std::size_t n) {
 
 // The probe's folder: kept (--keep-probe) or a fresh temporary one removed at the end.
 
+// What dtcrit finds on the state LAMMPS settled to.
+struct Settled {
+  Index pair_contacts = 0, wall_contacts = 0;
+  double h_crit = 0.0;
+};
+
 struct RunResult {
   packing::ProbeRun run;
-  long steps_compared = 0;       // last step both runs dumped
-  double separation0 = 0.0;      // kinetic energy of the velocity difference at step 0 [J]
-  double separation_max = 0.0;   // its maximum over the compared steps [J]
-  double reference_max = 0.0;    // the reference run's own maximum kinetic energy [J]
-  double growth = 0.0;           // sqrt(separation_max / separation0): growth in amplitude
-  bool halted = false;           // fewer steps compared than asked: a run passed the halt energy
+  std::vector<packing::SeparationFrame> frames;
+  double separation0 = 0.0;     // kinetic energy of the velocity difference at step 0 [J]
+  double separation_max = 0.0;  // its maximum over the compared steps [J]
+  double rest_max = 0.0;        // the run from rest's own maximum kinetic energy [J]
 };
 
 // Runs one probe script in the folder; a failing LAMMPS is an error with its last output lines.
@@ -95,6 +102,7 @@ void run(const CheckOptions& c) {
                 "does not apply: LAMMPS starts every contact history of the probe at zero (a data file carries none), "
                 "so the prediction is made at zero histories too");
   if (c.steps < 1) fail(fmt::format("--steps {} must be at least 1", c.steps));
+  if (c.settle_steps < 0) fail(fmt::format("--settle-steps {} must be 0 or more", c.settle_steps));
   if (!(c.perturbation > 0.0) || !std::isfinite(c.perturbation))
     fail(fmt::format("--perturbation {} must be a positive number", c.perturbation));
   if (c.mpi < 0) fail(fmt::format("--mpi {} must be a number of processes >= 1", c.mpi));
@@ -147,8 +155,7 @@ void run(const CheckOptions& c) {
     law_commands.insert(law_commands.end(), problem.script->load_commands.begin(), problem.script->load_commands.end());
 
   const double amplitude = c.perturbation * d_min * report.omega_max;
-  const auto velocities = packing::probe_velocities(p, amplitude);
-  const double e0 = packing::kinetic_energy(p, velocities);
+  const double e0 = packing::probe_kick_energy(p, amplitude);  // expected; S(0) is measured
   // fix halt stops either run once its kinetic energy passes e_halt: 1e12 x E0 (1e6 in amplitude,
   // where confirm_with_stepper stops too) plus the energy of every particle moving at (A x omega_max),
   // A = min(100 largest overlaps, 0.1 smallest radius): far above the packing's own relaxation
@@ -164,56 +171,84 @@ void run(const CheckOptions& c) {
   const int dump_every = std::max(1, static_cast<int>(std::ceil(static_cast<double>(c.steps) * p.size() / 2e5)));
 
   const packing::ScratchFolder folder("dtcrit-probe", c.keep_probe);
-  packing::write_lammps_data((folder.path() / "probe.data").string(), p, &velocities);
-  packing::write_lammps_data((folder.path() / "probe_rest.data").string(), p);
+  packing::write_lammps_data((folder.path() / "probe.data").string(), p);
   std::string launcher = "OMP_NUM_THREADS=1 ";
   if (c.mpi > 0) launcher += fmt::format("{} -np {} ", shell_quoted(mpirun), c.mpi);
   launcher += shell_quoted(lmp);
 
+  // The state LAMMPS settles to is analysed again: a packing that gains contacts while it settles is stiffer than the one predicted for.
+  const bool reanalyse = c.settle_steps > 0 && (problem.script || !o.data_file.empty());
+  // Three steps, each run from rest and perturbed: the reference step well below the limit (over the
+  // time of the longest run), then 0.99 and 1.01 of the prediction, judged against it.
+  std::vector<packing::ProbeStep> steps;
   std::vector<RunResult> results;
-  for (double factor : {0.99, 1.01}) {
+  for (double factor : {packing::probe_reference_factor, 0.99, 1.01}) {
     RunResult r;
     r.run.factor = factor;
     r.run.h = factor * lim.h_crit;
-    r.run.steps = c.steps;
-    r.run.dump_every = dump_every;
+    const double time_factor = factor == packing::probe_reference_factor ? 1.01 / factor : 1.0;
+    r.run.steps = static_cast<int>(std::ceil(c.steps * time_factor - 1e-9));
+    r.run.dump_every = static_cast<int>(std::ceil(dump_every * time_factor - 1e-9));
+    r.run.settle_steps = c.settle_steps;
+    r.run.settle_h = packing::probe_reference_factor * lim.h_crit;
     const std::string tag = fmt::format("{:.2f}", factor);
-    // The same step from the packing at rest (reference) and from the perturbed velocities.
     for (const bool perturbed : {false, true}) {
       const std::string run_tag = (perturbed ? "perturbed_" : "rest_") + tag;
       const std::string input = "in.probe_" + run_tag;
+      packing::ProbeRun run = r.run;
+      run.kick = perturbed ? amplitude : 0.0;
+      // Every run writes its settled state, so that the two runs of a step do the same operations
+      // (write_data re-sorts the atoms, which changes the forces' rounding); the reference's run from
+      // rest gives the state analysed again.
+      if (reanalyse) run.settled_data = "settled_" + run_tag + ".data";
       {
         std::ofstream in(folder.path() / input);
-        in << packing::probe_script(p, law_commands, perturbed ? "probe.data" : "probe_rest.data",
-                                    "velocities_" + run_tag + ".dump", r.run, e_halt,
+        in << packing::probe_script(p, law_commands, "probe.data", "velocities_" + run_tag + ".dump", run, e_halt,
                                     problem.script ? problem.script->units.name : "si");
         if (!in) fail(fmt::format("cannot write {}", (folder.path() / input).string()));
       }
-      progress(fmt::format("LAMMPS at {} h_crit = {:.6g} {}, {} steps, {}", factor, r.run.h, report.units.time, c.steps,
-                           perturbed ? "perturbed" : "at rest"));
+      progress(fmt::format("LAMMPS at {} h_crit = {:.6g} {}, {} steps, {}{}", factor, r.run.h, report.units.time,
+                           r.run.steps, perturbed ? "perturbed" : "from rest",
+                           factor == packing::probe_reference_factor ? " (the reference step)" : ""));
       run_lammps(folder, launcher, input, run_tag, factor);
     }
-    const auto frames = packing::read_probe_separation((folder.path() / ("velocities_rest_" + tag + ".dump")).string(),
-                                                       (folder.path() / ("velocities_perturbed_" + tag + ".dump")).string(),
-                                                       discs ? 0.5 : 0.4);
-    if (frames.empty() || frames.front().step != 0) fail(fmt::format("the probe at {} h_crit: LAMMPS dumped no step 0", factor));
-    r.separation0 = frames.front().separation_energy;
+    r.frames = packing::read_probe_separation((folder.path() / ("velocities_rest_" + tag + ".dump")).string(),
+                                              (folder.path() / ("velocities_perturbed_" + tag + ".dump")).string(),
+                                              discs ? 0.5 : 0.4);
+    if (r.frames.empty() || r.frames.front().step != 0)
+      fail(fmt::format("the probe at {} h_crit: LAMMPS dumped no step 0", factor));
+    r.separation0 = r.frames.front().separation_energy;
     if (!(r.separation0 > 0.0)) fail(fmt::format("the probe at {} h_crit: no initial separation in LAMMPS' dumps", factor));
-    for (const auto& f : frames) {
+    for (const auto& f : r.frames) {
       r.separation_max = std::max(r.separation_max, f.separation_energy);
-      r.reference_max = std::max(r.reference_max, f.reference_energy);
-      r.steps_compared = f.step;
+      r.rest_max = std::max(r.rest_max, f.rest_energy);
     }
-    r.growth = std::sqrt(r.separation_max / r.separation0);
-    r.halted = r.steps_compared + dump_every <= c.steps;
-    results.push_back(r);
+    const long compared = r.frames.back().step;
+    const bool halted = compared + r.run.dump_every <= r.run.steps;
+    steps.push_back(packing::judge_probe_step(r.frames, factor, halted, results.empty() ? r.frames : results.front().frames,
+                                              packing::probe_reference_factor));
+    results.push_back(std::move(r));
   }
-  auto verdict = packing::confirmation_verdict(results[0].growth, results[1].growth);
-  for (const auto& r : results)
-    if (r.halted && !(r.growth > packing::growing_growth))
-      verdict.text += fmt::format(" -- at {:.2f} a run passed the halt energy {:.3g} {} after step {} while the separation "
-                                  "had grown by {:.3g} only: a packing far from rest in LAMMPS",
-                                  r.run.factor, e_halt, report.units.energy, r.steps_compared, r.growth);
+  auto verdict = packing::probe_verdict(steps[0], steps[1], steps[2]);
+  std::optional<Settled> settled;
+  if (reanalyse) {
+    packing::PackingRequest again = o;
+    again.data_file = (folder.path() / fmt::format("settled_rest_{:.2f}.data", packing::probe_reference_factor)).string();
+    again.lammps_restart.clear();
+    progress("dtcrit on the state LAMMPS settled to");
+    const packing::PackingAnswer a = packing::answer_packing(again, progress);
+    const auto it = std::find_if(a.report.integrators.begin(), a.report.integrators.end(),
+                                 [](const auto& l) { return l.name == "velocity_verlet"; });
+    settled = Settled{a.system->contacts().pair_contacts, a.system->contacts().wall_contacts,
+                      it != a.report.integrators.end() && it->converged ? it->h_crit : std::nan("")};
+    if (!verdict.confirmed && std::isfinite(settled->h_crit) && settled->h_crit < 0.99 * lim.h_crit)
+      verdict.text += fmt::format(". The packing LAMMPS settled to is not the one analysed: it has {} pair and {} wall "
+                                  "contacts (analysed: {} and {}) and its own limit is {:.6g} {}, {:.4g} of the "
+                                  "prediction: analyse the state your run is in (write_data after it has settled)",
+                                  settled->pair_contacts, settled->wall_contacts, sys.contacts().pair_contacts,
+                                  sys.contacts().wall_contacts, settled->h_crit, report.units.time,
+                                  settled->h_crit / lim.h_crit);
+  }
 
   std::string source = problem.script ? "--lammps-input " + problem.script->path : p.source;
   if (c.json) {
@@ -224,10 +259,10 @@ void run(const CheckOptions& c) {
     j["prediction"] = {{"integrator", "velocity_verlet"},
                        {"lammps_fix", "nve/sphere"},
                        {"h_crit", lim.h_crit},
-                       {"h_crit_unit", "s"},
+                       {"h_crit_unit", report.units.time},
                        {"method", lim.method},
                        {"omega_max", report.omega_max},
-                       {"omega_max_unit", "rad/s"},
+                       {"omega_max_unit", "rad/" + report.units.time},
                        {"damped", report.damped}};
     j["probe"] = {{"lmp", lmp},
                   {"launcher", launcher},
@@ -235,27 +270,47 @@ void run(const CheckOptions& c) {
                   {"steps", c.steps},
                   {"perturbation", c.perturbation},
                   {"velocity_amplitude", amplitude},
-                  {"velocity_amplitude_unit", "m/s"},
-                  {"initial_kinetic_energy", e0},
-                  {"energy_unit", "J"},
+                  {"velocity_amplitude_unit", report.units.length + "/" + report.units.time},
+                  {"expected_kick_energy", e0},
+                  {"settle_steps", c.settle_steps},
+                  {"energy_unit", report.units.energy},
                   {"halt_energy", e_halt},
                   {"dump_every", dump_every},
                   {"measure", "separation energy 1/2 sum m |v - v_rest|^2 + 1/2 I |w - w_rest|^2 of the perturbed "
-                              "run against the run from rest; growth = sqrt(max / value at step 0)"},
+                              "run against the run from rest; growth = sqrt(max / value at step 0); excess = growth / "
+                              "the reference step's growth over the same physical time"},
+                  {"reference_factor", packing::probe_reference_factor},
                   {"law_commands", law_commands},
                   {"folder", folder.kept() ? nlohmann::json(folder.path().string()) : nlohmann::json(nullptr)}};
     j["runs"] = nlohmann::json::array();
-    for (const auto& r : results)
+    auto finite = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      const RunResult& r = results[k];
+      const packing::ProbeStep& st = steps[k];
       j["runs"].push_back({{"factor", r.run.factor},
+                           {"reference", k == 0},
                            {"h", r.run.h},
-                           {"h_unit", "s"},
-                           {"steps_compared", r.steps_compared},
-                           {"halted", r.halted},
+                           {"h_unit", report.units.time},
+                           {"steps", r.run.steps},
+                           {"steps_compared", st.steps_compared},
+                           {"halted", st.halted},
                            {"initial_separation_energy", r.separation0},
-                           {"max_separation_energy", r.separation_max},
-                           {"max_rest_run_kinetic_energy", r.reference_max},
-                           {"energy_unit", "J"},
-                           {"growth", std::isfinite(r.growth) ? nlohmann::json(r.growth) : nlohmann::json(nullptr)}});
+                           {"max_separation_energy", finite(r.separation_max)},
+                           {"max_rest_run_kinetic_energy", finite(r.rest_max)},
+                           {"energy_unit", report.units.energy},
+                           {"growth", finite(st.growth)},
+                           {"reference_growth", finite(st.reference_growth)},
+                           {"excess", finite(st.excess)},
+                           {"late_rise", finite(st.late_rise)},
+                           {"course", std::string(packing::to_string(st.course))}});
+    }
+    if (settled)
+      j["settled"] = {{"pair_contacts", settled->pair_contacts},
+                      {"wall_contacts", settled->wall_contacts},
+                      {"analysed_pair_contacts", sys.contacts().pair_contacts},
+                      {"analysed_wall_contacts", sys.contacts().wall_contacts},
+                      {"h_crit", std::isfinite(settled->h_crit) ? nlohmann::json(settled->h_crit) : nlohmann::json(nullptr)},
+                      {"h_crit_unit", report.units.time}};
     j["verdict"] = verdict.confirmed ? "CONFIRMED" : "NOT CONFIRMED";
     j["message"] = verdict.text;
     if (!problem.bound_warning.empty()) j["warnings"] = {problem.bound_warning};
@@ -276,26 +331,40 @@ void run(const CheckOptions& c) {
   t += fmt::format("prediction: LAMMPS' fix nve/sphere is velocity Verlet{}\n", report.damped ? " (damped: its exact damped limit)" : "");
   t += fmt::format("  omega_max                   {:.6g} rad/{}\n  h_crit velocity_verlet      {:.6g} {} ({})\n\n",
                    report.omega_max, u.time, lim.h_crit, u.time, lim.method);
-  t += fmt::format("LAMMPS probe: {} -in ..., {} particles, {} steps per run, two runs per step (from rest and "
-                   "perturbed){}\n", launcher, p.size(), c.steps,
+  t += fmt::format("LAMMPS probe: {} -in ..., {} particles, {} steps per run at 0.99 and 1.01 h_crit and the same time "
+                   "at the reference step {} h_crit, two runs per step (from rest and perturbed){}\n",
+                   launcher, p.size(), c.steps, packing::probe_reference_factor,
                    folder.kept() ? fmt::format(", files kept in {}", folder.path().string()) : "");
+  for (const auto& l : packing::lammps_region_commands(p)) t += "  " + l + "\n";
   for (const auto& l : law_commands) t += "  " + l + "\n";
-  t += fmt::format("  random velocities up to {:.4g} {}/{} (--perturbation {:g} x smallest overlap {:.4g} {} x omega_max), "
-                   "angular up to that / r, in the perturbed run; its kinetic energy E0 = {:.6g} {}\n",
+  if (c.settle_steps > 0)
+    t += fmt::format("  each run first settles for {} steps at the reference step (--settle-steps): LAMMPS rebuilds the "
+                     "contact histories the data file does not carry\n",
+                     c.settle_steps);
+  t += fmt::format("  then the perturbed run gets random velocities up to {:.4g} {}/{} (--perturbation {:g} x smallest "
+                   "overlap {:.4g} {} x omega_max), expected kinetic energy {:.6g} {}\n",
                    amplitude, u.length, u.time, c.perturbation, d_min, u.length, e0, u.energy);
   const std::string& energy = u.energy;
   t += fmt::format("  measured: separation energy S = 1/2 sum m |v - v_rest|^2 + 1/2 I |w - w_rest|^2 [{}] of the "
                    "perturbed run against the run from rest, I = {} m r^2 (LAMMPS' dumps, every {} step(s)); a "
-                   "packing not at rest in LAMMPS relaxes alike in both and cancels out; fix halt at KE > {:.3g} {}\n",
+                   "packing not at rest relaxes alike in both and cancels out; fix halt at KE > {:.3g} {}\n",
                    energy, discs ? "1/2" : "2/5", dump_every, e_halt, energy);
-  t += fmt::format("  {:<6} {:>14} {:>10} {:>14} {:>14} {:>18} {:>14}\n", "factor", "h [" + u.time + "]", "steps",
-                   "S(0) [" + energy + "]", "max S [" + energy + "]", "max KE rest [" + energy + "]", "sqrt(max S/S0)");
-  for (const auto& r : results)
-    t += fmt::format("  {:<6.2f} {:>14.6g} {:>10} {:>14.6g} {:>14.6g} {:>18.6g} {:>14.4g}{}\n", r.run.factor, r.run.h,
-                     r.steps_compared, r.separation0, r.separation_max, r.reference_max, r.growth,
-                     r.halted ? "  (halted)" : "");
+  t += fmt::format("  growth = sqrt(max S / S(0)); excess = growth / the reference step's growth over the same time (what "
+                   "LAMMPS does beyond what the packing does anyway: a flowing packing separates its two runs by itself)\n");
+  t += fmt::format("  {:<6} {:>12} {:>7} {:>12} {:>12} {:>14} {:>10} {:>10}  {}\n", "factor", "h [" + u.time + "]", "steps",
+                   "S(0) [" + energy + "]", "max S", "max KE rest", "growth", "excess", "course");
+  for (std::size_t k = 0; k < results.size(); ++k)
+    t += fmt::format("  {:<6.2f} {:>12.6g} {:>7} {:>12.4g} {:>12.4g} {:>14.4g} {:>10.4g} {:>10.4g}  {}{}\n",
+                     results[k].run.factor, results[k].run.h, steps[k].steps_compared, results[k].separation0,
+                     results[k].separation_max, results[k].rest_max, steps[k].growth, steps[k].excess,
+                     k == 0 ? "reference" : packing::to_string(steps[k].course), steps[k].halted ? " (halted)" : "");
+  if (settled)
+    t += fmt::format("  the state LAMMPS settled to (settled_rest_0.50.data): {} pair and {} wall contacts (analysed: {} and {}); "
+                     "dtcrit's h_crit on it {:.6g} {} ({:.6g} of the prediction)\n",
+                     settled->pair_contacts, settled->wall_contacts, sys.contacts().pair_contacts,
+                     sys.contacts().wall_contacts, settled->h_crit, u.time, settled->h_crit / lim.h_crit);
   if (!problem.bound_warning.empty()) t += "\nwarning: " + problem.bound_warning + "\n";
-  t += fmt::format("\n{} (growth in amplitude: sqrt of max S / S(0))\n", verdict.text);
+  t += fmt::format("\n{}\n", verdict.text);
   std::cout << t << std::flush;
 }
 
@@ -305,7 +374,8 @@ void add_lammps_check_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "lammps-check",
       "predict the critical step of LAMMPS' fix nve/sphere on a packing, then run your LAMMPS at 0.99 and 1.01 of it "
-      "(each from rest and perturbed) and report the growth of the separation of the two runs");
+      "and at a reference step of half of it (each from rest and perturbed), and report how much more the two runs "
+      "separate at 0.99 and 1.01 than at the reference step");
   auto c = std::make_shared<CheckOptions>();
   add_packing_request_options(cmd, c->packing);
   cmd->add_flag("--json", c->json, "print one JSON object");
@@ -313,7 +383,11 @@ void add_lammps_check_command(CLI::App& app) {
   cmd->add_option("--mpi", c->mpi, "run LAMMPS as mpirun -np P LMP");
   cmd->add_option("--steps", c->steps, "steps of each LAMMPS run")->capture_default_str();
   cmd->add_option("--perturbation", c->perturbation,
-                  "random initial velocities up to this fraction of (smallest overlap x omega_max) [m/s]")
+                  "the perturbed run's random velocities, up to this fraction of (smallest overlap x omega_max) [-]")
+      ->capture_default_str();
+  cmd->add_option("--settle-steps", c->settle_steps,
+                  "steps at the reference step before each measured run, in which LAMMPS rebuilds the contact "
+                  "histories a data file does not carry and the packing comes to rest [-]")
       ->capture_default_str();
   cmd->add_option("--keep-probe", c->keep_probe,
                   "keep the probe's data file, input scripts, logs and energy files in this (new or empty) folder");

@@ -785,8 +785,7 @@ class Reader {
     }
     wall.law = wall_law(at, w, style_at);
     wall.label = fmt::format("region {} (fix {}, {}; {})", name, w[1], at.str(), region->second.first.str());
-    r.law_commands.push_back(region->second.first.text);
-    r.law_commands.push_back(at.text);
+    r.law_commands.push_back(at.text);  // the probe writes the region itself, as it is at the state
     r.wall_fixes[w[1]].push_back(static_cast<int>(r.packing.walls.size() + r.packing.region_walls.size()));
     r.packing.region_walls.push_back(std::move(wall));
   }

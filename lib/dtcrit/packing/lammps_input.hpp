@@ -62,7 +62,9 @@ struct LammpsInput {
   std::map<std::string, std::vector<int>> wall_fixes;  // fix ID -> indices into packing.walls
   std::vector<std::string> taken;    // "FILE:LINE: command" of every line whose setting is in effect
   // The pair_style, pair_coeff and fix wall/gran commands in effect (variables substituted), in the
-  // script's order: what a LAMMPS probe of the same packing repeats (dtcrit lammps-check).
+  // script's order: what a LAMMPS probe of the same packing repeats (dtcrit lammps-check). The
+  // region commands of region walls are not among them: the probe writes each region as it is at
+  // the state (lammps_region_commands), where the script's may move with time.
   std::vector<std::string> law_commands;
   // fix gravity commands: loads, no stiffness (skipped by the analysis), but they hold a settled
   // packing in the state the data file records, so a probe repeats them.

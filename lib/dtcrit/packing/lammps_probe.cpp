@@ -9,6 +9,7 @@
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/key_values.hpp"
 #include "dtcrit/core/numbers.hpp"
+#include "dtcrit/packing/confirmation.hpp"
 
 namespace dtcrit::packing {
 
@@ -88,6 +89,69 @@ std::vector<std::string> lammps_law_commands(const Packing& p, const ContactLaws
   return out;
 }
 
+namespace {
+
+std::string number_text(double v) { return fmt::format("{:.17g}", v); }
+
+// "region NAME STYLE ARGS side in|out [open N ...] units box [rotate ...] [move ...]" for one region
+// (its members first, for a union or intersection), with the variables its transform reads.
+void add_region_commands(const RegionWall& w, const std::string& name, std::vector<std::string>& out) {
+  std::string args;
+  const auto n = number_text;
+  switch (w.style) {
+    case RegionStyle::plane:
+      args = fmt::format("{} {} {} {} {} {}", n(w.point.x()), n(w.point.y()), n(w.point.z()), n(w.normal.x()),
+                         n(w.normal.y()), n(w.normal.z()));
+      break;
+    case RegionStyle::block:
+      args = fmt::format("{} {} {} {} {} {}", n(w.lo.x()), n(w.hi.x()), n(w.lo.y()), n(w.hi.y()), n(w.lo.z()), n(w.hi.z()));
+      break;
+    case RegionStyle::cylinder:
+      args = fmt::format("{} {} {} {} {} {}", "xyz"[w.axis], n(w.c1), n(w.c2), n(w.radius), n(w.axis_lo), n(w.axis_hi));
+      break;
+    case RegionStyle::cone:
+      args = fmt::format("{} {} {} {} {} {} {}", "xyz"[w.axis], n(w.c1), n(w.c2), n(w.radius_lo), n(w.radius_hi),
+                         n(w.axis_lo), n(w.axis_hi));
+      break;
+    case RegionStyle::sphere:
+      args = fmt::format("{} {} {} {}", n(w.centre.x()), n(w.centre.y()), n(w.centre.z()), n(w.radius));
+      break;
+    case RegionStyle::union_of:
+    case RegionStyle::intersection: {
+      args = std::to_string(w.members.size());
+      for (std::size_t k = 0; k < w.members.size(); ++k) {
+        const std::string member = fmt::format("{}_dtcrit_{}", name, k + 1);
+        add_region_commands(w.members[k], member, out);
+        args += " " + member;
+      }
+      break;
+    }
+  }
+  std::string keywords = fmt::format(" side {} units box", w.interior ? "in" : "out");
+  for (std::size_t f = 0; f < w.open.size(); ++f)
+    if (w.open[f]) keywords += fmt::format(" open {}", f + 1);
+  if (w.rotated) {
+    out.push_back(fmt::format("variable        {}_angle equal {}", name, n(w.angle)));
+    keywords += fmt::format(" rotate v_{}_angle {} {} {} {} {} {}", name, n(w.rotation_point.x()), n(w.rotation_point.y()),
+                            n(w.rotation_point.z()), n(w.rotation_axis.x()), n(w.rotation_axis.y()),
+                            n(w.rotation_axis.z()));
+  }
+  if (w.displacement != Vec3::Zero()) {
+    for (int d = 0; d < 3; ++d)
+      out.push_back(fmt::format("variable        {}_d{} equal {}", name, "xyz"[d], n(w.displacement[d])));
+    keywords += fmt::format(" move v_{0}_dx v_{0}_dy v_{0}_dz", name);
+  }
+  out.push_back(fmt::format("region          {} {} {}{}", name, to_string(w.style), args, keywords));
+}
+
+}  // namespace
+
+std::vector<std::string> lammps_region_commands(const Packing& p) {
+  std::vector<std::string> out;
+  for (const RegionWall& w : p.region_walls) add_region_commands(w, w.name, out);
+  return out;
+}
+
 bool probe_discs(const Packing& p) {
   int discs = 0;
   for (Index i = 0; i < p.size(); ++i) {
@@ -103,27 +167,10 @@ bool probe_discs(const Packing& p) {
   return discs > 0;
 }
 
-std::vector<std::array<double, 6>> probe_velocities(const Packing& p, double amplitude, unsigned seed) {
-  require_positive("probe velocity amplitude", amplitude);
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> U(-1.0, 1.0);
-  std::vector<std::array<double, 6>> v(p.centre.size());
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const double w = amplitude / p.radius[i];
-    v[i] = {amplitude * U(rng), amplitude * U(rng), amplitude * U(rng), w * U(rng), w * U(rng), w * U(rng)};
-    if (p.dim == 2) v[i][2] = v[i][3] = v[i][4] = 0.0;  // in the plane, spinning about z (fix enforce2d)
-  }
-  return v;
-}
-
-double kinetic_energy(const Packing& p, const std::vector<std::array<double, 6>>& velocities) {
-  double e = 0.0;
-  for (std::size_t i = 0; i < velocities.size(); ++i) {
-    const auto& v = velocities[i];
-    e += 0.5 * p.mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
-         0.5 * p.inertia[i] * (v[3] * v[3] + v[4] * v[4] + v[5] * v[5]);
-  }
-  return e;
+double probe_kick_energy(const Packing& p, double amplitude) {
+  double m_total = 0.0;
+  for (double m : p.mass) m_total += m;
+  return 0.5 * m_total * p.dim * amplitude * amplitude / 3.0;
 }
 
 std::string probe_script(const Packing& p, const std::vector<std::string>& law_commands, const std::string& data_file,
@@ -139,10 +186,12 @@ std::string probe_script(const Packing& p, const std::vector<std::string>& law_c
   const bool discs = probe_discs(p);
   std::string s = fmt::format(
       "# dtcrit lammps-check probe: fix nve/sphere (velocity Verlet) at {} x the predicted critical step from\n"
-      "# {}; velocities and spins every {} steps in {}.\n"
+      "# {}{}; velocities and spins every {} steps in {}.\n"
       "units           {}\natom_style      sphere\ndimension       {}\nboundary       {}\nnewton          off\n"
       "comm_modify     vel yes\nread_data       {}\n",
-      run.factor, data_file, run.dump_every, dump_file, units, p.dim, boundary, data_file);
+      run.factor, data_file, run.kick > 0.0 ? ", perturbed" : ", from rest", run.dump_every, dump_file, units, p.dim,
+      boundary, data_file);
+  for (const auto& c : lammps_region_commands(p)) s += c + "\n";
   for (const auto& c : law_commands) s += c + "\n";
   s += fmt::format("fix             dtcrit_nve all nve/sphere{}\n", discs ? " disc" : "");
   if (p.dim == 2) s += "fix             dtcrit_2d all enforce2d\n";
@@ -150,15 +199,30 @@ std::string probe_script(const Packing& p, const std::vector<std::string>& law_c
       "compute         dtcrit_ke all ke\n"
       "compute         dtcrit_erot all erotate/sphere\n"
       "variable        dtcrit_energy equal c_dtcrit_ke+c_dtcrit_erot\n"
-      "dump            dtcrit_v all custom {} {} id mass radius vx vy vz omegax omegay omegaz\n"
-      "dump_modify     dtcrit_v sort id format float %.17g\n"
-      "fix             dtcrit_halt all halt 1 v_dtcrit_energy > {:.17g} error soft\n"
       "neighbor        {:.17g} bin\n"
       "neigh_modify    every 1 delay 0 check yes\n"
       "thermo          0\n"
+      "fix             dtcrit_halt all halt 1 v_dtcrit_energy > {:.17g} error soft\n",
+      0.2 * r_min, halt_energy);
+  if (run.settle_steps > 0)
+    s += fmt::format("# settle: LAMMPS rebuilds the contact histories the data file does not carry\n"
+                     "timestep        {:.17g}\nrun             {}\nreset_timestep  0\n",
+                     run.settle_h, run.settle_steps);
+  if (!run.settled_data.empty()) s += fmt::format("write_data      {} nocoeff\n", run.settled_data);
+  if (run.kick > 0.0) {
+    s += "# the perturbation, added to the settled velocities\n";
+    for (int d = 0; d < p.dim; ++d)
+      s += fmt::format("variable        dtcrit_d{} atom random({:.17g},{:.17g},{})\n", "xyz"[d], -run.kick, run.kick,
+                       run.seed + d);
+    s += fmt::format("velocity        all set v_dtcrit_dx v_dtcrit_dy {} sum yes units box\n",
+                     p.dim == 3 ? "v_dtcrit_dz" : "NULL");
+  }
+  s += fmt::format(
+      "dump            dtcrit_v all custom {} {} id mass radius vx vy vz omegax omegay omegaz\n"
+      "dump_modify     dtcrit_v sort id format float %.17g\n"
       "timestep        {:.17g}\n"
       "run             {}\n",
-      run.dump_every, dump_file, halt_energy, 0.2 * r_min, run.h, run.steps);
+      run.dump_every, dump_file, run.h, run.steps);
   return s;
 }
 
@@ -234,33 +298,126 @@ class ProbeDump {
 
 }  // namespace
 
-std::vector<SeparationFrame> read_probe_separation(const std::string& reference_dump, const std::string& perturbed_dump,
+std::vector<SeparationFrame> read_probe_separation(const std::string& rest_dump, const std::string& perturbed_dump,
                                                    double inertia_factor) {
-  ProbeDump ref(reference_dump), pert(perturbed_dump);
+  ProbeDump ref(rest_dump), pert(perturbed_dump);
   std::vector<SeparationFrame> out;
   long step_ref = 0, step_pert = 0;
   std::vector<ProbeDump::Atom> a, b;
   while (ref.next(step_ref, a) && pert.next(step_pert, b)) {
     if (step_ref != step_pert || a.size() != b.size())
-      fail(fmt::format("{} and {}: frames differ (step {} with {} atoms, step {} with {} atoms)", reference_dump,
+      fail(fmt::format("{} and {}: frames differ (step {} with {} atoms, step {} with {} atoms)", rest_dump,
                        perturbed_dump, step_ref, a.size(), step_pert, b.size()));
     SeparationFrame f{step_ref, 0.0, 0.0};
     for (std::size_t i = 0; i < a.size(); ++i) {
       if (a[i].id != b[i].id)
-        fail(fmt::format("{} and {}: step {}: atom {} against atom {} (the dumps must be sorted by id)", reference_dump,
+        fail(fmt::format("{} and {}: step {}: atom {} against atom {} (the dumps must be sorted by id)", rest_dump,
                          perturbed_dump, step_ref, a[i].id, b[i].id));
       const double m = a[i].mass, inertia = inertia_factor * m * a[i].radius * a[i].radius;
       for (int k = 0; k < 6; ++k) {
         const double w = k < 3 ? m : inertia, d = b[i].v[k] - a[i].v[k];
         f.separation_energy += 0.5 * w * d * d;
-        f.reference_energy += 0.5 * w * a[i].v[k] * a[i].v[k];
+        f.rest_energy += 0.5 * w * a[i].v[k] * a[i].v[k];
       }
     }
     if (!std::isfinite(f.separation_energy)) f.separation_energy = std::numeric_limits<double>::infinity();
-    if (!std::isfinite(f.reference_energy)) f.reference_energy = std::numeric_limits<double>::infinity();
+    if (!std::isfinite(f.rest_energy)) f.rest_energy = std::numeric_limits<double>::infinity();
     out.push_back(f);
   }
   return out;
+}
+
+std::string_view to_string(ProbeCourse c) {
+  switch (c) {
+    case ProbeCourse::bounded: return "bounded";
+    case ProbeCourse::saturated: return "grew, then saturated";
+    case ProbeCourse::growing: return "still growing";
+    case ProbeCourse::diverged: return "diverged";
+  }
+  return "?";
+}
+
+ProbeStep judge_probe_step(const std::vector<SeparationFrame>& frames, double factor, bool halted,
+                           const std::vector<SeparationFrame>& reference, double reference_factor) {
+  for (const auto* f : {&frames, &reference})
+    if (f->empty() || f->front().step != 0 || !(f->front().separation_energy > 0.0))
+      fail(fmt::format("the probe at {} h_crit: no separation at step 0 in LAMMPS' dumps",
+                       f == &frames ? factor : reference_factor));
+  ProbeStep r;
+  r.factor = factor;
+  r.halted = halted;
+  r.steps_compared = frames.back().step;
+  const double s0 = frames.front().separation_energy;
+  double s_max = 0.0, early = 0.0, late = 0.0;
+  const double late_from = 0.8 * static_cast<double>(r.steps_compared);
+  for (const auto& f : frames) {
+    s_max = std::max(s_max, f.separation_energy);
+    double& part = static_cast<double>(f.step) > late_from ? late : early;
+    part = std::max(part, f.separation_energy);
+  }
+  r.growth = std::sqrt(s_max / s0);
+  // The reference over the same physical time: its steps up to steps_compared x factor / reference_factor.
+  const double until = static_cast<double>(r.steps_compared) * factor / reference_factor;
+  double ref_max = 0.0;
+  for (const auto& f : reference)
+    if (static_cast<double>(f.step) <= until * (1.0 + 1e-12)) ref_max = std::max(ref_max, f.separation_energy);
+  r.reference_growth = std::sqrt(ref_max / reference.front().separation_energy);
+  r.excess = r.growth / r.reference_growth;
+  r.late_rise = late > 0.0 ? std::sqrt(late / early) : 1.0;
+  if (halted || !std::isfinite(r.growth)) r.course = ProbeCourse::diverged;
+  else if (r.excess <= bounded_growth) r.course = ProbeCourse::bounded;
+  else r.course = r.late_rise > 2.0 ? ProbeCourse::growing : ProbeCourse::saturated;
+  return r;
+}
+
+ProbeVerdict probe_verdict(const ProbeStep& reference, const ProbeStep& below, const ProbeStep& above) {
+  auto seen = [](const ProbeStep& s) {
+    return fmt::format("at {:.2f} h_crit LAMMPS' two runs separated {:.3g}x in {} steps, {:.3g}x what they did at the "
+                       "reference step {:.2f} h_crit over the same time",
+                       s.factor, s.growth, s.steps_compared, s.excess, probe_reference_factor);
+  };
+  auto course = [](const ProbeStep& s) -> std::string {
+    switch (s.course) {
+      case ProbeCourse::diverged: return fmt::format("and diverged (the kinetic energy passed the halt energy by step {})", s.steps_compared);
+      case ProbeCourse::growing: return "and were still growing at the end of the run";
+      case ProbeCourse::saturated:
+        return "then stopped growing (contacts sliding or opening cap the unstable motion: the run goes on with wrong "
+               "contact forces instead of blowing up)";
+      case ProbeCourse::bounded: return "";
+    }
+    return "";
+  };
+  ProbeVerdict v;
+  if (reference.course == ProbeCourse::diverged) {
+    v.text = fmt::format("NOT CONFIRMED: the reference run at {:.2f} h_crit passed the halt energy by step {}: in LAMMPS "
+                         "this packing runs away at half the predicted step (it is not held by its walls and loads, or "
+                         "the prediction is far too large); nothing can be judged against it",
+                         reference.factor, reference.steps_compared);
+    return v;
+  }
+  const bool below_ok = below.course == ProbeCourse::bounded;
+  const bool above_unstable = above.course == ProbeCourse::diverged || above.excess > probe_unstable_excess;
+  v.confirmed = below_ok && above_unstable;
+  if (v.confirmed) {
+    v.text = fmt::format("CONFIRMED: {} (<= {:g}); {} (> {:g}), {}", seen(below), bounded_growth, seen(above),
+                         probe_unstable_excess, course(above));
+  } else if (!below_ok) {
+    v.text = fmt::format("NOT CONFIRMED: {} (> {:g}), {}: LAMMPS is unstable below the predicted limit; take a smaller "
+                         "step than dtcrit's",
+                         seen(below), bounded_growth, course(below));
+  } else {
+    v.text = fmt::format("NOT CONFIRMED: {} (<= {:g}): the instability above the limit was not seen", seen(above),
+                         probe_unstable_excess);
+    if (reference.growth > bounded_growth)
+      v.text += fmt::format(". The packing is not at rest: at the reference step its two runs separated {:.3g}x by "
+                            "themselves (a flowing or rearranging packing), so the contacts the limit was computed for "
+                            "may change before the unstable motion grows; write the state once the packing has settled, "
+                            "or give more --steps",
+                            reference.growth);
+    else
+      v.text += "; give more --steps";
+  }
+  return v;
 }
 
 }  // namespace dtcrit::packing

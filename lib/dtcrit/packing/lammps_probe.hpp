@@ -10,11 +10,17 @@
 // the limit the separation stays bounded (it decays with damping); above it the top mode grows by a
 // factor per step, and the separation by orders of magnitude within a few hundred steps.
 //
+// Real packings are not at rest (a flowing or rearranging packing separates the two runs by itself,
+// chaotically), so each step's growth is judged against the same pair of runs at a reference step
+// well below the limit (probe_reference_factor) over the same physical time: what LAMMPS does at
+// 0.99 and 1.01 beyond what it does anyway.
+//
 // LAMMPS commands used (29 Sep 2021 syntax): read_data, pair_style/pair_coeff, fix wall/gran STYLE
-// ARGS xplane|yplane|zplane LO HI, fix nve/sphere [disc], fix enforce2d and change_box (2D), compute ke, compute erotate/sphere, dump custom
-// (id mass radius vx vy vz omegax omegay omegaz, sorted by id), fix halt ... error soft (stops a run
-// whose kinetic energy passes a bound), timestep, run. Boundaries: p on periodic axes, m
-// (shrink-wrapped, never losing an atom) on the others.
+// ARGS xplane|yplane|zplane LO HI, region and fix wall/gran/region (the script's region walls, placed
+// as they are at the state), fix nve/sphere [disc], fix enforce2d and change_box (2D), compute ke,
+// compute erotate/sphere, dump custom (id mass radius vx vy vz omegax omegay omegaz, sorted by id),
+// fix halt ... error soft (stops a run whose kinetic energy passes a bound), timestep, run.
+// Boundaries: p on periodic axes, m (shrink-wrapped, never losing an atom) on the others.
 #include <array>
 #include <string>
 #include <vector>
@@ -33,40 +39,104 @@ namespace dtcrit::packing {
 std::vector<std::string> lammps_law_commands(const Packing& p, const ContactLaws& laws, const std::string& pair_text,
                                              double mu_override = -1.0);
 
+// The region commands that place each region wall of the packing as it is at the state: its own
+// geometry in box units, side, open faces, and the rotation and displacement at the state as
+// constant variables. A moving or rotating region stands still in the probe: the linearised packing
+// does not see the wall's velocity (region_wall.hpp), only where the wall is. Members of a union or
+// intersection get their own regions, named NAME_dtcrit_K. The script's fix wall/gran/region lines
+// then name these regions.
+std::vector<std::string> lammps_region_commands(const Packing& p);
+
 // Whether the probe runs fix nve/sphere disc: every particle's inertia 1/2 m r^2 (2D only); 2/5 m r^2
 // for spheres; anything else, or a mix, throws.
 bool probe_discs(const Packing& p);
 
-// Per particle (vx, vy, vz, omegax, omegay, omegaz) (in 2D vz = omegax = omegay = 0): each velocity component uniform in
-// [-amplitude, amplitude] [m/s], each angular one in [-amplitude / r, amplitude / r] [rad/s]; seeded.
-std::vector<std::array<double, 6>> probe_velocities(const Packing& p, double amplitude, unsigned seed = 7);
-// Kinetic energy sum 1/2 m v^2 + 1/2 I omega^2 [J] of those velocities (LAMMPS' ke + erotate/sphere).
-double kinetic_energy(const Packing& p, const std::vector<std::array<double, 6>>& velocities);
+// The expected kinetic energy [J] of the probe's kick: each velocity component of each particle
+// uniform in [-amplitude, amplitude] (dimension components per particle): sum 1/2 m dim amplitude^2 / 3.
+double probe_kick_energy(const Packing& p, double amplitude);
 
 struct ProbeRun {
   double factor = 0.0;        // h / h_predicted
   double h = 0.0;             // [s]
   int steps = 0;              // steps asked for
   int dump_every = 1;         // steps between dumped frames
+  // Before the measured run: settle_steps at settle_h, so that LAMMPS rebuilds the contact
+  // histories a data file does not carry and the packing comes to rest in its own model; then the
+  // step count is reset to 0. Both runs of a step settle alike (LAMMPS is deterministic).
+  int settle_steps = 0;
+  double settle_h = 0.0;
+  // After settling, the perturbed run adds to every particle's velocity a random one, each
+  // component uniform in [-kick, kick] (LAMMPS' random(), seeded; translation only). 0: the run
+  // from rest.
+  double kick = 0.0;
+  int seed = 4928;
+  // When not empty, LAMMPS writes the settled state to this data file (write_data, after settling),
+  // so that dtcrit can analyse the packing LAMMPS actually runs.
+  std::string settled_data;
 };
 
-// The input script of one run (data and dump file names relative to the probe folder).
-// halt_energy [J]: fix halt stops the run once the kinetic energy exceeds it.
+// The input script of one run (data and dump file names relative to the probe folder): read the
+// data file, settle, kick (perturbed), then the measured run, dumping velocities and spins.
+// halt_energy [J]: fix halt stops the measured run once the kinetic energy exceeds it.
 std::string probe_script(const Packing& p, const std::vector<std::string>& law_commands, const std::string& data_file,
                          const std::string& dump_file, const ProbeRun& run, double halt_energy, const std::string& units = "si");
 
 // One frame of a reference and a perturbed run: the kinetic energy of their difference
 // 1/2 sum m |v - v_ref|^2 + 1/2 I |w - w_ref|^2 (I = inertia_factor m r^2: 2/5 spheres, 1/2 discs) and the
-// reference's own kinetic energy, both [J].
+// kinetic energy of the run from rest, both [J].
 struct SeparationFrame {
   long step = 0;
   double separation_energy = 0.0;
-  double reference_energy = 0.0;
+  double rest_energy = 0.0;  // the kinetic energy of the run from rest
 };
 // The frames the two dumps (dump custom id mass radius vx vy vz omegax omegay omegaz, sorted by id)
 // have in common, up to the first that either lacks (a run halted). A non-finite value (a run that
 // blew up) is an infinite energy. Throws "FILE:LINE: ..." on a malformed file or mismatched atoms.
-std::vector<SeparationFrame> read_probe_separation(const std::string& reference_dump, const std::string& perturbed_dump,
+std::vector<SeparationFrame> read_probe_separation(const std::string& rest_dump, const std::string& perturbed_dump,
                                                    double inertia_factor = 0.4);
+
+// The reference step of the probe, as a fraction of the predicted one: far enough below the limit
+// that LAMMPS is stable there, and the same physics (the same contacts open and close).
+inline constexpr double probe_reference_factor = 0.5;
+
+// How a step's pair of runs went against the reference step's pair.
+enum class ProbeCourse {
+  bounded,    // grew no more than bounded_growth times the reference's growth
+  saturated,  // grew more, then stopped growing (contacts sliding or opening cap the motion)
+  growing,    // grew more, and was still growing at the end of the run
+  diverged,   // passed the halt energy, or a value was not finite
+};
+std::string_view to_string(ProbeCourse c);
+
+struct ProbeStep {
+  double factor = 0.0;            // h / h_predicted
+  long steps_compared = 0;        // the last step both runs dumped
+  bool halted = false;            // a run passed the halt energy (fix halt)
+  double growth = 0.0;            // sqrt(max S / S(0)) over the run, S the separation energy
+  double reference_growth = 1.0;  // the reference step's over the same physical time
+  double excess = 0.0;            // growth / reference_growth
+  double late_rise = 1.0;         // sqrt(max S over the last fifth of the steps / max S before it)
+  ProbeCourse course = ProbeCourse::bounded;
+};
+
+// Judges one step's frames (read_probe_separation) at `factor` against the reference step's frames
+// at `reference_factor` up to the same physical time (step x factor). `halted`: the run stopped at
+// the halt energy. Throws when either has no frame at step 0 or no initial separation.
+ProbeStep judge_probe_step(const std::vector<SeparationFrame>& frames, double factor, bool halted,
+                           const std::vector<SeparationFrame>& reference, double reference_factor);
+
+// CONFIRMED when the reference step stays short of the halt energy, the step below the limit grows
+// no more than bounded_growth (10) times the reference, and the one above grows more than
+// probe_unstable_excess times the reference or diverges; otherwise NOT CONFIRMED, with what was seen
+// and what to do. 100, not the 1e3 of the stepper's confirmations: in a settled frictional packing
+// LAMMPS caps the unstable motion as soon as a contact near its Coulomb limit slides (on the settled
+// 3D pour at 1.01: growth 6.8e4, 985x the reference, then flat), and an order of magnitude still
+// separates it from the bound at 0.99.
+inline constexpr double probe_unstable_excess = 100.0;
+struct ProbeVerdict {
+  bool confirmed = false;
+  std::string text;
+};
+ProbeVerdict probe_verdict(const ProbeStep& reference, const ProbeStep& below, const ProbeStep& above);
 
 }  // namespace dtcrit::packing

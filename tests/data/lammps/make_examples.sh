@@ -15,6 +15,13 @@
 #   granregion/in.granregion.box    -> granregion_box.data    (100 spheres in a rotated box region)
 #   granregion/in.granregion.funnel -> granregion_funnel.data (runs / 10: a cone and cylinder union)
 #   granregion/in.granregion.mixer  -> granregion_mixer.data  (runs / 4: rotating blades in a drum)
+#
+# Settled states, for `dtcrit lammps-check` (a limit LAMMPS can confirm needs contacts that last):
+# the example up to the end of its first run, then that run's physics for more steps, so the
+# packing comes to rest; read with --lammps-run 1.
+#   pour/in.pour                 -> pour_settled.data    (run 1 + 75000 steps: the heap at rest)
+#   pour/in.pour.2d              -> pour_2d_settled.data (run 1 + 100000 steps)
+#   granular/in.pour.drum        -> pour_drum_settled.data (run 1 + 20000 steps: the drum at rest)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:-$here/examples}"
@@ -52,6 +59,21 @@ IN
   [ -z "$contacts" ] || cp "$dir/$contacts" "$out/"
 }
 
+# settle EXAMPLE STATE STEPS: EXAMPLE up to the end of its first run, then `run STEPS` more, then
+# write_data STATE.
+settle() {
+  local example="$1" state="$2" steps="$3" dir
+  dir="$work/$(basename "$state" .data)"
+  mkdir -p "$dir"
+  cp "$examples/$(dirname "$example")"/* "$dir/"
+  awk -v steps="$steps" '{ print } $1 == "run" { print "run " steps; exit }' "$examples/$example" > "$dir/in.example"
+  printf 'write_data %s nocoeff\n' "$state" >> "$dir/in.example"
+  echo "make_examples.sh: $example (first run + $steps steps) -> $state" >&2
+  (cd "$dir" && OMP_NUM_THREADS=1 "$lmp" -in in.example -log none -screen none)
+  cp "$dir/$state" "$out/"
+}
+
+if [ "${SETTLED_ONLY:-0}" != 1 ]; then
 run pour/in.pour pour.data 1 pour_contacts.dump
 run pour/in.pour.2d pour_2d.data 1
 run granular/in.pour.flatwall pour_flatwall.data 1
@@ -59,3 +81,7 @@ run granular/in.pour.drum pour_drum.data 1
 run granregion/in.granregion.box granregion_box.data 1
 run granregion/in.granregion.funnel granregion_funnel.data 10
 run granregion/in.granregion.mixer granregion_mixer.data 4
+fi
+settle pour/in.pour pour_settled.data 75000
+settle pour/in.pour.2d pour_2d_settled.data 100000
+settle granular/in.pour.drum pour_drum_settled.data 20000
