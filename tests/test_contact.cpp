@@ -377,3 +377,24 @@ TEST_CASE("body blocks: K and C of a sphere pair against finite differences of t
     CHECK((bb.C - Cfd).cwiseAbs().maxCoeff() < 1e-6 * bb.C.cwiseAbs().maxCoeff());
   }
 }
+
+TEST_CASE("sliding: every tangential, rolling and twisting spring and dashpot off, the normal law kept", "[contact]") {
+  using namespace dtcrit::contact;
+  const ContactLaw law = parse_lammps_pair(
+      "granular hertz/material 6.3e10 0.5 0.22 tangential mindlin NULL 1 0.4 rolling sds 5e4 0.5 0.1 twisting marshall "
+      "damping tsuji");
+  REQUIRE(frictional(law));
+  const ContactLaw s = sliding(law);
+  CHECK_FALSE(frictional(s));
+  CHECK(s.kt == 0.0);
+  CHECK(s.tangential_damping == 0.0);
+  CHECK(s.rolling == RollingModel::none);
+  CHECK(s.twisting == TwistingModel::none);
+  CHECK(s.normal == law.normal);
+  CHECK(s.kn == law.kn);
+  CHECK(s.damping == law.damping);
+  CHECK(s.damping_coefficient == law.damping_coefficient);
+  // A classic law without tangential spring or dashpot is not frictional (mu alone acts on nothing).
+  CHECK_FALSE(frictional(hooke_history(1e5, 0.0, 10.0, 0.0, 0.5)));
+  CHECK(frictional(hooke_history(1e5, 0.0, 10.0, 5.0, 0.5)));
+}

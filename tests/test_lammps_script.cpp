@@ -297,3 +297,42 @@ TEST_CASE("LAMMPS scripts: type ranges, hybrid with one granular style, unfix, i
     CHECK(in.timestep_default);
   }
 }
+
+TEST_CASE("the diverging step of a frictional script: its limit with normal springs and dashpots only, and the regimes",
+          "[lammps][script][cli]") {
+  std::ifstream in(data_dir + "in.hertz");
+  std::stringstream text;
+  text << in.rdbuf();
+  // The same script with every tangential spring and dashpot written as zero (pair and wall alike).
+  auto with = [&](const std::string& from, const std::string& to, const std::string& timestep) {
+    std::string s = text.str();
+    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    s.replace(s.find("variable        dt equal 1e-6"), 29, "variable        dt equal " + timestep);
+    return s;
+  };
+  auto answer = [&](const std::string& name, const std::string& script) {
+    const CliRun r = run_cli("packing --lammps-input " + write_file(name, script) + " --lammps-data " + data_dir +
+                                 "settled_hertz.data --integrator velocity_verlet --json",
+                             false);
+    REQUIRE(r.status == 0);
+    return nlohmann::json::parse(r.out).at("timestep_check");
+  };
+  const auto frictional = answer("in.hertz_friction", with("x", "x", "1e-6"));
+  const auto normal_only = answer("in.hertz_normal", with("1e8 NULL 3e4 NULL", "1e8 0 3e4 0", "1e-6"));
+  const double h_crit = frictional.at("h_crit"), h_diverge = frictional.at("h_diverge");
+  // Tangential springs stiffen the packing: its limit is below the normal-only one, which is the
+  // diverging step (the same packing, contacts and walls, tangential terms zero).
+  CHECK(h_crit < h_diverge);
+  CHECK(h_diverge == Approx(normal_only.at("h_crit").get<double>()).epsilon(1e-12));
+  CHECK(normal_only.find("h_diverge") == normal_only.end());  // nothing frictional to slide
+  CHECK(frictional.at("regime") == "below h_crit");
+  // A timestep between the two: friction numerically wrong, the run may go on; above both: diverges.
+  const auto between = answer("in.hertz_between", with("x", "x", fmt::format("{:.17g}", 0.5 * (h_crit + h_diverge))));
+  CHECK(between.at("verdict") == "UNSAFE");
+  CHECK(between.at("regime") == "friction wrong");
+  CHECK_THAT(between.at("message").get<std::string>(), Contains("may go on without blowing up"));
+  const auto above = answer("in.hertz_above", with("x", "x", fmt::format("{:.17g}", 1.1 * h_diverge)));
+  CHECK(above.at("verdict") == "UNSAFE");
+  CHECK(above.at("regime") == "diverges");
+  CHECK_THAT(above.at("message").get<std::string>(), Contains("the normal contacts themselves are unstable"));
+}

@@ -46,6 +46,7 @@ struct CheckOptions {
   int mpi = 0;             // processes of mpirun; 0: run lmp directly
   int steps = 1000;
   int settle_steps = 2000;  // at the reference step, before each measured run
+  std::vector<double> factors;  // more steps to probe (x h_crit), beside 0.99 and 1.01
   double perturbation = 1e-8;  // small: growth above the limit stops once contacts slide (Coulomb)
   std::string keep_probe;  // folder to keep the probe's files in
 };
@@ -103,6 +104,11 @@ void run(const CheckOptions& c) {
                 "so the prediction is made at zero histories too");
   if (c.steps < 1) fail(fmt::format("--steps {} must be at least 1", c.steps));
   if (c.settle_steps < 0) fail(fmt::format("--settle-steps {} must be 0 or more", c.settle_steps));
+  for (double f : c.factors)
+    if (!(f > 0.0) || !std::isfinite(f) || f == packing::probe_reference_factor || f == 0.99 || f == 1.01)
+      fail(fmt::format("--factors {}: each must be a positive multiple of h_crit other than 0.5, 0.99 and 1.01 (probed "
+                       "anyway)",
+                       f));
   if (!(c.perturbation > 0.0) || !std::isfinite(c.perturbation))
     fail(fmt::format("--perturbation {} must be a positive number", c.perturbation));
   if (c.mpi < 0) fail(fmt::format("--mpi {} must be a number of processes >= 1", c.mpi));
@@ -138,11 +144,24 @@ void run(const CheckOptions& c) {
   const packing::PackingIntegratorLimit& lim = *lim_it;
   if (lim.stability != Stability::conditional || !lim.converged || !std::isfinite(lim.h_crit))
     fail(fmt::format("no finite critical step of velocity_verlet to check ({})", lim.method));
+  // LAMMPS sees a contact from a data file only at positive overlap; a jkr contact held open within
+  // its pull-off distance (analysed as touching) is seen only once it has touched again.
   double d_min = std::numeric_limits<double>::infinity();
-  for (const auto& contact : sys.contacts().contacts) d_min = std::min(d_min, contact.overlap);
-  if (!(d_min > 0.0))
-    fail("the probe needs every contact closed (overlap > 0): LAMMPS does not see a contact at zero overlap; "
-         "compress the packing or lower --gap-tolerance");
+  Index open_cohesive = 0;
+  for (const auto& contact : sys.contacts().contacts) {
+    if (contact.overlap > 0.0) d_min = std::min(d_min, contact.overlap);
+    else if (contact::cohesive(sys.contacts().laws[static_cast<std::size_t>(contact.law)])) ++open_cohesive;
+    else
+      fail("the probe needs every contact closed (overlap > 0): LAMMPS does not see a contact at zero overlap; "
+           "compress the packing or lower --gap-tolerance");
+  }
+  if (!std::isfinite(d_min)) fail("the probe needs at least one closed contact (overlap > 0)");
+  std::string open_note;
+  if (open_cohesive > 0)
+    open_note = fmt::format("{} jkr contacts analysed as touching lie within their pull-off distance (overlap <= 0): LAMMPS "
+                            "starts every contact of a data file untouched and sees them only once they close again, so "
+                            "the probe's packing may be softer than the one predicted for",
+                            open_cohesive);
 
   // LAMMPS' commands for the law and the walls: the script's own, or written from the law. A law
   // from --kn has no friction coefficient: the probe's contacts stick, as the analysis assumes, with
@@ -182,16 +201,21 @@ void run(const CheckOptions& c) {
   // time of the longest run), then 0.99 and 1.01 of the prediction, judged against it.
   std::vector<packing::ProbeStep> steps;
   std::vector<RunResult> results;
-  for (double factor : {packing::probe_reference_factor, 0.99, 1.01}) {
+  std::vector<double> factors{packing::probe_reference_factor, 0.99, 1.01};
+  factors.insert(factors.end(), c.factors.begin(), c.factors.end());
+  for (double factor : factors) {
     RunResult r;
     r.run.factor = factor;
     r.run.h = factor * lim.h_crit;
+    // The reference covers the time of the 1.01 run; a longer --factors run is judged against all of it.
     const double time_factor = factor == packing::probe_reference_factor ? 1.01 / factor : 1.0;
     r.run.steps = static_cast<int>(std::ceil(c.steps * time_factor - 1e-9));
     r.run.dump_every = static_cast<int>(std::ceil(dump_every * time_factor - 1e-9));
     r.run.settle_steps = c.settle_steps;
     r.run.settle_h = packing::probe_reference_factor * lim.h_crit;
     const std::string tag = fmt::format("{:.2f}", factor);
+    if (std::any_of(results.begin(), results.end(), [&](const RunResult& o) { return fmt::format("{:.2f}", o.run.factor) == tag; }))
+      fail(fmt::format("--factors {}: two probed steps share the tag {} (give factors that differ by 0.01 or more)", factor, tag));
     for (const bool perturbed : {false, true}) {
       const std::string run_tag = (perturbed ? "perturbed_" : "rest_") + tag;
       const std::string input = "in.probe_" + run_tag;
@@ -264,6 +288,10 @@ void run(const CheckOptions& c) {
                        {"omega_max", report.omega_max},
                        {"omega_max_unit", "rad/" + report.units.time},
                        {"damped", report.damped}};
+    if (problem.diverging && problem.diverging->converged) {
+      j["prediction"]["h_diverge"] = problem.diverging->h;
+      j["prediction"]["h_diverge_upper_bound"] = problem.diverging->upper_bound;
+    }
     j["probe"] = {{"lmp", lmp},
                   {"launcher", launcher},
                   {"mpi_processes", c.mpi},
@@ -313,7 +341,9 @@ void run(const CheckOptions& c) {
                       {"h_crit_unit", report.units.time}};
     j["verdict"] = verdict.confirmed ? "CONFIRMED" : "NOT CONFIRMED";
     j["message"] = verdict.text;
-    if (!problem.bound_warning.empty()) j["warnings"] = {problem.bound_warning};
+    j["warnings"] = nlohmann::json::array();
+    if (!problem.bound_warning.empty()) j["warnings"].push_back(problem.bound_warning);
+    if (!open_note.empty()) j["warnings"].push_back(open_note);
     std::cout << json_text(j) << "\n";
     return;
   }
@@ -329,8 +359,14 @@ void run(const CheckOptions& c) {
   const UnitSystem& u = report.units;
   t += packing::inputs_text(p, problem.laws, problem.defaults, u);
   t += fmt::format("prediction: LAMMPS' fix nve/sphere is velocity Verlet{}\n", report.damped ? " (damped: its exact damped limit)" : "");
-  t += fmt::format("  omega_max                   {:.6g} rad/{}\n  h_crit velocity_verlet      {:.6g} {} ({})\n\n",
+  t += fmt::format("  omega_max                   {:.6g} rad/{}\n  h_crit velocity_verlet      {:.6g} {} ({})\n",
                    report.omega_max, u.time, lim.h_crit, u.time, lim.method);
+  if (problem.diverging && problem.diverging->converged)
+    t += fmt::format("  h_diverge (all sliding)     {:.6g} {} = {:.4g} h_crit (every contact sliding: normal springs and "
+                     "dashpots only{})\n",
+                     problem.diverging->h, u.time, problem.diverging->h / lim.h_crit,
+                     problem.diverging->upper_bound ? "; an upper bound" : "");
+  t += "\n";
   t += fmt::format("LAMMPS probe: {} -in ..., {} particles, {} steps per run at 0.99 and 1.01 h_crit and the same time "
                    "at the reference step {} h_crit, two runs per step (from rest and perturbed){}\n",
                    launcher, p.size(), c.steps, packing::probe_reference_factor,
@@ -364,6 +400,7 @@ void run(const CheckOptions& c) {
                      settled->pair_contacts, settled->wall_contacts, sys.contacts().pair_contacts,
                      sys.contacts().wall_contacts, settled->h_crit, u.time, settled->h_crit / lim.h_crit);
   if (!problem.bound_warning.empty()) t += "\nwarning: " + problem.bound_warning + "\n";
+  if (!open_note.empty()) t += "\nwarning: " + open_note + "\n";
   t += fmt::format("\n{}\n", verdict.text);
   std::cout << t << std::flush;
 }
@@ -385,6 +422,10 @@ void add_lammps_check_command(CLI::App& app) {
   cmd->add_option("--perturbation", c->perturbation,
                   "the perturbed run's random velocities, up to this fraction of (smallest overlap x omega_max) [-]")
       ->capture_default_str();
+  cmd->add_option("--factors", c->factors,
+                  "more steps to probe, as multiples of the predicted h_crit (e.g. 1.05,1.2,2), each judged like 1.01 "
+                  "against the reference step: LAMMPS' growth against the step [-]")
+      ->delimiter(',');
   cmd->add_option("--settle-steps", c->settle_steps,
                   "steps at the reference step before each measured run, in which LAMMPS rebuilds the contact "
                   "histories a data file does not carry and the packing comes to rest [-]")

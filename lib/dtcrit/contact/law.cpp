@@ -68,6 +68,21 @@ ContactLaw sticking(ContactLaw law) {
   return law;
 }
 
+ContactLaw sliding(ContactLaw law) {
+  law.kt = 0.0;
+  law.tangential_damping = 0.0;
+  law.rolling = RollingModel::none;
+  law.k_roll = law.gamma_roll = law.mu_roll = 0.0;
+  law.twisting = TwistingModel::none;
+  law.k_twist = law.gamma_twist = law.mu_twist = 0.0;
+  return law;
+}
+
+bool frictional(const ContactLaw& law) {
+  return law.kt > 0.0 || law.tangential_damping > 0.0 || law.rolling != RollingModel::none ||
+         law.twisting != TwistingModel::none;
+}
+
 ContactLaw validated(const ContactLaw& law) {
   require_positive("normal stiffness kn", law.kn);
   require_non_negative("normal damping coefficient", law.damping_coefficient);

@@ -132,6 +132,14 @@ ContactLaw validated(const ContactLaw& law);
 // twisting (sds) resistance, raised to 1e6, so that no friction limit is reached. The analysis linearises every contact sticking; a run meant to confirm
 // it (--confirm) uses this law.
 ContactLaw sticking(ContactLaw law);
+// The law with every contact sliding at its caps: tangential, rolling and twisting forces held at
+// their Coulomb limits, where neither their springs nor their dashpots act on further motion
+// (LAMMPS rescales them to the cap, pair_granular.cpp and the classic styles): normal spring and
+// dashpot only. The limit of a packing under these laws is where its normal contacts alone make a
+// run diverge (the second step of a frictional packing).
+ContactLaw sliding(ContactLaw law);
+// Whether the law has any tangential, rolling or twisting spring or dashpot: sliding(law) differs.
+bool frictional(const ContactLaw& law);
 
 // Names as LAMMPS spells them ("gran/hertz/history", "hertz/material", "mindlin_rescale/force", ...).
 std::string_view to_string(Style s);

@@ -113,10 +113,7 @@ struct HeldSticking {
 };
 HeldSticking held_sticking(const Packing& p, const ContactLaws& laws) {
   HeldSticking out{p, laws};
-  out.laws.base = contact::sticking(laws.base);
-  for (auto& [types, law] : out.laws.by_types) law = contact::sticking(law);
-  for (auto& w : out.packing.walls)
-    if (w.law) w.law = contact::sticking(*w.law);
+  transform_laws(out.packing, out.laws, contact::sticking);
   return out;
 }
 

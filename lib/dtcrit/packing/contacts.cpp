@@ -410,4 +410,21 @@ contact::History& ContactSet::history_to_fill(std::size_t k) {
   return histories[k];
 }
 
+void transform_laws(Packing& p, ContactLaws& laws, contact::ContactLaw (*f)(contact::ContactLaw)) {
+  laws.base = f(laws.base);
+  for (auto& [types, law] : laws.by_types) law = f(law);
+  for (auto& w : p.walls)
+    if (w.law) w.law = f(*w.law);
+  for (auto& w : p.region_walls)
+    if (w.law) w.law = f(*w.law);
+}
+
+bool any_frictional(const Packing& p, const ContactLaws& laws) {
+  bool any = contact::frictional(laws.base);
+  for (const auto& [types, law] : laws.by_types) any = any || contact::frictional(law);
+  for (const auto& w : p.walls) any = any || (w.law && contact::frictional(*w.law));
+  for (const auto& w : p.region_walls) any = any || (w.law && contact::frictional(*w.law));
+  return any;
+}
+
 }  // namespace dtcrit::packing

@@ -24,6 +24,12 @@ struct ContactLaws {
   void validate() const;
 };
 
+// Every law of a packing passed through f: the base law, each type pair's and each plane and region
+// wall's own (e.g. contact::sticking for a confirmation run, contact::sliding for the diverging step).
+void transform_laws(Packing& p, ContactLaws& laws, contact::ContactLaw (*f)(contact::ContactLaw));
+// Whether any law of the packing is frictional (contact::frictional).
+bool any_frictional(const Packing& p, const ContactLaws& laws);
+
 // One contact. j >= 0: a pair (i, j) (i == j only for a particle touching its own periodic image in
 // a box shorter than the contact distance); j < 0: a wall contact with wall -(j + 1).
 // normal points from the partner to i (x_i - x_j for a pair, the wall normal for a wall);

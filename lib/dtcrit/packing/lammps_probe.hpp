@@ -120,7 +120,8 @@ struct ProbeStep {
 };
 
 // Judges one step's frames (read_probe_separation) at `factor` against the reference step's frames
-// at `reference_factor` up to the same physical time (step x factor). `halted`: the run stopped at
+// at `reference_factor` up to the same physical time (step x factor), or all of them when the
+// reference is shorter. `halted`: the run stopped at
 // the halt energy. Throws when either has no frame at step 0 or no initial separation.
 ProbeStep judge_probe_step(const std::vector<SeparationFrame>& frames, double factor, bool halted,
                            const std::vector<SeparationFrame>& reference, double reference_factor);

@@ -105,7 +105,7 @@ struct TimestepCheck {
 };
 
 TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report, double margin,
-                             const std::string& histories) {
+                             const std::string& histories, const std::optional<DivergingStep>& diverging) {
   TimestepCheck c;
   const double dt = in.timestep;
   const std::string& s = in.units.time;
@@ -138,8 +138,27 @@ TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report,
     c.json["h_crit"] = lim->h_crit;
     c.json["ratio"] = ratio;
     c.verdict = ratio < 1.0 ? "SAFE" : "UNSAFE";
-    detail = ratio < 1.0 ? fmt::format("timestep is {:.3g} of the critical step", ratio)
-                         : fmt::format("timestep is {:.3g} times the critical step: {} blows up", ratio, in.integrator);
+    const bool known = diverging && diverging->converged;  // the second step of a frictional packing
+    const bool diverges = !known || dt >= diverging->h;
+    c.json["regime"] = ratio < 1.0 ? "below h_crit" : diverges ? "diverges" : "friction wrong";
+    if (ratio < 1.0)
+      detail = fmt::format("timestep is {:.3g} of the critical step", ratio);
+    else if (!known)
+      detail = fmt::format("timestep is {:.3g} times the critical step: {} blows up", ratio, in.integrator);
+    else if (diverges)
+      detail = fmt::format("timestep is {:.3g} times the critical step, and above h_diverge too (every contact sliding): "
+                           "the normal contacts themselves are unstable, the motion grows until contacts open, and the "
+                           "run heats up or blows up",
+                           ratio);
+    else
+      detail = fmt::format("timestep is {:.3g} times the critical step of the contacts as they are (sticking): their "
+                           "tangential, rolling and twisting motion grows until contacts slide, so friction and rolling "
+                           "resistance are numerically wrong; the run may go on without blowing up, since with every "
+                           "contact sliding the limit is {:.6g} {} (h_diverge, {:.3g} times the timestep{})",
+                           ratio, diverging->h, s, diverging->h / dt,
+                           diverging->upper_bound ? "; an upper bound: complex crossings below it were not checked at "
+                                                    "this size, so the run may diverge below it"
+                                                  : "");
     if (ratio < 1.0 && ratio > margin)
       detail += fmt::format(" (above the recommended margin {:g}: the limit holds for this state only)", margin);
     // Above the -1 crossing the run is unstable for certain; below it, only where no complex pair
@@ -151,6 +170,14 @@ TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report,
     c.text = fmt::format("  timestep                    {:.6g} {} ({})\n  h_crit {:<20} {:.6g} {}\n"
                          "  timestep / h_crit           {:.6g}\n",
                          dt, s, dt_from, in.integrator, lim->h_crit, s, ratio);
+    if (diverging) {
+      c.text += fmt::format("  h_diverge (all sliding)     {} ({})\n",
+                            diverging->converged ? fmt::format("{:.6g} {}", diverging->h, s) : "not converged",
+                            diverging->method);
+      c.json["h_diverge"] = diverging->converged ? nlohmann::json(diverging->h) : nlohmann::json(nullptr);
+      c.json["h_diverge_method"] = diverging->method;
+      c.json["h_diverge_upper_bound"] = diverging->upper_bound;
+    }
   }
   if (c.text.empty()) c.text = fmt::format("  timestep                    {:.6g} {} ({})\n", dt, s, dt_from);
   c.json["verdict"] = c.verdict;
@@ -505,12 +532,31 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
     report.inputs.push_back({"density", o.density, "kg/m^3", !o.given.count("--density")});
     report.inputs.push_back({"compression", o.compression, "", !o.given.count("--compression")});
   }
+  std::optional<DivergingStep> diverging;
+  if (script && !analyse && o.clumps.empty() && any_frictional(p, laws)) {
+    progress("the diverging step: every contact sliding (normal springs and dashpots only)");
+    Packing sliding_packing = p;
+    ContactLaws sliding_laws = laws;
+    transform_laws(sliding_packing, sliding_laws, contact::sliding);
+    PackingAnalysisOptions so = ao;
+    so.integrators = {script->integrator};
+    so.material.reset();
+    so.progress = [](std::string_view) {};
+    const GlobalSystem sliding_system(sliding_packing, find_contacts(sliding_packing, sliding_laws, co), !o.no_rotation,
+                                      o.geometric_stiffness);
+    const PackingReport r = analyse_packing(sliding_packing, sliding_system, so);
+    for (const auto& l : r.integrators)
+      if (l.name == script->integrator)
+        diverging = DivergingStep{l.name, l.h_crit, l.stability == Stability::conditional && l.converged, l.upper_bound,
+                                  l.method};
+  }
   progress("done");
   PackingAnswer a;
+  a.diverging = diverging;
   a.recommendation = recommend_from(report.integrators, o.margin);
   if (a.recommendation) a.recommendation->time_unit = report.units.time;
   if (script) {
-    const auto check = check_timestep(*script, report, o.margin, history_line);
+    const auto check = check_timestep(*script, report, o.margin, history_line, diverging);
     a.timestep_verdict = check.verdict;
     a.timestep_text = check.text;
     a.timestep_json = check.json;

@@ -67,6 +67,19 @@ struct PackingRequest {
   std::set<std::string> given;  // the options given (the CLI's long names, "--radius"): defaults are marked
 };
 
+// The second step of a frictional packing: the limit of the script's integrator with every contact
+// sliding at its caps (contact::sliding: normal springs and dashpots only). Between h_crit and this
+// step, tangential and rolling motion grows until contacts slide; above it the normal contacts alone
+// make the run diverge. A linearisation's estimate of where a run blows up, not a bound: contacts
+// that open and contacts that do not reach their caps are not followed.
+struct DivergingStep {
+  std::string integrator;
+  double h = 0.0;
+  bool converged = false;
+  bool upper_bound = false;  // the -1 crossing with complex crossings unchecked (PackingIntegratorLimit)
+  std::string method;
+};
+
 struct PackingAnswer {
   Packing packing;                       // as analysed (spatially sorted, walls added)
   ContactLaws laws;
@@ -80,6 +93,7 @@ struct PackingAnswer {
   std::string bound_warning;             // particles at unwalled, non-periodic box bounds ("" if none)
   std::optional<StepRecommendation> recommendation;
   std::optional<ClumpSummary> clumps;  // with --clumps molecule: the rigid bodies made
+  std::optional<DivergingStep> diverging;  // with --lammps-input and frictional laws (serial path)
   // The script's timestep against the exact limit of its integrator (with --lammps-input).
   std::string timestep_verdict;          // SAFE, UNSAFE or UNKNOWN
   std::string timestep_text;
