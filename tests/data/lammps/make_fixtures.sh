@@ -7,6 +7,9 @@
 #                        (100 spheres poured onto a zplane wall, gran/hertz/history)
 #   in.pour_granular  -> settled_granular.data, contacts_granular.dump, wall_granular.dump
 #                        (the same with granular hertz/material + mindlin + rolling sds + twisting marshall)
+#   in.pour_granular_hooke -> settled_granular_hooke.data, contacts_granular_hooke.dump, wall_granular_hooke.dump
+#                        (the same with granular hooke + mass_velocity damping + linear_history + rolling sds
+#                        + twisting marshall)
 #   in.two_spheres    -> two_spheres.dump (an oblique gran/hooke/history collision, 100 steps)
 #
 # in.hertz is the user's script dtcrit reads with --lammps-input (it reads settled_hertz.data); it is
@@ -19,11 +22,12 @@ lmp="${LMP:-lmp}"
 command -v "$lmp" >/dev/null || { echo "make_fixtures.sh: '$lmp' not found (DTCRIT_WITH_LAMMPS=1 tools/setup.sh)" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-for script in in.pour_hertz in.pour_granular in.two_spheres; do
+for script in in.pour_hertz in.pour_granular in.pour_granular_hooke in.two_spheres; do
   cp "$here/$script" "$work/"
   (cd "$work" && OMP_NUM_THREADS=1 "$lmp" -in "$script" -log none -screen none)
 done
 mkdir -p "$out"
 cp "$work"/settled_hertz.data "$work"/contacts_hertz.dump "$work"/wall_hertz.dump \
    "$work"/settled_granular.data "$work"/contacts_granular.dump "$work"/wall_granular.dump \
+   "$work"/settled_granular_hooke.data "$work"/contacts_granular_hooke.dump "$work"/wall_granular_hooke.dump \
    "$work"/two_spheres.dump "$out/"
