@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <numbers>
 #include <sstream>
 #include <string>
 
@@ -335,4 +336,89 @@ TEST_CASE("the diverging step of a frictional script: its limit with normal spri
   CHECK(above.at("verdict") == "UNSAFE");
   CHECK(above.at("regime") == "diverges");
   CHECK_THAT(above.at("message").get<std::string>(), Contains("the normal contacts themselves are unstable"));
+}
+
+TEST_CASE("fix rigid/small molecule in a script: the bodies from a data file's Molecules section", "[lammps][script][clumps]") {
+  // Two dimers, one resting on the other along z, as rigid.gravity's data file has them: atom_style
+  // sphere with the molecule IDs of fix property/atom mol in a Molecules section.
+  const std::string data = write_file("rigid_dimers.data", R"(LAMMPS data file via write_data
+
+4 atoms
+1 atom types
+
+-5 5 xlo xhi
+-5 5 ylo yhi
+0 10 zlo zhi
+
+Atoms # sphere
+
+1 1 1 1000 0 0 0.5 0 0 0
+2 1 1 1000 0.9 0 0.5 0 0 0
+3 1 1 1000 0 0 1.49 0 0 0
+4 1 1 1000 0.9 0 1.49 0 0 0
+
+Molecules
+
+1 1
+2 1
+3 2
+4 2
+)");
+  const std::string script = write_file("in.rigid_dimers", R"(units si
+atom_style sphere
+boundary p p f
+fix prop all property/atom mol ghost yes
+read_data rigid_dimers.data fix prop NULL Molecules
+pair_style gran/hooke/history 1e5 NULL 0 NULL 0.5 0
+pair_coeff * *
+fix rigid all rigid/small molecule mol template gravity grav
+fix wall all wall/gran hooke/history 1e5 NULL 0 NULL 0.5 0 zplane 0.0 NULL
+timestep 1e-4
+run 100
+)");
+  const CliRun r = run_cli("packing --lammps-input " + script + " --json", false);
+  REQUIRE(r.status == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j.at("clumps").at("clumps") == 2);
+  CHECK(j.at("timestep_check").at("integrator") == "rigid_small");
+  // Each dimer's two spheres overlap (left out); the dimers touch at two points, 0.01 m deep, and
+  // the top mode is their relative vertical motion: two springs kn in parallel on the reduced mass
+  // of two equal bodies, M/2 = one sphere's m = 1000 x 4/3 pi 0.5^3 (undamped: h = 2/omega).
+  CHECK(j.at("clumps").at("inner_contacts_left_out") == 2);
+  const double m = 1000.0 * 4.0 / 3.0 * std::numbers::pi * 0.125;
+  CHECK(j.at("timestep_check").at("h_crit").get<double>() == Approx(2.0 / std::sqrt(2e5 / m)).epsilon(1e-12));
+  // A Molecules section that misses an atom, and a rigid fix dtcrit does not integrate, are refused by name.
+  const std::string short_data = write_file("rigid_short.data", std::string(R"(LAMMPS data file
+
+2 atoms
+1 atom types
+
+-5 5 xlo xhi
+-5 5 ylo yhi
+0 10 zlo zhi
+
+Atoms # sphere
+
+1 1 1 1000 0 0 0.5 0 0 0
+2 1 1 1000 0.9 0 0.5 0 0 0
+
+Molecules
+
+1 1
+)"));
+  const CliRun missing = run_cli("packing --lammps-input " + script + " --lammps-data " + short_data);
+  CHECK(missing.status != 0);
+  CHECK_THAT(missing.out, Contains("atom 2 has no line in the Molecules section"));
+  std::string langevin = R"(units si
+atom_style sphere
+boundary p p f
+read_data rigid_dimers.data
+pair_style gran/hooke/history 1e5 NULL 0 NULL 0.5 0
+pair_coeff * *
+fix rigid all rigid/small molecule langevin 1 1 1 1
+run 100
+)";
+  const CliRun thermostat = run_cli("packing --lammps-input " + write_file("in.rigid_langevin", langevin));
+  CHECK(thermostat.status != 0);
+  CHECK_THAT(thermostat.out, Contains(":7: fix rigid/small keyword 'langevin' is not read by dtcrit"));
 }

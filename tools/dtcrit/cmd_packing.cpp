@@ -371,17 +371,6 @@ void add_packing_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--youngs", r.youngs, "Young's modulus E [Pa], for the Rayleigh and P-wave times");
   cmd->add_option("--poisson", r.poisson, "Poisson ratio nu [-], for the Rayleigh time");
-  cmd->add_option("--amplification-dofs", r.amplification_dofs,
-                  "damped packings up to this many dofs: amplification matrix for every integrator")
-      ->capture_default_str();
-  cmd->add_option("--crossing-check-dofs", r.crossing_check_dofs,
-                  "damped non-symmetric packings up to this many dofs: each limit's amplification matrix checked below "
-                  "the -1 crossing for complex crossings (above: the crossing is an upper bound)")
-      ->capture_default_str();
-  cmd->add_option("--certify-dofs", r.certify_dofs,
-                  "symmetric packings up to this many dofs: each limit proven by a sparse Cholesky factorisation of "
-                  "its criterion just beyond it, and h_safe = the limit less 1e-6 (above: h_safe from Gershgorin bounds)")
-      ->capture_default_str();
   cmd->add_option("--confirm", o->confirm_steps,
                   "run the reference stepper this many steps at 0.99 and 1.01 h_crit of each integrator from a small "
                   "perturbation and report the growth (no periodic axes; contacts held sticking)");

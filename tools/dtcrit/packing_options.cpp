@@ -11,7 +11,8 @@ void add_packing_request_options(CLI::App* cmd, packing::PackingRequest& o) {
   cmd->add_option("--lammps-dump", o.dump_file, "LAMMPS text dump with radius (or diameter) and positions; last snapshot");
   cmd->add_option("--lammps-input", o.lammps_input,
                   "your LAMMPS input script, unchanged (units si, cgs, micro, nano or lj): units, boundary, "
-                  "pair_style/pair_coeff per type, fix wall/gran planes, timestep, fix nve/sphere at its last run; the "
+                  "pair_style/pair_coeff per type, fix wall/gran planes and wall/gran/region regions, timestep, fix nve/sphere at "
+                  "its last run (--lammps-run N: another); the "
                   "particles from its read_data or --lammps-data; answers whether its timestep is safe");
   cmd->add_option("--lammps-restart", o.lammps_restart,
                   "a LAMMPS binary restart as the state, instead of --lammps-data: converted by the installed lmp "
@@ -72,6 +73,17 @@ void add_packing_request_options(CLI::App* cmd, packing::PackingRequest& o) {
                   "(distributed build, mpirun -np P: SLEPc Krylov-Schur over ranks)")
       ->capture_default_str();
   cmd->add_option("--ncv", o.ncv, "Spectra's Lanczos basis size (--eigensolver spectra)")->capture_default_str();
+  cmd->add_option("--amplification-dofs", o.amplification_dofs,
+                  "damped packings up to this many dofs: amplification matrix for every integrator")
+      ->capture_default_str();
+  cmd->add_option("--crossing-check-dofs", o.crossing_check_dofs,
+                  "damped non-symmetric packings up to this many dofs: each limit's amplification matrix checked below "
+                  "the -1 crossing for complex crossings (above: the crossing is an upper bound)")
+      ->capture_default_str();
+  cmd->add_option("--certify-dofs", o.certify_dofs,
+                  "symmetric packings up to this many dofs: each limit proven by a sparse Cholesky factorisation of "
+                  "its criterion just beyond it, and h_safe = the limit less 1e-6 (above: h_safe from Gershgorin bounds)")
+      ->capture_default_str();
 }
 
 void record_given(const CLI::App* cmd, packing::PackingRequest& o) {

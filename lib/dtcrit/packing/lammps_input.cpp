@@ -354,9 +354,13 @@ class Reader {
         error(fmt::format("atom_style '{}': dtcrit reads atom_style sphere only", joined(w, 1)));
       p.atom_style_at = here(w);
     } else if (cmd == "read_data") {
-      if (n != 2)
-        error(fmt::format("read_data with keywords ('{}') is not read by dtcrit; expected 'read_data FILE'",
-                          joined(w, 2)));
+      // `fix ID NULL Molecules` hands a section to fix property/atom mol (the data reader reads the
+      // Molecules section by its name); any other keyword changes what is read.
+      for (std::size_t k = 2; k < n; k += 4)
+        if (w[k] != "fix" || k + 3 >= n || w[k + 3] != "Molecules")
+          error(fmt::format("read_data with keywords ('{}') is not read by dtcrit; expected 'read_data FILE' (with "
+                            "'fix ID NULL Molecules' for fix property/atom mol)",
+                            joined(w, 2)));
       if (read_data_) error(fmt::format("a second read_data (the first at {})", read_data_->str()));
       read_data_ = here(w);
       read_data_file_ = relative_to_script(w[1]);
@@ -620,10 +624,31 @@ class Reader {
         error_here(fmt::format("fix {} in 2D: rigid clumps of discs are not modelled by dtcrit (its clumps are 3D "
                                "rigid bodies of spheres, --clumps molecule)",
                                style));
-      } else if (style == "rigid/small" || style == "rigid" || style.rfind("rigid/", 0) == 0) {
-        error_here(fmt::format("fix {}: rigid clumps made by the script are not read by dtcrit's script reader; "
-                               "write the state with atom_style hybrid sphere molecular and use --lammps-data with "
-                               "--clumps molecule",
+      } else if (style == "rigid/small") {
+        // fix ID all rigid/small molecule [mol TEMPLATE] [gravity FIX]: each molecule one rigid body,
+        // integrated by LAMMPS' rigid/small (the registry's rigid_small; packing/clumps.hpp).
+        if (w[2] != "all")
+          error_here(fmt::format("fix rigid/small on group '{}': dtcrit integrates every particle (group all)", w[2]));
+        if (w.size() < 5 || w[4] != "molecule")
+          error_here(fmt::format("fix rigid/small bodystyle '{}': dtcrit makes the bodies by molecule ID (molecule)",
+                                 w.size() < 5 ? "" : w[4]));
+        for (std::size_t k = 5; k < w.size(); k += 2) {
+          if (w[k] != "mol" && w[k] != "gravity")
+            error_here(fmt::format("fix rigid/small keyword '{}' is not read by dtcrit (mol and gravity are: an "
+                                   "insertion template and a load); a thermostat, barostat or other keyword changes "
+                                   "the critical step",
+                                   w[k]));
+          if (k + 1 >= w.size()) error_here(fmt::format("fix rigid/small keyword '{}' without its value", w[k]));
+        }
+        if (integrator_at)
+          error_here(fmt::format("a second integration fix (the first at {})", integrator_at->str()));
+        integrator_at = f.at;
+        r.integrator = "rigid_small";
+        r.rigid_molecules = true;
+        taken.push_back(f.at);
+      } else if (style == "rigid" || style.rfind("rigid/", 0) == 0) {
+        error_here(fmt::format("fix {}: dtcrit's rigid bodies are those of fix rigid/small molecule (the registry's "
+                               "rigid_small); another rigid fix integrates differently",
                                style));
       } else {
         error_here(fmt::format("fix {} is not read by dtcrit: the answer is for fix nve/sphere (velocity Verlet) with "
@@ -633,7 +658,8 @@ class Reader {
       }
     }
     if (!p.pair_style_at) error("no pair_style line in effect");
-    if (!integrator_at) error("no fix nve/sphere in effect: the script integrates nothing dtcrit can answer for");
+    if (!integrator_at)
+      error("no fix nve/sphere (or rigid/small molecule) in effect: the script integrates nothing dtcrit can answer for");
     if (disc && p.dimension != 2) error_at(integrator_at->file, integrator_at->line, "fix nve/sphere disc needs dimension 2");
     r.timestep = p.timestep.value_or(p.units.lammps_default_timestep);
     r.timestep_default = !p.timestep;

@@ -54,6 +54,8 @@ struct LammpsInput {
   double timestep = 0.0;       // [units.time]
   bool timestep_default = false;  // no `timestep` line: LAMMPS' default for the units
   std::string integrator = "velocity_verlet";  // fix nve/sphere as the registry names it
+  // fix rigid/small molecule: each molecule ID of the state one rigid body (integrator rigid_small)
+  bool rigid_molecules = false;
   int runs = 0;                // `run` commands in the script
   std::string run_taken;       // whose physics: "run 2 of 2 (FILE:LINE: run 25000)" or "the end of the script"
   // compute ID -> its keywords (property/local: patom1 patom2 ...; pair/local: dist force p1 ...), to

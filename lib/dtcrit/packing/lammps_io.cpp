@@ -157,6 +157,7 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
   // id type x y z diameter density molecule [ix iy iz], the order write_data uses for that style.
   // Without a style hint the column count decides (7/10: sphere, 8/11: hybrid sphere molecular).
   bool hybrid = false, style_hint = false;
+  std::map<long, long> molecule_section;  // atom id -> molecule, from a Molecules section
   while (!section.empty()) {
     const std::string name = section;
     section.clear();
@@ -181,6 +182,15 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
       if (std::isalpha(static_cast<unsigned char>(s[0]))) {
         section = s;
         break;
+      }
+      if (name == "Molecules") {  // fix property/atom mol: "id molecule" (write_data's section)
+        const auto w = split_words(s);
+        if (w.size() != 2) in.expected("'id molecule' (the Molecules section of fix property/atom mol)", s);
+        const long id = in.integer(w[0], "an integer atom id");
+        const long molecule = in.integer(w[1], "an integer molecule ID");
+        if (molecule < 0) in.expected("a molecule ID >= 0", w[1]);
+        if (!molecule_section.emplace(id, molecule).second) in.error(fmt::format("atom {} appears twice in Molecules", id));
+        continue;
       }
       if (!is_atoms) continue;
       const auto w = split_words(s);
@@ -235,6 +245,16 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
       if (sorted[k] == sorted[k - 1]) fail(fmt::format("{}: atom id {} appears twice", path, sorted[k]));
   }
   p.id.assign(ids.begin(), ids.end());
+  if (!molecule_section.empty()) {
+    if (hybrid) fail(fmt::format("{}: molecule IDs in both the Atoms and a Molecules section", path));
+    for (long id : ids) {
+      const auto m = molecule_section.find(id);
+      if (m == molecule_section.end()) fail(fmt::format("{}: atom {} has no line in the Molecules section", path, id));
+      molecules.push_back(m->second);
+    }
+    if (molecule_section.size() != ids.size())
+      fail(fmt::format("{}: the Molecules section has {} lines for {} atoms", path, molecule_section.size(), ids.size()));
+  }
   p.molecule = std::move(molecules);
   if (opts.periodic) {
     p.periodic = *opts.periodic;

@@ -182,9 +182,10 @@ TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report,
   if (c.text.empty()) c.text = fmt::format("  timestep                    {:.6g} {} ({})\n", dt, s, dt_from);
   c.json["verdict"] = c.verdict;
   c.json["message"] = c.verdict + ": " + detail;
-  c.text = fmt::format("\nis the timestep of {} safe? ({} = LAMMPS' fix nve/sphere; h_crit is for the packing's current "
+  c.text = fmt::format("\nis the timestep of {} safe? ({} = LAMMPS' fix {}; h_crit is for the packing's current "
                        "state: {})\n{}{}: {}\n",
-                       in.path, in.integrator, histories, c.text, c.verdict, detail);
+                       in.path, in.integrator, in.rigid_molecules ? "rigid/small" : "nve/sphere", histories, c.text,
+                       c.verdict, detail);
   return c;
 }
 
@@ -508,7 +509,8 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   ao.progress = progress;
   AnalysedPacking analysed;
   std::optional<ClumpSummary> clumps;
-  if (!o.clumps.empty()) {
+  const bool by_molecule = !o.clumps.empty() || (script && script->rigid_molecules);  // --clumps or fix rigid/small
+  if (by_molecule) {
     // fix rigid/small molecule: each molecule one rigid body; the analysis is the contact network's.
     if (analyse) fail("--clumps molecule is analysed serially: run without mpirun");
     progress("making the rigid bodies (--clumps molecule)");
@@ -533,7 +535,7 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
     report.inputs.push_back({"compression", o.compression, "", !o.given.count("--compression")});
   }
   std::optional<DivergingStep> diverging;
-  if (script && !analyse && o.clumps.empty() && any_frictional(p, laws)) {
+  if (script && !analyse && !by_molecule && any_frictional(p, laws)) {
     progress("the diverging step: every contact sliding (normal springs and dashpots only)");
     Packing sliding_packing = p;
     ContactLaws sliding_laws = laws;
@@ -637,11 +639,12 @@ std::string format_packing_answer(const PackingAnswer& a, const std::string& aft
   }
   std::string text = head + inputs_text(a.packing, a.laws, a.defaults, a.report.units);
   if (const auto& c = a.clumps)
-    text += fmt::format("clumps (--clumps molecule): {} spheres in {} rigid bodies ({} clumps of up to {} spheres, {} "
+    text += fmt::format("clumps ({}): {} spheres in {} rigid bodies ({} clumps of up to {} spheres, {} "
                         "single spheres of molecule ID 0), members up to {:g} m from their body's centre of mass; mass, "
                         "centre and inertia tensor as fix rigid/small computes them (member point masses + 2/5 m r^2 per "
                         "sphere, overlaps not removed); {} contacts between members of one body left out (no relative "
                         "motion); below, particles are the bodies\n",
+                        a.script && a.script->rigid_molecules ? "the script's fix rigid/small molecule" : "--clumps molecule",
                         a.packing.size(), c->bodies, c->clumps, c->largest, c->single_spheres, c->max_extent,
                         c->inner_contacts);
   text += format_packing_table(a.report) + after_table;

@@ -30,10 +30,13 @@ VERDICTS = [
     ("granregion/in.granregion.mixer", "granregion_mixer.data", "lj", "SAFE", "below h_crit"),
     ("granular/in.pour.flatwall", "pour_flatwall.data", "lj", "UNSAFE", "friction wrong"),
     ("granular/in.pour.drum", "pour_drum.data", "lj", "UNSAFE", "friction wrong"),
+    ("rigid/in.rigid.gravity", "rigid_gravity.data", "si", "SAFE", "below h_crit"),
 ]
 # (example, what the refusal must name) - dtcrit does not model these.
 REFUSALS = [
     ("pour/in.pour.2d.molecule", "fix rigid/small in 2D"),
+    ("multi/in.granular", "fix nph/sphere"),  # a barostat integrates the particles: another scheme
+    ("multi/in.powerlaw", "fix deform"),      # the box deforms with the particles in it
 ]
 
 

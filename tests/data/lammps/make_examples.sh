@@ -15,6 +15,7 @@
 #   granregion/in.granregion.box    -> granregion_box.data    (100 spheres in a rotated box region)
 #   granregion/in.granregion.funnel -> granregion_funnel.data (runs / 10: a cone and cylinder union)
 #   granregion/in.granregion.mixer  -> granregion_mixer.data  (runs / 4: rotating blades in a drum)
+#   rigid/in.rigid.gravity          -> rigid_gravity.data     (5 rigid clumps of 5 spheres on a wall)
 #
 # Settled states, for `dtcrit lammps-check` (a limit LAMMPS can confirm needs contacts that last):
 # the example up to the end of its first run, then that run's physics for more steps, so the
@@ -81,6 +82,7 @@ run granular/in.pour.drum pour_drum.data 1
 run granregion/in.granregion.box granregion_box.data 1
 run granregion/in.granregion.funnel granregion_funnel.data 10
 run granregion/in.granregion.mixer granregion_mixer.data 4
+run rigid/in.rigid.gravity rigid_gravity.data 1
 fi
 settle pour/in.pour pour_settled.data 75000
 settle pour/in.pour.2d pour_2d_settled.data 100000
