@@ -52,6 +52,9 @@ const std::map<std::pair<std::string, std::string>, std::string>& reproducers() 
       {{"python_arrays", "length_mismatch"}, "K: the sparse triplets differ in length: 2 rows, 2 columns, 1 values"},
       {{"python_arrays", "type_beyond_int"}, "types[1] = 8589934593 is not an integer"},
       {{"python_arrays", "type_fraction"}, "types[0] = 1.7 is not an integer"},
+      // Found by fuzzing: `read_data` with its file name commented out read past the command's words
+      // (heap overflow), after read_data learnt the keywords of fix property/atom.
+      {{"lammps_input", "read_data_without_file"}, "expected 'read_data FILE', got 'read_data'"},
       // Contact dumps that cannot be the packing's, and ids that are no integers.
       {{"lammps_contacts", "atom_id_fraction"}, "contacts.dump:10: expected an integer atom id in column c_pl[1], got 1.5"},
       {{"lammps_contacts", "atom_id_1e300"}, "contacts.dump:10: expected an integer atom id in column c_pl[1], got 1e+300"},

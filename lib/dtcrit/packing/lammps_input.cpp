@@ -354,6 +354,7 @@ class Reader {
         error(fmt::format("atom_style '{}': dtcrit reads atom_style sphere only", joined(w, 1)));
       p.atom_style_at = here(w);
     } else if (cmd == "read_data") {
+      if (n < 2) error(fmt::format("expected 'read_data FILE', got '{}'", joined(w)));
       // `fix ID NULL Molecules` hands a section to fix property/atom mol (the data reader reads the
       // Molecules section by its name); any other keyword changes what is read.
       for (std::size_t k = 2; k < n; k += 4)
