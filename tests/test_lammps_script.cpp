@@ -340,30 +340,18 @@ TEST_CASE("the diverging step of a frictional script: its limit with normal spri
 
 TEST_CASE("fix rigid/small molecule in a script: the bodies from a data file's Molecules section", "[lammps][script][clumps]") {
   // Two dimers, one resting on the other along z, as rigid.gravity's data file has them: atom_style
-  // sphere with the molecule IDs of fix property/atom mol in a Molecules section.
-  const std::string data = write_file("rigid_dimers.data", R"(LAMMPS data file via write_data
-
-4 atoms
-1 atom types
-
--5 5 xlo xhi
--5 5 ylo yhi
-0 10 zlo zhi
-
-Atoms # sphere
-
-1 1 1 1000 0 0 0.5 0 0 0
-2 1 1 1000 0.9 0 0.5 0 0 0
-3 1 1 1000 0 0 1.49 0 0 0
-4 1 1 1000 0.9 0 1.49 0 0 0
-
-Molecules
-
-1 1
-2 1
-3 2
-4 2
-)");
+  // sphere with the molecule IDs of fix property/atom mol in a Molecules section. The first `atoms`
+  // of them, with the Molecules lines given.
+  const std::vector<std::string> atoms{"1 1 1 1000 0 0 0.5 0 0 0", "2 1 1 1000 0.9 0 0.5 0 0 0",
+                                       "3 1 1 1000 0 0 1.49 0 0 0", "4 1 1 1000 0.9 0 1.49 0 0 0"};
+  auto dimers = [&](const std::string& name, std::size_t count, const std::string& molecules) {
+    std::string text = fmt::format("LAMMPS data file via write_data\n\n{} atoms\n1 atom types\n\n-5 5 xlo xhi\n"
+                                   "-5 5 ylo yhi\n0 10 zlo zhi\n\nAtoms # sphere\n\n",
+                                   count);
+    for (std::size_t k = 0; k < count; ++k) text += atoms[k] + "\n";
+    return write_file(name, text + "\nMolecules\n\n" + molecules);
+  };
+  dimers("rigid_dimers.data", 4, "1 1\n2 1\n3 2\n4 2\n");
   const std::string script = write_file("in.rigid_dimers", R"(units si
 atom_style sphere
 boundary p p f
@@ -388,24 +376,7 @@ run 100
   const double m = 1000.0 * 4.0 / 3.0 * std::numbers::pi * 0.125;
   CHECK(j.at("timestep_check").at("h_crit").get<double>() == Approx(2.0 / std::sqrt(2e5 / m)).epsilon(1e-12));
   // A Molecules section that misses an atom, and a rigid fix dtcrit does not integrate, are refused by name.
-  const std::string short_data = write_file("rigid_short.data", std::string(R"(LAMMPS data file
-
-2 atoms
-1 atom types
-
--5 5 xlo xhi
--5 5 ylo yhi
-0 10 zlo zhi
-
-Atoms # sphere
-
-1 1 1 1000 0 0 0.5 0 0 0
-2 1 1 1000 0.9 0 0.5 0 0 0
-
-Molecules
-
-1 1
-)"));
+  const std::string short_data = dimers("rigid_short.data", 2, "1 1\n");
   const CliRun missing = run_cli("packing --lammps-input " + script + " --lammps-data " + short_data);
   CHECK(missing.status != 0);
   CHECK_THAT(missing.out, Contains("atom 2 has no line in the Molecules section"));

@@ -9,7 +9,6 @@ and dtcrit must say so rather than confirm.
 
   examples_confirm.py DTCRIT_CLI        (exit 77: lmp or lammps-examples is not installed)"""
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -18,6 +17,8 @@ import tempfile
 
 EXAMPLES = "/usr/share/lammps/examples"
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from probe_dumps import separation_growth  # noqa: E402
 
 # (example, state, extra options, verdict, what the message must say)
 CASES = [
@@ -25,29 +26,6 @@ CASES = [
     ("pour/in.pour", "pour_settled.data", ["--lammps-run", "1"], "CONFIRMED", "CONFIRMED"),
     ("pour/in.pour", "pour.data", [], "NOT CONFIRMED", "The packing is not at rest"),
 ]
-
-
-def frames(path):
-    lines = open(path).read().split("\n")
-    k, out = 0, []
-    while k < len(lines) and lines[k].startswith("ITEM: TIMESTEP"):
-        n = int(lines[k + 3])
-        out.append({int(r.split()[0]): list(map(float, r.split()[1:])) for r in lines[k + 9:k + 9 + n]})
-        k += 9 + n
-    return out
-
-
-def growth(folder, tag, inertia):
-    """sqrt(max S / S(0)) of LAMMPS' dumps, S the kinetic energy of the velocity difference."""
-    rest, pert = frames(f"{folder}/velocities_rest_{tag}.dump"), frames(f"{folder}/velocities_perturbed_{tag}.dump")
-    s = []
-    for a, b in zip(rest, pert):
-        e = 0.0
-        for i, (m, r, *v) in a.items():
-            d = [y - x for x, y in zip(v, b[i][2:])]
-            e += 0.5 * m * sum(x * x for x in d[:3]) + 0.5 * inertia * m * r * r * sum(x * x for x in d[3:])
-        s.append(e)
-    return math.sqrt(max(s) / s[0])
 
 
 def main():
@@ -71,7 +49,7 @@ def main():
             ok = j["verdict"] == verdict and says in j["message"]
             inertia = 0.4  # every example integrates spheres (fix nve/sphere without disc, in.pour.2d too)
             for r in j["runs"]:
-                g = growth(folder, f"{r['factor']:.2f}", inertia)
+                g = separation_growth(folder, f"{r['factor']:.2f}", inertia)
                 same = r["growth"] is not None and abs(g - r["growth"]) <= 1e-9 * g
                 ok = ok and same
                 print(f"  {example} {state} at {r['factor']:.2f} h_crit: LAMMPS separation growth {g:.4g} "
