@@ -29,6 +29,7 @@
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/core/key_values.hpp"
+#include "dtcrit/core/suggest.hpp"
 #include "dtcrit/io/array_input.hpp"
 #include "dtcrit/io/input_file.hpp"
 #include "dtcrit/packing/packing_request.hpp"
@@ -211,52 +212,122 @@ py::object pair(const py::object& body1, const py::object& body2, OptionalDouble
   return to_python(to_json(answer_pair(r)));
 }
 
-// The law, walls and analysis keywords packing() and packing_from_lammps() share; `given` records
-// the CLI option of each keyword given, so that the request rejects what its source would not read.
-struct PackingKeywords {
-  OptionalDouble kn, kt, kt_ratio, gamma_n, gamma_t;
-  std::string law, hertz_mindlin;
-  Strings type_laws, walls;
-  py::object periodic;
-  OptionalDouble gap_tolerance;
-  bool rotation, geometric_stiffness;
-  Strings integrators;
-  double margin;
-  OptionalDouble youngs, poisson;
-  std::string eigensolver;
-  OptionalDouble lanczos_tol;
-  std::optional<Index> ncv;
-  Index amplification_dofs;
-
-  void fill(packing::PackingRequest& r) const {
-    auto mark = [&](const char* option, bool present) {
-      if (present) r.given.insert(option);
-    };
-    r.kn = kn, r.kt = kt, r.kt_ratio = kt_ratio, r.gamma_n = gamma_n, r.gamma_t = gamma_t;
-    mark("--kn", kn.has_value()), mark("--kt", kt.has_value()), mark("--kt-ratio", kt_ratio.has_value());
-    mark("--gamma-n", gamma_n.has_value());
-    mark("--gamma-t", gamma_t.has_value());
-    r.lammps_pair = law, r.hertz_mindlin = hertz_mindlin;
-    mark("--lammps-pair", !law.empty()), mark("--hertz-mindlin", !hertz_mindlin.empty());
-    if (!law.empty() && !hertz_mindlin.empty()) fail("give one of law (LAMMPS' syntax) and hertz_mindlin");
-    if (!hertz_mindlin.empty() && kn) fail("--hertz-mindlin gives the whole law: drop --kn, --kt, --gamma-n and --gamma-t");
-    r.type_laws = type_laws, r.walls = walls;
-    mark("--type-law", !type_laws.empty()), mark("--wall", !walls.empty());
-    r.periodic = periodic_spec(periodic);
-    mark("--periodic", !r.periodic.empty());
-    r.gap_tolerance = gap_tolerance;
-    r.no_rotation = !rotation;
-    r.geometric_stiffness = geometric_stiffness;
-    r.integrators = integrators;
-    r.margin = margin;
-    r.youngs = youngs, r.poisson = poisson;
-    r.eigensolver = eigensolver;
-    if (lanczos_tol) r.lanczos_tol = *lanczos_tol;
-    if (ncv) r.ncv = *ncv;
-    mark("--ncv", ncv.has_value());
-    r.amplification_dofs = amplification_dofs;
+// The keywords of the packing functions, each one option of `dtcrit packing` mapped onto the same
+// request (the CLI's option name recorded in `given`, so that the request rejects what its source
+// would not read, with the CLI's message). One table for every source.
+template <class T>
+T keyword_value(const py::handle& value, const char* name, const char* expected) {
+  try {
+    return value.cast<T>();
+  } catch (const py::cast_error&) {
+    throw py::type_error(fmt::format("{} = {}: expected {}", name, py::repr(value).cast<std::string>(), expected));
   }
+}
+
+struct PackingKeyword {
+  const char* name;
+  const char* option;  // the CLI's option of the same meaning
+  void (*set)(packing::PackingRequest&, const py::handle&);
 };
+
+#define DTCRIT_NUMBER(field) [](packing::PackingRequest& r, const py::handle& v) { r.field = keyword_value<double>(v, #field, "a number"); }
+#define DTCRIT_INDEX(field) [](packing::PackingRequest& r, const py::handle& v) { r.field = keyword_value<Index>(v, #field, "an integer"); }
+#define DTCRIT_TEXT(field, name) [](packing::PackingRequest& r, const py::handle& v) { r.field = keyword_value<std::string>(v, name, "a string"); }
+#define DTCRIT_TEXTS(field, name) [](packing::PackingRequest& r, const py::handle& v) { r.field = keyword_value<Strings>(v, name, "a list of strings"); }
+#define DTCRIT_FLAG(field) [](packing::PackingRequest& r, const py::handle& v) { r.field = keyword_value<bool>(v, #field, "True or False"); }
+
+// Shared by every source: the law, walls and the analysis.
+const std::vector<PackingKeyword> common_keywords{
+    {"kn", "--kn", DTCRIT_NUMBER(kn)},
+    {"kt", "--kt", DTCRIT_NUMBER(kt)},
+    {"kt_ratio", "--kt-ratio", DTCRIT_NUMBER(kt_ratio)},
+    {"gamma_n", "--gamma-n", DTCRIT_NUMBER(gamma_n)},
+    {"gamma_t", "--gamma-t", DTCRIT_NUMBER(gamma_t)},
+    {"law", "--lammps-pair", DTCRIT_TEXT(lammps_pair, "law")},
+    {"hertz_mindlin", "--hertz-mindlin", DTCRIT_TEXT(hertz_mindlin, "hertz_mindlin")},
+    {"type_laws", "--type-law", DTCRIT_TEXTS(type_laws, "type_laws")},
+    {"walls", "--wall", DTCRIT_TEXTS(walls, "walls")},
+    {"periodic", "--periodic", [](packing::PackingRequest& r, const py::handle& v) {
+       r.periodic = periodic_spec(py::reinterpret_borrow<py::object>(v));
+     }},
+    {"gap_tolerance", "--gap-tolerance", DTCRIT_NUMBER(gap_tolerance)},
+    {"rotation", "--no-rotation", [](packing::PackingRequest& r, const py::handle& v) {
+       r.no_rotation = !keyword_value<bool>(v, "rotation", "True or False");
+     }},
+    {"geometric_stiffness", "--geometric-stiffness", DTCRIT_FLAG(geometric_stiffness)},
+    {"integrators", "--integrator", DTCRIT_TEXTS(integrators, "integrators")},
+    {"margin", "--margin", DTCRIT_NUMBER(margin)},
+    {"youngs", "--youngs", DTCRIT_NUMBER(youngs)},
+    {"poisson", "--poisson", DTCRIT_NUMBER(poisson)},
+    {"eigensolver", "--eigensolver", DTCRIT_TEXT(eigensolver, "eigensolver")},
+    {"lanczos_tol", "--lanczos-tol", DTCRIT_NUMBER(lanczos_tol)},
+    {"ncv", "--ncv", DTCRIT_INDEX(ncv)},
+    {"amplification_dofs", "--amplification-dofs", DTCRIT_INDEX(amplification_dofs)},
+    {"crossing_check_dofs", "--crossing-check-dofs", DTCRIT_INDEX(crossing_check_dofs)},
+    {"certify_dofs", "--certify-dofs", DTCRIT_INDEX(certify_dofs)},
+    {"confirm", "--confirm", [](packing::PackingRequest& r, const py::handle& v) {
+       r.confirm_steps = keyword_value<int>(v, "confirm", "a number of steps");
+     }},
+};
+// Of one source each.
+const std::vector<PackingKeyword> lattice_keywords{
+    {"radius", "--radius", DTCRIT_NUMBER(radius)},
+    {"density", "--density", DTCRIT_NUMBER(density)},
+    {"compression", "--compression", DTCRIT_NUMBER(compression)},
+    {"radius_spread", "--radius-spread", DTCRIT_NUMBER(radius_spread)},
+    {"seed", "--seed", [](packing::PackingRequest& r, const py::handle& v) {
+       r.seed = keyword_value<unsigned>(v, "seed", "a non-negative integer");
+     }},
+    {"disc", "--disc", DTCRIT_FLAG(disc)},
+    {"box_walls", "--box-walls", DTCRIT_FLAG(box_walls)},
+};
+const std::vector<PackingKeyword> lammps_keywords{
+    {"contacts", "--lammps-contacts", DTCRIT_TEXTS(lammps_contacts, "contacts")},
+    {"dimension", "--dimension", [](packing::PackingRequest& r, const py::handle& v) {
+       r.dimension = keyword_value<int>(v, "dimension", "2 or 3");
+     }},
+    {"disc", "--disc", DTCRIT_FLAG(disc)},
+    {"density", "--density", DTCRIT_NUMBER(density)},
+    {"run", "--lammps-run", [](packing::PackingRequest& r, const py::handle& v) {
+       r.lammps_run = keyword_value<int>(v, "run", "a run number (1-based)");
+     }},
+    {"clumps", "--clumps", DTCRIT_TEXT(clumps, "clumps")},
+};
+
+#undef DTCRIT_NUMBER
+#undef DTCRIT_INDEX
+#undef DTCRIT_TEXT
+#undef DTCRIT_TEXTS
+#undef DTCRIT_FLAG
+
+// Applies the keywords (None: not given, the CLI's default) of `function`, which reads the common
+// ones and `own`; any other name is a TypeError with a suggestion.
+void apply_keywords(packing::PackingRequest& r, const py::kwargs& keywords, const char* function,
+                    const std::vector<PackingKeyword>& own = {}) {
+  std::vector<std::string> names;
+  for (const auto* table : {&common_keywords, &own})
+    for (const auto& k : *table) names.emplace_back(k.name);
+  for (const auto& [key, value] : keywords) {
+    const std::string name = py::str(key).cast<std::string>();
+    const PackingKeyword* found = nullptr;
+    for (const auto* table : {&common_keywords, &own})
+      for (const auto& k : *table)
+        if (name == k.name) found = &k;
+    if (!found)
+      throw py::type_error(fmt::format("{}() got an unexpected keyword argument '{}'{}", function, name,
+                                       did_you_mean(name, names)));
+    // None, "" and an empty list of laws, walls or dumps: not given (the defaults of the signatures).
+    const std::string_view option = found->option;
+    const bool empty_list = (option == "--type-law" || option == "--wall" || option == "--lammps-contacts") &&
+                            py::isinstance<py::sequence>(value) && py::len(value) == 0;
+    if (value.is_none() || empty_list || (py::isinstance<py::str>(value) && py::len(value) == 0)) continue;
+    found->set(r, value);
+    r.given.insert(found->option);
+  }
+  if (!r.lammps_pair.empty() && !r.hertz_mindlin.empty()) fail("give one of law (LAMMPS' syntax) and hertz_mindlin");
+  if (!r.hertz_mindlin.empty() && r.kn)
+    fail("--hertz-mindlin gives the whole law: drop --kn, --kt, --gamma-n and --gamma-t");
+}
 
 py::object answer(const packing::PackingRequest& r) { return to_python(to_json(packing::answer_packing(r))); }
 
@@ -282,7 +353,7 @@ std::vector<T> vector_of(const py::object& a, const char* name) {
 
 py::object packing_from_arrays(const py::array_t<double, py::array::forcecast>& positions, const py::object& radii,
                                const py::object& masses, const py::object& inertia, const py::object& types,
-                               const py::object& box, bool disc, const PackingKeywords& k) {
+                               const py::object& box, bool disc, const py::kwargs& keywords) {
   packing::ParticleArrays a;
   std::tie(a.dim, a.centre) = positions_of(positions);
   a.radius = vector_of<double>(radii, "radii");
@@ -300,7 +371,7 @@ py::object packing_from_arrays(const py::array_t<double, py::array::forcecast>& 
   }
   packing::PackingRequest r;
   r.packing = packing::make_packing(std::move(a));
-  k.fill(r);
+  apply_keywords(r, keywords, "packing");
   if (!r.periodic.empty() && r.periodic != "none" && box.is_none())
     fail(fmt::format("periodic = '{}' needs the box ([lo, hi]) the particles repeat in", r.periodic));
   return answer(r);
@@ -322,19 +393,29 @@ std::string lammps_format(const std::string& path) {
   return "data";
 }
 
-py::object packing_from_lammps(const std::string& path, const std::string& format, const Strings& contacts,
-                               std::optional<int> dimension, bool disc, OptionalDouble density,
-                               const PackingKeywords& k) {
+py::object packing_from_lammps(const std::string& path, const std::string& format, const py::kwargs& keywords) {
   packing::PackingRequest r;
   if (format == "input") r.lammps_input = path;
   else if (format == "data") r.data_file = path;
   else if (format == "dump") r.dump_file = path;
-  else fail(fmt::format("format = '{}': expected 'input', 'data' or 'dump'", format));
-  r.lammps_contacts = contacts;
-  if (dimension) r.dimension = *dimension, r.given.insert("--dimension");
-  if (disc) r.disc = true, r.given.insert("--disc");
-  if (density) r.density = *density, r.given.insert("--density");
-  k.fill(r);
+  else if (format == "restart") r.lammps_restart = path;
+  else fail(fmt::format("format = '{}': expected 'input', 'data', 'dump' or 'restart'", format));
+  apply_keywords(r, keywords, "packing_from_lammps", lammps_keywords);
+  return answer(r);
+}
+
+py::object packing_from_lattice(const std::string& kind, Index n, const py::kwargs& keywords) {
+  packing::PackingRequest r;
+  r.lattice = kind;
+  r.n = n;
+  apply_keywords(r, keywords, "packing_from_lattice", lattice_keywords);
+  return answer(r);
+}
+
+py::object packing_from_network(const std::string& path, const py::kwargs& keywords) {
+  packing::PackingRequest r;
+  r.bodies = path;
+  apply_keywords(r, keywords, "packing_from_network");
   return answer(r);
 }
 
@@ -389,15 +470,23 @@ py::list sweep_cases() {
 // The library's errors name options as the command line spells them (--kn, --lammps-pair); a Python
 // caller gave keywords, so each option this module takes is named as its keyword (kn=, law=).
 std::string python_spelling(const std::string& message) {
-  static const std::map<std::string, std::string> renamed{
-      {"lammps-pair", "law"},       {"type-law", "type_laws"}, {"wall", "walls"},
-      {"integrator", "integrators"}, {"lammps-contacts", "contacts"}, {"no-rotation", "rotation=False"}};
-  static const std::set<std::string> keywords{
-      "kn", "kt", "kt_ratio", "cn", "ct", "ct_ratio", "gamma_n", "gamma_t", "law", "hertz_mindlin", "type_laws",
-      "walls", "periodic", "gap_tolerance", "rotation", "geometric_stiffness", "integrators", "margin", "youngs",
-      "poisson", "eigensolver", "lanczos_tol", "ncv", "amplification_dofs", "density", "dimension", "disc",
-      "contacts", "restitution", "overlap", "normal_force", "r_eff", "impact_velocity", "radius", "accuracy",
-      "body1", "body2", "types", "inertia", "box", "rotation=False"};
+  // The packing functions' keywords by their options (the keyword tables); the pair's keywords and the
+  // arrays are spelt as their options.
+  static const std::map<std::string, std::string> renamed = [] {
+    std::map<std::string, std::string> m{{"no-rotation", "rotation=False"}};
+    for (const auto* table : {&common_keywords, &lattice_keywords, &lammps_keywords})
+      for (const auto& k : *table) {
+        std::string option = std::string(k.option).substr(2);
+        if (option != "no-rotation") m.emplace(option, k.name);
+      }
+    return m;
+  }();
+  static const std::set<std::string> keywords = [] {
+    std::set<std::string> k{"cn", "ct", "ct_ratio", "restitution", "overlap", "normal_force", "r_eff", "impact_velocity",
+                            "radius", "accuracy", "body1", "body2", "types", "inertia", "box", "rotation=False"};
+    for (const auto& [option, name] : renamed) k.insert(name);
+    return k;
+  }();
   auto word = [](char c) { return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-'; };
   std::string out;
   std::size_t i = 0;
@@ -485,29 +574,9 @@ youngs [Pa], poisson, density [kg/m^3], radius [m]: the material heuristics (all
 integrators: registry specs, ["all"] or ["none"]; margin: recommended step = margin x the limit;
 accuracy: e.g. "restitution=1%".)");
 
-  m.def(
-      "packing",
-      [](const py::array_t<double, py::array::forcecast>& positions, const py::object& radii, const py::object& masses,
-         const py::object& inertia, const py::object& types, const py::object& box, bool disc, OptionalDouble kn,
-         OptionalDouble kt, OptionalDouble kt_ratio, OptionalDouble gamma_n, OptionalDouble gamma_t, const std::string& law,
-         const std::string& hertz_mindlin, const Strings& type_laws, const py::object& periodic, const Strings& walls,
-         OptionalDouble gap_tolerance, bool rotation, bool geometric_stiffness, const Strings& integrators,
-         double margin, OptionalDouble youngs, OptionalDouble poisson, const std::string& eigensolver,
-         OptionalDouble lanczos_tol, std::optional<Index> ncv, Index amplification_dofs) {
-        return packing_from_arrays(positions, radii, masses, inertia, types, box, disc,
-                                   {kn, kt, kt_ratio, gamma_n, gamma_t, law, hertz_mindlin, type_laws, walls, periodic,
-                                    gap_tolerance, rotation, geometric_stiffness, integrators, margin, youngs, poisson,
-                                    eigensolver, lanczos_tol, ncv, amplification_dofs});
-      },
-      py::arg("positions"), py::arg("radii"), py::arg("masses"), py::kw_only(), py::arg("inertia") = py::none(),
-      py::arg("types") = py::none(), py::arg("box") = py::none(), py::arg("disc") = false, py::arg("kn") = py::none(),
-      py::arg("kt") = py::none(), py::arg("kt_ratio") = py::none(), py::arg("gamma_n") = py::none(), py::arg("gamma_t") = py::none(),
-      py::arg("law") = "", py::arg("hertz_mindlin") = "", py::arg("type_laws") = Strings{},
-      py::arg("periodic") = py::none(), py::arg("walls") = Strings{}, py::arg("gap_tolerance") = py::none(),
-      py::arg("rotation") = true, py::arg("geometric_stiffness") = false, py::arg("integrators") = Strings{"all"},
-      py::arg("margin") = dtcrit::default_step_margin, py::arg("youngs") = py::none(), py::arg("poisson") = py::none(),
-      py::arg("eigensolver") = "auto", py::arg("lanczos_tol") = py::none(), py::arg("ncv") = py::none(),
-      py::arg("amplification_dofs") = 48,
+  m.def("packing", &packing_from_arrays, py::arg("positions"), py::arg("radii"), py::arg("masses"), py::kw_only(),
+        py::arg("inertia") = py::none(), py::arg("types") = py::none(), py::arg("box") = py::none(),
+        py::arg("disc") = false,
       R"(Critical time-steps of a packing given particle by particle: the content of `dtcrit packing --json`.
 
 positions: (N, 3) spheres or (N, 2) discs [m]; radii [m], masses [kg]: N each.
@@ -519,35 +588,21 @@ contact's overlap), or hertz_mindlin = "E=...,nu=...,e=...,mu=..."; type_laws: [
 periodic: "x,y" or ["x", "y"]; walls: ["z=0", "z=0,kn=1e6,kt=5e5"]; gap_tolerance (default 0);
 rotation: rotational dofs; integrators: registry specs, ["all"] or ["none"]; margin: recommended step
 = margin x the limit; youngs [Pa], poisson: Rayleigh / P-wave times; eigensolver: auto, dense,
-lanczos, spectra.)");
+lanczos, spectra; lanczos_tol, ncv, amplification_dofs, crossing_check_dofs, certify_dofs: as the CLI's
+options; confirm: steps of the reference stepper at 0.99 and 1.01 of every limit (--confirm).)");
 
-  m.def(
-      "packing_from_lammps",
-      [](const std::string& path, const std::string& format, const Strings& contacts, std::optional<int> dimension,
-         bool disc, OptionalDouble density, OptionalDouble kn, OptionalDouble kt, OptionalDouble kt_ratio,
-         OptionalDouble gamma_n,
-         OptionalDouble gamma_t, const std::string& law, const std::string& hertz_mindlin, const Strings& type_laws,
-         const py::object& periodic, const Strings& walls, OptionalDouble gap_tolerance, bool rotation,
-         bool geometric_stiffness, const Strings& integrators, double margin, OptionalDouble youngs,
-         OptionalDouble poisson, const std::string& eigensolver, OptionalDouble lanczos_tol, std::optional<Index> ncv,
-         Index amplification_dofs) {
-        return packing_from_lammps(path, format, contacts, dimension, disc, density,
-                                   {kn, kt, kt_ratio, gamma_n, gamma_t, law, hertz_mindlin, type_laws, walls, periodic,
-                                    gap_tolerance, rotation, geometric_stiffness, integrators, margin, youngs, poisson,
-                                    eigensolver, lanczos_tol, ncv, amplification_dofs});
-      },
-      py::arg("path"), py::kw_only(), py::arg("format"), py::arg("contacts") = Strings{},
-      py::arg("dimension") = py::none(), py::arg("disc") = false, py::arg("density") = py::none(),
-      py::arg("kn") = py::none(), py::arg("kt") = py::none(), py::arg("kt_ratio") = py::none(), py::arg("gamma_n") = py::none(),
-      py::arg("gamma_t") = py::none(), py::arg("law") = "", py::arg("hertz_mindlin") = "",
-      py::arg("type_laws") = Strings{}, py::arg("periodic") = py::none(), py::arg("walls") = Strings{},
-      py::arg("gap_tolerance") = py::none(), py::arg("rotation") = true, py::arg("geometric_stiffness") = false,
-      py::arg("integrators") = Strings{"all"}, py::arg("margin") = dtcrit::default_step_margin,
-      py::arg("youngs") = py::none(), py::arg("poisson") = py::none(), py::arg("eigensolver") = "auto",
-      py::arg("lanczos_tol") = py::none(), py::arg("ncv") = py::none(), py::arg("amplification_dofs") = 48,
-      "The packing of a LAMMPS file (format 'input': an input script, as --lammps-input; 'data': as "
-      "--lammps-data; 'dump': as --lammps-dump). dtcrit.packing_from_lammps chooses the format from the "
-      "file when not given.");
+  m.def("packing_from_lammps", &packing_from_lammps, py::arg("path"), py::kw_only(), py::arg("format"),
+        "The packing of a LAMMPS file (format 'input': an input script, as --lammps-input; 'data': as "
+        "--lammps-data; 'dump': as --lammps-dump; 'restart': a binary restart, as --lammps-restart), with the "
+        "keywords of packing() and contacts, dimension, disc, density, run, clumps. dtcrit.packing_from_lammps "
+        "chooses the format from the file when not given.");
+  m.def("packing_from_lattice", &packing_from_lattice, py::arg("kind"), py::arg("n"),
+        "The packing of a lattice (as --lattice KIND --n N): the keywords of packing() and radius [m], density "
+        "[kg/m^3], compression, radius_spread, seed, disc, box_walls.");
+  m.def("packing_from_network", &packing_from_network, py::arg("path"),
+        "A contact network of rigid bodies of any shape (as --bodies PATH: FILE.json or a CSV pair): the analysis "
+        "keywords of packing() (integrators, margin, rotation, eigensolver, lanczos_tol, ncv, amplification_dofs, "
+        "crossing_check_dofs, certify_dofs, confirm).");
 
   m.def("sweep", &sweep, py::arg("case"), py::arg("integrators") = Strings{"all"}, py::kw_only(),
         py::arg("tangential") = "traditional", py::arg("quick") = false, py::arg("levels") = 0, py::arg("phases") = 0,

@@ -153,3 +153,48 @@ def test_a_path_that_cannot_be_an_input_is_named(path, message):
         dtcrit.packing_from_lammps(path, kn=1e5, kt=5e4)
     with pytest.raises(ValueError, match=re.escape(message.replace("LAMMPS file", "LAMMPS data file"))):
         dtcrit.packing_from_lammps(path, format="data", kn=1e5, kt=5e4)
+
+
+# Issue 32: every source and check of `dtcrit packing` through the same request.
+def test_lattice_equals_the_cli():
+    got = dtcrit.packing_from_lattice("sc", 3, radius=5e-4, compression=1e-3, kn=1e5, kt=5e4, gamma_n=100.0,
+                                      integrators=["velocity_verlet"])
+    want = cli_json("packing", "--lattice", "sc", "--n", "3", "--radius", "5e-4", "--compression", "1e-3", "--kn",
+                    "1e5", "--kt", "5e4", "--gamma-n", "100", "--integrator", "velocity_verlet")
+    assert without_timings(got) == without_timings(want)
+    # The defaults are marked as the CLI marks them: radius given, density not.
+    marked = got["packing"]["inputs"]
+    assert marked["radius"]["default"] is False and marked["density"]["default"] is True
+
+
+def test_network_equals_the_cli():
+    path = "tests/data/network/plate_plate.json"
+    got = dtcrit.packing_from_network(path, integrators=["velocity_verlet"])
+    want = cli_json("packing", "--bodies", path, "--integrator", "velocity_verlet")
+    assert without_timings(got) == without_timings(want)
+    # The plate-plate column of `dtcrit example` (tests/data/network/README.md).
+    assert got["integrators"]["velocity_verlet"]["h_crit"] == pytest.approx(5.3272e-06, rel=1e-4)
+
+
+def test_confirmation_equals_the_cli():
+    # The stepper's runs at 0.99 and 1.01 of the limit, seeded: the same numbers as --confirm.
+    got = dtcrit.packing_from_lattice("sc", 2, radius=5e-4, compression=1e-2, periodic="none", box_walls=True,
+                                      kn=1e5, kt=5e4, integrators=["velocity_verlet"], confirm=300)
+    want = cli_json("packing", "--lattice", "sc", "--n", "2", "--radius", "5e-4", "--compression", "1e-2",
+                    "--periodic", "none", "--box-walls", "--kn", "1e5", "--kt", "5e4", "--integrator",
+                    "velocity_verlet", "--confirm", "300")
+    assert without_timings(got) == without_timings(want)
+    assert [r["factor"] for r in got["confirmation"]] == [0.99, 1.01]
+    assert got["confirmation"][1]["confirmed"] is True
+
+
+def test_network_takes_no_particle_keywords():
+    with pytest.raises(ValueError, match="kn= does not apply with --bodies"):
+        dtcrit.packing_from_network("tests/data/network/plate_plate.json", kn=1e5)
+
+
+def test_an_unknown_keyword_is_a_type_error_with_a_suggestion():
+    with pytest.raises(TypeError, match="packing_from_lattice\\(\\) got an unexpected keyword argument 'radious'"):
+        dtcrit.packing_from_lattice("sc", 2, radious=1e-3, kn=1e5, kt=5e4)
+    with pytest.raises(TypeError, match="'contacts'"):  # a data file's keyword, not an array packing's
+        dtcrit.packing([[0, 0, 0], [1e-3, 0, 0]], [5e-4, 5e-4], [1e-3, 1e-3], kn=1e5, kt=5e4, contacts=["x"])

@@ -7,10 +7,9 @@
 #include <string>
 #include <string_view>
 
-namespace dtcrit::cli {
+#include "dtcrit/core/time_left.hpp"
 
-// "about 1 min 20 s left" from the time spent on `done` of `total` items ("" before the first).
-std::string time_left(double elapsed_seconds, std::size_t done, std::size_t total);
+namespace dtcrit::cli {
 
 // Stage messages with the time since the call, on stderr when it is a terminal (nothing otherwise).
 std::function<void(std::string_view)> terminal_progress();

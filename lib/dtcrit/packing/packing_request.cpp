@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 #include "dtcrit/core/key_values.hpp"
 #include "dtcrit/core/numbers.hpp"
 #include "dtcrit/io/pair_input.hpp"
+#include "dtcrit/network/network.hpp"
 #include "dtcrit/packing/lammps_io.hpp"
 #include "dtcrit/packing/lammps_run.hpp"
 
@@ -96,97 +98,6 @@ std::string periodic_text(const Packing& p) {
 std::pair<double, double> range(const std::vector<double>& v) {
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
   return {*lo, *hi};
-}
-
-// "is my timestep safe?": the script's timestep against the exact limit of its integrator.
-struct TimestepCheck {
-  std::string verdict, text;
-  nlohmann::json json;
-};
-
-TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report, double margin,
-                             const std::string& histories, const std::optional<DivergingStep>& diverging) {
-  TimestepCheck c;
-  const double dt = in.timestep;
-  const std::string& s = in.units.time;
-  const std::string dt_from = in.timestep_default
-                                  ? fmt::format("LAMMPS' default for units {}: the script has no timestep line", in.units.name)
-                                  : "the script's timestep";
-  c.json = {{"timestep", dt}, {"timestep_unit", s}, {"timestep_source", dt_from}, {"integrator", in.integrator},
-            {"state", "the packing of the data file as it is, " + histories}};
-  const PackingIntegratorLimit* lim = nullptr;
-  for (const auto& l : report.integrators)
-    if (l.name == in.integrator) lim = &l;
-  std::string detail;
-  if (lim == nullptr || (lim->stability == Stability::conditional && !lim->converged)) {
-    c.verdict = "UNKNOWN";
-    detail = fmt::format("the limit of {} did not converge; no verdict", in.integrator);
-    c.json["h_crit"] = nullptr;
-    c.json["ratio"] = nullptr;
-  } else if (lim->stability == Stability::unconditional) {
-    c.verdict = "SAFE";
-    detail = fmt::format("{} is unconditionally stable on this packing", in.integrator);
-    c.json["h_crit"] = nullptr;
-    c.json["ratio"] = 0.0;
-  } else if (lim->stability == Stability::unstable) {
-    c.verdict = "UNSAFE";
-    detail = fmt::format("{} is unstable at every step on this packing", in.integrator);
-    c.json["h_crit"] = nullptr;
-    c.json["ratio"] = nullptr;
-  } else {
-    const double ratio = dt / lim->h_crit;
-    c.json["h_crit"] = lim->h_crit;
-    c.json["ratio"] = ratio;
-    c.verdict = ratio < 1.0 ? "SAFE" : "UNSAFE";
-    const bool known = diverging && diverging->converged;  // the second step of a frictional packing
-    const bool diverges = !known || dt >= diverging->h;
-    c.json["regime"] = ratio < 1.0 ? "below h_crit" : diverges ? "diverges" : "friction wrong";
-    if (ratio < 1.0)
-      detail = fmt::format("timestep is {:.3g} of the critical step", ratio);
-    else if (!known)
-      detail = fmt::format("timestep is {:.3g} times the critical step: {} blows up", ratio, in.integrator);
-    else if (diverges)
-      detail = fmt::format("timestep is {:.3g} times the critical step, and above h_diverge too (every contact sliding): "
-                           "the normal contacts themselves are unstable, the motion grows until contacts open, and the "
-                           "run heats up or blows up",
-                           ratio);
-    else
-      detail = fmt::format("timestep is {:.3g} times the critical step of the contacts as they are (sticking): their "
-                           "tangential, rolling and twisting motion grows until contacts slide, so friction and rolling "
-                           "resistance are numerically wrong; the run may go on without blowing up, since with every "
-                           "contact sliding the limit is {:.6g} {} (h_diverge, {:.3g} times the timestep{})",
-                           ratio, diverging->h, s, diverging->h / dt,
-                           diverging->upper_bound ? "; an upper bound: complex crossings below it were not checked at "
-                                                    "this size, so the run may diverge below it"
-                                                  : "");
-    if (ratio < 1.0 && ratio > margin)
-      detail += fmt::format(" (above the recommended margin {:g}: the limit holds for this state only)", margin);
-    // Above the -1 crossing the run is unstable for certain; below it, only where no complex pair
-    // leaves the unit circle first, which was not checked at this size.
-    if (ratio < 1.0 && lim->upper_bound)
-      detail += "; h_crit is the -1 crossing, an upper bound of the limit: complex crossings below it were not "
-                "checked at this size (--crossing-check-dofs)";
-    c.json["h_crit_upper_bound"] = lim->upper_bound;
-    c.text = fmt::format("  timestep                    {:.6g} {} ({})\n  h_crit {:<20} {:.6g} {}\n"
-                         "  timestep / h_crit           {:.6g}\n",
-                         dt, s, dt_from, in.integrator, lim->h_crit, s, ratio);
-    if (diverging) {
-      c.text += fmt::format("  h_diverge (all sliding)     {} ({})\n",
-                            diverging->converged ? fmt::format("{:.6g} {}", diverging->h, s) : "not converged",
-                            diverging->method);
-      c.json["h_diverge"] = diverging->converged ? nlohmann::json(diverging->h) : nlohmann::json(nullptr);
-      c.json["h_diverge_method"] = diverging->method;
-      c.json["h_diverge_upper_bound"] = diverging->upper_bound;
-    }
-  }
-  if (c.text.empty()) c.text = fmt::format("  timestep                    {:.6g} {} ({})\n", dt, s, dt_from);
-  c.json["verdict"] = c.verdict;
-  c.json["message"] = c.verdict + ": " + detail;
-  c.text = fmt::format("\nis the timestep of {} safe? ({} = LAMMPS' fix {}; h_crit is for the packing's current "
-                       "state: {})\n{}{}: {}\n",
-                       in.path, in.integrator, in.rigid_molecules ? "rigid/small" : "nve/sphere", histories, c.text,
-                       c.verdict, detail);
-  return c;
 }
 
 std::string histories_text(const std::optional<ContactHistorySummary>& h, const std::vector<std::string>& files) {
@@ -276,7 +187,35 @@ nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws, const std:
   return j;
 }
 
+namespace {
+
+// --bodies: the file gives bodies, contacts, laws and their states; every option about those is an error.
+void check_network_request(const PackingRequest& o) {
+  for (const char* opt : {"--lattice", "--lammps-data", "--lammps-restart", "--lammps-dump", "--lammps-input"})
+    reject_unread(o, opt, "conflicts with --bodies: give one source");
+  for (const char* opt : {"--kn", "--kt", "--gamma-n", "--gamma-t", "--lammps-pair", "--hertz-mindlin", "--type-law"})
+    reject_unread(o, opt, "does not apply with --bodies: each contact of the file carries its law");
+  for (const char* opt : {"--n", "--radius", "--density", "--compression", "--radius-spread", "--seed", "--dimension",
+                          "--disc", "--periodic", "--wall", "--box-walls", "--gap-tolerance"})
+    reject_unread(o, opt, "does not apply with --bodies: the file gives the bodies, their contacts and the walls (fixed bodies)");
+  reject_unread(o, "--lammps-contacts", "does not apply with --bodies: the file carries the contacts' histories");
+  reject_unread(o, "--geometric-stiffness", "is not available with --bodies (the turning of a normal depends on the shapes)");
+  for (const char* opt : {"--youngs", "--poisson"})
+    reject_unread(o, opt, "does not apply with --bodies: the Rayleigh and P-wave times need spheres");
+  if (o.eigensolver != "spectra") reject_unread(o, "--ncv", "is Spectra's basis size: it needs --eigensolver spectra");
+  for (const char* opt : {"--write-matrices", "--write-mode"})
+    reject_unread(o, opt, "is not available with --bodies yet (it writes sphere packings' dofs)");
+}
+
+}  // namespace
+
 void check_packing_request(const PackingRequest& o) {
+  if (!o.bodies.empty()) return check_network_request(o);
+  if (o.lattice.empty() && o.data_file.empty() && o.dump_file.empty() && o.lammps_input.empty() && !o.packing)
+    fail("give exactly one of --lattice, --lammps-data (or --lammps-restart), --lammps-dump, --lammps-input and --bodies");
+  if (!o.clumps.empty() && o.confirm_steps > 0)
+    reject_unread(o, "--lammps-contacts", "with --clumps and --confirm: the stepper's rigid clumps start from zero "
+                                          "histories; drop one of them");
   // With a script, --lammps-data is its state, not a source of its own.
   const int sources = !o.lattice.empty() + (!o.data_file.empty() && o.lammps_input.empty()) + !o.dump_file.empty() +
                       !o.lammps_input.empty() + o.packing.has_value();
@@ -356,37 +295,21 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
 
 }  // namespace
 
-PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(std::string_view)>& progress_to,
-                             const PackingAnalyser& analyse) {
-  if (!o.lammps_restart.empty()) {
-    // A binary restart is the state as LAMMPS' own -restart2data writes it, read as --lammps-data.
-    if (!o.data_file.empty())
-      fail(fmt::format("give one of --lammps-data {} and --lammps-restart {}", o.data_file, o.lammps_restart));
-    const ScratchFolder folder("dtcrit-restart");
-    PackingRequest converted = o;
-    converted.lammps_restart.clear();
-    converted.data_file = (folder.path() / "state.data").string();
-    if (progress_to) progress_to("converting the restart with lmp -restart2data");
-    restart_to_data(o.lammps_restart, converted.data_file);
-    PackingAnswer a = answer_packing(converted, progress_to, analyse);
-    const std::string named = o.lammps_restart + " (lmp -restart2data)";
-    replace_all(a.packing.source, converted.data_file, named);
-    replace_all(a.report.source, converted.data_file, named);
-    if (a.script) {
-      a.script->data_file = named;
-      a.script->state_from = "--lammps-restart";
-    }
-    return a;
-  }
-  check_packing_request(o);
-  const bool law_given = !o.lammps_pair.empty() || !o.hertz_mindlin.empty();
-  auto progress = [&](std::string_view what) {
-    if (progress_to) progress_to(what);
-  };
+namespace {
 
-  Packing p;
-  bool lattice = false;
+using Progress = std::function<void(std::string_view)>;
+
+// Stage 1, the source: the packing, its laws and walls, and the defaults applied, in words.
+struct Source {
+  Packing packing;
+  ContactLaws laws;
   std::optional<LammpsInput> script;
+  std::vector<std::string> defaults;
+  bool lattice = false;
+};
+
+Packing read_particles(const PackingRequest& o, std::optional<LammpsInput>& script, const Progress& progress) {
+  Packing p;
   if (!o.lammps_input.empty()) {
     progress("reading the LAMMPS input script and its data file");
     LammpsInputOptions lo;
@@ -415,7 +338,6 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
     }
     for (int d = p.dim; d < 3; ++d) p.periodic[d] = false;
     if (o.box_walls && o.periodic != "none") fail("--box-walls needs --periodic none");
-    lattice = true;
   } else if (o.packing) {
     if (o.n != 0) fail("--n applies to --lattice only");
     if (o.box_walls) fail("--box-walls applies to --lattice only");
@@ -436,23 +358,32 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
     p = o.data_file.empty() ? read_lammps_dump(o.dump_file, ro) : read_lammps_data(o.data_file, ro);
     sort_spatially(p);  // files come in atom-id order; the operator wants neighbours close
   }
+  return p;
+}
 
-  std::vector<std::string> defaults;
+Source read_source(const PackingRequest& o, const Progress& progress) {
+  Source s;
+  s.packing = read_particles(o, s.script, progress);
+  s.lattice = !o.lattice.empty();
+  Packing& p = s.packing;
+  const auto& script = s.script;
+  auto& defaults = s.defaults;
+  const bool law_given = !o.lammps_pair.empty() || !o.hertz_mindlin.empty();
   const double gamma_n = o.gamma_n.value_or(0.0);
   if (!law_given && !script) {
     if (!o.gamma_t && gamma_n > 0.0)
       defaults.push_back(fmt::format("gamma_t = {:g} gamma_n (not given; LAMMPS' gran/hooke/history with NULL)", default_ct_ratio));
     if (gamma_n == 0.0 && !o.gamma_t) defaults.push_back("gamma_n = gamma_t = 0 (no damping given)");
   }
-  ContactLaws laws;
+  ContactLaws& laws = s.laws;
   if (script) laws = script->laws;
   else laws.base = !o.hertz_mindlin.empty() ? contact::parse_hertz_mindlin(o.hertz_mindlin, "--hertz-mindlin")
               : o.lammps_pair.empty()
                   ? contact::validated(contact::hooke_history(*o.kn, o.kt ? *o.kt : *o.kt_ratio * *o.kn, gamma_n,
                                                               o.gamma_t.value_or(default_ct_ratio * gamma_n), 0.0))
                   : contact::parse_lammps_pair(o.lammps_pair, "--lammps-pair");
-  for (const auto& s : o.type_laws) {
-    auto [key, law] = parse_type_law(s, laws.base);
+  for (const auto& spec : o.type_laws) {
+    auto [key, law] = parse_type_law(spec, laws.base);
     if (!laws.by_types.emplace(key, law).second)
       fail(fmt::format("--type-law for types {}-{} is given twice", key.first, key.second));
   }
@@ -476,24 +407,16 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   if (script && script->units_default)
     defaults.push_back("units lj (LAMMPS' default; the script has no units line): every number is in reduced units");
   if (o.periodic.empty() && !script)
-    defaults.push_back(lattice     ? "periodic in every axis (lattice default)"
+    defaults.push_back(s.lattice    ? "periodic in every axis (lattice default)"
                        : o.packing ? "no periodic axis (none given)"
                        : !o.data_file.empty() ? "no periodic axis (data files do not record it)"
                                               : "periodic axes from the dump's BOX BOUNDS");
-  const std::string bound_warning = o.data_file.empty() ? "" : box_bound_warning(p);
+  return s;
+}
 
-  ContactOptions co;
-  co.gap_tolerance = o.gap_tolerance.value_or(lattice ? 1e-9 : 0.0);
-  if (!o.gap_tolerance) defaults.push_back(fmt::format("contact gap tolerance {:g}", co.gap_tolerance));
-  progress(fmt::format("finding the contacts of {} particles", p.size()));
-  auto contacts = find_contacts(p, laws, co);
-  std::optional<ContactHistorySummary> histories;
-  if (!o.lammps_contacts.empty()) {
-    progress("reading the contact histories");
-    histories = read_lammps_contacts(o.lammps_contacts, p, contacts,
-                                              script ? script->computes : std::map<std::string, std::vector<std::string>>{});
-  }
-  const std::string history_line = histories_text(histories, o.lammps_contacts);
+// The analysis options of the request: integrators (the script's own added), heuristics, solver.
+PackingAnalysisOptions analysis_options(const PackingRequest& o, const std::optional<LammpsInput>& script,
+                                        const Progress& progress) {
   PackingAnalysisOptions ao;
   ao.integrators = expand_integrator_specs(o.integrators);
   if (script && std::find(ao.integrators.begin(), ao.integrators.end(), script->integrator) == ao.integrators.end())
@@ -507,6 +430,132 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   ao.crossing_check_dofs = o.crossing_check_dofs;
   ao.certify_dofs = o.certify_dofs;
   ao.progress = progress;
+  return ao;
+}
+
+// The checks every source shares: the recommended step and the confirmation runs.
+void recommend_and_confirm(PackingAnswer& a, const PackingRequest& o, const Progress& progress) {
+  a.recommendation = recommend_from(a.report.integrators, o.margin);
+  if (a.recommendation) a.recommendation->time_unit = a.report.units.time;
+  if (o.confirm_steps <= 0) return;
+  if (!a.system) fail("--confirm is not available in the distributed analysis (mpirun): run without mpirun");
+  if (a.network) {
+    // Fixed-arm linear dynamics (the stepper's rigid bodies are clumps of spheres only).
+    const LinearSystem ls = a.system->linear_system();
+    a.confirmation = confirm_limits(
+        a.report.integrators, ConfirmationModel::fixed_arm_linear, 0.0,
+        [&](const PackingIntegratorLimit& lim, double f) {
+          return confirm_linear(ls, lim.name, lim.h_crit, f, o.confirm_steps);
+        },
+        progress);
+    return;
+  }
+  // The stepper with the same laws, every contact held sticking (confirmation.hpp), from a
+  // perturbation of 1e-4 of the smallest overlap.
+  double dmin = std::numeric_limits<double>::infinity();
+  for (const auto& c : a.system->contacts().contacts) dmin = std::min(dmin, c.overlap);
+  if (!(dmin > 0.0)) fail("--confirm needs every contact closed (overlap > 0): compress the packing");
+  // Forces on the unperturbed packing: a packing off equilibrium relaxes, which the growth measure
+  // (separation from an unperturbed run) takes out.
+  const double residual = equilibrium_residual(a.packing, a.laws, a.clumps.has_value());
+  a.confirmation = confirm_limits(
+      a.report.integrators, ConfirmationModel::stepper, residual,
+      [&](const PackingIntegratorLimit& lim, double f) {
+        return a.clumps ? confirm_clumps_with_stepper(a.packing, a.laws, lim.name, lim.h_crit, f, o.confirm_steps,
+                                                      1e-4 * dmin)
+                        : confirm_with_stepper(a.packing, a.laws, lim.name, lim.h_crit, f, o.confirm_steps, 1e-4 * dmin,
+                                               7, 0.0, &a.system->contacts());
+      },
+      progress);
+}
+
+// The source of --bodies: a contact network, analysed as its global system.
+PackingAnswer answer_network(const PackingRequest& o, const Progress& progress) {
+  progress("reading the contact network");
+  const network::ContactNetwork net = network::read_network(o.bodies);
+  progress(fmt::format("assembling the global system ({} contacts)", net.contacts.size()));
+  PackingAnswer a;
+  a.system = std::make_unique<const GlobalSystem>(net, !o.no_rotation);
+  a.report = analyse_system("contact network " + net.source, *a.system, analysis_options(o, std::nullopt, progress));
+  NetworkInputs in;
+  in.source = net.source;
+  in.dimension = net.dimension;
+  in.contacts = net.contacts.size();
+  std::vector<std::size_t> uses(net.laws.size(), 0);
+  for (const auto& c : net.contacts) ++uses[static_cast<std::size_t>(c.law)], in.with_history += c.has_history;
+  for (std::size_t k = 0; k < net.laws.size(); ++k)
+    in.laws.push_back({net.law_texts[k], contact::describe(net.laws[k]), uses[k]});
+  in.mass_min = in.moment_min = std::numeric_limits<double>::infinity();
+  for (const auto& b : net.bodies) {
+    if (b.fixed) continue;
+    in.mass_min = std::min(in.mass_min, b.mass), in.mass_max = std::max(in.mass_max, b.mass);
+    for (int d = net.dimension == 2 ? 2 : 0; d < 3; ++d)
+      in.moment_min = std::min(in.moment_min, b.moments[d]), in.moment_max = std::max(in.moment_max, b.moments[d]);
+  }
+  in.free_bodies = net.free_bodies();
+  in.fixed_bodies = static_cast<Index>(net.bodies.size()) - in.free_bodies;
+  a.network = std::move(in);
+  a.history_line = a.network->with_history
+                       ? fmt::format("contact histories: {} of {} contacts carry one (from the file)",
+                                     a.network->with_history, a.network->contacts)
+                       : "contact histories: none in the file (zero, sticking)";
+  recommend_and_confirm(a, o, progress);
+  progress("done");
+  return a;
+}
+
+}  // namespace
+
+PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(std::string_view)>& progress_to,
+                             const PackingAnalyser& analyse) {
+  if (!o.lammps_restart.empty() && o.bodies.empty()) {
+    // A binary restart is the state as LAMMPS' own -restart2data writes it, read as --lammps-data.
+    if (!o.data_file.empty())
+      fail(fmt::format("give one of --lammps-data {} and --lammps-restart {}", o.data_file, o.lammps_restart));
+    const ScratchFolder folder("dtcrit-restart");
+    PackingRequest converted = o;
+    converted.lammps_restart.clear();
+    converted.data_file = (folder.path() / "state.data").string();
+    if (progress_to) progress_to("converting the restart with lmp -restart2data");
+    restart_to_data(o.lammps_restart, converted.data_file);
+    PackingAnswer a = answer_packing(converted, progress_to, analyse);
+    const std::string named = o.lammps_restart + " (lmp -restart2data)";
+    replace_all(a.packing.source, converted.data_file, named);
+    replace_all(a.report.source, converted.data_file, named);
+    if (a.script) {
+      a.script->data_file = named;
+      a.script->state_from = "--lammps-restart";
+    }
+    return a;
+  }
+  check_packing_request(o);
+  const Progress progress = [&](std::string_view what) {
+    if (progress_to) progress_to(what);
+  };
+  if (!o.bodies.empty()) return answer_network(o, progress);
+
+  // Source.
+  Source source = read_source(o, progress);
+  Packing& p = source.packing;
+  const std::optional<LammpsInput>& script = source.script;
+  const std::string bound_warning = o.data_file.empty() ? "" : box_bound_warning(p);
+
+  // Contacts and their histories.
+  ContactOptions co;
+  co.gap_tolerance = o.gap_tolerance.value_or(source.lattice ? 1e-9 : 0.0);
+  if (!o.gap_tolerance) source.defaults.push_back(fmt::format("contact gap tolerance {:g}", co.gap_tolerance));
+  progress(fmt::format("finding the contacts of {} particles", p.size()));
+  auto contacts = find_contacts(p, source.laws, co);
+  std::optional<ContactHistorySummary> histories;
+  if (!o.lammps_contacts.empty()) {
+    progress("reading the contact histories");
+    histories = read_lammps_contacts(o.lammps_contacts, p, contacts,
+                                     script ? script->computes : std::map<std::string, std::vector<std::string>>{});
+  }
+  const std::string history_line = histories_text(histories, o.lammps_contacts);
+
+  // Limits.
+  const PackingAnalysisOptions ao = analysis_options(o, script, progress);
   AnalysedPacking analysed;
   std::optional<ClumpSummary> clumps;
   const bool by_molecule = !o.clumps.empty() || (script && script->rigid_molecules);  // --clumps or fix rigid/small
@@ -529,56 +578,53 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
   }
   auto& report = analysed.report;
   if (script) report.units = script->units;
-  if (lattice) {  // the lattice inputs that set the answer, defaults marked
+  if (source.lattice) {  // the lattice inputs that set the answer, defaults marked
     report.inputs.push_back({"radius", o.radius, "m", !o.given.count("--radius")});
     report.inputs.push_back({"density", o.density, "kg/m^3", !o.given.count("--density")});
     report.inputs.push_back({"compression", o.compression, "", !o.given.count("--compression")});
   }
-  std::optional<DivergingStep> diverging;
-  if (script && !analyse && !by_molecule && any_frictional(p, laws)) {
-    progress("the diverging step: every contact sliding (normal springs and dashpots only)");
-    Packing sliding_packing = p;
-    ContactLaws sliding_laws = laws;
-    transform_laws(sliding_packing, sliding_laws, contact::sliding);
-    PackingAnalysisOptions so = ao;
-    so.integrators = {script->integrator};
-    so.material.reset();
-    so.progress = [](std::string_view) {};
-    const GlobalSystem sliding_system(sliding_packing, find_contacts(sliding_packing, sliding_laws, co), !o.no_rotation,
-                                      o.geometric_stiffness);
-    const PackingReport r = analyse_packing(sliding_packing, sliding_system, so);
-    for (const auto& l : r.integrators)
-      if (l.name == script->integrator)
-        diverging = DivergingStep{l.name, l.h_crit, l.stability == Stability::conditional && l.converged, l.upper_bound,
-                                  l.method};
-  }
-  progress("done");
+
+  // Checks.
   PackingAnswer a;
-  a.diverging = diverging;
-  a.recommendation = recommend_from(report.integrators, o.margin);
-  if (a.recommendation) a.recommendation->time_unit = report.units.time;
-  if (script) {
-    const auto check = check_timestep(*script, report, o.margin, history_line, diverging);
-    a.timestep_verdict = check.verdict;
-    a.timestep_text = check.text;
-    a.timestep_json = check.json;
+  if (script && !analyse && !by_molecule && any_frictional(p, source.laws)) {
+    progress("the diverging step: every contact sliding (normal springs and dashpots only)");
+    a.diverging = diverging_step(p, source.laws, script->integrator, ao, co, !o.no_rotation, o.geometric_stiffness);
   }
+  if (script) a.timestep = check_timestep(*script, report, o.margin, history_line, a.diverging);
   a.packing = std::move(p);
-  a.laws = std::move(laws);
-  a.script = std::move(script);
+  a.laws = std::move(source.laws);
+  a.script = std::move(source.script);
   a.system = std::move(analysed.system);
   a.report = std::move(report);
-  a.defaults = std::move(defaults);
+  a.defaults = std::move(source.defaults);
   a.histories = std::move(histories);
   a.history_files = o.lammps_contacts;
   a.history_line = history_line;
   a.bound_warning = bound_warning;
   a.clumps = clumps;
+  recommend_and_confirm(a, o, progress);
+  progress("done");
   return a;
 }
 
 nlohmann::json to_json(const PackingAnswer& a) {
   auto j = to_json(a.report);
+  if (const auto& net = a.network) {
+    nlohmann::json laws = nlohmann::json::array();
+    for (const auto& l : net->laws) laws.push_back({{"text", l.text}, {"description", l.description}, {"contacts", l.contacts}});
+    j["inputs"] = {{"file", net->source},
+                   {"dimension", net->dimension},
+                   {"free_bodies", net->free_bodies},
+                   {"fixed_bodies", net->fixed_bodies},
+                   {"mass_range_kg", {net->mass_min, net->mass_max}},
+                   {"principal_moment_range_kg_m2", {net->moment_min, net->moment_max}},
+                   {"laws", laws},
+                   {"rotation", a.system->rotation()}};
+    j["contact_histories"] = {{"read", net->with_history > 0}, {"summary", a.history_line}};
+    if (a.recommendation) j["recommended_step"] = to_json(*a.recommendation);
+    if (a.confirmation) j["confirmation"] = to_json(*a.confirmation);
+    return j;
+  }
   j["inputs"] = inputs_json(a.packing, a.laws, a.defaults, a.report.units);
   nlohmann::json hj{{"read", a.histories.has_value()}, {"summary", a.history_line}};
   if (const auto& histories = a.histories) {
@@ -610,7 +656,7 @@ nlohmann::json to_json(const PackingAnswer& a) {
                          {"runs", script->runs},        {"physics_of", script->run_taken},
                          {"taken", script->taken},      {"skipped", script->skipped},
                          {"notes", script->notes}};
-    j["timestep_check"] = a.timestep_json;
+    if (a.timestep) j["timestep_check"] = a.timestep->json;
   }
   nlohmann::json warnings = nlohmann::json::array();
   if (!a.bound_warning.empty()) warnings.push_back(a.bound_warning);
@@ -618,10 +664,24 @@ nlohmann::json to_json(const PackingAnswer& a) {
     for (const auto& w : a.histories->warnings) warnings.push_back(w);
   if (!warnings.empty()) j["warnings"] = warnings;
   if (a.recommendation) j["recommended_step"] = to_json(*a.recommendation);
+  if (a.confirmation) j["confirmation"] = to_json(*a.confirmation);
   return j;
 }
 
 std::string format_packing_answer(const PackingAnswer& a, const std::string& after_table) {
+  const std::string confirmation = a.confirmation ? format_confirmation(*a.confirmation) : "";
+  if (const auto& net = a.network) {
+    std::string text = a.history_line + "\ninputs:\n";
+    text += fmt::format("  {}D, {} free bodies (m {:g}..{:g} kg, principal moments {:g}..{:g} kg m^2), {} fixed (walls)\n",
+                        net->dimension, net->free_bodies, net->mass_min, net->mass_max, net->moment_min,
+                        net->moment_max, net->fixed_bodies);
+    for (const auto& l : net->laws)
+      text += fmt::format("  law '{}' ({} contacts): {}\n", l.text, l.contacts, l.description);
+    text += "  arms: from each body's centre of mass to the contact point; torque arm = velocity arm\n\n";
+    text += format_packing_table(a.report) + confirmation + after_table;
+    if (a.recommendation) text += "\n" + format_recommendation(*a.recommendation);
+    return text;
+  }
   std::string head;
   if (const auto& script = a.script) {
     head = fmt::format("LAMMPS input {} (units {}): the physics of {}, applied to the state of {} ({})\n",
@@ -647,12 +707,12 @@ std::string format_packing_answer(const PackingAnswer& a, const std::string& aft
                         a.script && a.script->rigid_molecules ? "the script's fix rigid/small molecule" : "--clumps molecule",
                         a.packing.size(), c->bodies, c->clumps, c->largest, c->single_spheres, c->max_extent,
                         c->inner_contacts);
-  text += format_packing_table(a.report) + after_table;
+  text += format_packing_table(a.report) + confirmation + after_table;
   if (!a.bound_warning.empty()) text += "\nwarning: " + a.bound_warning + "\n";
   if (a.histories)
     for (const auto& w : a.histories->warnings) text += "warning: " + w + "\n";
   if (a.recommendation) text += "\n" + format_recommendation(*a.recommendation);
-  if (a.script) text += a.timestep_text;
+  if (a.timestep) text += a.timestep->text;
   return text;
 }
 

@@ -1,8 +1,15 @@
 #pragma once
-// Everything `dtcrit packing` reads, by the names of its options, and its whole answer: the packing
-// (lattice, LAMMPS file or script, or one the caller built), the laws, walls, contacts and
-// histories, the global system and the analysis, rendered as the command's text or JSON. The CLI
-// and the Python module both go through answer_packing, so they give the same answer.
+// Everything `dtcrit packing` reads, by the names of its options, and its whole answer. The CLI and
+// the Python module both go through answer_packing, so they give the same answer. It runs one fixed
+// pipeline:
+//   source   (a lattice, a LAMMPS data file, dump, script or restart, particles the caller built, or
+//             a contact network of rigid bodies) -> the packing with its laws and walls
+//   contacts (found, with the histories of LAMMPS' contact dumps)
+//   limits   (the global system and every integrator's exact limit: analyse_packing, the clumps'
+//             analysis, or a caller's analyser such as the distributed one)
+//   checks   (packing_checks.hpp: the second step of a frictional packing, the script's timestep,
+//             the confirmation runs; and the recommended step)
+//   outputs  (to_json, format_packing_answer).
 #include <array>
 #include <functional>
 #include <memory>
@@ -22,6 +29,7 @@
 #include "dtcrit/packing/lammps_input.hpp"
 #include "dtcrit/packing/packing.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
+#include "dtcrit/packing/packing_checks.hpp"
 
 namespace dtcrit::packing {
 
@@ -36,6 +44,9 @@ struct PackingRequest {
   // -restart2data` into a temporary data file, removed after reading.
   std::string lammps_restart;
   std::optional<Packing> packing;             // a packing the caller built (the Python module's arrays)
+  // A contact network of rigid bodies of any shape (FILE.json or a CSV pair, network/README.md): the
+  // file gives bodies, contacts, laws and histories.
+  std::string bodies;
   std::vector<std::string> lammps_contacts;   // contact and wall-contact dumps: the contacts' histories
   Index n = 0;
   double radius = 1e-3, density = 2500.0, compression = 0.0, radius_spread = 0.0;
@@ -64,24 +75,29 @@ struct PackingRequest {
   // "molecule": each molecule ID of the data file one rigid body, as fix rigid/small molecule
   // (packing/clumps.hpp); "" analyses free spheres.
   std::string clumps;
+  // Confirmation (checks stage): this many steps at 0.99 and 1.01 of every conditionally stable limit
+  // (the reference stepper on sphere packings and clumps, fixed-arm linear dynamics on networks); 0: none.
+  int confirm_steps = 0;
   std::set<std::string> given;  // the options given (the CLI's long names, "--radius"): defaults are marked
 };
 
-// The second step of a frictional packing: the limit of the script's integrator with every contact
-// sliding at its caps (contact::sliding: normal springs and dashpots only). Between h_crit and this
-// step, tangential and rolling motion grows until contacts slide; above it the normal contacts alone
-// make the run diverge. A linearisation's estimate of where a run blows up, not a bound: contacts
-// that open and contacts that do not reach their caps are not followed.
-struct DivergingStep {
-  std::string integrator;
-  double h = 0.0;
-  bool converged = false;
-  bool upper_bound = false;  // the -1 crossing with complex crossings unchecked (PackingIntegratorLimit)
-  std::string method;
+// A contact network's inputs as the report echoes them.
+struct NetworkInputs {
+  std::string source;
+  int dimension = 3;
+  Index free_bodies = 0, fixed_bodies = 0;
+  double mass_min = 0.0, mass_max = 0.0, moment_min = 0.0, moment_max = 0.0;  // of the free bodies
+  struct Law {
+    std::string text, description;
+    std::size_t contacts = 0;  // contacts that use it
+  };
+  std::vector<Law> laws;
+  std::size_t contacts = 0, with_history = 0;
 };
 
 struct PackingAnswer {
-  Packing packing;                       // as analysed (spatially sorted, walls added)
+  Packing packing;                       // as analysed (spatially sorted, walls added); empty for a network
+  std::optional<NetworkInputs> network;  // with --bodies
   ContactLaws laws;
   std::optional<LammpsInput> script;
   std::unique_ptr<const GlobalSystem> system;  // empty after a distributed analysis
@@ -94,10 +110,8 @@ struct PackingAnswer {
   std::optional<StepRecommendation> recommendation;
   std::optional<ClumpSummary> clumps;  // with --clumps molecule: the rigid bodies made
   std::optional<DivergingStep> diverging;  // with --lammps-input and frictional laws (serial path)
-  // The script's timestep against the exact limit of its integrator (with --lammps-input).
-  std::string timestep_verdict;          // SAFE, UNSAFE or UNKNOWN
-  std::string timestep_text;
-  nlohmann::json timestep_json;
+  std::optional<TimestepCheck> timestep;  // with --lammps-input: the script's timestep against its limit
+  std::optional<PackingConfirmation> confirmation;  // with confirm_steps > 0
 };
 
 // The combinations that cannot be answered (one source, the law's options, options the chosen source
@@ -132,9 +146,10 @@ PackingAnswer answer_packing(const PackingRequest& request,
                              const std::function<void(std::string_view)>& progress = {},
                              const PackingAnalyser& analyse = {});
 
-// What `dtcrit packing --json` prints (without --confirm's runs, which the CLI adds).
+// What `dtcrit packing --json` prints.
 nlohmann::json to_json(const PackingAnswer& answer);
-// What `dtcrit packing` prints; `after_table` (the confirmation runs) goes below the table.
+// What `dtcrit packing` prints; `after_table` (e.g. the distributed run's figures) goes below the
+// table and the confirmation runs.
 std::string format_packing_answer(const PackingAnswer& answer, const std::string& after_table = "");
 
 }  // namespace dtcrit::packing
