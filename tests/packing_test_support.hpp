@@ -3,7 +3,7 @@
 #include <string>
 
 #include "dtcrit/contact/lammps_syntax.hpp"
-#include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/system/global_system.hpp"
 
 namespace dtcrit::packing::test {
 

@@ -1,4 +1,4 @@
-// Clumps of spheres as rigid bodies (`--clumps molecule`, packing/clumps.hpp): the
+// Clumps of spheres as rigid bodies (`--clumps molecule`, assembly/clumps.hpp): the
 // bodies against fix rigid/small's sums worked by hand, a clump of one sphere against the sphere
 // packing, and omega_max of clump packings against a dense solve built here by constraining the
 // sphere packing's own K and M to rigid-body motion (u_s = U_B + Phi_B x d_s, phi_s = Phi_B).
@@ -16,14 +16,14 @@
 
 #include "cli_test_support.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
-#include "dtcrit/packing/clumps.hpp"
+#include "dtcrit/assembly/clumps.hpp"
 #include "dtcrit/packing/confirmation.hpp"
-#include "dtcrit/packing/global_system.hpp"
-#include "dtcrit/packing/lammps_contacts.hpp"
-#include "dtcrit/packing/lammps_input.hpp"
-#include "dtcrit/packing/nonsymmetric.hpp"
-#include "dtcrit/packing/lammps_io.hpp"
-#include "dtcrit/packing/matrix_export.hpp"
+#include "dtcrit/system/global_system.hpp"
+#include "dtcrit/lammps/lammps_contacts.hpp"
+#include "dtcrit/lammps/lammps_input.hpp"
+#include "dtcrit/system/nonsymmetric.hpp"
+#include "dtcrit/lammps/lammps_io.hpp"
+#include "dtcrit/system/matrix_export.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 
 using namespace dtcrit;

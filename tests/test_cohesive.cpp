@@ -15,7 +15,7 @@
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/contact/law.hpp"
 #include "dtcrit/contact/response.hpp"
-#include "dtcrit/packing/contacts.hpp"
+#include "dtcrit/assembly/contacts.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 
 using namespace dtcrit;

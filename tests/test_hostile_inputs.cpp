@@ -22,10 +22,10 @@
 #include "dtcrit/io/input_file.hpp"
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/network/network.hpp"
-#include "dtcrit/packing/contacts.hpp"
-#include "dtcrit/packing/lammps_contacts.hpp"
-#include "dtcrit/packing/lammps_input.hpp"
-#include "dtcrit/packing/lammps_io.hpp"
+#include "dtcrit/assembly/contacts.hpp"
+#include "dtcrit/lammps/lammps_contacts.hpp"
+#include "dtcrit/lammps/lammps_input.hpp"
+#include "dtcrit/lammps/lammps_io.hpp"
 
 using Catch::Matchers::Contains;
 namespace fs = std::filesystem;

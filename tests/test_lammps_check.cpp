@@ -73,7 +73,7 @@ TEST_CASE("lammps-check: a LAMMPS that fails is reported with its exit status, a
 }
 
 #include "dtcrit/contact/law.hpp"
-#include "dtcrit/packing/lammps_input.hpp"
+#include "dtcrit/lammps/lammps_input.hpp"
 #include "dtcrit/packing/lammps_probe.hpp"
 
 TEST_CASE("lammps-check: the probe repeats the script's law, wall and gravity lines", "[lammps_check]") {

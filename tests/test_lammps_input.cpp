@@ -22,9 +22,9 @@
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/contact/response.hpp"
 #include "dtcrit/integrators/registry.hpp"
-#include "dtcrit/packing/lammps_contacts.hpp"
-#include "dtcrit/packing/lammps_input.hpp"
-#include "dtcrit/packing/lammps_io.hpp"
+#include "dtcrit/lammps/lammps_contacts.hpp"
+#include "dtcrit/lammps/lammps_input.hpp"
+#include "dtcrit/lammps/lammps_io.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 
 using namespace dtcrit;

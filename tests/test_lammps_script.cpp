@@ -14,8 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_test_support.hpp"
-#include "dtcrit/packing/lammps_expression.hpp"
-#include "dtcrit/packing/lammps_input.hpp"
+#include "dtcrit/lammps/lammps_expression.hpp"
+#include "dtcrit/lammps/lammps_input.hpp"
 
 using namespace dtcrit;
 using Catch::Matchers::Contains;

@@ -10,10 +10,10 @@
 #include <unsupported/Eigen/SparseExtra>
 
 #include "dtcrit/contact/law.hpp"
-#include "dtcrit/packing/contacts.hpp"
-#include "dtcrit/packing/global_system.hpp"
-#include "dtcrit/packing/matrix_export.hpp"
-#include "dtcrit/packing/packing.hpp"
+#include "dtcrit/assembly/contacts.hpp"
+#include "dtcrit/system/global_system.hpp"
+#include "dtcrit/system/matrix_export.hpp"
+#include "dtcrit/assembly/packing.hpp"
 
 using namespace dtcrit;
 using namespace dtcrit::packing;

@@ -25,7 +25,7 @@
 #include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/packing/confirmation.hpp"
-#include "dtcrit/packing/lammps_io.hpp"
+#include "dtcrit/lammps/lammps_io.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 #include "dtcrit/packing/stepper_adapter.hpp"
 #include "dtcrit/stability/amplification.hpp"

@@ -1,4 +1,4 @@
-// The Cholesky certificates of symmetric packings' limits (packing/certificate.hpp): they hold just
+// The Cholesky certificates of symmetric packings' limits (system/certificate.hpp): they hold just
 // beyond the exact limit computed densely (independently of the Lanczos path) and fail just above
 // it, and analyse_system turns a certified limit into h_safe = the limit less 1e-6, on which the
 // recommended step rests.
@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "dtcrit/io/step_recommendation.hpp"
-#include "dtcrit/packing/certificate.hpp"
+#include "dtcrit/system/certificate.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 #include "packing_test_support.hpp"
 

@@ -18,7 +18,7 @@
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/io/step_recommendation.hpp"
 #include "dtcrit/packing/confirmation.hpp"
-#include "dtcrit/packing/nonsymmetric.hpp"
+#include "dtcrit/system/nonsymmetric.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 #include "dtcrit/packing/stepper_adapter.hpp"
 #include "packing_test_support.hpp"

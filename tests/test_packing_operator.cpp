@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "dtcrit/core/parts_pool.hpp"
-#include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/system/global_system.hpp"
 
 using namespace dtcrit;
 using namespace dtcrit::packing;

@@ -12,8 +12,8 @@
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/network/planar_shapes.hpp"
 #include "dtcrit/packing/confirmation.hpp"
-#include "dtcrit/packing/contacts.hpp"
-#include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/assembly/contacts.hpp"
+#include "dtcrit/system/global_system.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 
 using namespace dtcrit;

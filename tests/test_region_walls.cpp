@@ -11,9 +11,9 @@
 
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
-#include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/system/global_system.hpp"
 #include "dtcrit/packing/lammps_probe.hpp"
-#include "dtcrit/packing/lammps_regions.hpp"
+#include "dtcrit/lammps/lammps_regions.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 #include "dtcrit/packing/stepper_adapter.hpp"
 #include "packing_test_support.hpp"

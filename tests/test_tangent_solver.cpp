@@ -12,7 +12,7 @@
 
 #include "dtcrit/integrators/detail/solve.hpp"
 #include "dtcrit/integrators/registry.hpp"
-#include "dtcrit/packing/packing.hpp"
+#include "dtcrit/assembly/packing.hpp"
 #include "dtcrit/packing/stepper_adapter.hpp"
 
 using namespace dtcrit;

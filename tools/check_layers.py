@@ -20,7 +20,9 @@ LAYERS = [
     ["io"],                                          # reading inputs, writing reports
     ["network", "sweep"],                            # contact networks, convergence sweeps
     ["analysis"],                                    # one contact's answer
-    ["packing"],                                     # a whole packing's answer
+    ["assembly"],                                    # a packing: particles, walls, laws, contacts
+    ["lammps", "system"],                            # LAMMPS' files; the global system and its spectrum
+    ["packing"],                                     # a whole packing's answer: analysis, checks, pipeline
     ["distributed"],                                 # the packing answer over MPI ranks
 ]
 

@@ -19,8 +19,8 @@
 #include "dtcrit/io/pair_input.hpp"
 #include "dtcrit/io/plot.hpp"
 #include "dtcrit/io/text_table.hpp"
-#include "dtcrit/packing/contacts.hpp"
-#include "dtcrit/packing/packing.hpp"
+#include "dtcrit/assembly/contacts.hpp"
+#include "dtcrit/assembly/packing.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 
 using namespace dtcrit;

@@ -37,11 +37,11 @@
 #include "dtcrit/estimates/material.hpp"
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/text_table.hpp"
-#include "dtcrit/packing/clumps.hpp"
+#include "dtcrit/assembly/clumps.hpp"
 #include "dtcrit/network/planar_shapes.hpp"
-#include "dtcrit/packing/contacts.hpp"
-#include "dtcrit/packing/global_system.hpp"
-#include "dtcrit/packing/packing.hpp"
+#include "dtcrit/assembly/contacts.hpp"
+#include "dtcrit/system/global_system.hpp"
+#include "dtcrit/assembly/packing.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 
 using namespace dtcrit;

@@ -11,7 +11,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/system/global_system.hpp"
 
 namespace {
 

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "dtcrit/linalg/lanczos.hpp"
-#include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/system/global_system.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 
 namespace {

@@ -24,11 +24,11 @@
 #include "dtcrit/io/pair_input.hpp"
 #include "dtcrit/io/vary_axis.hpp"
 #include "dtcrit/network/network.hpp"
-#include "dtcrit/packing/contacts.hpp"
-#include "dtcrit/packing/global_system.hpp"
-#include "dtcrit/packing/lammps_contacts.hpp"
-#include "dtcrit/packing/lammps_input.hpp"
-#include "dtcrit/packing/lammps_io.hpp"
+#include "dtcrit/assembly/contacts.hpp"
+#include "dtcrit/system/global_system.hpp"
+#include "dtcrit/lammps/lammps_contacts.hpp"
+#include "dtcrit/lammps/lammps_input.hpp"
+#include "dtcrit/lammps/lammps_io.hpp"
 
 namespace dtcrit::fuzz {
 

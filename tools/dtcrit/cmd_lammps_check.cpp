@@ -25,9 +25,9 @@
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/key_values.hpp"
 #include "dtcrit/packing/confirmation.hpp"
-#include "dtcrit/packing/lammps_io.hpp"
+#include "dtcrit/lammps/lammps_io.hpp"
 #include "dtcrit/packing/lammps_probe.hpp"
-#include "dtcrit/packing/lammps_run.hpp"
+#include "dtcrit/lammps/lammps_run.hpp"
 #include "dtcrit/packing/packing_request.hpp"
 #include "dtcrit/io/json_text.hpp"
 

@@ -17,7 +17,7 @@
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/io/json_text.hpp"
 #include "dtcrit/io/output_file.hpp"
-#include "dtcrit/packing/matrix_export.hpp"
+#include "dtcrit/system/matrix_export.hpp"
 #include "dtcrit/packing/packing_request.hpp"
 #ifdef DTCRIT_WITH_MPI
 #include "dtcrit/distributed/distributed_analysis.hpp"

@@ -5,7 +5,7 @@
 // Weight = 1 + the particle's contacts: the operator's cost per rank is its contacts.
 #include <vector>
 
-#include "dtcrit/packing/packing.hpp"
+#include "dtcrit/assembly/packing.hpp"
 
 namespace dtcrit::distributed {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "dtcrit/dynamics/linear_system.hpp"
-#include "dtcrit/packing/contacts.hpp"
+#include "dtcrit/assembly/contacts.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 
 namespace dtcrit::packing {

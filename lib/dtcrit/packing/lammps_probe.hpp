@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "dtcrit/packing/contacts.hpp"
-#include "dtcrit/packing/packing.hpp"
+#include "dtcrit/assembly/contacts.hpp"
+#include "dtcrit/assembly/packing.hpp"
 
 namespace dtcrit::packing {
 

@@ -13,9 +13,9 @@
 #include <nlohmann/json.hpp>
 
 #include "dtcrit/core/units.hpp"
-#include "dtcrit/packing/certificate.hpp"
-#include "dtcrit/packing/global_system.hpp"
-#include "dtcrit/packing/nonsymmetric.hpp"
+#include "dtcrit/system/certificate.hpp"
+#include "dtcrit/system/global_system.hpp"
+#include "dtcrit/system/nonsymmetric.hpp"
 #include "dtcrit/stability/amplification.hpp"
 
 namespace dtcrit::packing {

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "dtcrit/core/time_left.hpp"
-#include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/system/global_system.hpp"
 
 namespace dtcrit::packing {
 

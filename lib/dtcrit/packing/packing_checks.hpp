@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "dtcrit/packing/confirmation.hpp"
-#include "dtcrit/packing/contacts.hpp"
-#include "dtcrit/packing/lammps_input.hpp"
+#include "dtcrit/assembly/contacts.hpp"
+#include "dtcrit/lammps/lammps_input.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 
 namespace dtcrit::packing {

@@ -18,8 +18,8 @@
 #include "dtcrit/core/numbers.hpp"
 #include "dtcrit/io/pair_input.hpp"
 #include "dtcrit/network/network.hpp"
-#include "dtcrit/packing/lammps_io.hpp"
-#include "dtcrit/packing/lammps_run.hpp"
+#include "dtcrit/lammps/lammps_io.hpp"
+#include "dtcrit/lammps/lammps_run.hpp"
 
 namespace dtcrit::packing {
 

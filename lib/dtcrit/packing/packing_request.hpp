@@ -22,12 +22,12 @@
 #include <nlohmann/json.hpp>
 
 #include "dtcrit/io/step_recommendation.hpp"
-#include "dtcrit/packing/clumps.hpp"
-#include "dtcrit/packing/contacts.hpp"
-#include "dtcrit/packing/global_system.hpp"
-#include "dtcrit/packing/lammps_contacts.hpp"
-#include "dtcrit/packing/lammps_input.hpp"
-#include "dtcrit/packing/packing.hpp"
+#include "dtcrit/assembly/clumps.hpp"
+#include "dtcrit/assembly/contacts.hpp"
+#include "dtcrit/system/global_system.hpp"
+#include "dtcrit/lammps/lammps_contacts.hpp"
+#include "dtcrit/lammps/lammps_input.hpp"
+#include "dtcrit/assembly/packing.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 #include "dtcrit/packing/packing_checks.hpp"
 
@@ -73,7 +73,7 @@ struct PackingRequest {
   Index certify_dofs = PackingAnalysisOptions{}.certify_dofs;
   bool box_walls = false;
   // "molecule": each molecule ID of the data file one rigid body, as fix rigid/small molecule
-  // (packing/clumps.hpp); "" analyses free spheres.
+  // (assembly/clumps.hpp); "" analyses free spheres.
   std::string clumps;
   // Confirmation (checks stage): this many steps at 0.99 and 1.01 of every conditionally stable limit
   // (the reference stepper on sphere packings and clumps, fixed-arm linear dynamics on networks); 0: none.

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "dtcrit/core/check.hpp"
-#include "dtcrit/packing/clumps.hpp"
+#include "dtcrit/assembly/clumps.hpp"
 
 namespace dtcrit::packing {
 

@@ -5,7 +5,7 @@
 // rejected.
 #include <memory>
 
-#include "dtcrit/packing/contacts.hpp"
+#include "dtcrit/assembly/contacts.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 #include "dtcrit/stepper/rigid_clumps.hpp"
 

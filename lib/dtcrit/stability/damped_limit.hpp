@@ -10,7 +10,7 @@
 // with zeta = v^T C~ v / (2 omega_max) of the undamped top mode v: the scalar limit of that mode, to
 // the right of the root because lambda_max(h0^2 K~ + 2 h0 C~) >= v^T (h0^2 K~ + 2 h0 C~) v =
 // Omega^2 + 4 zeta Omega = 4. zeta = 0 starts from 2 / omega_max, also to the right.
-// Used by packings (matrix-free eigensolvers, packing/global_system.hpp), the distributed analysis
+// Used by packings (matrix-free eigensolvers, system/global_system.hpp), the distributed analysis
 // (SLEPc) and pairs and tables (the dense reduced system, below).
 #include <functional>
 #include <limits>

@@ -1,9 +1,9 @@
 #pragma once
 // A packing of discs (2D) or spheres (3D): centres, radii, masses, inertias and types, an
 // axis-aligned box with per-axis periodicity, plane walls and region walls (LAMMPS regions,
-// packing/region_wall.hpp). Built by the lattice generators
-// below or read from LAMMPS files (packing/lammps_io.hpp); its contacts and global M, K, C are in
-// packing/contacts.hpp and packing/global_system.hpp.
+// assembly/region_wall.hpp). Built by the lattice generators
+// below or read from LAMMPS files (lammps/lammps_io.hpp); its contacts and global M, K, C are in
+// assembly/contacts.hpp and system/global_system.hpp.
 //
 // Mass conventions. 3D: m = rho 4/3 pi r^3, I = 2/5 m r^2 (LAMMPS atom_style sphere,
 // fix nve/sphere). 2D: LAMMPS keeps the sphere mass and inertia for 2d simulations unless told
@@ -19,7 +19,7 @@
 
 #include "dtcrit/core/types.hpp"
 #include "dtcrit/contact/law.hpp"
-#include "dtcrit/packing/region_wall.hpp"
+#include "dtcrit/assembly/region_wall.hpp"
 
 namespace dtcrit::packing {
 
@@ -47,7 +47,7 @@ struct Packing {
   // sort_spatially: contact files name particles by them. Empty: 1..N in storage order.
   std::vector<std::int64_t> id;
   // LAMMPS molecule IDs (data files of atom_style hybrid sphere molecular), kept through
-  // sort_spatially; `--clumps molecule` makes each molecule one rigid body (packing/clumps.hpp).
+  // sort_spatially; `--clumps molecule` makes each molecule one rigid body (assembly/clumps.hpp).
   // Empty when the source has none.
   std::vector<std::int64_t> molecule;
   Vec3 box_lo = Vec3::Zero(), box_hi = Vec3::Zero();

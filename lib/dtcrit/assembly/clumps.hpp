@@ -12,8 +12,8 @@
 #include <cstdint>
 
 #include "dtcrit/network/network.hpp"
-#include "dtcrit/packing/contacts.hpp"
-#include "dtcrit/packing/packing.hpp"
+#include "dtcrit/assembly/contacts.hpp"
+#include "dtcrit/assembly/packing.hpp"
 
 namespace dtcrit::packing {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/system/global_system.hpp"
 #include "dtcrit/stability/amplification.hpp"
 
 namespace dtcrit::packing {

@@ -1,4 +1,4 @@
-#include "dtcrit/packing/lammps_io.hpp"
+#include "dtcrit/lammps/lammps_io.hpp"
 
 #include <algorithm>
 #include <cctype>

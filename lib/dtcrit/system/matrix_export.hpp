@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/system/global_system.hpp"
 
 namespace dtcrit::packing {
 

@@ -1,4 +1,4 @@
-#include "dtcrit/packing/certificate.hpp"
+#include "dtcrit/system/certificate.hpp"
 
 #include <chrono>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "dtcrit/packing/lammps_run.hpp"
+#include "dtcrit/lammps/lammps_run.hpp"
 
 #include <stdlib.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "dtcrit/packing/contacts.hpp"
+#include "dtcrit/assembly/contacts.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "dtcrit/packing/region_wall.hpp"
+#include "dtcrit/assembly/region_wall.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,7 +5,7 @@
 // crosses the criterion up to the step it encodes. One sparse factorisation per criterion.
 #include <string>
 
-#include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/system/global_system.hpp"
 
 namespace dtcrit::packing {
 

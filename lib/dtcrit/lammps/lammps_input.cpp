@@ -1,4 +1,4 @@
-#include "dtcrit/packing/lammps_input.hpp"
+#include "dtcrit/lammps/lammps_input.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -18,9 +18,9 @@
 #include "dtcrit/core/key_values.hpp"
 #include "dtcrit/core/numbers.hpp"
 #include "dtcrit/io/input_file.hpp"
-#include "dtcrit/packing/lammps_expression.hpp"
-#include "dtcrit/packing/lammps_io.hpp"
-#include "dtcrit/packing/lammps_regions.hpp"
+#include "dtcrit/lammps/lammps_expression.hpp"
+#include "dtcrit/lammps/lammps_io.hpp"
+#include "dtcrit/lammps/lammps_regions.hpp"
 
 namespace dtcrit::packing {
 
@@ -627,7 +627,7 @@ class Reader {
                                style));
       } else if (style == "rigid/small") {
         // fix ID all rigid/small molecule [mol TEMPLATE] [gravity FIX]: each molecule one rigid body,
-        // integrated by LAMMPS' rigid/small (the registry's rigid_small; packing/clumps.hpp).
+        // integrated by LAMMPS' rigid/small (the registry's rigid_small; assembly/clumps.hpp).
         if (w[2] != "all")
           error_here(fmt::format("fix rigid/small on group '{}': dtcrit integrates every particle (group all)", w[2]));
         if (w.size() < 5 || w[4] != "molecule")

@@ -1,4 +1,4 @@
-#include "dtcrit/packing/lammps_expression.hpp"
+#include "dtcrit/lammps/lammps_expression.hpp"
 
 #include <cctype>
 #include <cmath>

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "dtcrit/packing/packing.hpp"
+#include "dtcrit/assembly/packing.hpp"
 
 namespace dtcrit::packing {
 

@@ -1,4 +1,4 @@
-#include "dtcrit/packing/nonsymmetric.hpp"
+#include "dtcrit/system/nonsymmetric.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "dtcrit/packing/matrix_export.hpp"
+#include "dtcrit/system/matrix_export.hpp"
 
 #include <stdlib.h>
 #include <unistd.h>

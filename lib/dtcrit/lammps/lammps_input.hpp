@@ -29,8 +29,8 @@
 #include <vector>
 
 #include "dtcrit/core/units.hpp"
-#include "dtcrit/packing/contacts.hpp"
-#include "dtcrit/packing/packing.hpp"
+#include "dtcrit/assembly/contacts.hpp"
+#include "dtcrit/assembly/packing.hpp"
 
 namespace dtcrit::packing {
 

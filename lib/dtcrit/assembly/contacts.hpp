@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "dtcrit/contact/response.hpp"
-#include "dtcrit/packing/packing.hpp"
+#include "dtcrit/assembly/packing.hpp"
 
 namespace dtcrit::packing {
 
@@ -41,7 +41,7 @@ struct Contact {
   double overlap = 0.0;
 };
 
-// What a contact with a curved region wall adds to a plane wall's (packing/region_wall.hpp): the
+// What a contact with a curved region wall adds to a plane wall's (assembly/region_wall.hpp): the
 // R_eff LAMMPS gives the law (0: the particle radius, as a plane), how the normal turns as the
 // particle moves, dn/dx (zero on flat faces), for the geometric stiffness -F_n dn/dx, and how R_eff
 // moves with the particle (a Hertz force's stiffness -n (dF_n/dR_eff) (dR_eff/dx)^T).

@@ -16,7 +16,7 @@
 // arm r: A != J) -- keeps its full body blocks (contact::body_blocks over its 2 x dofs-per-particle
 // coordinates, evaluated at its overlap and history) and is applied as a small dense block; K and C
 // are then in general not symmetric (symmetric() false), and the analysis takes the non-symmetric
-// path (packing/nonsymmetric.hpp).
+// path (system/nonsymmetric.hpp).
 //
 // Degrees of freedom, particle-major: 3D (x, y, z, phi_x, phi_y, phi_z), 2D (x, y, theta); without
 // rotation only the translations. M = diag(m, .., I, ..).
@@ -45,7 +45,7 @@
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/core/parts_pool.hpp"
 #include "dtcrit/network/network.hpp"
-#include "dtcrit/packing/contacts.hpp"
+#include "dtcrit/assembly/contacts.hpp"
 
 
 namespace dtcrit::packing {

@@ -1,4 +1,4 @@
-#include "dtcrit/packing/global_system.hpp"
+#include "dtcrit/system/global_system.hpp"
 
 #include <algorithm>
 #include <array>
@@ -896,7 +896,7 @@ struct ScaledOperator {
 void require_symmetric(const GlobalSystem& s, const char* what) {
   if (!s.symmetric())
     fail(fmt::format("{}: K or C is not symmetric ({} contacts with histories, sliding or granular torque arms); use "
-                     "the non-symmetric analysis (packing/nonsymmetric.hpp)",
+                     "the non-symmetric analysis (system/nonsymmetric.hpp)",
                      what, s.general_contacts()));
 }
 

@@ -1,4 +1,4 @@
-#include "dtcrit/packing/lammps_contacts.hpp"
+#include "dtcrit/lammps/lammps_contacts.hpp"
 
 #include <algorithm>
 #include <cmath>

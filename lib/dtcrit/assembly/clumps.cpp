@@ -1,4 +1,4 @@
-#include "dtcrit/packing/clumps.hpp"
+#include "dtcrit/assembly/clumps.hpp"
 
 #include <algorithm>
 #include <cmath>

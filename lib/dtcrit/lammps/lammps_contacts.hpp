@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "dtcrit/packing/contacts.hpp"
+#include "dtcrit/assembly/contacts.hpp"
 
 namespace dtcrit::packing {
 

@@ -1,5 +1,5 @@
 #pragma once
-// LAMMPS' `region` command as a region wall (packing/region_wall.hpp), in the syntax of LAMMPS
+// LAMMPS' `region` command as a region wall (assembly/region_wall.hpp), in the syntax of LAMMPS
 // 29 Sep 2021 (src/region.cpp options(), region_plane/block/cylinder/cone/sphere.cpp constructors):
 //   region ID plane  px py pz nx ny nz                 [options]
 //   region ID block  xlo xhi ylo yhi zlo zhi           [options]
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "dtcrit/packing/region_wall.hpp"
+#include "dtcrit/assembly/region_wall.hpp"
 
 namespace dtcrit::packing {
 

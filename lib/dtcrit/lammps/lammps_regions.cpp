@@ -1,4 +1,4 @@
-#include "dtcrit/packing/lammps_regions.hpp"
+#include "dtcrit/lammps/lammps_regions.hpp"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "dtcrit/packing/packing.hpp"
+#include "dtcrit/assembly/packing.hpp"
 
 #include <algorithm>
 #include <cmath>
