@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/core/check.hpp"
@@ -166,6 +167,22 @@ double pair_reach(const Packing& p, Index i, Index j, double tol, bool any_jkr, 
   return std::max(R * (1.0 + tol), R - contact::pulloff_overlap(laws.of_pair(p.type[i], p.type[j]), r_eff));
 }
 
+// The contact of particles i and j whose centres differ by d (x_i - x_j, image shift included), if
+// they are within reach; two members of one molecule at one centre are none, two other particles
+// there an error. The one place both contact searches (grid and brute force) make a contact.
+std::optional<Contact> pair_contact(const Packing& p, Index i, Index j, const Vec3& d, double reach,
+                                    LawTable& table) {
+  const double r2 = d.squaredNorm();
+  if (!(r2 < reach * reach)) return std::nullopt;
+  if (r2 == 0.0) {
+    if (one_molecule(p, i, j)) return std::nullopt;
+    same_centre(p, i, j);
+  }
+  const double r = std::sqrt(r2);
+  return Contact{static_cast<std::int32_t>(i), static_cast<std::int32_t>(j), table.pair(p.type[i], p.type[j]), d / r,
+                 p.radius[i] + p.radius[j] - r};
+}
+
 // The largest pull-off distance of any jkr law at the largest radius (an upper bound: it grows as
 // R_eff^(1/3), and R_eff <= r_max): what the neighbour search must add to its reach.
 double largest_pulloff(const Packing& p, const ContactLaws& laws, double rmax) {
@@ -224,7 +241,6 @@ ContactSet find_contacts_brute_force(const Packing& p, const ContactLaws& laws, 
   const Index n = p.size();
   for (Index i = 0; i < n; ++i) {
     for (Index j = i; j < n; ++j) {
-      const double R = p.radius[i] + p.radius[j];
       const double reach = pair_reach(p, i, j, tol, pulloff > 0.0, table);
       std::array<int, 3> k{};
       for (k[0] = -K[0]; k[0] <= K[0]; ++k[0])
@@ -232,16 +248,10 @@ ContactSet find_contacts_brute_force(const Packing& p, const ContactLaws& laws, 
           for (k[2] = -K[2]; k[2] <= K[2]; ++k[2]) {
             if (i == j && !positive_shift(k)) continue;
             const Vec3 d = x[i] - x[j] - Vec3(k[0] * L[0], k[1] * L[1], k[2] * L[2]);
-            const double r2 = d.squaredNorm();
-            if (!(r2 < reach * reach)) continue;
-            if (r2 == 0.0) {
-              if (one_molecule(p, i, j)) continue;
-              same_centre(p, i, j);
+            if (auto c = pair_contact(p, i, j, d, reach, table)) {
+              set.contacts.push_back(*c);
+              ++set.pair_contacts;
             }
-            const double r = std::sqrt(r2);
-            set.contacts.push_back(Contact{static_cast<std::int32_t>(i), static_cast<std::int32_t>(j),
-                                           table.pair(p.type[i], p.type[j]), d / r, R - r});
-            ++set.pair_contacts;
           }
     }
     wall_contacts(p, i, x[i], tol, table, set);
@@ -367,17 +377,8 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
             Vec3 d = x[i] - x[j] - shift;
             for (int a = 0; a < 3; ++a)
               if (wrap[a]) d[a] -= L[a] * std::round(d[a] / L[a]);
-            const double R = p.radius[i] + p.radius[j];
             const double reach = pair_reach(p, i, j, tol, pulloff > 0.0, table);
-            const double r2 = d.squaredNorm();
-            if (!(r2 < reach * reach)) continue;
-            if (r2 == 0.0) {
-              if (one_molecule(p, i, j)) continue;
-              same_centre(p, i, j);
-            }
-            const double r = std::sqrt(r2);
-            row.push_back(Contact{static_cast<std::int32_t>(i), static_cast<std::int32_t>(j),
-                                  table.pair(p.type[i], p.type[j]), d / r, R - r});
+            if (auto c = pair_contact(p, i, j, d, reach, table)) row.push_back(*c);
           }
         }
     // Same order as the brute-force scan: by partner, then by image.
