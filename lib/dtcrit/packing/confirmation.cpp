@@ -130,7 +130,7 @@ ConfirmationRun confirm_with_stepper(const Packing& given, const ContactLaws& gi
   if (histories)
     for (std::size_t k = 0; k < histories->contacts.size() && !any_history; ++k) any_history = histories->has_history(k);
   const stepper::TangentialHistory mode = packing_history_mode(p, laws, integrator, any_history);
-  out.history_mode = std::string(stepper::to_string(mode));
+  out.history_mode = mode;
   SteppedPacking sp = to_particle_system(p, laws, mode);
   // Two runs from the same state but for the perturbation: growth is their separation. On a
   // packing in equilibrium the reference stays at x0 and this is |x - x0|; off equilibrium it
@@ -161,7 +161,7 @@ ConfirmationRun confirm_clumps_with_stepper(const Packing& given, const ContactL
   const Packing& p = held.packing;
   const ContactLaws& laws = held.laws;
   const stepper::TangentialHistory mode = packing_history_mode(p, laws, integrator, false);
-  out.history_mode = std::string(stepper::to_string(mode));
+  out.history_mode = mode;
   SteppedClumps sc = to_rigid_clumps(p, laws, mode), ref = to_rigid_clumps(p, laws, mode);
   sc.system->members().set_contact_reports(false);
   ref.system->members().set_contact_reports(false);

@@ -33,7 +33,7 @@ struct ConfirmationRun {
   // handed to the force, which for rows whose dashpots read the backward difference is the step's
   // displacement) or "consistent" (read from the positions: the analysed linearisation; used for the
   // other rows, whose force calls see v_{n+1} or stage velocities, when the law allows it).
-  std::string history_mode = "traditional";
+  stepper::TangentialHistory history_mode = stepper::TangentialHistory::traditional;
 };
 
 // max |f(x0, 0)| / (kn * smallest overlap) of the stepper's forces on the packing as given: 0 in

@@ -169,7 +169,7 @@ namespace {
 nlohmann::json run_json(const ConfirmationRun& r, const PackingConfirmation& c) {
   nlohmann::json entry{{"integrator", r.integrator}, {"factor", r.factor}, {"h", r.h}, {"steps", r.steps},
                        {"growth", std::isfinite(r.growth) ? nlohmann::json(r.growth) : nlohmann::json(nullptr)},
-                       {"unconverged_steps", r.unconverged_steps}, {"history_mode", r.history_mode}};
+                       {"unconverged_steps", r.unconverged_steps}, {"history_mode", stepper::to_string(r.history_mode)}};
   if (r.contact_changes >= 0) entry["contact_changes"] = r.contact_changes;
   if (c.model == ConfirmationModel::stepper) entry["equilibrium_residual"] = c.equilibrium_residual;
   else entry["model"] = "fixed-arm linear dynamics";
@@ -179,7 +179,7 @@ nlohmann::json run_json(const ConfirmationRun& r, const PackingConfirmation& c) 
 std::string run_line(const ConfirmationRun& r) {
   return fmt::format("  {:<24} {:.2f} h_crit = {:.6g} s: {} steps, max growth {:.4g}{}{}{}\n", r.integrator, r.factor,
                      r.h, r.steps, r.growth,
-                     r.history_mode == "consistent" ? " (tangential history from the positions)" : "",
+                     r.history_mode == stepper::TangentialHistory::consistent ? " (tangential history from the positions)" : "",
                      r.contact_changes > 0
                          ? fmt::format(", contacts opened or closed in {} steps of the unperturbed run", r.contact_changes)
                          : "",
