@@ -287,9 +287,7 @@ bool GlobalSystem::damped() const {
 
 double GlobalSystem::effective_mass(const Contact& c) const {
   const double mi = pmass_[static_cast<std::size_t>(c.i)];
-  if (c.j < 0) return mi;
-  const double mj = pmass_[static_cast<std::size_t>(c.j)];
-  return mi * mj / (mi + mj);
+  return contact::effective_mass(mi, c.j < 0 ? contact::immovable_mass : pmass_[static_cast<std::size_t>(c.j)]);
 }
 
 ContactCoefficients GlobalSystem::coef(std::size_t k) const {
