@@ -14,6 +14,7 @@
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/contact/law.hpp"
+#include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/contact/response.hpp"
 
 using namespace dtcrit;
@@ -267,6 +268,20 @@ TEST_CASE("the sphere and disc conventions are one: m and I of both", "[contact]
   CHECK_THAT(disc_mass(1e-3, 2e-3, 2500.0), WithinRel(2500.0 * std::numbers::pi * 1e-6 * 2e-3, 1e-15));
   CHECK_THAT(disc_inertia(2.0, 0.5), WithinRel(0.25, 1e-15));
   CHECK_THROWS_AS(disc_mass(1e-3, 0.0, 2500.0), std::invalid_argument);
+  // LAMMPS' set density/disc: an areal density; a data file's density: mass over 4/3 pi r^3.
+  CHECK_THAT(areal_disc_mass(1e-3, 5.0), WithinRel(5.0 * std::numbers::pi * 1e-6, 1e-15));
+  CHECK_THAT(sphere_volume(2.0), WithinRel(32.0 / 3.0 * std::numbers::pi, 1e-15));
+  CHECK(effective_mass(2.0, 6.0) == 1.5);
+  CHECK(effective_mass(2.0, immovable_mass) == 2.0);
+  CHECK(lammps_gamma_from_dashpot(dashpot_from_lammps_gamma(40.0, 0.5), 0.5) == 40.0);
+}
+
+TEST_CASE("isotropic_block: k_n along the normal, k_t across it", "[contact]") {
+  const Vec3 n = Vec3(1.0, 2.0, 2.0) / 3.0, t = Vec3(2.0, -2.0, 1.0) / 3.0;
+  const Eigen::Matrix3d K = isotropic_block(5.0, 2.0, n);
+  CHECK_THAT((K * n - 5.0 * n).norm(), Catch::Matchers::WithinAbs(0.0, 1e-14));
+  CHECK_THAT((K * t - 2.0 * t).norm(), Catch::Matchers::WithinAbs(0.0, 1e-14));
+  CHECK(K == K.transpose());
 }
 
 TEST_CASE("Hertz head-on impact: duration and peak overlap against the closed form", "[contact]") {

@@ -123,6 +123,8 @@ TEST_CASE("Hertz collision time: the exact constant, and LIGGGHTS' estimate with
   const double beta = std::tgamma(0.4) * std::tgamma(0.5) / std::tgamma(0.9);
   CHECK_THAT(hertz_duration_constant, WithinRel(2.0 * std::pow(15.0 / 16.0, 0.4) * 0.4 * beta, 1e-15));
   const double delta_max = std::pow(15.0 * m_eff * v * v / (16.0 * Estar * std::sqrt(r_eff)), 0.4);
+  CHECK_THAT(hertz_peak_overlap(m_eff, r_eff, Estar, v), WithinRel(delta_max, 1e-15));
+  CHECK_THAT(hertz_peak_overlap(m_eff, r_eff, Estar, v), WithinRel(imp.peak_overlap, 1e-6));
   CHECK_THAT(hertz_duration(m_eff, r_eff, Estar, v), WithinRel(2.0 * delta_max / v * 0.4 * beta, 1e-14));
   // The textbook 2.868 is that constant rounded.
   CHECK_THAT(hertz_duration_constant, WithinAbs(2.868, 5e-4));

@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <numbers>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -19,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "dtcrit/analysis/pair_analysis.hpp"
+#include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/pair_input.hpp"
@@ -94,8 +94,7 @@ std::string packing_table(bool quick, std::string& csv) {
         spec.compression = 1e-3;
         const packing::Packing p = packing::make_lattice(spec);
         const double m = *std::min_element(p.mass.begin(), p.mass.end());
-        const double zeta = e < 1.0 ? damping_ratio_from_restitution(e) : 0.0;
-        const double gn = 2.0 * zeta * std::sqrt(kn / (0.5 * m));
+        const double gn = e < 1.0 ? gamma_n_from_restitution(e, kn, 0.5 * m) : 0.0;
         packing::ContactLaws laws;
         laws.base = contact::HookeParams{kn, kt * kn, gn, 0.5 * gn, 0.0};
         const packing::GlobalSystem sys(p, packing::find_contacts(p, laws), true);

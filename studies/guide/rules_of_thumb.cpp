@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "dtcrit/analysis/pair_analysis.hpp"
+#include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/pair_input.hpp"
@@ -37,12 +38,11 @@ int main(int argc, char** argv) {
   try {
     std::filesystem::create_directories(dir);
     const double r = 5e-4, rho = 2500, kn = 1e4, kt = kn * 2.0 / 7.0, e = 0.7;
-    const double m = rho * 4.0 / 3.0 * std::numbers::pi * r * r * r, m_eff = 0.5 * m;
-    const double zeta = damping_ratio_from_restitution(e);
-    const double gamma_n = 2.0 * zeta * std::sqrt(kn / m_eff);  // LAMMPS gamma_n for this e
+    const double m = contact::sphere_mass(r, rho), m_eff = 0.5 * m;
+    const double gamma_n = gamma_n_from_restitution(e, kn, m_eff);  // LAMMPS gamma_n for this e
 
     // One contact (the planar model of two spheres meeting head on: I = 2/5 m r^2, arm along n).
-    const std::string sphere = fmt::format("shape=custom,m={:.17g},I={:.17g},rt=0,rn={:.17g}", m, 0.4 * m * r * r, r);
+    const std::string sphere = fmt::format("shape=custom,m={:.17g},I={:.17g},rt=0,rn={:.17g}", m, contact::sphere_inertia(m, r), r);
     PairInput in{sphere, sphere, {{"kn", kn}, {"kt", kt}, {"gamma_n", gamma_n}, {"gamma_t", 0.5 * gamma_n}}, "", ""};
     const ContactPointModel pair = build_model(in);
     const auto pair_report = analyse_pair("", pair, std::nullopt, {"velocity_verlet", "central_difference"});

@@ -19,7 +19,6 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
-#include <numbers>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -27,6 +26,7 @@
 #include <fmt/format.h>
 
 #include "dtcrit/analysis/pair_analysis.hpp"
+#include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/contact/impact.hpp"
 #include "dtcrit/contact/law.hpp"
 #include "dtcrit/estimates/material.hpp"
@@ -91,7 +91,7 @@ Row analyse(const Bead& b, double v, double e, double mu) {
   // the particle's own mass 4/3 pi r^3 rho where it wants m* = m/2, R* = r/2, and the speed 2 v_max,
   // which for two beads at +-v/2 is the relative speed v. (LIGGGHTS rounds the constant to 2.87, 6e-4
   // above the exact one used here: the column shows what its choice of mass does.)
-  const double m = 4.0 / 3.0 * std::numbers::pi * std::pow(b.radius, 3) * b.density;
+  const double m = contact::sphere_mass(b.radius, b.density);
   const double e_star = b.youngs / (2.0 * (1.0 - b.poisson * b.poisson));
   row.hertz_liggghts = contact::hertz_duration(m, 0.5 * b.radius, e_star, v);
   row.t_c = model.origin()->point.impact->duration;
@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
         const Row lo = analyse(b, 0.1, 1.0, mu), hi = analyse(b, 3.2, 1.0, mu);
         const double slope = std::log(hi.h_vv / lo.h_vv) / std::log(hi.v / lo.v);
         check(std::abs(slope + 0.2) < 1e-6, fmt::format("{}: undamped h_crit ~ v^{:.9f} (closed form -0.2)", b.name, slope));
-        const double m_eff = 0.5 * 4.0 / 3.0 * std::numbers::pi * std::pow(b.radius, 3) * b.density;
+        const double m_eff = 0.5 * contact::sphere_mass(b.radius, b.density);
         const double e_star = b.youngs / (2.0 * (1.0 - b.poisson * b.poisson));
         const double formula = contact::hertz_duration(m_eff, 0.5 * b.radius, e_star, lo.v);
         check(std::abs(lo.t_c / formula - 1.0) < 1e-4,

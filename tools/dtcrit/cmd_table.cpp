@@ -10,6 +10,7 @@
 #include "progress.hpp"
 
 #include "dtcrit/analysis/pair_analysis.hpp"
+#include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/plot.hpp"
@@ -113,7 +114,8 @@ void add_table_command(CLI::App& app) {
           const double inputs[] = {m.body1().mass, m.body1().inertia, m.body1().arm[0], m.body1().arm[1],
                                    m.body2().mass, m.body2().inertia, m.body2().arm[0], m.body2().arm[1],
                                    m.law().kn,     m.law().kt,        m.law().cn,       m.law().ct,
-                                   m.law().cn / m_eff, m.law().ct / m_eff};
+                                   lammps_gamma_from_dashpot(m.law().cn, m_eff),
+                                   lammps_gamma_from_dashpot(m.law().ct, m_eff)};
           std::copy(std::begin(inputs), std::end(inputs), out + axes.size());
           out[first_out] = m.omega_max();
           for (const auto& e : report.estimates) {

@@ -8,6 +8,7 @@
 #include <numbers>
 #include <random>
 
+#include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/key_values.hpp"
 
@@ -58,11 +59,11 @@ void Packing::add(const Vec3& c, double r, double density, BodyModel model, int 
   require_positive("density", density);
   double m = 0.0, I = 0.0;
   if (dim == 2 && model == BodyModel::disc) {
-    m = density * std::numbers::pi * r * r;
-    I = 0.5 * m * r * r;
+    m = contact::areal_disc_mass(r, density);
+    I = contact::disc_inertia(m, r);
   } else {
-    m = density * 4.0 / 3.0 * std::numbers::pi * r * r * r;
-    I = 0.4 * m * r * r;
+    m = contact::sphere_mass(r, density);
+    I = contact::sphere_inertia(m, r);
   }
   if (id.size() == centre.size()) id.push_back(static_cast<std::int64_t>(centre.size()) + 1);
   centre.push_back(c);

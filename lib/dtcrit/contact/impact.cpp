@@ -99,4 +99,8 @@ double hertz_duration(double m_eff, double r_eff, double e_star, double speed) {
   return hertz_duration_constant * std::pow(m_eff * m_eff / (r_eff * e_star * e_star * speed), 0.2);
 }
 
+double hertz_peak_overlap(double m_eff, double r_eff, double e_star, double speed) {
+  return std::pow(15.0 * m_eff * speed * speed / (16.0 * e_star * std::sqrt(r_eff)), 0.4);
+}
+
 }  // namespace dtcrit::contact

@@ -30,5 +30,7 @@ ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, d
 // the constant 2 (15/16)^(2/5) (2/5) B(2/5, 1/2) = 2.86826... (textbooks round it to 2.868 or 2.87).
 inline constexpr double hertz_duration_constant = 2.8682656991953314;
 double hertz_duration(double m_eff, double r_eff, double e_star, double speed);
+// Its peak overlap delta_max = (15 m* v^2 / (16 E* sqrt(R*)))^(2/5) (the energy balance).
+double hertz_peak_overlap(double m_eff, double r_eff, double e_star, double speed);
 
 }  // namespace dtcrit::contact

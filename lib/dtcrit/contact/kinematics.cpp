@@ -1,11 +1,9 @@
 #include "dtcrit/contact/kinematics.hpp"
 
 #include <cmath>
-#include <numbers>
 
 #include <Eigen/Geometry>
 
-#include "dtcrit/core/check.hpp"
 
 namespace dtcrit::contact {
 
@@ -16,20 +14,6 @@ Mat3 cross_matrix(const Vec3& a) {
   m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
   return m;
 }
-
-double sphere_mass(double radius, double density) {
-  require_positive("radius", radius);
-  require_positive("density", density);
-  return 4.0 / 3.0 * std::numbers::pi * radius * radius * radius * density;
-}
-double sphere_inertia(double mass, double radius) { return 0.4 * mass * radius * radius; }
-double disc_mass(double radius, double thickness, double density) {
-  require_positive("radius", radius);
-  require_positive("thickness", thickness);
-  require_positive("density", density);
-  return std::numbers::pi * radius * radius * thickness * density;
-}
-double disc_inertia(double mass, double radius) { return 0.5 * mass * radius * radius; }
 
 BodyJacobian body_jacobian(const Vec3& n, const Vec3& arm, double r_eff, bool first) {
   const double s = first ? 1.0 : -1.0;

@@ -25,24 +25,11 @@
 
 #include <Eigen/Core>
 
+#include "dtcrit/contact/body_inertia.hpp"  // masses, inertias, effective mass and radius
 #include "dtcrit/contact/law.hpp"
 #include "dtcrit/contact/response.hpp"
 
 namespace dtcrit::contact {
-
-// --- bodies: the one convention for spheres and discs ---------------------------------------------
-// Sphere: m = 4/3 pi r^3 rho, I = 2/5 m r^2 (LAMMPS atom_style sphere, fix nve/sphere).
-double sphere_mass(double radius, double density);
-double sphere_inertia(double mass, double radius);
-// Disc (a cylinder moving in its plane): m = pi r^2 t rho (t the thickness; rho t is an areal
-// density, LAMMPS' `set density/disc`), I = 1/2 m r^2 (fix nve/sphere disc).
-double disc_mass(double radius, double thickness, double density);
-double disc_inertia(double mass, double radius);
-// m_i m_j / (m_i + m_j); an immovable partner (m_j = +inf) gives m_i. (Inline, as the other helpers
-// the reference stepper calls per contact and force call.)
-inline double effective_mass(double mi, double mj) { return std::isinf(mj) ? mi : mi * mj / (mi + mj); }
-// r_i r_j / (r_i + r_j); a plane wall (r_j = +inf) gives r_i.
-inline double effective_radius(double ri, double rj) { return std::isinf(rj) ? ri : ri * rj / (ri + rj); }
 
 // --- one contact between round bodies -------------------------------------------------------------
 // What the caller knows of a contact's geometry: the normal (from j to i), the overlap, the radii,
@@ -127,6 +114,12 @@ struct IsotropicBlocks {
   bool exact = true;  // false: the blocks have other terms; use ContactBlocks
 };
 IsotropicBlocks isotropic_part(const ContactBlocks& b, const Vec3& normal);
+// Such a block, a n n^T + b (I - n n^T): the contact stiffness k_n n n^T + k_t (I - n n^T), or the
+// dashpots' with c_n, c_t. Inline: the packing operator builds two per contact and product.
+inline Eigen::Matrix3d isotropic_block(double along, double across, const Vec3& normal) {
+  const Eigen::Matrix3d nn = normal * normal.transpose();
+  return along * nn + across * (Eigen::Matrix3d::Identity() - nn);
+}
 
 // The full linearisation of one contact in body coordinates: K and C over (q_i, q_j) (12 x 12; a
 // wall contact: the first 6 x 6 only), the generalised force on the bodies being

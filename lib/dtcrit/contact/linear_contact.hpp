@@ -24,6 +24,8 @@ double restitution_from_damping_ratio(double zeta);
 double damping_ratio_from_restitution(double e);
 // LAMMPS gran/hooke convention: the dashpot of a contact is c = m_eff * gamma, gamma in 1/s.
 inline double dashpot_from_lammps_gamma(double gamma, double m_eff) { return gamma * m_eff; }
+// Its inverse, LAMMPS' rate gamma = c / m_eff of a dashpot c [1/s].
+inline double lammps_gamma_from_dashpot(double c, double m_eff) { return c / m_eff; }
 
 // The same conversions in LAMMPS' rate gamma_n = c / m_eff. A head-on collision under
 // gran/hooke/history is the damped oscillator of the overlap, delta'' + gamma_n delta' +

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "dtcrit/contact/body_inertia.hpp"
+
 namespace dtcrit {
 
 namespace {
@@ -51,7 +53,7 @@ std::optional<double> eq28_two_discs(const ContactPointModel& model) {
   if (!undamped(model) || !both_discs(model)) return std::nullopt;
   const double m = model.body1().mass, mp = model.body2().mass;
   const auto& law = model.law();
-  const double s = (m + mp) / (m * mp);
+  const double s = 1.0 / contact::effective_mass(m, mp);
   const double normal = pi / (2.0 * std::sqrt(law.kn * s));
   if (law.kt == 0.0) return normal;
   return std::min(normal, pi / (2.0 * std::sqrt(law.kt * 3.0 * s)));

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/contact/impact.hpp"
 #include "dtcrit/core/check.hpp"
 
@@ -26,7 +27,7 @@ double rayleigh_time(const Material& m) {
 double p_wave_time(const Material& m) { return m.radius * std::sqrt(m.density / m.youngs_modulus); }
 
 double hertz_collision_time(const Material& m) {
-  const double mass = m.density * 4.0 / 3.0 * std::numbers::pi * std::pow(m.radius, 3);
+  const double mass = contact::sphere_mass(m.radius, m.density);
   const double m_eff = 0.5 * mass, R_eff = 0.5 * m.radius;
   const double E_eff = m.youngs_modulus / (2.0 * (1.0 - m.poisson_ratio * m.poisson_ratio));
   return contact::hertz_duration(m_eff, R_eff, E_eff, m.impact_velocity);

@@ -2,6 +2,7 @@
 
 #include <numbers>
 
+#include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/suggest.hpp"
 #include "dtcrit/core/numbers.hpp"
@@ -69,7 +70,7 @@ PlanarBody parse_body(const KeyValues& spec) {
     if (m && rho) fail(fmt::format("{}: give the mass as m= or as rho=, not both", who));
     if (!m && !rho) fail(fmt::format("{}: missing the mass (m=, or the density rho=)", who));
     body = make_sphere(r, m ? require_positive(who + " m", *m)
-                            : require_positive(who + " rho", *rho) * 4.0 / 3.0 * std::numbers::pi * r * r * r);
+                            : contact::sphere_mass(r, require_positive(who + " rho", *rho)));
     spec.reject_unused({"shape", "r", "m", "rho"});
   } else if (shape == "rect") {
     const double a = require_positive(who + " a", spec.required_number("a"));

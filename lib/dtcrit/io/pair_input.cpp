@@ -74,7 +74,7 @@ ContactPointModel build_law_model(const PairInput& input, const PlanarBody& b1, 
   const contact::ContactLaw law = input.lammps_pair.empty()
                                       ? contact::parse_hertz_mindlin(input.hertz_mindlin, "--hertz-mindlin")
                                       : contact::parse_lammps_pair(input.lammps_pair, "--lammps-pair");
-  const double m_eff = b1.mass * b2.mass / (b1.mass + b2.mass);  // LAMMPS' translational m_eff
+  const double m_eff = contact::effective_mass(b1.mass, b2.mass);  // LAMMPS' translational m_eff
   double r_eff = 0.0;
   if (auto r = get(input.law, "r_eff")) {
     r_eff = require_positive("r_eff", *r);

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/io/text_table.hpp"
 
@@ -53,8 +54,8 @@ std::vector<Input> effective_inputs(const ContactPointModel& model) {
   out.push_back({"kt", law.kt, "N/m"});
   out.push_back({"cn", law.cn, "N s/m"});
   out.push_back({"ct", law.ct, "N s/m"});
-  out.push_back({"gamma_n = cn/m_eff", law.cn / m_eff, "1/s"});
-  out.push_back({"gamma_t = ct/m_eff", law.ct / m_eff, "1/s"});
+  out.push_back({"gamma_n = cn/m_eff", lammps_gamma_from_dashpot(law.cn, m_eff), "1/s"});
+  out.push_back({"gamma_t = ct/m_eff", lammps_gamma_from_dashpot(law.ct, m_eff), "1/s"});
   return out;
 }
 }  // namespace
@@ -87,7 +88,8 @@ nlohmann::json to_json(const PairReport& r) {
   j["body2"] = body_json(r.model.body2());
   const double m_eff = r.model.translational_effective_mass();
   j["law"] = {{"kn", law.kn},           {"kt", law.kt},           {"cn", law.cn},
-              {"ct", law.ct},           {"gamma_n", law.cn / m_eff}, {"gamma_t", law.ct / m_eff},
+              {"ct", law.ct},           {"gamma_n", lammps_gamma_from_dashpot(law.cn, m_eff)},
+              {"gamma_t", lammps_gamma_from_dashpot(law.ct, m_eff)},
               {"m_eff", m_eff}};
   j["defaults_applied"] = r.defaults;
   if (const auto& o = r.model.origin()) {

@@ -123,14 +123,14 @@ contact::ContactInput rest_input(const Packing& p, const Contact& c, const conta
   rc.overlap = c.overlap;
   rc.ri = ri;
   rc.wall = c.j < 0;
-  double m_eff = mi;
+  double mj = contact::immovable_mass;
   if (!rc.wall) {
     rc.rj = p.radius[static_cast<std::size_t>(c.j)];
     rc.distance = ri + rc.rj - c.overlap;
-    const double mj = p.mass[static_cast<std::size_t>(c.j)];
-    m_eff = mi * mj / (mi + mj);
+    mj = p.mass[static_cast<std::size_t>(c.j)];
   }
-  return contact::contact_input(rc, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), m_eff, h);
+  return contact::contact_input(rc, Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
+                                contact::effective_mass(mi, mj), h);
 }
 
 // d(force block)/d(history block) along the tangent plane: the law's spring factor s (F = s xi).

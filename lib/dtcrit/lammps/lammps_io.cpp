@@ -6,10 +6,10 @@
 #include <fstream>
 #include <limits>
 #include <map>
-#include <numbers>
 #include <sstream>
 #include <vector>
 
+#include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/key_values.hpp"
 #include "dtcrit/core/numbers.hpp"
@@ -85,11 +85,11 @@ void finish_dimension(Packing& p, const std::string& path) {
 void set_mass(Packing& p, std::size_t i, double density, BodyModel model) {
   const double r = p.radius[i];
   if (p.dim == 2 && model == BodyModel::disc) {
-    p.mass[i] = density * std::numbers::pi * r * r;
-    p.inertia[i] = 0.5 * p.mass[i] * r * r;
+    p.mass[i] = contact::areal_disc_mass(r, density);
+    p.inertia[i] = contact::disc_inertia(p.mass[i], r);
   } else {
-    p.mass[i] = density * 4.0 / 3.0 * std::numbers::pi * r * r * r;
-    p.inertia[i] = 0.4 * p.mass[i] * r * r;
+    p.mass[i] = contact::sphere_mass(r, density);
+    p.inertia[i] = contact::sphere_inertia(p.mass[i], r);
   }
 }
 
@@ -229,8 +229,10 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
       p.type.push_back(static_cast<int>(type));
       // A data file's density is mass / (4/3 pi r^3) in 2D too (AtomVecSphere::data_atom_post(),
       // atom_vec_sphere.cpp); a disc differs in its inertia only (fix nve/sphere disc).
-      p.mass.back() = density * 4.0 / 3.0 * std::numbers::pi * std::pow(0.5 * diameter, 3);
-      p.inertia.back() = (p.dim == 2 && opts.body_model == BodyModel::disc ? 0.5 : 0.4) * p.mass.back() * 0.25 * diameter * diameter;
+      const double r = 0.5 * diameter;
+      p.mass.back() = contact::sphere_mass(r, density);
+      p.inertia.back() = p.dim == 2 && opts.body_model == BodyModel::disc ? contact::disc_inertia(p.mass.back(), r)
+                                                                           : contact::sphere_inertia(p.mass.back(), r);
       if (static_cast<long>(p.centre.size()) > atoms)
         in.error(fmt::format("expected {} atoms as the header says, got more", atoms));
     }
@@ -405,7 +407,7 @@ void write_lammps_data(const std::string& path, const Packing& p, const std::vec
     out << "\nAtoms # sphere\n\n";
     for (Index i = 0; i < p.size(); ++i) {
       const double r = p.radius[i];
-      const double vol = 4.0 / 3.0 * std::numbers::pi * r * r * r;  // LAMMPS' density, in 2D too (read above)
+      const double vol = contact::sphere_volume(r);  // LAMMPS' density, in 2D too (read above)
       out << fmt::format("{} {} {} {} {} {} {} 0 0 0\n", p.atom_id(i), p.type[i], 2.0 * r, p.mass[i] / vol, p.centre[i].x(),
                          p.centre[i].y(), p.centre[i].z());
     }

@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 
+#include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/core/check.hpp"
 
 namespace dtcrit {
@@ -105,7 +106,7 @@ LinearSystem ContactPointModel::reduced_system() const {
 }
 
 double ContactPointModel::translational_effective_mass() const {
-  return body1_.mass * body2_.mass / (body1_.mass + body2_.mass);
+  return contact::effective_mass(body1_.mass, body2_.mass);
 }
 
 }  // namespace dtcrit

@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 
+#include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/key_values.hpp"
 #include "dtcrit/core/numbers.hpp"
@@ -157,8 +158,8 @@ bool probe_discs(const Packing& p) {
   for (Index i = 0; i < p.size(); ++i) {
     const double r = p.radius[static_cast<std::size_t>(i)], m = p.mass[static_cast<std::size_t>(i)];
     const double ratio = p.inertia[static_cast<std::size_t>(i)] / (m * r * r);
-    if (std::abs(ratio - 0.5) <= 1e-9) ++discs;
-    else if (std::abs(ratio - 0.4) > 1e-9)
+    if (std::abs(ratio - contact::disc_inertia(1.0, 1.0)) <= 1e-9) ++discs;
+    else if (std::abs(ratio - contact::sphere_inertia(1.0, 1.0)) > 1e-9)
       fail(fmt::format("particle {}: inertia {} kg m^2 is neither a sphere's 2/5 m r^2 nor a disc's 1/2 m r^2, the "
                        "two of LAMMPS' fix nve/sphere", p.atom_id(i), p.inertia[static_cast<std::size_t>(i)]));
   }

@@ -5,9 +5,9 @@
 #include <limits>
 #include <map>
 #include <mutex>
-#include <numbers>
 #include <optional>
 
+#include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/estimates/material.hpp"
 #include "dtcrit/integrators/registry.hpp"
@@ -347,7 +347,7 @@ void add_packing_estimates(PackingReport& r, const EstimateInputs& in, const Pac
 }
 
 void add_material_estimates(PackingReport& r, const PackingMaterial& material, double R, double m) {
-  const double rho = m / (4.0 / 3.0 * std::numbers::pi * R * R * R);
+  const double rho = m / contact::sphere_volume(R);
   const Material mat = validated(Material{material.youngs_modulus, material.poisson_ratio, rho, R, 0.0});
   for (const auto& e : material_estimates(mat))
     r.estimates.push_back({e.name, e.seconds, e.seconds / r.h_exact,

@@ -352,7 +352,7 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
       g.j = -1;
       g.bond = false;
       g.rc = contact::RoundContact{wall.normal, overlap, radius_[i], 0.0, 0.0, true};
-      g.m_eff = contact_mass(i);
+      g.m_eff = contact::effective_mass(contact_mass(i), contact::immovable_mass);
       const double overlap_prev = radius_[i] - (ci_prev - wall.point).dot(wall.normal);
       finish(wall.law, ci_pos, ci_prev, overlap_prev, phi_i, phi_i_prev, Vec3::Zero(), Vec3::Zero());
     }

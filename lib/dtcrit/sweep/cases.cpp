@@ -824,7 +824,7 @@ class HertzHeadOn final : public SweepCase {
     if (e_ == 1.0) {
       const double s = 2.0 * v_;
       return {{"restitution", 1.0},
-              {"peak_overlap", std::pow(15.0 * m_eff_ * s * s / (16.0 * e_star_ * std::sqrt(r_eff_)), 0.4)},
+              {"peak_overlap", contact::hertz_peak_overlap(m_eff_, r_eff_, e_star_, s)},
               {"contact_duration", contact::hertz_duration(m_eff_, r_eff_, e_star_, s)}};
     }
     return {{"restitution", reference_.restitution},

@@ -12,6 +12,7 @@
 #include <Spectra/SymEigsSolver.h>
 
 #include "dtcrit/contact/kinematics.hpp"
+#include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/parts_pool.hpp"
 #include "dtcrit/linalg/lanczos.hpp"
@@ -287,9 +288,7 @@ bool GlobalSystem::damped() const {
 
 double GlobalSystem::effective_mass(const Contact& c) const {
   const double mi = pmass_[static_cast<std::size_t>(c.i)];
-  if (c.j < 0) return mi;
-  const double mj = pmass_[static_cast<std::size_t>(c.j)];
-  return mi * mj / (mi + mj);
+  return contact::effective_mass(mi, c.j < 0 ? contact::immovable_mass : pmass_[static_cast<std::size_t>(c.j)]);
 }
 
 ContactCoefficients GlobalSystem::coef(std::size_t k) const {
@@ -303,7 +302,7 @@ ContactCoefficients GlobalSystem::coef(std::size_t k) const {
     q.kn = l.kn, q.kt = l.kt, q.cn = l.cn, q.ct = l.ct;
   } else {
     const LinearCoefficients& l = law_lin_[static_cast<std::size_t>(c.law)];
-    q.kn = l.kn, q.kt = l.kt, q.cn = m * l.cn, q.ct = m * l.ct;
+    q.kn = l.kn, q.kt = l.kt, q.cn = dashpot_from_lammps_gamma(l.cn, m), q.ct = dashpot_from_lammps_gamma(l.ct, m);
   }
   if (!extra_.empty()) {
     const ResistanceCoefficients& e = extra_[k];
@@ -371,13 +370,12 @@ void GlobalSystem::for_each_block(F&& f) const {
     }
     const ContactCoefficients q = coef(k);
     const Vec3& n = c.normal;
-    const Mat3 nn = n * n.transpose();
-    const Mat3 P = Mat3::Identity() - nn;
+    const Mat3 P = Mat3::Identity() - n * n.transpose();
     contact::ContactBlocks b;
-    b.K.block<3, 3>(0, 0) = q.kn * nn + q.kt * P;
+    b.K.block<3, 3>(0, 0) = contact::isotropic_block(q.kn, q.kt, n);
     b.K.block<3, 3>(3, 3) = q.k_roll * P;
     b.K(6, 6) = q.k_twist;
-    b.C.block<3, 3>(0, 0) = q.cn * nn + q.ct * P;
+    b.C.block<3, 3>(0, 0) = contact::isotropic_block(q.cn, q.ct, n);
     b.C.block<3, 3>(3, 3) = q.c_roll * P;
     b.C(6, 6) = q.c_twist;
     b.geometric = q.geometric;
@@ -468,9 +466,9 @@ void contact_kernel(const KernelData& kd, double a, double b, const double* scal
         kn = a * l.kn, kt = a * l.kt;
         if (b != 0.0) {
           const double mi = (*kd.pmass)[static_cast<std::size_t>(c.i)];
-          const double mj = pair ? (*kd.pmass)[static_cast<std::size_t>(c.j)] : 0.0;
-          const double m = pair ? mi * mj / (mi + mj) : mi;
-          kn += b * m * l.cn, kt += b * m * l.ct;
+          const double mj = pair ? (*kd.pmass)[static_cast<std::size_t>(c.j)] : contact::immovable_mass;
+          const double m = contact::effective_mass(mi, mj);
+          kn += b * dashpot_from_lammps_gamma(l.cn, m), kt += b * dashpot_from_lammps_gamma(l.ct, m);
         }
       }
       const Index oj = pair ? c.j * dpp : 0;
@@ -841,7 +839,7 @@ double GlobalSystem::single_contact_omega_max() const {
       const Contact& c = contacts_.contacts[k];
       const ContactCoefficients q = coef(k);
       const Vec3& n = c.normal;
-      const Mat3 Kc = q.kn * n * n.transpose() + q.kt * (Mat3::Identity() - n * n.transpose());
+      const Mat3 Kc = contact::isotropic_block(q.kn, q.kt, n);
       Mat3 Z = Mat3::Zero();
       for (int side = 0; side < (c.j >= 0 ? 2 : 1); ++side) {
         const Index b = side ? c.j : c.i;
