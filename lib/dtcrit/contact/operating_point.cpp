@@ -6,6 +6,7 @@
 
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/roots.hpp"
 
 namespace dtcrit::contact {
 
@@ -38,11 +39,9 @@ OperatingPoint operating_point(const ContactLaw& law, double m_eff, double movin
       if (k > 200) fail(fmt::format("normal_force = {} N is not reached by the law '{}'", F, describe(law)));
       hi *= 2.0;
     }
-    for (int k = 0; k < 200 && hi - lo > 1e-15 * hi; ++k) {
-      const double mid = 0.5 * (lo + hi);
-      (at_rest(law, mid, m_eff, r_eff, false).elastic_normal_force < F ? lo : hi) = mid;
-    }
-    p.overlap = 0.5 * (lo + hi);
+    p.overlap = bisect([&](double mid) { return !(at_rest(law, mid, m_eff, r_eff, false).elastic_normal_force < F); },
+                       lo, hi, [](double a, double b) { return b - a > 1e-15 * b; }, 200)
+                    .mid();
     p.origin = "normal_force";
   } else if (in.impact_velocity) {
     p.impact_velocity = require_positive("impact_velocity", *in.impact_velocity);

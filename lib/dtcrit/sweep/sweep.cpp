@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/roots.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/stability/amplification.hpp"
 
@@ -500,11 +501,9 @@ class Engine {
         }
       }
     }
-    while (hi - lo > tol * lo) {
-      const double mid = 0.5 * (lo + hi);
-      (blows_up(spec, mid, steps, r) ? hi : lo) = mid;
-    }
-    return finish("found", 0.5 * (lo + hi), lo, hi);
+    const Bracket b = bisect([&](double mid) { return blows_up(spec, mid, steps, r); }, lo, hi,
+                             [&](double a, double c) { return c - a > tol * a; });
+    return finish("found", b.mid(), b.lo, b.hi);
   }
 
   // Mean over phases of the relative error of an outcome at step h (runs not aligned to the grid).
@@ -558,13 +557,11 @@ class Engine {
       a.h = h(kstar);
       return a;
     }
-    double lo = h(kstar), hi = h(kstar - 1);  // lo passes, hi fails
-    for (int it = 0; it < 6; ++it) {
-      const double mid = std::sqrt(lo * hi);
-      (outcome_error_at(spec, a.quantity, mid) <= a.tolerance ? lo : hi) = mid;
-    }
+    // h(kstar) passes, h(kstar - 1) fails: six geometric halvings of the octave.
+    const Bracket b = bisect([&](double mid) { return !(outcome_error_at(spec, a.quantity, mid) <= a.tolerance); },
+                             h(kstar), h(kstar - 1), any_width, 6, Midpoint::geometric);
     a.status = "bisected";
-    a.h = lo;
+    a.h = b.lo;
     return a;
   }
 
