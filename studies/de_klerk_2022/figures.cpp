@@ -39,6 +39,7 @@
 
 #include <fmt/format.h>
 
+#include "dtcrit/integrators/integrate.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/plot.hpp"
@@ -78,26 +79,21 @@ Run simulate(const SweepCase& c, const std::string& spec, double h, double t_end
   auto integ = make_integrator(spec);
   integ->start(sys, s.t0, s.x0, s.v0, h);
   auto mon = c.monitor(sys);
-  const double off = integ->velocity_offset();  // [s], not in units of h
   Run r;
-  const long n = static_cast<long>(std::ceil((t_end - s.t0) / h));
-  for (long i = 0; i <= n; ++i) {
-    const double t = s.t0 + static_cast<double>(i) * h;
-    const Vector& x = integ->position();
-    const Vector v = integ->velocity();
-    if (!x.allFinite() || !v.allFinite()) {
-      r.blew_up = true;
-      break;
-    }
-    if (mon) mon->sample(t, x, t + off, v);
-    if (i % every == 0) {
+  // Every step is looked at (the monitor samples each), from the start's state on.
+  auto observe = [&](const Integrator& in, const Vector& x, const Vector& v) {
+    const double t = in.time(), tv = t + in.velocity_offset();  // the offset is in seconds
+    if (mon) mon->sample(t, x, tv, v);
+    if (in.steps_taken() % every == 0) {
       const Observation o = c.observe(sys, x, v);
-      Sample sm{t, t + off, {}, o.kinetic};
+      Sample sm{t, tv, {}, o.kinetic};
       for (const auto& ch : o.channels) sm.values.push_back(ch.size() > 0 ? ch[0] : 0.0);
       r.samples.push_back(sm);
     }
-    if (i < n) integ->step(sys);
-  }
+  };
+  observe(*integ, integ->position(), integ->velocity());
+  const long n = static_cast<long>(std::ceil((t_end - s.t0) / h));
+  r.blew_up = integrate_n_steps(*integ, sys, n, 1, observe).blew_up();
   if (mon) r.outcomes = mon->outcomes();
   return r;
 }

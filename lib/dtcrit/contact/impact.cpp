@@ -47,6 +47,10 @@ ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, d
   require_positive("impact resolution", resolution);
   const double h = (peak / speed) / resolution;
 
+  // Classic RK4 on the scalar overlap ODE, not integrate_n_steps: this is the reference solution of
+  // one collision (contact/ sits below integrators/, and the loop ends on the contact's end, read
+  // from the Hermite interpolant of each step). Boost.Odeint's runge_kutta4 would round its stages
+  // differently and move every impact result in the last digits.
   ImpactResult out;
   double d = 0.0, dd = speed;
   const double m_law = law_m_eff > 0.0 ? law_m_eff : m_eff;
