@@ -30,7 +30,7 @@ ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, d
   require_positive("impact speed", speed);
   require_positive("effective mass", m_eff);
   require_positive("effective radius", r_eff);
-  // Undamped peak overlap: the stored normal energy equals m v^2 / 2 (bisection on the exact energy).
+  // Undamped peak overlap: the stored normal energy equals m v^2 / 2 (toms748 on the exact energy).
   ContactLaw elastic = law;
   elastic.damping_coefficient = 0.0;
   auto energy = [&](double d) {
@@ -43,7 +43,7 @@ ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, d
   const double target = 0.5 * m_eff * speed * speed;
   double hi = 1e-12 * r_eff;
   while (energy(hi) < target) hi *= 2.0;
-  const double peak = bisect([&](double mid) { return !(energy(mid) < target); }, 0.0, hi, any_width, 200).mid();
+  const double peak = monotone_root([&](double d) { return energy(d) - target; }, 0.0, hi).mid();
   require_positive("impact resolution", resolution);
   const double h = (peak / speed) / resolution;
 

@@ -1,12 +1,15 @@
 #pragma once
 // The one bisection of a yes/no test (stable or not, positive definite or not, past a target or
-// not). The roots of monotone smooth functions go to Boost.Math's toms748_solve instead (as in
-// stability/amplification.cpp); a verdict has no value to interpolate, so it is bisected.
+// not), and monotone_root (Boost.Math's toms748_solve) for the root of a monotone function: a
+// verdict has no value to interpolate, so it is bisected.
 //
 // Each caller keeps its own end criterion (a width, a number of halvings, or both): the limits
 // the tests compare to 1e-12, and some bit for bit, depend on exactly where a bisection stops.
 #include <cmath>
+#include <cstdint>
 #include <limits>
+
+#include <boost/math/tools/toms748_solve.hpp>
 
 namespace dtcrit {
 
@@ -32,6 +35,17 @@ Bracket bisect(Above&& above, double lo, double hi, KeepGoing&& keep_going,
     (above(mid) ? hi : lo) = mid;
   }
   return {lo, hi};
+}
+
+// The root of f where f rises or falls monotonically across [lo, hi] (f(lo) and f(hi) of opposite
+// signs, or one of them zero): Boost.Math's toms748_solve until the bracket is about 4 ulp wide
+// (eps_tolerance of `bits`), or after max_iterations. Returns the final bracket.
+template <class F>
+Bracket monotone_root(F&& f, double lo, double hi, int bits = std::numeric_limits<double>::digits,
+                      std::uintmax_t max_iterations = 100) {
+  const auto r = boost::math::tools::toms748_solve(f, lo, hi, boost::math::tools::eps_tolerance<double>(bits),
+                                                   max_iterations);
+  return {r.first, r.second};
 }
 
 }  // namespace dtcrit
