@@ -24,6 +24,8 @@
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/plot.hpp"
 
+#include "../study_support.hpp"
+
 using namespace dtcrit;
 
 namespace {
@@ -261,24 +263,17 @@ void run_panel(const Panel& panel, const std::string& dir) {
     plot.series.push_back(b), plot.series.push_back(v), plot.series.push_back(c);
     ++colour;
   }
-  write_file_atomically(dir + "/" + panel.id + ".csv", [&](std::ostream& out) { out << csv; });
+  study::write_text(dir, panel.id + ".csv", csv);
   write_plot(dir + "/" + panel.id + ".png", plot);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  std::string dir = "results/burns_hanley_2016";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--quick") quick = true;
-    else if (a == "--out" && i + 1 < argc) dir = argv[++i];
-    else {
-      std::cerr << "usage: study_burns_hanley_2016 [--quick] [--out DIR]\n";
-      return 2;
-    }
-  }
+  const auto args = study::parse_args(argc, argv, "study_burns_hanley_2016", "results/burns_hanley_2016");
+  if (!args) return 2;
+  const bool quick = args->quick;
+  const std::string dir = args->dir;
   try {
     std::filesystem::create_directories(dir);
     check_paper_points();

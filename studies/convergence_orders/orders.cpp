@@ -28,32 +28,23 @@
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/sweep/sweep.hpp"
 
+#include "../study_support.hpp"
+
 using namespace dtcrit;
 using namespace dtcrit::sweep;
 
 namespace {
 
-std::string num(double x) { return std::isfinite(x) ? fmt::format("{:.2f}", x) : std::string("-"); }
-
-double order_of(const IntegratorSweep& s, const std::string& channel) {
-  const auto it = s.order.find(channel);
-  return it == s.order.end() ? std::nan("") : it->second.order;
-}
+using study::num;
+using study::order_of;
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  std::string dir = "results/convergence_orders";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--quick") quick = true;
-    else if (a == "--out" && i + 1 < argc) dir = argv[++i];
-    else {
-      std::cerr << "usage: study_convergence_orders [--quick] [--out DIR]\n";
-      return 2;
-    }
-  }
+  const auto args = study::parse_args(argc, argv, "study_convergence_orders", "results/convergence_orders");
+  if (!args) return 2;
+  const bool quick = args->quick;
+  const std::string dir = args->dir;
   std::filesystem::create_directories(dir);
 
   const std::vector<std::string> cases =
@@ -109,8 +100,8 @@ int main(int argc, char** argv) {
     }
     md << "\n";
   }
-  write_file_atomically(dir + "/orders.csv", [&](std::ostream& o) { o << csv.str(); });
-  write_file_atomically(dir + "/orders.md", [&](std::ostream& o) { o << md.str(); });
+  study::write_text(dir, "orders.csv", csv.str());
+  study::write_text(dir, "orders.md", md.str());
 
   // Key numbers: undamped bonded pair, analytic reference.
   auto check = [&](const char* what, double value, double lo, double hi) {

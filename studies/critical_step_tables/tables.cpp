@@ -27,6 +27,8 @@
 #include "dtcrit/assembly/packing.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 
+#include "../study_support.hpp"
+
 using namespace dtcrit;
 
 namespace {
@@ -118,14 +120,10 @@ std::string packing_table(bool quick, std::string& csv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  std::string dir = "results/tables";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--quick") quick = true;
-    else if (a == "--out" && i + 1 < argc) dir = argv[++i];
-    else return std::cerr << "usage: study_critical_step_tables [--quick] [--out DIR]\n", 2;
-  }
+  const auto args = study::parse_args(argc, argv, "study_critical_step_tables", "results/tables");
+  if (!args) return 2;
+  const bool quick = args->quick;
+  const std::string dir = args->dir;
   try {
     std::filesystem::create_directories(dir);
     // Every integrator conditionally stable on a damped contact, with its default parameters
@@ -192,9 +190,9 @@ int main(int argc, char** argv) {
       << "LAMMPS damping from e through the pair's m_eff = m/2, γ_t = γ_n/2. Velocity Verlet as LAMMPS runs\n"
       << "it (exact damped criterion 4M − 2hC − h²K > 0) and central difference (2/ω_max at any damping).\n\n"
       << packing_md;
-    write_file_atomically(dir + "/packing_coefficients.csv", [&](std::ostream& o) { o << packing_csv; });
-    write_file_atomically(dir + "/pair_coefficients.csv", [&](std::ostream& o) { o << csv; });
-    write_file_atomically(dir + "/pair_coefficients.md", [&](std::ostream& o) { o << m.str(); });
+    study::write_text(dir, "packing_coefficients.csv", packing_csv);
+    study::write_text(dir, "pair_coefficients.csv", csv);
+    study::write_text(dir, "pair_coefficients.md", m.str());
     std::cout << "wrote " << dir << "/pair_coefficients.{csv,md} and packing_coefficients.csv\n";
   } catch (const std::exception& e) {
     std::cerr << "study_critical_step_tables: error: " << e.what() << "\n";

@@ -39,10 +39,13 @@
 
 #include <fmt/format.h>
 
+#include "dtcrit/integrators/integrate.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/io/output_file.hpp"
 #include "dtcrit/io/plot.hpp"
 #include "dtcrit/sweep/sweep.hpp"
+
+#include "../study_support.hpp"
 
 using namespace dtcrit;
 using namespace dtcrit::sweep;
@@ -78,26 +81,21 @@ Run simulate(const SweepCase& c, const std::string& spec, double h, double t_end
   auto integ = make_integrator(spec);
   integ->start(sys, s.t0, s.x0, s.v0, h);
   auto mon = c.monitor(sys);
-  const double off = integ->velocity_offset();  // [s], not in units of h
   Run r;
-  const long n = static_cast<long>(std::ceil((t_end - s.t0) / h));
-  for (long i = 0; i <= n; ++i) {
-    const double t = s.t0 + static_cast<double>(i) * h;
-    const Vector& x = integ->position();
-    const Vector v = integ->velocity();
-    if (!x.allFinite() || !v.allFinite()) {
-      r.blew_up = true;
-      break;
-    }
-    if (mon) mon->sample(t, x, t + off, v);
-    if (i % every == 0) {
+  // Every step is looked at (the monitor samples each), from the start's state on.
+  auto observe = [&](const Integrator& in, const Vector& x, const Vector& v) {
+    const double t = in.time(), tv = t + in.velocity_offset();  // the offset is in seconds
+    if (mon) mon->sample(t, x, tv, v);
+    if (in.steps_taken() % every == 0) {
       const Observation o = c.observe(sys, x, v);
-      Sample sm{t, t + off, {}, o.kinetic};
+      Sample sm{t, tv, {}, o.kinetic};
       for (const auto& ch : o.channels) sm.values.push_back(ch.size() > 0 ? ch[0] : 0.0);
       r.samples.push_back(sm);
     }
-    if (i < n) integ->step(sys);
-  }
+  };
+  observe(*integ, integ->position(), integ->velocity());
+  const long n = static_cast<long>(std::ceil((t_end - s.t0) / h));
+  r.blew_up = integrate_n_steps(*integ, sys, n, 1, observe).blew_up();
   if (mon) r.outcomes = mon->outcomes();
   return r;
 }
@@ -140,12 +138,10 @@ void write_error_figure(const std::string& dir, const std::string& id, const std
         }
       }
       p.series.push_back(ps);
-      const auto it = s.order.find(ch);
-      log << fmt::format("{} {} {}: fitted order {:.2f}\n", id, s.spec, ch,
-                         it == s.order.end() ? std::nan("") : it->second.order);
+      log << fmt::format("{} {} {}: fitted order {:.2f}\n", id, s.spec, ch, study::order_of(s, ch));
     }
   }
-  write_file_atomically(dir + "/" + id + ".csv", [&](std::ostream& o) { o << csv.str(); });
+  study::write_text(dir, id + ".csv", csv.str());
   write_plot(dir + "/" + id + ".png", p);
 }
 
@@ -158,17 +154,10 @@ const IntegratorSweep& scheme(const SweepResult& r, const std::string& spec) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  std::string dir = "results/de_klerk_2022";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--quick") quick = true;
-    else if (a == "--out" && i + 1 < argc) dir = argv[++i];
-    else {
-      std::cerr << "usage: study_de_klerk_2022 [--quick] [--out DIR]\n";
-      return 2;
-    }
-  }
+  const auto args = study::parse_args(argc, argv, "study_de_klerk_2022", "results/de_klerk_2022");
+  if (!args) return 2;
+  const bool quick = args->quick;
+  const std::string dir = args->dir;
   std::filesystem::create_directories(dir);
   std::ostringstream log;  // key numbers, also written to DIR/summary.txt
   int failures = 0;
@@ -244,7 +233,7 @@ int main(int argc, char** argv) {
     for (const auto& spec : kSpecs)
       check(fmt::format("paper Fig. 7: |e / e_exact - 1| of {} at t_c/3.2", spec),
             std::abs(restitution.at({spec, 3.2}) / e_exact - 1.0), 0.05, 1.0);
-    write_file_atomically(dir + "/figs6-8.csv", [&](std::ostream& o) { o << csv.str(); });
+    study::write_text(dir, "figs6-8.csv", csv.str());
     write_plot(dir + "/figs6-8.png", p);
   }
 
@@ -314,7 +303,7 @@ int main(int argc, char** argv) {
       }
       p.series.push_back(ps);
     }
-    write_file_atomically(dir + "/fig11.csv", [&](std::ostream& o) { o << csv.str(); });
+    study::write_text(dir, "fig11.csv", csv.str());
     write_plot(dir + "/fig11.png", p);
   }
 
@@ -357,13 +346,13 @@ int main(int argc, char** argv) {
         pv.series.push_back(v);
       }
     }
-    write_file_atomically(dir + "/fig12.csv", [&](std::ostream& o) { o << csv.str(); });
+    study::write_text(dir, "fig12.csv", csv.str());
     write_plot(dir + "/fig12a.png", pk);
     write_plot(dir + "/fig12b.png", pv);
   }
 
   std::cout << log.str();
-  write_file_atomically(dir + "/summary.txt", [&](std::ostream& o) { o << log.str(); });
+  study::write_text(dir, "summary.txt", log.str());
   std::cout << (failures == 0 ? "all checks passed\n" : fmt::format("{} check(s) FAILED\n", failures));
   return failures == 0 ? 0 : 1;
 }

@@ -24,17 +24,15 @@
 #include "dtcrit/assembly/packing.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 
+#include "../study_support.hpp"
+
 using namespace dtcrit;
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  std::string dir = "results/guide";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--quick") quick = true;
-    else if (a == "--out" && i + 1 < argc) dir = argv[++i];
-    else return std::cerr << "usage: study_guide [--quick] [--out DIR]\n", 2;
-  }
+  const auto args = study::parse_args(argc, argv, "study_guide", "results/guide");
+  if (!args) return 2;
+  const bool quick = args->quick;
+  const std::string dir = args->dir;
   try {
     std::filesystem::create_directories(dir);
     const double r = 5e-4, rho = 2500, kn = 1e4, kt = kn * 2.0 / 7.0, e = 0.7;
@@ -116,8 +114,8 @@ int main(int argc, char** argv) {
         m, kn, e, gamma_n, pk.particles, pk.omega_max, exact, t.to_text());
     md.insert(md.find(t.to_text()), "```\n");
     md += "```\n";
-    write_file_atomically(dir + "/rules_of_thumb.csv", [&](std::ostream& o) { o << csv; });
-    write_file_atomically(dir + "/rules_of_thumb.md", [&](std::ostream& o) { o << md; });
+    study::write_text(dir, "rules_of_thumb.csv", csv);
+    study::write_text(dir, "rules_of_thumb.md", md);
     // A log-scale chart: rules as points at their ratio, one per row.
     PlotSpec plot{"Rules of thumb / exact velocity Verlet limit (damped FCC packing, e = 0.7)", "",
                   "ratio (above 1: unstable)", false, true, {}, {}};

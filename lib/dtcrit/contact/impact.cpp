@@ -6,6 +6,7 @@
 
 #include "dtcrit/contact/response.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/roots.hpp"
 
 namespace dtcrit::contact {
 
@@ -29,7 +30,7 @@ ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, d
   require_positive("impact speed", speed);
   require_positive("effective mass", m_eff);
   require_positive("effective radius", r_eff);
-  // Undamped peak overlap: the stored normal energy equals m v^2 / 2 (bisection on the exact energy).
+  // Undamped peak overlap: the stored normal energy equals m v^2 / 2 (toms748 on the exact energy).
   ContactLaw elastic = law;
   elastic.damping_coefficient = 0.0;
   auto energy = [&](double d) {
@@ -42,14 +43,14 @@ ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, d
   const double target = 0.5 * m_eff * speed * speed;
   double hi = 1e-12 * r_eff;
   while (energy(hi) < target) hi *= 2.0;
-  double lo = 0.0;
-  for (int k = 0; k < 200; ++k) {
-    const double mid = 0.5 * (lo + hi);
-    (energy(mid) < target ? lo : hi) = mid;
-  }
+  const double peak = monotone_root([&](double d) { return energy(d) - target; }, 0.0, hi).mid();
   require_positive("impact resolution", resolution);
-  const double h = (0.5 * (lo + hi) / speed) / resolution;
+  const double h = (peak / speed) / resolution;
 
+  // Classic RK4 on the scalar overlap ODE, not integrate_n_steps: this is the reference solution of
+  // one collision (contact/ sits below integrators/, and the loop ends on the contact's end, read
+  // from the Hermite interpolant of each step). Boost.Odeint's runge_kutta4 would round its stages
+  // differently and move every impact result in the last digits.
   ImpactResult out;
   double d = 0.0, dd = speed;
   const double m_law = law_m_eff > 0.0 ? law_m_eff : m_eff;
@@ -73,14 +74,12 @@ ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, d
     }
     if (d1 <= 0.0 && n > 1) {
       // Root of the cubic Hermite interpolant on [0, 1] by bisection (it is positive at 0).
-      double a = 0.0, b = 1.0;
-      for (int k = 0; k < 100; ++k) {
-        const double s = 0.5 * (a + b);
+      auto past_root = [&](double s) {
         const double val = (2 * s * s * s - 3 * s * s + 1) * d + (s * s * s - 2 * s * s + s) * h * dd +
                            (-2 * s * s * s + 3 * s * s) * d1 + (s * s * s - s * s) * h * dd1;
-        (val > 0.0 ? a : b) = s;
-      }
-      const double s = 0.5 * (a + b);
+        return !(val > 0.0);
+      };
+      const double s = bisect(past_root, 0.0, 1.0, any_width, 100).mid();
       out.duration = (static_cast<double>(n - 1) + s) * h;
       const double rate = (6 * s * s - 6 * s) * d / h + (3 * s * s - 4 * s + 1) * dd + (-6 * s * s + 6 * s) * d1 / h +
                           (3 * s * s - 2 * s) * dd1;

@@ -6,6 +6,7 @@
 
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/roots.hpp"
 
 namespace dtcrit::contact {
 
@@ -32,17 +33,15 @@ OperatingPoint operating_point(const ContactLaw& law, double m_eff, double movin
     p.origin = "overlap";
   } else if (in.normal_force) {
     const double F = require_positive("normal_force", *in.normal_force);
-    // The elastic normal force grows monotonically with the overlap: bracket, then bisect.
+    // The elastic normal force grows monotonically with the overlap: bracket, then toms748.
     double lo = 0.0, hi = 1e-12 * std::max(r_eff, 1e-9);
     for (int k = 0; at_rest(law, hi, m_eff, r_eff, false).elastic_normal_force < F; ++k) {
       if (k > 200) fail(fmt::format("normal_force = {} N is not reached by the law '{}'", F, describe(law)));
       hi *= 2.0;
     }
-    for (int k = 0; k < 200 && hi - lo > 1e-15 * hi; ++k) {
-      const double mid = 0.5 * (lo + hi);
-      (at_rest(law, mid, m_eff, r_eff, false).elastic_normal_force < F ? lo : hi) = mid;
-    }
-    p.overlap = 0.5 * (lo + hi);
+    p.overlap = monotone_root([&](double d) { return at_rest(law, d, m_eff, r_eff, false).elastic_normal_force - F; },
+                              lo, hi)
+                    .mid();
     p.origin = "normal_force";
   } else if (in.impact_velocity) {
     p.impact_velocity = require_positive("impact_velocity", *in.impact_velocity);

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/roots.hpp"
 
 namespace dtcrit::linalg {
 
@@ -95,11 +96,10 @@ TridiagonalTop tridiagonal_largest(const std::vector<double>& alpha, const std::
   hi += 2.0 * kEps * norm + pivmin;
   lo -= 2.0 * kEps * norm + pivmin;
   const auto all = static_cast<Index>(k);
-  for (int it = 0; it < 200 && hi - lo > 2.0 * kEps * std::max(std::abs(lo), std::abs(hi)) + pivmin; ++it) {
-    const double mid = 0.5 * (lo + hi);
-    (count_below(alpha, beta, mid, pivmin) == all ? hi : lo) = mid;
-  }
-  out.theta = 0.5 * (lo + hi);
+  out.theta = bisect([&](double mid) { return count_below(alpha, beta, mid, pivmin) == all; }, lo, hi,
+                     [&](double a, double b) { return b - a > 2.0 * kEps * std::max(std::abs(a), std::abs(b)) + pivmin; },
+                     200)
+                  .mid();
   // Inverse iteration: theta is accurate to rounding, so two solves give the vector to rounding.
   Vector s = Vector::Ones(all);
   const double tiny = kEps * std::max(norm, std::numeric_limits<double>::min());

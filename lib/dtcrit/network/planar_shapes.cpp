@@ -11,6 +11,7 @@
 #include "dtcrit/bodies/planar_body.hpp"
 #include "dtcrit/contact/law.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/roots.hpp"
 
 namespace dtcrit::network {
 
@@ -144,13 +145,9 @@ std::optional<PlanarContact> planar_contact(const Placed& A, const Placed& B) {
     };
     lo -= 1e-6, hi += 1e-6;  // the search fixed theta to about sqrt(eps) only
     if (slope(lo) < 0.0 && slope(hi) > 0.0) {
-      for (int k = 0; k < 80; ++k) {
-        const double mid = 0.5 * (lo + hi);
-        if (mid <= lo || mid >= hi) break;
-        (slope(mid) < 0.0 ? lo : hi) = mid;
-      }
+      const double theta = bisect([&](double mid) { return !(slope(mid) < 0.0); }, lo, hi, any_width, 80).mid();
       // f is flat there: its value ties the search's to rounding, and the angle is now the better one.
-      const Vector2 n = unit(0.5 * (lo + hi));
+      const Vector2 n = unit(theta);
       const double f = overlap_along(A, B, n);
       if (f <= best + 1e-12 * (std::abs(best) + (A.centre - B.centre).norm())) best = f, best_n = n;
     } else {

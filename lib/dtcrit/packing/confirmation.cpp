@@ -6,6 +6,7 @@
 #include <random>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/integrators/integrate.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/packing/stepper_adapter.hpp"
 
@@ -48,22 +49,29 @@ ConfirmationRun run_pair(MechanicalSystem& perturbed, MechanicalSystem& referenc
     out.contact_changes = 0;
     previous = reference_contacts->history_keys();  // none before the first force call
   }
-  for (int n = 0; n < steps; ++n) {
-    integ->step(perturbed);
+  // The reference run follows the perturbed one step for step (after it, as the observer).
+  auto step_reference = [&](long n) {
     ref_integ->step(reference);
-    out.steps = n + 1;
     if (reference_contacts) {
       contacts = reference_contacts->history_keys();
-      if (n > 0 && contacts != previous) ++out.contact_changes;
+      if (n > 1 && contacts != previous) ++out.contact_changes;
       contacts.swap(previous);
     }
-    const double d = (integ->position() - ref_integ->position()).cwiseProduct(w).norm() / d0;
+  };
+  const IntegrateRun run = integrate_n_steps(*integ, perturbed, steps, 1, [&](const Integrator& in, const Vector& x, const Vector&) {
+    step_reference(in.steps_taken());
+    const double d = (x - ref_integ->position()).cwiseProduct(w).norm() / d0;
     if (!std::isfinite(d)) {
       out.growth = std::numeric_limits<double>::infinity();
-      break;
+      return false;
     }
     out.growth = std::max(out.growth, d);
-    if (out.growth > 1e6) break;
+    return out.growth <= 1e6;
+  });
+  out.steps = static_cast<int>(run.steps);
+  if (run.blew_up()) {
+    step_reference(run.steps);
+    out.growth = std::numeric_limits<double>::infinity();
   }
   out.unconverged_steps = integ->solver_status().unconverged_steps + ref_integ->solver_status().unconverged_steps;
   return out;

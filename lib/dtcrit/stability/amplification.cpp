@@ -14,6 +14,7 @@
 #include <Eigen/LU>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/roots.hpp"
 #include "dtcrit/dynamics/linear_history_system.hpp"
 #include "dtcrit/integrators/registry.hpp"
 
@@ -314,17 +315,14 @@ CriticalStep scan_critical_step(Integrator& integrator, MechanicalSystem& sys, d
   auto locate = [&](double a, double b) -> std::optional<double> {
     const double a0 = a;  // stable, far (up to 19 %) below the crossing
     auto bisect_to = [&](double tol) {
-      while (b - a > tol * a) {
-        const double mid = 0.5 * (a + b);
-        if (mid <= a || mid >= b) break;
+      auto unstable = [&](double mid) {
         const Verdict v = probe(mid);
-        if (v.unstable) {
-          b = mid;
-          at_hi = v;
-        } else {
-          a = mid;
-        }
-      }
+        if (v.unstable) at_hi = v;
+        return v.unstable;
+      };
+      const Bracket br = bisect(unstable, a, b, [&](double x0, double x1) { return x1 - x0 > tol * x0; });
+      a = br.lo;
+      b = br.hi;
     };
     bisect_to(certify_width);
     const Matrix Aa = matrix(a), Ab = matrix(b);

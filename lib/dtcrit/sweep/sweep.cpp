@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <numeric>
 #include <optional>
@@ -14,6 +15,8 @@
 #include <fmt/ranges.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/roots.hpp"
+#include "dtcrit/integrators/integrate.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/stability/amplification.hpp"
 
@@ -54,23 +57,16 @@ RunRecord run_case(const SweepCase& c, const std::string& spec, double h, double
     r.outputs.push_back(c.observe(sys, s.x0, s.v0));
     r.offsets.push_back(0.0);
   }
-  for (long n = 1; n <= steps; ++n) {
-    integ->step(sys);
-    const bool output = stride > 0 && n % stride == 0;
-    if (!mon && !output) continue;
-    const Vector& x = integ->position();
-    const Vector v = integ->velocity();
-    if (!x.allFinite() || !v.allFinite()) {
-      r.blew_up = true;
-      break;
-    }
-    const double off = integ->velocity_offset();
-    if (mon) mon->sample(integ->time(), x, integ->time() + off, v);
-    if (output) {
-      r.outputs.push_back(c.observe(sys, x, v));
-      r.offsets.push_back(off);
-    }
-  }
+  // A monitor samples every step; without one only the outputs (and the last step) are looked at.
+  const long every = mon ? 1 : stride > 0 ? stride : steps;
+  r.blew_up = integrate_n_steps(*integ, sys, steps, every, [&](const Integrator& in, const Vector& x, const Vector& v) {
+                const double off = in.velocity_offset();
+                if (mon) mon->sample(in.time(), x, in.time() + off, v);
+                if (stride > 0 && in.steps_taken() % stride == 0) {
+                  r.outputs.push_back(c.observe(sys, x, v));
+                  r.offsets.push_back(off);
+                }
+              }).blew_up();
   if (stride > 0) {
     const Observation blank = nan_observation(c, r.outputs.front());
     while (static_cast<long>(r.outputs.size()) <= steps / stride) {
@@ -164,22 +160,21 @@ StabilityRun stability_run(const SweepCase& c, const std::string& spec, double h
   const double base = std::max(E0 - floor, 1e-300);
   const long steps = std::max(o.stability_steps, static_cast<long>(std::ceil(c.t_end() / h)));
   out.steps = steps;
+  std::unique_ptr<Integrator> integ;
   try {
-    const auto integ = make_integrator(spec);
+    integ = make_integrator(spec);
     integ->start(sys, s.t0, s.x0, s.v0, h);
-    for (long n = 1; n <= steps; ++n) {
-      integ->step(sys);
-      out.steps_taken = n;
-      if (n % 8 != 0 && n != steps) continue;
-      const Vector& x = integ->position();
-      const Vector v = integ->velocity();
-      if (!x.allFinite() || !v.allFinite()) return out.blew_up = true, out;
+    // Checked every 8 steps: energy growth beyond `growth` times its start is a blow-up too.
+    const IntegrateRun run = integrate_n_steps(*integ, sys, steps, 8, [&](const Integrator&, const Vector& x, const Vector& v) {
       const double E = sys.energy(x, v);
-      if (!std::isfinite(E) || E - floor > o.growth * base) return out.blew_up = true, out;
-    }
+      return std::isfinite(E) && !(E - floor > o.growth * base);
+    });
+    out.steps_taken = run.steps;
+    if (run.end != RunEnd::completed) return out.blew_up = true, out;
     out.unconverged = !integ->solver_status().ok();
   } catch (const std::exception&) {
     out.blew_up = true;  // a solver failing on a diverging state counts as a blow-up
+    if (integ) out.steps_taken = integ->steps_taken();  // the steps completed before it failed
   }
   return out;
 }
@@ -500,11 +495,9 @@ class Engine {
         }
       }
     }
-    while (hi - lo > tol * lo) {
-      const double mid = 0.5 * (lo + hi);
-      (blows_up(spec, mid, steps, r) ? hi : lo) = mid;
-    }
-    return finish("found", 0.5 * (lo + hi), lo, hi);
+    const Bracket b = bisect([&](double mid) { return blows_up(spec, mid, steps, r); }, lo, hi,
+                             [&](double a, double c) { return c - a > tol * a; });
+    return finish("found", b.mid(), b.lo, b.hi);
   }
 
   // Mean over phases of the relative error of an outcome at step h (runs not aligned to the grid).
@@ -558,13 +551,11 @@ class Engine {
       a.h = h(kstar);
       return a;
     }
-    double lo = h(kstar), hi = h(kstar - 1);  // lo passes, hi fails
-    for (int it = 0; it < 6; ++it) {
-      const double mid = std::sqrt(lo * hi);
-      (outcome_error_at(spec, a.quantity, mid) <= a.tolerance ? lo : hi) = mid;
-    }
+    // h(kstar) passes, h(kstar - 1) fails: six geometric halvings of the octave.
+    const Bracket b = bisect([&](double mid) { return !(outcome_error_at(spec, a.quantity, mid) <= a.tolerance); },
+                             h(kstar), h(kstar - 1), any_width, 6, Midpoint::geometric);
     a.status = "bisected";
-    a.h = lo;
+    a.h = b.lo;
     return a;
   }
 

@@ -15,6 +15,7 @@
 #include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/parts_pool.hpp"
+#include "dtcrit/core/roots.hpp"
 #include "dtcrit/linalg/lanczos.hpp"
 
 namespace dtcrit::packing {
@@ -1029,11 +1030,9 @@ double half_step_damped_limit_dense(const GlobalSystem& s) {
   const double wmax = std::sqrt(largest_eigen_dense(s, 1.0, 0.0));
   double lo = 0.0, hi = 2.0 / wmax * (1.0 + 1e-9);
   if (positive_definite(hi)) return hi;
-  for (int k = 0; k < 200 && hi - lo > 1e-14 * hi; ++k) {
-    const double mid = 0.5 * (lo + hi);
-    (positive_definite(mid) ? lo : hi) = mid;
-  }
-  return 0.5 * (lo + hi);
+  return bisect([&](double mid) { return !positive_definite(mid); }, lo, hi,
+                [](double a, double b) { return b - a > 1e-14 * b; }, 200)
+      .mid();
 }
 
 }  // namespace dtcrit::packing

@@ -7,6 +7,7 @@
 #include <Spectra/GenEigsSolver.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/roots.hpp"
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/integrators/registry.hpp"
 
@@ -199,12 +200,7 @@ CrossingCheck check_below_crossing(std::string_view spec, MechanicalSystem& ls, 
     }
     // A complex pair (or another crossing) left the unit circle between lo (0 when the first step
     // checked is unstable: mid is never 0) and f h1: bisect.
-    double hi = f * h1;
-    while (hi - lo > 1e-10 * h1) {
-      const double mid = 0.5 * (lo + hi);
-      (unstable(mid) ? hi : lo) = mid;
-    }
-    out.first_unstable = hi;
+    out.first_unstable = bisect(unstable, lo, f * h1, [&](double a, double b) { return b - a > 1e-10 * h1; }).hi;
     return out;
   }
   return out;
@@ -271,10 +267,7 @@ CriticalStep growth_limit(std::string_view spec, MechanicalSystem& ls, double si
     lo = Omega;
   }
   if (hi == 0.0) return {Stability::unconditional, std::numeric_limits<double>::quiet_NaN()};
-  while (hi - lo > 1e-12 * hi) {
-    const double mid = 0.5 * (lo + hi);
-    (too_fast(mid) ? hi : lo) = mid;
-  }
+  lo = bisect(too_fast, lo, hi, [](double a, double b) { return b - a > 1e-12 * b; }).lo;
   return {Stability::conditional, lo / omega_ref};
 }
 
