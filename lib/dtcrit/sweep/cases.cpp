@@ -46,10 +46,29 @@ long whole(std::string_view what, double value, long lo) {
   return static_cast<long>(value);
 }
 
+// The cases run on a stepper::ParticleSystem and observe it the standard way (observe_particles).
+class ParticleCase : public SweepCase {
+ public:
+  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
+    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
+  }
+};
+
+// The first collision of 3D spheres i and j (i left of j), whose radii add up to d: overlap and
+// approach speed along their centre line.
+std::unique_ptr<Monitor> sphere_pair_monitor(Index i, Index j, double d) {
+  return std::make_unique<CollisionMonitor>(
+      [i, j, d](const Vector& x) { return d - (x.segment<3>(6 * j) - x.segment<3>(6 * i)).norm(); },
+      [i, j](const Vector& x, const Vector& v) {
+        const Eigen::Vector3d n = (x.segment<3>(6 * j) - x.segment<3>(6 * i)).normalized();
+        return -(v.segment<3>(6 * j) - v.segment<3>(6 * i)).dot(n);
+      });
+}
+
 // ------------------------------------------------------------------------------------------
 // bonded-pair: De Klerk et al. (2022) §3.1, the stability example: two equal spheres joined by a
 // spring that acts at any separation, starting at zero overlap with velocities -+v.
-class BondedPair final : public SweepCase {
+class BondedPair final : public ParticleCase {
  public:
   BondedPair(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
     name_ = "bonded-pair";
@@ -95,9 +114,6 @@ class BondedPair final : public SweepCase {
     s.system = std::move(sys);
     return s;
   }
-  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
-    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
-  }
   bool has_exact() const override { return true; }
   Observation exact(double, double t, double tv) const override {
     const DampedSine osc{omega0_, gamma_, 2.0 * v_};
@@ -125,7 +141,7 @@ class BondedPair final : public SweepCase {
 
 // ------------------------------------------------------------------------------------------
 // head-on and oblique: De Klerk et al. §3.1, two equal spheres approaching with -+v (offset dy).
-class TwoSphereImpact final : public SweepCase {
+class TwoSphereImpact final : public ParticleCase {
  public:
   TwoSphereImpact(const CaseOptions& o, bool oblique) : oblique_(oblique), mode_(stepper::parse_tangential_history(o.tangential)) {
     name_ = oblique ? "oblique" : "head-on";
@@ -183,18 +199,7 @@ class TwoSphereImpact final : public SweepCase {
     s.system = std::move(sys);
     return s;
   }
-  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
-    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
-  }
-  std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override {
-    const double d = d_;
-    return std::make_unique<CollisionMonitor>(
-        [d](const Vector& x) { return d - (x.segment<3>(6) - x.segment<3>(0)).norm(); },
-        [](const Vector& x, const Vector& v) {
-          const Eigen::Vector3d n = (x.segment<3>(6) - x.segment<3>(0)).normalized();
-          return -(v.segment<3>(6) - v.segment<3>(0)).dot(n);
-        });
-  }
+  std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override { return sphere_pair_monitor(0, 1, d_); }
   // Overlap delta(t) and its rate (head-on): free approach, damped half sine, free separation.
   std::pair<double, double> overlap(double delay, double t) const {
     const double gap = gap_ + 2.0 * v_ * delay, tA = gap / (2.0 * v_);
@@ -246,7 +251,7 @@ class TwoSphereImpact final : public SweepCase {
 // ------------------------------------------------------------------------------------------
 // wall-bounce: De Klerk et al. §3.2, one sphere between two walls 1.01 d apart, perpendicular
 // velocity, N collisions; analytic piecewise motion (free flight, damped half sines).
-class WallBounce final : public SweepCase {
+class WallBounce final : public ParticleCase {
  public:
   WallBounce(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
     name_ = "wall-bounce";
@@ -301,9 +306,6 @@ class WallBounce final : public SweepCase {
     s.v0[0] = v_;
     s.system = std::move(sys);
     return s;
-  }
-  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
-    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
   }
   std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override {
     const double right = sep_ - 0.5 * d_;
@@ -372,7 +374,7 @@ class WallBounce final : public SweepCase {
 // normal force (starting at the static overlap, so the normal direction stays at rest): the
 // tangential spring alone governs the motion, u_t'' = -kappa (k_t u_t + c_t u_t'),
 // kappa = 1/m + R^2/I, while it sticks.
-class SpinningDisk final : public SweepCase {
+class SpinningDisk final : public ParticleCase {
  public:
   SpinningDisk(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
     name_ = "spinning-disk";
@@ -427,9 +429,6 @@ class SpinningDisk final : public SweepCase {
     s.system = std::move(sys);
     return s;
   }
-  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
-    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
-  }
   bool has_exact() const override { return sticks_; }
   Observation exact(double, double t, double tv) const override {
     const double s0 = osc_.s;
@@ -464,7 +463,7 @@ class SpinningDisk final : public SweepCase {
 // ------------------------------------------------------------------------------------------
 // falling-ball: Xue et al. Case II. A spinning disc dropped under gravity onto a wall, with
 // friction and damping; reference: a fine run.
-class FallingBall final : public SweepCase {
+class FallingBall final : public ParticleCase {
  public:
   FallingBall(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
     name_ = "falling-ball";
@@ -519,9 +518,6 @@ class FallingBall final : public SweepCase {
     s.system = std::move(sys);
     return s;
   }
-  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
-    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
-  }
   std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override {
     const double R = R_;
     return std::make_unique<CollisionMonitor>([R](const Vector& x) { return R - x[1]; },
@@ -542,7 +538,7 @@ class FallingBall final : public SweepCase {
 // ------------------------------------------------------------------------------------------
 // bonded-impact: De Klerk et al. §3.3. A bonded pair (bond k_B) moving at +v struck by a third
 // sphere moving at -v; contact stiffness k != k_B. Reference: a fine run.
-class BondedImpact final : public SweepCase {
+class BondedImpact final : public ParticleCase {
  public:
   BondedImpact(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
     name_ = "bonded-impact";
@@ -596,18 +592,7 @@ class BondedImpact final : public SweepCase {
     s.system = std::move(sys);
     return s;
   }
-  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
-    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
-  }
-  std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override {
-    const double d = d_;
-    return std::make_unique<CollisionMonitor>(
-        [d](const Vector& x) { return d - (x.segment<3>(12) - x.segment<3>(6)).norm(); },
-        [](const Vector& x, const Vector& v) {
-          const Eigen::Vector3d n = (x.segment<3>(12) - x.segment<3>(6)).normalized();
-          return -(v.segment<3>(12) - v.segment<3>(6)).dot(n);
-        });
-  }
+  std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override { return sphere_pair_monitor(1, 2, d_); }
   std::optional<Linearisation> linearise() const override {
     // The bond alone (contact open): the state the run spends its time in. The impact lasts
     // a few steps near the limit, too short for its own (higher) frequency to grow.
@@ -756,7 +741,7 @@ class BoxSettle final : public SweepCase {
 // hertz-head-on: two equal spheres colliding head on under Hertz–Mindlin as EDEM and LIGGGHTS
 // define it (contact/hertz_mindlin.hpp), from the material. Reference outcomes: the law's own
 // impact integrated at a tight tolerance (contact::head_on_impact); undamped, the closed forms.
-class HertzHeadOn final : public SweepCase {
+class HertzHeadOn final : public ParticleCase {
  public:
   HertzHeadOn(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
     name_ = "hertz-head-on";
@@ -810,9 +795,6 @@ class HertzHeadOn final : public SweepCase {
     s.system = std::move(sys);
     return s;
   }
-  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
-    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
-  }
   std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override {
     const double d = d_;
     return std::make_unique<CollisionMonitor>([d](const Vector& x) { return d - (x[6] - x[0]); },
@@ -857,7 +839,7 @@ class HertzHeadOn final : public SweepCase {
 // force on its cap from the first step; the tangential spring's start from zero history and the
 // release of the cap just before the stop make the run differ from T, s by about 1e-3 (measured in
 // tests/test_sweep_cases.cpp), so the convergence is measured against a fine run.
-class RollingResistance final : public SweepCase {
+class RollingResistance final : public ParticleCase {
  public:
   RollingResistance(const CaseOptions& o) {
     name_ = "rolling-resistance";
@@ -924,9 +906,6 @@ class RollingResistance final : public SweepCase {
     s.v0[4] = v0_ / (0.5 * d_);
     s.system = std::move(sys);
     return s;
-  }
-  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
-    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
   }
   // stopping_time: the first zero crossing of the centre's speed (linear interpolation at the
   // velocity level); stopping_distance: the largest x - x0 (parabola through the three largest samples).
