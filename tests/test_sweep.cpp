@@ -125,7 +125,7 @@ TEST_CASE("bonded-pair: empirical and predicted stability limits agree within 2e
     for (const auto& s : r.integrators) {
       INFO(s.spec << " " << set << ": predicted " << s.predicted.h << ", empirical " << s.empirical.h);
       REQUIRE(s.predicted.conditional());
-      REQUIRE(s.empirical.status == "found");
+      REQUIRE(s.empirical.status == sweep::EmpiricalStatus::found);
       CHECK_THAT(s.empirical.h, WithinRel(s.predicted.h, 2e-3));
     }
   }
@@ -273,7 +273,7 @@ TEST_CASE("bonded-pair: the stability search starts at the prediction and ends o
       const auto& e = s.empirical;
       INFO(s.spec << " " << set << ": bracket [" << e.lo << ", " << e.hi << "], predicted " << s.predicted.h
                   << ", runs " << e.runs);
-      REQUIRE(e.status == "found");
+      REQUIRE(e.status == EmpiricalStatus::found);
       CHECK(e.hi - e.lo <= o.stability_rel_tol * e.lo);
       CHECK(e.lo < e.hi);
       CHECK(e.h == 0.5 * (e.lo + e.hi));
@@ -296,7 +296,7 @@ TEST_CASE("bonded-pair: an unconditionally stable prediction is checked at the t
   for (const auto& s : r.integrators) {
     INFO(s.spec);
     REQUIRE(s.predicted.stability == Stability::unconditional);
-    CHECK(s.empirical.status == "none_found");
+    CHECK(s.empirical.status == sweep::EmpiricalStatus::none_found);
     CHECK(s.empirical.runs == 1);
     // The range of the doubling search: stable at 64 x 2/omega_max, the bracket's hi untested.
     CHECK(s.empirical.lo == 64.0 * (2.0 / r.omega_max));
@@ -314,13 +314,13 @@ TEST_CASE("head-on (collisions only): the stability search does not start from t
   const SweepOptions o = test_options({"velocity_verlet", "hht"}, 2, true);
   const auto r = run_sweep(*c, "traditional", o);
   const auto& vv = r.integrators[0].empirical;
-  REQUIRE(vv.status == "found");
+  REQUIRE(vv.status == EmpiricalStatus::found);
   CHECK(vv.hi - vv.lo <= o.stability_rel_tol * vv.lo);
   CHECK(vv.runs >= 15);  // at least one doubling and 14 bisections from a factor of 2 to 1e-4
   CHECK(stability_run(*c, "velocity_verlet", vv.hi, o).blew_up);
   CHECK_FALSE(stability_run(*c, "velocity_verlet", vv.lo, o).blew_up);
   const auto& hht = r.integrators[1].empirical;
-  CHECK(hht.status == "none_found");
+  CHECK(hht.status == EmpiricalStatus::none_found);
   CHECK(hht.runs == 7);  // 2/omega_max x 1, 2, 4, ..., 64
 }
 

@@ -114,7 +114,7 @@ TEST_CASE("bonded-impact: empirical limits within 2e-3 of the limits predicted o
   for (const auto& s : r.integrators) {
     INFO(s.spec << ": predicted " << s.predicted.h << ", empirical " << s.empirical.h);
     REQUIRE(s.predicted.conditional());
-    REQUIRE(s.empirical.status == "found");
+    REQUIRE(s.empirical.status == sweep::EmpiricalStatus::found);
     CHECK_THAT(s.empirical.h, WithinRel(s.predicted.h, 2e-3));
   }
 }
@@ -207,7 +207,7 @@ TEST_CASE("rolling-resistance: the sphere stops where the 5/7 mu_r g deceleratio
   const auto& vv = row(r, "velocity_verlet");
   CHECK_THAT(order(r, "velocity_verlet", "position"), WithinAbs(vv.declared_order_damped, 0.3));
   REQUIRE(vv.predicted.conditional());
-  REQUIRE(vv.empirical.status == "found");
+  REQUIRE(vv.empirical.status == sweep::EmpiricalStatus::found);
   CHECK(vv.empirical.h > 2.0 * vv.predicted.h);
   CHECK_THROWS_WITH(make_case("rolling-resistance", CaseOptions{KeyValues("", "--set"), "consistent", true}),
                     Catch::Matchers::Contains("traditional"));
@@ -232,7 +232,7 @@ TEST_CASE("slow: bonded-pair undamped, all integrators (README: VV 2.00, RK4 3.9
                            "central_difference", "position_verlet", "rk4", "gear4", "newmark_linear", "variational_1"}) {
     const auto& s = row(r, spec);
     INFO(spec << ": predicted " << s.predicted.h << ", empirical " << s.empirical.h);
-    REQUIRE(s.empirical.status == "found");
+    REQUIRE(s.empirical.status == sweep::EmpiricalStatus::found);
     CHECK_THAT(s.empirical.h, WithinRel(s.predicted.h, 3e-4));
   }
 }
@@ -252,7 +252,7 @@ TEST_CASE("slow: bonded-pair damped (README: dashpot at v_{n+1/2} first order 1.
                            "central_difference", "position_verlet", "rk4", "gear4", "newmark_linear", "variational_1"}) {
     const auto& s = row(r, spec);
     INFO(spec << ": predicted " << s.predicted.h << ", empirical " << s.empirical.h);
-    REQUIRE(s.empirical.status == "found");
+    REQUIRE(s.empirical.status == sweep::EmpiricalStatus::found);
     CHECK_THAT(s.empirical.h, WithinRel(s.predicted.h, 3e-4));
   }
 }

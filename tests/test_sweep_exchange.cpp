@@ -49,7 +49,7 @@ TEST_CASE("integrator sweeps keep NaN, infinities and signed zeros", "[sweep][ex
   IntegratorSweep s;
   s.spec = "rk4";
   s.predicted.h = std::numeric_limits<double>::quiet_NaN();
-  s.empirical.status = "none_found";
+  s.empirical.status = sweep::EmpiricalStatus::none_found;
   s.empirical.h = std::numeric_limits<double>::infinity();
   s.empirical.smallest_unconverged_h = -std::numeric_limits<double>::infinity();
   s.velocity_offset = -0.0;

@@ -145,7 +145,7 @@ TEST_CASE("spinning-disk, traditional update: variational alpha = 1/2 predicted 
   const auto& var_c = cons.integrators[1];
   CHECK(var_c.predicted.stability == Stability::unconditional);
   REQUIRE(var_t.predicted.conditional());
-  REQUIRE(var_t.empirical.status == "found");
+  REQUIRE(var_t.empirical.status == sweep::EmpiricalStatus::found);
   // Safe: the runs blow up at or above the prediction (measured: emp/pred in the sweep tables).
   INFO("predicted " << var_t.predicted.h << " s, blow-up " << var_t.empirical.h << " s");
   CHECK(var_t.empirical.h >= var_t.predicted.h * (1.0 - 1e-4));
@@ -169,7 +169,7 @@ TEST_CASE("spinning-disk without a Coulomb cap, damped: traditional-mode predict
   for (const auto& s : r.integrators) {
     INFO(s.spec << ": predicted " << s.predicted.h << " s, blow-up " << s.empirical.h << " s");
     REQUIRE(s.predicted.conditional());
-    REQUIRE(s.empirical.status == "found");
+    REQUIRE(s.empirical.status == sweep::EmpiricalStatus::found);
     CHECK(s.empirical.h >= s.predicted.h * (1.0 - 1e-4));
     CHECK(s.empirical.h <= s.predicted.h * (s.spec == "central_difference" ? 1.01 : 1.001));
   }
@@ -251,8 +251,8 @@ TEST_CASE("spinning-disk, tangential mode the stiffest: schemes that solve for v
                 << c.predicted.h << " s, blow-up " << c.empirical.h << " s");
     REQUIRE(t.predicted.conditional());
     REQUIRE(c.predicted.conditional());
-    REQUIRE(t.empirical.status == "found");
-    REQUIRE(c.empirical.status == "found");
+    REQUIRE(t.empirical.status == sweep::EmpiricalStatus::found);
+    REQUIRE(c.empirical.status == sweep::EmpiricalStatus::found);
     CHECK(t.empirical.h >= t.predicted.h * (1.0 - 1e-4));
     CHECK(t.empirical.h <= t.predicted.h * 1.01);
     CHECK(c.empirical.h >= c.predicted.h * (1.0 - 1e-4));

@@ -46,7 +46,7 @@ AccuracyStep pair_accuracy_step(const ContactPointModel& model, const std::strin
   o.tolerance = tolerance;
   const auto r = sweep::run_sweep(*c, "traditional", o);
   const auto& a = r.integrators.front().accuracy;
-  if (a.status == "below_grid")
+  if (a.status == sweep::AccuracyStatus::below_grid)
     fail(fmt::format("--accuracy {}={:g}: {} misses it even at the finest step of the sweep ({:.4g} s)", quantity,
                      tolerance, integrator, r.h0 / std::pow(2.0, r.levels - 1)));
   return {quantity, tolerance, a.h, a.status};

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "dtcrit/model/contact_point_model.hpp"
+#include "dtcrit/sweep/sweep.hpp"
 
 namespace dtcrit {
 
@@ -14,7 +15,7 @@ struct AccuracyStep {
   std::string quantity;   // restitution, peak_overlap or contact_duration
   double tolerance = 0.0;  // relative
   double h = 0.0;          // [s]
-  std::string status;      // the sweep's: bisected, above_grid (h = the coarsest step tried, t_c/8)
+  sweep::AccuracyStatus status = sweep::AccuracyStatus::none;  // bisected, or above_grid (h = t_c/8, a lower bound)
 };
 
 // "restitution=1%" or "restitution=0.01" -> {"restitution", 0.01}.

@@ -150,7 +150,7 @@ PairReport answer_pair(const PairRequest& request) {
     report.recommendation->h_accuracy = a.h;
     report.recommendation->accuracy =
         fmt::format("{} within {:g}%{}", quantity, 100 * tolerance,
-                    a.status == "above_grid" ? ", met already at the coarsest step tried, t_c/8: a lower bound" : "");
+                    a.status == sweep::AccuracyStatus::above_grid ? ", met already at the coarsest step tried, t_c/8: a lower bound" : "");
   }
   return report;
 }

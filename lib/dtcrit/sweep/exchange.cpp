@@ -58,10 +58,10 @@ json pack(const IntegratorSweep& s) {
   for (const auto& p : s.points) points.push_back(pack(p));
   for (const auto& [name, f] : s.order) order[name] = pack(f);
   const json predicted = {s.predicted.stability ? static_cast<int>(*s.predicted.stability) : -1, s.predicted.h};
-  const json empirical = {s.empirical.status, s.empirical.h,     s.empirical.lo,
+  const json empirical = {to_string(s.empirical.status), s.empirical.h,     s.empirical.lo,
                           s.empirical.hi,     s.empirical.steps, s.empirical.unconverged_runs,
                           s.empirical.smallest_unconverged_h, s.empirical.runs, s.empirical.steps_taken};
-  const json accuracy = {s.accuracy.quantity, s.accuracy.tolerance, s.accuracy.status, s.accuracy.h,
+  const json accuracy = {s.accuracy.quantity, s.accuracy.tolerance, to_string(s.accuracy.status), s.accuracy.h,
                          s.accuracy.converged};
   return {s.spec,  s.declared_order, s.declared_order_damped, s.is_explicit, s.velocity_offset, points, order,
           predicted, empirical,      accuracy,                pack(s.solver), s.seconds,
@@ -80,7 +80,7 @@ IntegratorSweep unpack_sweep(const json& j) {
   if (stability >= 0) s.predicted.stability = static_cast<Stability>(stability);
   s.predicted.h = j.at(7).at(1).get<double>();
   const json& e = j.at(8);
-  s.empirical.status = e.at(0).get<std::string>();
+  s.empirical.status = parse_empirical_status(e.at(0).get<std::string>());
   s.empirical.h = e.at(1).get<double>();
   s.empirical.lo = e.at(2).get<double>();
   s.empirical.hi = e.at(3).get<double>();
@@ -92,7 +92,7 @@ IntegratorSweep unpack_sweep(const json& j) {
   const json& a = j.at(9);
   s.accuracy.quantity = a.at(0).get<std::string>();
   s.accuracy.tolerance = a.at(1).get<double>();
-  s.accuracy.status = a.at(2).get<std::string>();
+  s.accuracy.status = parse_accuracy_status(a.at(2).get<std::string>());
   s.accuracy.h = a.at(3).get<double>();
   s.accuracy.converged = a.at(4).get<double>();
   s.solver = unpack_solver(j.at(10));

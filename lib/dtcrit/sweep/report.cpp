@@ -80,12 +80,13 @@ std::string to_text(const SweepResult& r) {
     row.push_back(predicted_text(s.predicted, r.time_scale));
     row.push_back(limit_text(s.empirical.h, r.time_scale));
     if (!r.transient_contacts)
-      row.push_back(s.predicted.conditional() && s.empirical.status == "found"
+      row.push_back(s.predicted.conditional() && s.empirical.status == EmpiricalStatus::found
                         ? fmt::format("{:.4f}", s.empirical.h / s.predicted.h)
                         : "-");
-    row.push_back(s.accuracy.status.empty() ? "-"
-                                            : fmt::format("{} ({} {:g}, {})", limit_text(s.accuracy.h, r.time_scale),
-                                                          s.accuracy.quantity, s.accuracy.tolerance, s.accuracy.status));
+    row.push_back(s.accuracy.status == AccuracyStatus::none
+                      ? "-"
+                      : fmt::format("{} ({} {:g}, {})", limit_text(s.accuracy.h, r.time_scale), s.accuracy.quantity,
+                                    s.accuracy.tolerance, to_string(s.accuracy.status)));
     summary.add_row(row);
   }
   out += summary.to_text();
@@ -163,8 +164,8 @@ std::string to_csv(const SweepResult& r) {
         s.predicted.stability ? std::string(stability_keyword(*s.predicted.stability)) : "not available", s.predicted.h);
     add(s.spec, "", std::nan(""), "", "unconverged_steps", "", static_cast<double>(s.solver.unconverged_steps));
     add(s.spec, "", std::nan(""), "", r.transient_contacts ? "h_blowup_not_a_limit" : "h_crit_empirical",
-        s.empirical.status, s.empirical.h);
-    if (!s.accuracy.status.empty())
+        std::string(to_string(s.empirical.status)), s.empirical.h);
+    if (s.accuracy.status != AccuracyStatus::none)
       add(s.spec, "", std::nan(""), "", "h_accuracy", s.accuracy.quantity, s.accuracy.h);
   }
   return t.to_csv();
@@ -223,7 +224,7 @@ nlohmann::json to_json(const SweepResult& r) {
                    {"max_newton_iterations", s.solver.max_iterations},
                    {"first_failure", s.solver.first_failure.empty() ? json(nullptr) : json(s.solver.first_failure)}};
     i["h_crit_empirical"] = number(s.empirical.h);
-    i["h_crit_empirical_status"] = s.empirical.status;
+    i["h_crit_empirical_status"] = to_string(s.empirical.status);
     i["h_crit_empirical_is_stability_limit"] = !r.transient_contacts;
     i["h_crit_empirical_bracket"] = {number(s.empirical.lo), number(s.empirical.hi)};
     i["stability_run_steps"] = s.empirical.steps;
@@ -234,7 +235,7 @@ nlohmann::json to_json(const SweepResult& r) {
     i["accuracy"] = {{"quantity", s.accuracy.quantity},
                      {"tolerance", s.accuracy.tolerance},
                      {"h", number(s.accuracy.h)},
-                     {"status", s.accuracy.status},
+                     {"status", to_string(s.accuracy.status)},
                      {"converged_value", number(s.accuracy.converged)}};
     json pts = json::array();
     for (const auto& p : s.points) {

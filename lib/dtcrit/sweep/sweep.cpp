@@ -151,6 +151,41 @@ double relative_error(double value, double ref) {
 
 }  // namespace
 
+namespace {
+
+constexpr std::pair<EmpiricalStatus, std::string_view> empirical_names[] = {
+    {EmpiricalStatus::found, "found"},
+    {EmpiricalStatus::none_found, "none_found"},
+    {EmpiricalStatus::unstable_everywhere, "unstable_everywhere"},
+    {EmpiricalStatus::skipped, "skipped"}};
+constexpr std::pair<AccuracyStatus, std::string_view> accuracy_names[] = {
+    {AccuracyStatus::none, ""},
+    {AccuracyStatus::bisected, "bisected"},
+    {AccuracyStatus::grid, "grid"},
+    {AccuracyStatus::below_grid, "below_grid"},
+    {AccuracyStatus::above_grid, "above_grid"}};
+
+template <class E, std::size_t N>
+std::string_view name_of(E value, const std::pair<E, std::string_view> (&names)[N]) {
+  for (const auto& [v, name] : names)
+    if (v == value) return name;
+  return "";
+}
+
+template <class E, std::size_t N>
+E parse_name(std::string_view text, const std::pair<E, std::string_view> (&names)[N], const char* what) {
+  for (const auto& [v, name] : names)
+    if (name == text) return v;
+  fail(fmt::format("'{}' is not a {} status", text, what));
+}
+
+}  // namespace
+
+std::string_view to_string(EmpiricalStatus s) { return name_of(s, empirical_names); }
+EmpiricalStatus parse_empirical_status(std::string_view text) { return parse_name(text, empirical_names, "stability"); }
+std::string_view to_string(AccuracyStatus s) { return name_of(s, accuracy_names); }
+AccuracyStatus parse_accuracy_status(std::string_view text) { return parse_name(text, accuracy_names, "accuracy"); }
+
 StabilityRun stability_run(const SweepCase& c, const std::string& spec, double h, const SweepOptions& o) {
   StabilityRun out;
   RunSetup s = c.build(0.0);
@@ -428,7 +463,7 @@ class Engine {
                                                                : h0_;
     const double tol = o_.stability_rel_tol;
     long steps = 0;
-    auto finish = [&](const char* status, double h, double lo, double hi) {
+    auto finish = [&](EmpiricalStatus status, double h, double lo, double hi) {
       r.status = status;
       r.h = h;
       r.lo = lo;
@@ -454,7 +489,7 @@ class Engine {
         for (;;) {
           step = std::min(4.0 * step, 1.0);
           lo = hi / (1.0 + step);
-          if (lo < start * 1e-4) return finish("unstable_everywhere", 0.0, lo, hi);
+          if (lo < start * 1e-4) return finish(EmpiricalStatus::unstable_everywhere, 0.0, lo, hi);
           if (!blows_up(spec, lo, steps, r)) break;
           hi = lo;
         }
@@ -466,7 +501,7 @@ class Engine {
         for (;;) {
           step = std::min(4.0 * step, 1.0);
           hi = lo * (1.0 + step);
-          if (hi > start * 64.0) return finish("none_found", inf, lo, hi);
+          if (hi > start * 64.0) return finish(EmpiricalStatus::none_found, inf, lo, hi);
           if (blows_up(spec, hi, steps, r)) break;
           lo = hi;
         }
@@ -475,7 +510,7 @@ class Engine {
       // No finite prediction. Predicted unconditionally stable: test the top of the search range
       // first; stable there, that is the answer (the doublings below it are not run).
       if (use_prediction && pred.stability == Stability::unconditional && !blows_up(spec, start * 64.0, steps, r))
-        return finish("none_found", inf, start * 64.0, start * 128.0);
+        return finish(EmpiricalStatus::none_found, inf, start * 64.0, start * 128.0);
       // Else bracket from `start` by halving / doubling.
       if (blows_up(spec, start, steps, r)) {
         hi = start;
@@ -483,7 +518,7 @@ class Engine {
         while (blows_up(spec, lo, steps, r)) {
           hi = lo;
           lo *= 0.5;
-          if (lo < start * 1e-4) return finish("unstable_everywhere", 0.0, lo, hi);
+          if (lo < start * 1e-4) return finish(EmpiricalStatus::unstable_everywhere, 0.0, lo, hi);
         }
       } else {
         lo = start;
@@ -491,13 +526,13 @@ class Engine {
         while (!blows_up(spec, hi, steps, r)) {
           lo = hi;
           hi *= 2.0;
-          if (hi > start * 64.0) return finish("none_found", inf, lo, hi);
+          if (hi > start * 64.0) return finish(EmpiricalStatus::none_found, inf, lo, hi);
         }
       }
     }
     const Bracket b = bisect([&](double mid) { return blows_up(spec, mid, steps, r); }, lo, hi,
                              [&](double a, double c) { return c - a > tol * a; });
-    return finish("found", b.mid(), b.lo, b.hi);
+    return finish(EmpiricalStatus::found, b.mid(), b.lo, b.hi);
   }
 
   // Mean over phases of the relative error of an outcome at step h (runs not aligned to the grid).
@@ -538,23 +573,23 @@ class Engine {
     int kstar = levels_;
     while (kstar > 0 && err(s.points[static_cast<std::size_t>(kstar - 1)]) <= a.tolerance) --kstar;
     if (kstar == levels_) {
-      a.status = "below_grid";
+      a.status = AccuracyStatus::below_grid;
       return a;
     }
     if (kstar == 0) {
-      a.status = "above_grid";
+      a.status = AccuracyStatus::above_grid;
       a.h = h0_;
       return a;
     }
     if (is_channel) {
-      a.status = "grid";
+      a.status = AccuracyStatus::grid;
       a.h = h(kstar);
       return a;
     }
     // h(kstar) passes, h(kstar - 1) fails: six geometric halvings of the octave.
     const Bracket b = bisect([&](double mid) { return !(outcome_error_at(spec, a.quantity, mid) <= a.tolerance); },
                              h(kstar), h(kstar - 1), any_width, 6, Midpoint::geometric);
-    a.status = "bisected";
+    a.status = AccuracyStatus::bisected;
     a.h = b.lo;
     return a;
   }

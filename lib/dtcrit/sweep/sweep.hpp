@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dtcrit/integrators/integrator.hpp"
@@ -68,10 +69,22 @@ struct SweepPoint {
   SolverStatus solver;   // the implicit solves of this step size's runs (all phases)
 };
 
+// How the empirical limit search ended. found: h is the bisected limit; none_found: stable up to
+// `hi` (h = +inf); unstable_everywhere: unstable down to `lo` (h = 0); skipped: not run (h = NaN).
+enum class EmpiricalStatus { found, none_found, unstable_everywhere, skipped };
+std::string_view to_string(EmpiricalStatus s);  // "found", "none_found", ...
+EmpiricalStatus parse_empirical_status(std::string_view text);
+
+// How the accuracy-limited step was found. bisected: h between grid points by bisection
+// (outcomes); grid: the largest grid step that passes with every finer one (channels); below_grid:
+// even h_min fails (h = NaN); above_grid: h0 passes and nothing coarser was tried (h = h0 is a lower
+// bound); none: not asked for.
+enum class AccuracyStatus { none, bisected, grid, below_grid, above_grid };
+std::string_view to_string(AccuracyStatus s);  // "" for none
+AccuracyStatus parse_accuracy_status(std::string_view text);
+
 struct StabilityResult {
-  // found: h is the bisected limit; none_found: stable up to `hi` (h = +inf);
-  // unstable_everywhere: unstable down to `lo` (h = 0); skipped: not run (h = NaN).
-  std::string status = "skipped";
+  EmpiricalStatus status = EmpiricalStatus::skipped;
   double h = std::numeric_limits<double>::quiet_NaN();
   double lo = 0.0, hi = 0.0;  // bracket: last stable, first unstable
   long steps = 0;             // steps of each run at the limit
@@ -94,10 +107,7 @@ struct PredictedLimit {
 struct AccuracyResult {
   std::string quantity;
   double tolerance = 0.0;
-  // bisected: h between grid points by bisection (outcomes); grid: the largest grid step that
-  // passes with every finer one (channels); below_grid: even h_min fails (h = NaN);
-  // above_grid: h0 passes and nothing coarser was tried... (h = h0 is a lower bound).
-  std::string status;
+  AccuracyStatus status = AccuracyStatus::none;
   double h = std::numeric_limits<double>::quiet_NaN();
   double converged = std::numeric_limits<double>::quiet_NaN();  // the exact / reference value (outcomes)
 };
