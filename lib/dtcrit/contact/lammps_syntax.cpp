@@ -114,26 +114,17 @@ ContactLaw parse_granular(const std::vector<std::string>& w, std::string_view wh
       law.kn = 4.0 / 3.0 * effective_youngs(law.youngs, law.poisson, law.youngs, law.poisson);
       have_normal = true;
     } else if (key == "damping") {
-      const std::string m = c.next("a damping model");
-      if (m == "velocity") law.damping = DampingModel::velocity;
-      else if (m == "mass_velocity") law.damping = DampingModel::mass_velocity;
-      else if (m == "viscoelastic") law.damping = DampingModel::viscoelastic;
-      else if (m == "tsuji") law.damping = DampingModel::tsuji;
-      else c.unexpected("velocity, mass_velocity, viscoelastic or tsuji");
+      const auto m = named<DampingModel>(c.next("a damping model"));
+      if (!m) c.unexpected(names_text<DampingModel>());
+      law.damping = *m;
     } else if (key == "tangential") {
-      const std::string m = c.next("a tangential model");
+      const auto m = named<TangentialModel>(c.next("a tangential model"));
+      if (!m) c.unexpected(names_text<TangentialModel>());
       have_tangential = true;
-      if (m == "linear_nohistory") {
-        law.tangential = TangentialModel::linear_nohistory;  // "linear_nohistory x_gamma_t mu": no kt
-        law.kt = 0.0;
+      law.tangential = *m;
+      if (*m == TangentialModel::linear_nohistory) {
+        law.kt = 0.0;  // "linear_nohistory x_gamma_t mu": no kt
       } else {
-        if (m == "linear_history") law.tangential = TangentialModel::linear_history;
-        else if (m == "mindlin") law.tangential = TangentialModel::mindlin;
-        else if (m == "mindlin_rescale") law.tangential = TangentialModel::mindlin_rescale;
-        else if (m == "mindlin/force") law.tangential = TangentialModel::mindlin_force;
-        else if (m == "mindlin_rescale/force") law.tangential = TangentialModel::mindlin_rescale_force;
-        else c.unexpected("linear_nohistory, linear_history, mindlin, mindlin_rescale, mindlin/force or "
-                          "mindlin_rescale/force");
         tangential_null = c.next_is_null();
         if (tangential_null) {
           if (law.tangential == TangentialModel::linear_history)
@@ -146,30 +137,22 @@ ContactLaw parse_granular(const std::vector<std::string>& w, std::string_view wh
       law.tangential_damping = c.number("x_gamma_t");
       law.mu = c.number("tangential friction mu");
     } else if (key == "rolling") {
-      const std::string m = c.next("a rolling model");
-      if (m == "none") {
-        law.rolling = RollingModel::none;
-      } else if (m == "sds") {
-        law.rolling = RollingModel::sds;
+      const auto m = named<RollingModel>(c.next("a rolling model"));
+      if (!m) c.unexpected(names_text<RollingModel>());
+      law.rolling = *m;
+      if (*m == RollingModel::sds) {
         law.k_roll = c.number("k_roll");
         law.gamma_roll = c.number("gamma_roll");
         law.mu_roll = c.number("mu_roll");
-      } else {
-        c.unexpected("none or sds");
       }
     } else if (key == "twisting") {
-      const std::string m = c.next("a twisting model");
-      if (m == "none") {
-        law.twisting = TwistingModel::none;
-      } else if (m == "marshall") {
-        law.twisting = TwistingModel::marshall;
-      } else if (m == "sds") {
-        law.twisting = TwistingModel::sds;
+      const auto m = named<TwistingModel>(c.next("a twisting model"));
+      if (!m) c.unexpected(names_text<TwistingModel>());
+      law.twisting = *m;
+      if (*m == TwistingModel::sds) {
         law.k_twist = c.number("k_twist");
         law.gamma_twist = c.number("gamma_twist");
         law.mu_twist = c.number("mu_twist");
-      } else {
-        c.unexpected("none, marshall or sds");
       }
     } else if (key == "limit_damping") {
       law.limit_damping = true;

@@ -114,54 +114,23 @@ ContactLaw validated(const ContactLaw& law) {
   return law;
 }
 
-std::string_view to_string(Style s) {
-  switch (s) {
-    case Style::gran_hooke: return "gran/hooke";
-    case Style::gran_hooke_history: return "gran/hooke/history";
-    case Style::gran_hertz_history: return "gran/hertz/history";
-    case Style::granular: return "granular";
-  }
+namespace {
+
+template <class E>
+std::string_view name_of(E model) {
+  for (const auto& [m, name] : model_names(E{}))
+    if (m == model) return name;
   return "?";
 }
-std::string_view to_string(NormalModel m) {
-  switch (m) {
-    case NormalModel::hooke: return "hooke";
-    case NormalModel::hertz: return "hertz";
-    case NormalModel::hertz_material: return "hertz/material";
-    case NormalModel::dmt: return "dmt";
-    case NormalModel::jkr: return "jkr";
-  }
-  return "?";
-}
-std::string_view to_string(DampingModel m) {
-  switch (m) {
-    case DampingModel::velocity: return "velocity";
-    case DampingModel::mass_velocity: return "mass_velocity";
-    case DampingModel::viscoelastic: return "viscoelastic";
-    case DampingModel::tsuji: return "tsuji";
-  }
-  return "?";
-}
-std::string_view to_string(TangentialModel m) {
-  switch (m) {
-    case TangentialModel::linear_nohistory: return "linear_nohistory";
-    case TangentialModel::linear_history: return "linear_history";
-    case TangentialModel::mindlin: return "mindlin";
-    case TangentialModel::mindlin_rescale: return "mindlin_rescale";
-    case TangentialModel::mindlin_force: return "mindlin/force";
-    case TangentialModel::mindlin_rescale_force: return "mindlin_rescale/force";
-  }
-  return "?";
-}
-std::string_view to_string(RollingModel m) { return m == RollingModel::sds ? "sds" : "none"; }
-std::string_view to_string(TwistingModel m) {
-  switch (m) {
-    case TwistingModel::none: return "none";
-    case TwistingModel::marshall: return "marshall";
-    case TwistingModel::sds: return "sds";
-  }
-  return "?";
-}
+
+}  // namespace
+
+std::string_view to_string(Style s) { return name_of(s); }
+std::string_view to_string(NormalModel m) { return name_of(m); }
+std::string_view to_string(DampingModel m) { return name_of(m); }
+std::string_view to_string(TangentialModel m) { return name_of(m); }
+std::string_view to_string(RollingModel m) { return name_of(m); }
+std::string_view to_string(TwistingModel m) { return name_of(m); }
 
 std::string describe(const ContactLaw& law, const UnitSystem& u) {
   switch (law.style) {
