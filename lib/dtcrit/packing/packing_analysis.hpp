@@ -37,6 +37,8 @@ struct PackingIntegratorLimit {
   // h_crit is an upper bound of the limit, not the limit: the first -1 crossing of a non-symmetric
   // damped system (unstable just above it), with complex crossings below it not excluded.
   bool upper_bound = false;
+  // h_crit is the certified root of a crossing function of the amplification matrix (CriticalStep).
+  bool crossing_certified = false;
   Index free_modes = 0;                      // free modes set aside by the amplification route
   // A proven safe step (NaN where none is known): h_crit rests on the Lanczos omega_max, a lower
   // bound of the true one, so h_crit alone could be too large. certified: h_safe is h_crit less

@@ -312,6 +312,7 @@ CriticalStep scan_critical_step(Integrator& integrator, MechanicalSystem& sys, d
   // reaches the unit circle there, and toms748 finds where without any threshold); otherwise
   // bisection to rel_tol on the condition-aware verdicts.
   std::string method;
+  bool certified = false;  // by a crossing function's sign change
   auto locate = [&](double a, double b) -> std::optional<double> {
     const double a0 = a;  // stable, far (up to 19 %) below the crossing
     auto bisect_to = [&](double tol) {
@@ -354,6 +355,7 @@ CriticalStep scan_critical_step(Integrator& integrator, MechanicalSystem& sys, d
         if (!(Omega >= best)) {
           best = Omega;
           method = fmt::format("certified: {}", crossing_text(c));
+          certified = true;
         }
       }
       if (!std::isnan(best)) return best;
@@ -370,6 +372,7 @@ CriticalStep scan_critical_step(Integrator& integrator, MechanicalSystem& sys, d
       if (p >= 1.0 && g2 / std::exp2(p) <= 1e3 * std::max(at_hi.excess, eps)) return std::nullopt;
     }
     method = "exact (scan): bisection of the eigenvalue verdicts, no crossing function changes sign";
+    certified = false;
     return Omega_c;
   };
   std::optional<double> Omega_c = locate(lo, hi);
@@ -379,7 +382,7 @@ CriticalStep scan_critical_step(Integrator& integrator, MechanicalSystem& sys, d
   // it (uniform in Omega, where windows would matter), rho <= 1 at every point; a point found
   // unstable starts the location again. (A certified answer skips it: dtcrit table's time.)
   int dense = 0;
-  if (sys.dofs() <= dense_check_max_dofs && method.rfind("certified", 0) != 0) {
+  if (sys.dofs() <= dense_check_max_dofs && !certified) {
     const double top = *Omega_c;
     const int points = dense_check_points(matrix(top).rows());
     double below = Omega_min;
@@ -398,7 +401,7 @@ CriticalStep scan_critical_step(Integrator& integrator, MechanicalSystem& sys, d
   }
   method += fmt::format("; scan ratio refined {} time{}", refinements, refinements == 1 ? "" : "s");
   if (dense > 0) method += fmt::format(", {}-point check below the limit", dense);
-  return {Stability::conditional, *Omega_c / omega_max, 0, method};
+  return {Stability::conditional, *Omega_c / omega_max, 0, method, certified};
 }
 
 // An undamped LinearSystem (C = 0, K symmetric, no free mode left) decouples exactly into its

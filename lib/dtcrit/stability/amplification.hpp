@@ -38,6 +38,8 @@ struct CriticalStep {
   double h_crit;  // seconds; NaN unless conditional
   Index free_modes = 0;  // free (zero-frequency, undamped) modes of a LinearSystem set aside
   std::string method{};  // how the verdict was reached: "certified: ..." or "exact (scan): ..."
+  // The limit is the root of a crossing function whose sign change certifies it (method "certified: ...").
+  bool crossing_certified = false;
 };
 
 // On a LinearSystem the free modes N = ker K ∩ ker C are set aside first and the rest is judged
