@@ -376,7 +376,7 @@ void run(const CheckOptions& c) {
                      "contact histories the data file does not carry\n",
                      c.settle_steps);
   t += fmt::format("  then the perturbed run gets random velocities up to {:.4g} {}/{} (--perturbation {:g} x smallest "
-                   "overlap {:.4g} {} x omega_max), expected kinetic energy {:.6g} {}\n",
+                   "overlap {:.4g} {} x omega_max) and spins up to that / r, expected kinetic energy {:.6g} {}\n",
                    amplitude, u.length, u.time, c.perturbation, d_min, u.length, e0, u.energy);
   const std::string& energy = u.energy;
   t += fmt::format("  measured: separation energy S = 1/2 sum m |v - v_rest|^2 + 1/2 I |w - w_rest|^2 [{}] of the "
@@ -418,7 +418,7 @@ void add_lammps_check_command(CLI::App& app) {
   cmd->add_option("--mpi", c->mpi, "run LAMMPS as mpirun -np P LMP");
   cmd->add_option("--steps", c->steps, "steps of each LAMMPS run")->capture_default_str();
   cmd->add_option("--perturbation", c->perturbation,
-                  "the perturbed run's random velocities, up to this fraction of (smallest overlap x omega_max) [-]")
+                  "the perturbed run's random velocities, up to this fraction of (smallest overlap x omega_max), and spins up to that / r [-]")
       ->capture_default_str();
   cmd->add_option("--factors", c->factors,
                   "more steps to probe, as multiples of the predicted h_crit (e.g. 1.05,1.2,2), each judged like 1.01 "

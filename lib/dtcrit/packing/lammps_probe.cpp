@@ -169,9 +169,11 @@ bool probe_discs(const Packing& p) {
 }
 
 double probe_kick_energy(const Packing& p, double amplitude) {
-  double m_total = 0.0;
+  double m_total = 0.0, rotation = 0.0;
+  for (std::size_t i = 0; i < p.mass.size(); ++i) rotation += p.inertia[i] / (p.radius[i] * p.radius[i]);
   for (double m : p.mass) m_total += m;
-  return 0.5 * m_total * p.dim * amplitude * amplitude / 3.0;
+  const int spins = p.dim == 3 ? 3 : 1;  // 2D: the spin about z only (fix enforce2d)
+  return 0.5 * (m_total * p.dim + rotation * spins) * amplitude * amplitude / 3.0;
 }
 
 std::string probe_script(const Packing& p, const std::vector<std::string>& law_commands, const std::string& data_file,
@@ -217,6 +219,19 @@ std::string probe_script(const Packing& p, const std::vector<std::string>& law_c
                        run.seed + d);
     s += fmt::format("velocity        all set v_dtcrit_dx v_dtcrit_dy {} sum yes units box\n",
                      p.dim == 3 ? "v_dtcrit_dz" : "NULL");
+    // Spins too, each component up to kick / r (a surface speed of kick): a limit set by rolling or
+    // twisting dashpots is a relative rotation that a kick of the centres alone barely excites.
+    // fix store/state 0 keeps the settled spins (and radii, which a variable cannot read), to which set
+    // adds the random ones.
+    s += "fix             dtcrit_spins all store/state 0 omegax omegay omegaz radius\n";
+    for (int d = 0; d < 3; ++d) {
+      const bool spins = p.dim == 3 || d == 2;
+      s += fmt::format("variable        dtcrit_w{} atom f_dtcrit_spins[{}]{}\n", "xyz"[d], d + 1,
+                       spins ? fmt::format("+random({:.17g},{:.17g},{})/f_dtcrit_spins[4]", -run.kick, run.kick, run.seed + 3 + d)
+                             : std::string());
+    }
+    s += "set             group all omega v_dtcrit_wx v_dtcrit_wy v_dtcrit_wz\n"
+         "unfix           dtcrit_spins\n";
   }
   s += fmt::format(
       "dump            dtcrit_v all custom {} {} id mass radius vx vy vz omegax omegay omegaz\n"

@@ -52,7 +52,8 @@ std::vector<std::string> lammps_region_commands(const Packing& p);
 bool probe_discs(const Packing& p);
 
 // The expected kinetic energy [J] of the probe's kick: each velocity component of each particle
-// uniform in [-amplitude, amplitude] (dimension components per particle): sum 1/2 m dim amplitude^2 / 3.
+// uniform in [-amplitude, amplitude] (dimension components per particle), each spin component in
+// [-amplitude / r, amplitude / r] (3 in 3D, 1 in 2D): sum 1/2 (m dim + spins I / r^2) amplitude^2 / 3.
 double probe_kick_energy(const Packing& p, double amplitude);
 
 struct ProbeRun {
@@ -66,8 +67,8 @@ struct ProbeRun {
   int settle_steps = 0;
   double settle_h = 0.0;
   // After settling, the perturbed run adds to every particle's velocity a random one, each
-  // component uniform in [-kick, kick] (LAMMPS' random(), seeded; translation only). 0: the run
-  // from rest.
+  // component uniform in [-kick, kick], and to every spin one in [-kick / r, kick / r] (LAMMPS'
+  // random(), seeded). 0: the run from rest.
   double kick = 0.0;
   int seed = 4928;
   // When not empty, LAMMPS writes the settled state to this data file (write_data, after settling),
