@@ -117,24 +117,11 @@ void validate(const Packing& p) {
 }
 
 LatticeKind parse_lattice(std::string_view name) {
-  if (name == "square") return LatticeKind::square;
-  if (name == "hex") return LatticeKind::hex;
-  if (name == "sc") return LatticeKind::sc;
-  if (name == "bcc") return LatticeKind::bcc;
-  if (name == "fcc") return LatticeKind::fcc;
-  fail(fmt::format("lattice '{}' is unknown; valid: square, hex, sc, bcc, fcc", name));
+  if (const auto kind = value_named(name, lattice_names)) return *kind;
+  fail(fmt::format("lattice '{}' is unknown; valid: {}", name, names_list(lattice_names)));
 }
 
-std::string_view to_string(LatticeKind kind) {
-  switch (kind) {
-    case LatticeKind::square: return "square";
-    case LatticeKind::hex: return "hex";
-    case LatticeKind::sc: return "sc";
-    case LatticeKind::bcc: return "bcc";
-    case LatticeKind::fcc: return "fcc";
-  }
-  return "?";
-}
+std::string_view to_string(LatticeKind kind) { return name_of(kind, lattice_names); }
 
 int lattice_dimension(LatticeKind kind) { return kind == LatticeKind::square || kind == LatticeKind::hex ? 2 : 3; }
 

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dtcrit/core/enum_names.hpp"
 #include "dtcrit/core/types.hpp"
 #include "dtcrit/contact/law.hpp"
 #include "dtcrit/assembly/region_wall.hpp"
@@ -94,6 +95,11 @@ void sort_spatially(Packing& p);
 
 // --- lattices ---------------------------------------------------------------------------------
 enum class LatticeKind { square, hex, sc, bcc, fcc };
+inline constexpr EnumName<LatticeKind> lattice_names[] = {{LatticeKind::square, "square"},
+                                                          {LatticeKind::hex, "hex"},
+                                                          {LatticeKind::sc, "sc"},
+                                                          {LatticeKind::bcc, "bcc"},
+                                                          {LatticeKind::fcc, "fcc"}};
 // "square", "hex", "sc", "bcc", "fcc"; anything else throws, listing the valid names.
 LatticeKind parse_lattice(std::string_view name);
 std::string_view to_string(LatticeKind kind);

@@ -10,18 +10,7 @@
 
 namespace dtcrit::packing {
 
-std::string_view to_string(RegionStyle s) {
-  switch (s) {
-    case RegionStyle::plane: return "plane";
-    case RegionStyle::block: return "block";
-    case RegionStyle::cylinder: return "cylinder";
-    case RegionStyle::cone: return "cone";
-    case RegionStyle::sphere: return "sphere";
-    case RegionStyle::union_of: return "union";
-    case RegionStyle::intersection: return "intersect";
-  }
-  return "?";
-}
+std::string_view to_string(RegionStyle s) { return name_of(s, region_style_names); }
 
 Eigen::Matrix3d RegionContact::normal_derivative() const {
   return turn_rate[0] * tangent[0] * tangent[0].transpose() + turn_rate[1] * tangent[1] * tangent[1].transpose();

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "dtcrit/contact/law.hpp"
+#include "dtcrit/core/enum_names.hpp"
 #include "dtcrit/core/types.hpp"
 
 namespace dtcrit::packing {
@@ -43,6 +44,10 @@ using Vec3 = Eigen::Vector3d;
 
 // union_of / intersection: LAMMPS' `union` and `intersect` of other regions (`members`).
 enum class RegionStyle { plane, block, cylinder, cone, sphere, union_of, intersection };
+inline constexpr EnumName<RegionStyle> region_style_names[] = {
+    {RegionStyle::plane, "plane"},   {RegionStyle::block, "block"},    {RegionStyle::cylinder, "cylinder"},
+    {RegionStyle::cone, "cone"},     {RegionStyle::sphere, "sphere"},  {RegionStyle::union_of, "union"},
+    {RegionStyle::intersection, "intersect"}};
 std::string_view to_string(RegionStyle s);
 
 // One region in box units (lattice scaling already applied), in its own (unrotated, unmoved)

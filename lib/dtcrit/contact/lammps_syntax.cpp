@@ -114,12 +114,12 @@ ContactLaw parse_granular(const std::vector<std::string>& w, std::string_view wh
       law.kn = 4.0 / 3.0 * effective_youngs(law.youngs, law.poisson, law.youngs, law.poisson);
       have_normal = true;
     } else if (key == "damping") {
-      const auto m = named<DampingModel>(c.next("a damping model"));
-      if (!m) c.unexpected(names_text<DampingModel>());
+      const auto m = value_named(c.next("a damping model"), damping_names);
+      if (!m) c.unexpected(names_list(damping_names));
       law.damping = *m;
     } else if (key == "tangential") {
-      const auto m = named<TangentialModel>(c.next("a tangential model"));
-      if (!m) c.unexpected(names_text<TangentialModel>());
+      const auto m = value_named(c.next("a tangential model"), tangential_names);
+      if (!m) c.unexpected(names_list(tangential_names));
       have_tangential = true;
       law.tangential = *m;
       if (*m == TangentialModel::linear_nohistory) {
@@ -137,8 +137,8 @@ ContactLaw parse_granular(const std::vector<std::string>& w, std::string_view wh
       law.tangential_damping = c.number("x_gamma_t");
       law.mu = c.number("tangential friction mu");
     } else if (key == "rolling") {
-      const auto m = named<RollingModel>(c.next("a rolling model"));
-      if (!m) c.unexpected(names_text<RollingModel>());
+      const auto m = value_named(c.next("a rolling model"), rolling_names);
+      if (!m) c.unexpected(names_list(rolling_names));
       law.rolling = *m;
       if (*m == RollingModel::sds) {
         law.k_roll = c.number("k_roll");
@@ -146,8 +146,8 @@ ContactLaw parse_granular(const std::vector<std::string>& w, std::string_view wh
         law.mu_roll = c.number("mu_roll");
       }
     } else if (key == "twisting") {
-      const auto m = named<TwistingModel>(c.next("a twisting model"));
-      if (!m) c.unexpected(names_text<TwistingModel>());
+      const auto m = value_named(c.next("a twisting model"), twisting_names);
+      if (!m) c.unexpected(names_list(twisting_names));
       law.twisting = *m;
       if (*m == TwistingModel::sds) {
         law.k_twist = c.number("k_twist");

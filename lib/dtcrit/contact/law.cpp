@@ -114,23 +114,12 @@ ContactLaw validated(const ContactLaw& law) {
   return law;
 }
 
-namespace {
-
-template <class E>
-std::string_view name_of(E model) {
-  for (const auto& [m, name] : model_names(E{}))
-    if (m == model) return name;
-  return "?";
-}
-
-}  // namespace
-
-std::string_view to_string(Style s) { return name_of(s); }
-std::string_view to_string(NormalModel m) { return name_of(m); }
-std::string_view to_string(DampingModel m) { return name_of(m); }
-std::string_view to_string(TangentialModel m) { return name_of(m); }
-std::string_view to_string(RollingModel m) { return name_of(m); }
-std::string_view to_string(TwistingModel m) { return name_of(m); }
+std::string_view to_string(Style s) { return name_of(s, style_names); }
+std::string_view to_string(NormalModel m) { return name_of(m, normal_names); }
+std::string_view to_string(DampingModel m) { return name_of(m, damping_names); }
+std::string_view to_string(TangentialModel m) { return name_of(m, tangential_names); }
+std::string_view to_string(RollingModel m) { return name_of(m, rolling_names); }
+std::string_view to_string(TwistingModel m) { return name_of(m, twisting_names); }
 
 std::string describe(const ContactLaw& law, const UnitSystem& u) {
   switch (law.style) {

@@ -10,12 +10,11 @@
 // Every coefficient is stored as LAMMPS stores it after its own conversions (`pair_coeff` of
 // `granular` turns E, nu into 4/3 E*, a restitution into the Tsuji coefficient, NULL into 8 G*), so
 // that evaluation is one code path for all styles.
-#include <iterator>
 #include <limits>
-#include <optional>
 #include <string>
 #include <string_view>
 
+#include "dtcrit/core/enum_names.hpp"
 #include "dtcrit/core/units.hpp"
 
 namespace dtcrit::contact {
@@ -144,63 +143,32 @@ ContactLaw sliding(ContactLaw law);
 bool frictional(const ContactLaw& law);
 
 // Names as LAMMPS spells them ("gran/hertz/history", "hertz/material", "mindlin_rescale/force", ...).
-// One table per model gives both directions: to_string, the granular reader's parsing
-// (named<E>(word)) and the list of valid names in its errors (names_text<E>()). A new sub-model is
-// one row here and its physics in response.cpp.
-template <class E>
-struct ModelName {
-  E model;
-  std::string_view name;
-};
-inline constexpr ModelName<Style> style_names[] = {{Style::gran_hooke, "gran/hooke"},
-                                                   {Style::gran_hooke_history, "gran/hooke/history"},
-                                                   {Style::gran_hertz_history, "gran/hertz/history"},
-                                                   {Style::granular, "granular"}};
-inline constexpr ModelName<NormalModel> normal_names[] = {{NormalModel::hooke, "hooke"},
-                                                          {NormalModel::hertz, "hertz"},
-                                                          {NormalModel::hertz_material, "hertz/material"},
-                                                          {NormalModel::dmt, "dmt"},
-                                                          {NormalModel::jkr, "jkr"}};
-inline constexpr ModelName<DampingModel> damping_names[] = {{DampingModel::velocity, "velocity"},
-                                                            {DampingModel::mass_velocity, "mass_velocity"},
-                                                            {DampingModel::viscoelastic, "viscoelastic"},
-                                                            {DampingModel::tsuji, "tsuji"}};
-inline constexpr ModelName<TangentialModel> tangential_names[] = {
+// One table per model gives both directions (core/enum_names.hpp): to_string, the granular reader's
+// parsing and the list of valid names in its errors. A new sub-model is one row here and its physics
+// in response.cpp.
+inline constexpr EnumName<Style> style_names[] = {{Style::gran_hooke, "gran/hooke"},
+                                                  {Style::gran_hooke_history, "gran/hooke/history"},
+                                                  {Style::gran_hertz_history, "gran/hertz/history"},
+                                                  {Style::granular, "granular"}};
+inline constexpr EnumName<NormalModel> normal_names[] = {{NormalModel::hooke, "hooke"},
+                                                         {NormalModel::hertz, "hertz"},
+                                                         {NormalModel::hertz_material, "hertz/material"},
+                                                         {NormalModel::dmt, "dmt"},
+                                                         {NormalModel::jkr, "jkr"}};
+inline constexpr EnumName<DampingModel> damping_names[] = {{DampingModel::velocity, "velocity"},
+                                                           {DampingModel::mass_velocity, "mass_velocity"},
+                                                           {DampingModel::viscoelastic, "viscoelastic"},
+                                                           {DampingModel::tsuji, "tsuji"}};
+inline constexpr EnumName<TangentialModel> tangential_names[] = {
     {TangentialModel::linear_nohistory, "linear_nohistory"},
     {TangentialModel::linear_history, "linear_history"},
     {TangentialModel::mindlin, "mindlin"},
     {TangentialModel::mindlin_rescale, "mindlin_rescale"},
     {TangentialModel::mindlin_force, "mindlin/force"},
     {TangentialModel::mindlin_rescale_force, "mindlin_rescale/force"}};
-inline constexpr ModelName<RollingModel> rolling_names[] = {{RollingModel::none, "none"}, {RollingModel::sds, "sds"}};
-inline constexpr ModelName<TwistingModel> twisting_names[] = {
+inline constexpr EnumName<RollingModel> rolling_names[] = {{RollingModel::none, "none"}, {RollingModel::sds, "sds"}};
+inline constexpr EnumName<TwistingModel> twisting_names[] = {
     {TwistingModel::none, "none"}, {TwistingModel::marshall, "marshall"}, {TwistingModel::sds, "sds"}};
-
-// The table of E's names (overloaded on a value of E, so that templates find it by type).
-constexpr const auto& model_names(Style) { return style_names; }
-constexpr const auto& model_names(NormalModel) { return normal_names; }
-constexpr const auto& model_names(DampingModel) { return damping_names; }
-constexpr const auto& model_names(TangentialModel) { return tangential_names; }
-constexpr const auto& model_names(RollingModel) { return rolling_names; }
-constexpr const auto& model_names(TwistingModel) { return twisting_names; }
-
-// The model LAMMPS names `word`, if any.
-template <class E>
-std::optional<E> named(std::string_view word) {
-  for (const auto& [model, name] : model_names(E{}))
-    if (name == word) return model;
-  return std::nullopt;
-}
-// "a, b or c": the valid names, in the table's order.
-template <class E>
-std::string names_text() {
-  const auto& names = model_names(E{});
-  std::string out;
-  const std::size_t n = std::size(names);
-  for (std::size_t k = 0; k < n; ++k)
-    out += std::string(k == 0 ? "" : k + 1 == n ? " or " : ", ") + std::string(names[k].name);
-  return out;
-}
 
 std::string_view to_string(Style s);
 std::string_view to_string(NormalModel m);

@@ -343,15 +343,7 @@ std::vector<SeparationFrame> read_probe_separation(const std::string& rest_dump,
   return out;
 }
 
-std::string_view to_string(ProbeCourse c) {
-  switch (c) {
-    case ProbeCourse::bounded: return "bounded";
-    case ProbeCourse::saturated: return "grew, then saturated";
-    case ProbeCourse::growing: return "still growing";
-    case ProbeCourse::diverged: return "diverged";
-  }
-  return "?";
-}
+std::string_view to_string(ProbeCourse c) { return name_of(c, probe_course_names); }
 
 ProbeStep judge_probe_step(const std::vector<SeparationFrame>& frames, double factor, bool halted,
                            const std::vector<SeparationFrame>& reference, double reference_factor) {

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "dtcrit/core/enum_names.hpp"
 #include "dtcrit/assembly/contacts.hpp"
 #include "dtcrit/assembly/packing.hpp"
 
@@ -107,6 +108,10 @@ enum class ProbeCourse {
   growing,    // grew more, and was still growing at the end of the run
   diverged,   // passed the halt energy, or a value was not finite
 };
+inline constexpr EnumName<ProbeCourse> probe_course_names[] = {{ProbeCourse::bounded, "bounded"},
+                                                               {ProbeCourse::saturated, "grew, then saturated"},
+                                                               {ProbeCourse::growing, "still growing"},
+                                                               {ProbeCourse::diverged, "diverged"}};
 std::string_view to_string(ProbeCourse c);
 
 struct ProbeStep {

@@ -31,23 +31,8 @@ DivergingStep diverging_step(const Packing& p, const ContactLaws& laws, const st
   return d;
 }
 
-std::string_view to_string(TimestepVerdict v) {
-  switch (v) {
-    case TimestepVerdict::safe: return "SAFE";
-    case TimestepVerdict::unsafe: return "UNSAFE";
-    case TimestepVerdict::unknown: return "UNKNOWN";
-  }
-  return "UNKNOWN";
-}
-
-std::string_view to_string(TimestepRegime r) {
-  switch (r) {
-    case TimestepRegime::below_h_crit: return "below h_crit";
-    case TimestepRegime::friction_wrong: return "friction wrong";
-    case TimestepRegime::diverges: return "diverges";
-  }
-  return "diverges";
-}
+std::string_view to_string(TimestepVerdict v) { return name_of(v, timestep_verdict_names); }
+std::string_view to_string(TimestepRegime r) { return name_of(r, timestep_regime_names); }
 
 
 TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report, double margin,

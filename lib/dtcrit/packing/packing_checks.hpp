@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dtcrit/packing/confirmation.hpp"
+#include "dtcrit/core/enum_names.hpp"
 #include "dtcrit/assembly/contacts.hpp"
 #include "dtcrit/lammps/lammps_input.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
@@ -39,10 +40,15 @@ DivergingStep diverging_step(const Packing& p, const ContactLaws& laws, const st
 
 // "Is my timestep safe?": the script's timestep against the exact limit of its integrator.
 enum class TimestepVerdict { safe, unsafe, unknown };
-std::string_view to_string(TimestepVerdict v);  // "SAFE", "UNSAFE", "UNKNOWN"
+inline constexpr EnumName<TimestepVerdict> timestep_verdict_names[] = {
+    {TimestepVerdict::safe, "SAFE"}, {TimestepVerdict::unsafe, "UNSAFE"}, {TimestepVerdict::unknown, "UNKNOWN"}};
+std::string_view to_string(TimestepVerdict v);
 // Where an unsafe step lies on a frictional packing (DivergingStep): only for a converged limit.
 enum class TimestepRegime { below_h_crit, friction_wrong, diverges };
-std::string_view to_string(TimestepRegime r);  // "below h_crit", "friction wrong", "diverges"
+inline constexpr EnumName<TimestepRegime> timestep_regime_names[] = {{TimestepRegime::below_h_crit, "below h_crit"},
+                                                                     {TimestepRegime::friction_wrong, "friction wrong"},
+                                                                     {TimestepRegime::diverges, "diverges"}};
+std::string_view to_string(TimestepRegime r);
 
 struct TimestepCheck {
   TimestepVerdict verdict = TimestepVerdict::unknown;

@@ -140,26 +140,12 @@ bool exceeds_unit_circle(const Matrix& A) {
   return assess(balanced(A)).unstable;
 }
 
-std::string_view stability_keyword(Stability s) {
-  switch (s) {
-    case Stability::conditional: return "conditional";
-    case Stability::unconditional: return "unconditional";
-    case Stability::unstable: return "unstable";
-  }
-  return "unknown";
-}
+std::string_view stability_keyword(Stability s) { return name_of(s, stability_keywords); }
 
 // The texts quote checked_omega_min / checked_omega_max (static_asserted below).
 static_assert(checked_omega_min == 1e-6 && checked_omega_max == 1e4);
 
-std::string_view stability_label(Stability s) {
-  switch (s) {
-    case Stability::conditional: return "conditional";
-    case Stability::unconditional: return "stable up to Ω = 1e4";
-    case Stability::unstable: return "unstable below Ω = 1e-6";
-  }
-  return "?";
-}
+std::string_view stability_label(Stability s) { return name_of(s, stability_labels); }
 
 std::string_view to_string(Stability s) {
   return s == Stability::conditional ? "conditionally stable" : stability_label(s);

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "dtcrit/core/types.hpp"
+#include "dtcrit/core/enum_names.hpp"
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/integrators/integrator.hpp"
 
@@ -32,6 +33,12 @@ std::string_view to_string(Stability);
 std::string_view stability_keyword(Stability);
 // The short text-table form: "conditional", "stable up to Ω = 1e4", "unstable below Ω = 1e-6".
 std::string_view stability_label(Stability);
+inline constexpr EnumName<Stability> stability_keywords[] = {{Stability::conditional, "conditional"},
+                                                             {Stability::unconditional, "unconditional"},
+                                                             {Stability::unstable, "unstable"}};
+inline constexpr EnumName<Stability> stability_labels[] = {{Stability::conditional, "conditional"},
+                                                           {Stability::unconditional, "stable up to Ω = 1e4"},
+                                                           {Stability::unstable, "unstable below Ω = 1e-6"}};
 
 struct CriticalStep {
   Stability stability;

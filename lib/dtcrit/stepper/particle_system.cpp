@@ -29,14 +29,11 @@ Vec3 project_tangent(const Vec3& a, const Vec3& n) { return a - a.dot(n) * n; }
 }  // namespace
 
 TangentialHistory parse_tangential_history(std::string_view name) {
-  if (name == "traditional") return TangentialHistory::traditional;
-  if (name == "consistent") return TangentialHistory::consistent;
-  fail(fmt::format("tangential history '{}' is unknown; valid: traditional, consistent", name));
+  if (const auto mode = value_named(name, tangential_history_names)) return *mode;
+  fail(fmt::format("tangential history '{}' is unknown; valid: {}", name, names_list(tangential_history_names)));
 }
 
-std::string_view to_string(TangentialHistory mode) {
-  return mode == TangentialHistory::traditional ? "traditional" : "consistent";
-}
+std::string_view to_string(TangentialHistory mode) { return name_of(mode, tangential_history_names); }
 
 ParticleSystem::ParticleSystem(int dim, const ContactLaw& law, TangentialHistory mode)
     : dim_(dim), law_(contact::validated(law)), mode_(mode) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "dtcrit/core/parts_pool.hpp"
+#include "dtcrit/core/enum_names.hpp"
 #include "dtcrit/dynamics/system.hpp"
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/contact/law.hpp"
@@ -38,6 +39,8 @@ enum class TangentialHistory {
   // overlap. The anchor is set at contact onset and shifted at accept_step() when the cap slips.
   consistent,
 };
+inline constexpr EnumName<TangentialHistory> tangential_history_names[] = {
+    {TangentialHistory::traditional, "traditional"}, {TangentialHistory::consistent, "consistent"}};
 // "traditional" or "consistent"; anything else throws, naming the valid values.
 TangentialHistory parse_tangential_history(std::string_view name);
 std::string_view to_string(TangentialHistory mode);

@@ -153,38 +153,18 @@ double relative_error(double value, double ref) {
 
 namespace {
 
-constexpr std::pair<EmpiricalStatus, std::string_view> empirical_names[] = {
-    {EmpiricalStatus::found, "found"},
-    {EmpiricalStatus::none_found, "none_found"},
-    {EmpiricalStatus::unstable_everywhere, "unstable_everywhere"},
-    {EmpiricalStatus::skipped, "skipped"}};
-constexpr std::pair<AccuracyStatus, std::string_view> accuracy_names[] = {
-    {AccuracyStatus::none, ""},
-    {AccuracyStatus::bisected, "bisected"},
-    {AccuracyStatus::grid, "grid"},
-    {AccuracyStatus::below_grid, "below_grid"},
-    {AccuracyStatus::above_grid, "above_grid"}};
-
 template <class E, std::size_t N>
-std::string_view name_of(E value, const std::pair<E, std::string_view> (&names)[N]) {
-  for (const auto& [v, name] : names)
-    if (v == value) return name;
-  return "";
-}
-
-template <class E, std::size_t N>
-E parse_name(std::string_view text, const std::pair<E, std::string_view> (&names)[N], const char* what) {
-  for (const auto& [v, name] : names)
-    if (name == text) return v;
+E parse_status(std::string_view text, const EnumName<E> (&names)[N], const char* what) {
+  if (const auto v = value_named(text, names)) return *v;
   fail(fmt::format("'{}' is not a {} status", text, what));
 }
 
 }  // namespace
 
-std::string_view to_string(EmpiricalStatus s) { return name_of(s, empirical_names); }
-EmpiricalStatus parse_empirical_status(std::string_view text) { return parse_name(text, empirical_names, "stability"); }
-std::string_view to_string(AccuracyStatus s) { return name_of(s, accuracy_names); }
-AccuracyStatus parse_accuracy_status(std::string_view text) { return parse_name(text, accuracy_names, "accuracy"); }
+std::string_view to_string(EmpiricalStatus s) { return name_of(s, empirical_status_names); }
+EmpiricalStatus parse_empirical_status(std::string_view text) { return parse_status(text, empirical_status_names, "stability"); }
+std::string_view to_string(AccuracyStatus s) { return name_of(s, accuracy_status_names); }
+AccuracyStatus parse_accuracy_status(std::string_view text) { return parse_status(text, accuracy_status_names, "accuracy"); }
 
 StabilityRun stability_run(const SweepCase& c, const std::string& spec, double h, const SweepOptions& o) {
   StabilityRun out;

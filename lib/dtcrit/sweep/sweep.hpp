@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dtcrit/core/enum_names.hpp"
 #include "dtcrit/integrators/integrator.hpp"
 #include "dtcrit/stability/amplification.hpp"
 #include "dtcrit/sweep/order_fit.hpp"
@@ -72,6 +73,11 @@ struct SweepPoint {
 // How the empirical limit search ended. found: h is the bisected limit; none_found: stable up to
 // `hi` (h = +inf); unstable_everywhere: unstable down to `lo` (h = 0); skipped: not run (h = NaN).
 enum class EmpiricalStatus { found, none_found, unstable_everywhere, skipped };
+inline constexpr EnumName<EmpiricalStatus> empirical_status_names[] = {
+    {EmpiricalStatus::found, "found"},
+    {EmpiricalStatus::none_found, "none_found"},
+    {EmpiricalStatus::unstable_everywhere, "unstable_everywhere"},
+    {EmpiricalStatus::skipped, "skipped"}};
 std::string_view to_string(EmpiricalStatus s);  // "found", "none_found", ...
 EmpiricalStatus parse_empirical_status(std::string_view text);
 
@@ -80,6 +86,11 @@ EmpiricalStatus parse_empirical_status(std::string_view text);
 // even h_min fails (h = NaN); above_grid: h0 passes and nothing coarser was tried (h = h0 is a lower
 // bound); none: not asked for.
 enum class AccuracyStatus { none, bisected, grid, below_grid, above_grid };
+inline constexpr EnumName<AccuracyStatus> accuracy_status_names[] = {{AccuracyStatus::none, ""},
+                                                                     {AccuracyStatus::bisected, "bisected"},
+                                                                     {AccuracyStatus::grid, "grid"},
+                                                                     {AccuracyStatus::below_grid, "below_grid"},
+                                                                     {AccuracyStatus::above_grid, "above_grid"}};
 std::string_view to_string(AccuracyStatus s);  // "" for none
 AccuracyStatus parse_accuracy_status(std::string_view text);
 
