@@ -496,11 +496,16 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
   CHECK(!r.integrators[2].exact);
   const std::string table = format_packing_table(r);
   CHECK_THAT(table, Contains("upper bound (-1 crossing)"));
-  // The recommended step says what it rests on.
+  // No step is recommended from an upper bound: the limit may lie anywhere below it.
   const auto rec = recommend_from(r.integrators, 0.8);
   REQUIRE(rec);
   CHECK(rec->h_crit_upper_bound);
-  CHECK_THAT(format_recommendation(*rec), Contains("the -1 crossing of velocity_verlet: an upper bound of its limit"));
+  CHECK(std::isnan(rec->recommended()));
+  CHECK_THAT(format_recommendation(*rec), Contains("recommended step: none") &&
+                                              Contains("known here only as an upper bound") &&
+                                              Contains("--crossing-check-dofs"));
+  CHECK(to_json(*rec)["h_recommended"].is_null());
+  CHECK(to_json(*rec)["basis"] == "none");
   // Checked below the crossing on the amplification matrix: no complex crossing, the limit itself.
   o.crossing_check_dofs = 48;
   const PackingReport checked = analyse_packing(p, g, o);

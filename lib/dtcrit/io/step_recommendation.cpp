@@ -13,6 +13,8 @@ double StepRecommendation::recommended() const {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   if (stability == Stability::unconditional) return h_accuracy.value_or(nan);
   if (stability != Stability::conditional) return nan;
+  // An upper bound of the limit is no basis for a step: the limit may lie anywhere below it.
+  if (h_crit_upper_bound && !h_safe) return nan;
   const double stable = margin * h_safe.value_or(h_crit);
   return h_accuracy ? std::min(stable, *h_accuracy) : stable;
 }
@@ -35,17 +37,19 @@ std::string format_recommendation(const StepRecommendation& r) {
   if (r.stability != Stability::conditional)
     return fmt::format("recommended step: none, {} is {} here; choose another --integrator\n", r.integrator,
                        stability_label(r.stability));
+  if (r.h_crit_upper_bound && !r.h_safe)
+    return fmt::format("recommended step: none - the limit of {} is known here only as an upper bound, {} (the -1 "
+                       "crossing: unstable above it); complex crossings below it were not checked at this size. "
+                       "Decide with --crossing-check-dofs (dense: minutes at 600 dofs, growing as dofs^3) or "
+                       "confirm a step in LAMMPS with dtcrit lammps-check\n",
+                       r.integrator, t(r.h_crit));
   const std::string basis =
       r.h_safe && r.h_safe_certified
           ? fmt::format("{}, the stability limit of {} less 1e-6, proven by a Cholesky certificate",
                         t(*r.h_safe), r.integrator)
       : r.h_safe ? fmt::format("{}, the proven safe step of {} (Gershgorin bound, below its limit {})",
                                t(*r.h_safe), r.integrator, t(r.h_crit))
-      : r.h_crit_upper_bound
-          ? fmt::format("{}, the -1 crossing of {}: an upper bound of its limit (complex crossings below it not "
-                        "checked at this size: --crossing-check-dofs); no certified h_safe",
-                        t(r.h_crit), r.integrator)
-          : fmt::format("{}, the stability limit of {} (no certified h_safe yet: the limit stands in)",
+      : fmt::format("{}, the stability limit of {} (no certified h_safe yet: the limit stands in)",
                         t(r.h_crit), r.integrator);
   if (r.h_accuracy)
     return fmt::format("recommended step: {} = min({:g} (--margin) x {}; {}, the accuracy-limited step for {})\n",
@@ -63,7 +67,7 @@ nlohmann::json to_json(const StepRecommendation& r) {
           {"h_crit", num(r.h_crit)},
           {"h_safe", r.h_safe ? num(*r.h_safe) : nlohmann::json(nullptr)},
           {"margin", r.margin},
-          {"basis", r.h_safe ? "h_safe" : "h_crit"},
+          {"basis", r.h_safe ? "h_safe" : r.h_crit_upper_bound ? "none" : "h_crit"},
           {"h_safe_certified", r.h_safe_certified},
           {"h_crit_upper_bound", r.h_crit_upper_bound},
           {"h_accuracy", r.h_accuracy ? num(*r.h_accuracy) : nlohmann::json(nullptr)},

@@ -25,7 +25,7 @@ struct StepRecommendation {
   std::optional<double> h_safe;                               // proven safe step [s], when known
   bool h_safe_certified = false;  // h_safe is the limit itself less 1e-6, proven (system/certificate.hpp)
   // h_crit is an upper bound of the limit (a non-symmetric damped packing above the size whose
-  // complex crossings are checked): the recommendation says so.
+  // complex crossings are checked): no step is recommended, and the text says how to decide.
   bool h_crit_upper_bound = false;
   double margin = default_step_margin;
   // The accuracy-limited step, when asked for (--accuracy): its value and what it keeps, e.g.
@@ -35,7 +35,7 @@ struct StepRecommendation {
   std::string time_unit = "s";  // the unit of every step (a LAMMPS script's units: tau for lj)
 
   // min(margin x (h_safe, else h_crit), h_accuracy); without a stability limit (unconditional)
-  // h_accuracy alone; NaN when there is neither.
+  // h_accuracy alone; NaN when there is neither, or when h_crit is only an upper bound.
   double recommended() const;
 };
 

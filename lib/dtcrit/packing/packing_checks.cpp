@@ -68,7 +68,8 @@ TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report,
     const double ratio = dt / lim->h_crit;
     c.json["h_crit"] = lim->h_crit;
     c.json["ratio"] = ratio;
-    c.verdict = ratio < 1.0 ? TimestepVerdict::safe : TimestepVerdict::unsafe;
+    // Below an upper bound of the limit nothing is proven: the verdict stays open.
+    c.verdict = ratio >= 1.0 ? TimestepVerdict::unsafe : lim->upper_bound ? TimestepVerdict::unknown : TimestepVerdict::safe;
     const bool known = diverging && diverging->converged;  // the second step of a frictional packing
     const bool diverges = !known || dt >= diverging->h;
     c.regime = ratio < 1.0 ? TimestepRegime::below_h_crit : diverges ? TimestepRegime::diverges : TimestepRegime::friction_wrong;
@@ -96,8 +97,9 @@ TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report,
     // Above the -1 crossing the run is unstable for certain; below it, only where no complex pair
     // leaves the unit circle first, which was not checked at this size.
     if (ratio < 1.0 && lim->upper_bound)
-      detail += "; h_crit is the -1 crossing, an upper bound of the limit: complex crossings below it were not "
-                "checked at this size (--crossing-check-dofs)";
+      detail += "; h_crit is the -1 crossing, an upper bound of the limit: SAFE unless a complex pair of "
+                "eigenvalues leaves the unit circle below it, which was not checked at this size (decide with "
+                "--crossing-check-dofs, or confirm in LAMMPS with dtcrit lammps-check)";
     c.json["h_crit_upper_bound"] = lim->upper_bound;
     c.text = fmt::format("  timestep                    {:.6g} {} ({})\n  h_crit {:<20} {:.6g} {}\n"
                          "  timestep / h_crit           {:.6g}\n",
