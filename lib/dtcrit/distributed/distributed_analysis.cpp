@@ -124,10 +124,12 @@ struct LocalPart {
   std::vector<WireContact> contacts;
 };
 
-// The wire order of a LocalPart, one list for Writer and Reader so that they cannot disagree.
+// The wire order of a LocalPart (const for Writer, not for Reader): one list, so that pack() and
+// unpack() cannot disagree.
 static_assert(sizeof(Index) == sizeof(std::int64_t));  // `owned` goes over the wire as 8 bytes
 template <class Io, class Part>
-void part_fields(Io& io, Part& l) {
+  requires std::is_same_v<std::remove_const_t<Part>, LocalPart>
+void fields(Io& io, Part& l) {
   io.field(l.owned);
   io.field(l.first_global);
   io.field(l.global);
@@ -139,19 +141,6 @@ void part_fields(Io& io, Part& l) {
   io.field(l.contacts);
 }
 
-std::vector<char> pack(const LocalPart& l) {
-  Writer w;
-  part_fields(w, l);
-  return std::move(w.bytes);
-}
-
-LocalPart unpack(const std::vector<char>& b) {
-  Reader r(b);
-  LocalPart l;
-  part_fields(r, l);
-  return l;
-}
-
 // What every rank needs of the whole packing, and what rank 0 keeps for the report.
 struct Globals {
   int dim = 3;
@@ -161,26 +150,29 @@ struct Globals {
   std::vector<contact::ContactLaw> laws;
 };
 
-// The wire order of Globals, as part_fields().
+// The wire order of Globals.
 template <class Io, class G>
-void global_fields(Io& io, G& g) {
+  requires std::is_same_v<std::remove_const_t<G>, Globals>
+void fields(Io& io, G& g) {
   io.field(g.dim);
   io.field(g.box_lo), io.field(g.box_hi), io.field(g.periodic);
   io.field(g.particles);
   io.field(g.laws);
 }
 
-std::vector<char> pack(const Globals& g) {
+template <class Message>
+std::vector<char> pack(const Message& m) {
   Writer w;
-  global_fields(w, g);
+  fields(w, m);
   return std::move(w.bytes);
 }
 
-Globals unpack_globals(const std::vector<char>& b) {
+template <class Message>
+Message unpack(const std::vector<char>& b) {
   Reader r(b);
-  Globals g;
-  global_fields(r, g);
-  return g;
+  Message m;
+  fields(r, m);
+  return m;
 }
 
 std::vector<char> broadcast_bytes(std::vector<char> b) {
@@ -510,7 +502,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
         globals.laws = contacts->laws;
       },
       true);
-  globals = unpack_globals(broadcast_bytes(me == 0 ? pack(globals) : std::vector<char>{}));
+  globals = unpack<Globals>(broadcast_bytes(me == 0 ? pack(globals) : std::vector<char>{}));
   say("sending each rank its particles, ghosts and contacts");
   LocalPart part;
   if (me == 0) {
@@ -519,7 +511,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
     splitter.reset();
     owner = {};
   } else {
-    part = unpack(receive_bytes(0));
+    part = unpack<LocalPart>(receive_bytes(0));
   }
 
   // Each rank: the GlobalSystem of its local packing (owned particles, then ghosts).
