@@ -14,7 +14,8 @@ import sys
 # other folders nor anything above: the dependency graph is then acyclic by construction.
 LAYERS = [
     ["core"],                                        # vocabulary, checks, text and numbers, thread pool
-    ["bodies", "contact", "dynamics", "linalg"],     # rigid bodies, contact laws, systems, eigensolvers
+    ["contact", "dynamics", "linalg"],               # contact laws, systems, eigensolvers
+    ["bodies"],                                      # planar rigid bodies (their round ones' inertia: contact/)
     ["integrators", "model", "stepper"],             # time integrators, contact-point model, DEM stepper
     ["estimates", "stability"],                      # step heuristics, measured stability limits
     ["io"],                                          # reading inputs, writing reports

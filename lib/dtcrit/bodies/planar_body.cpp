@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/core/check.hpp"
 
 namespace dtcrit {
@@ -30,13 +31,13 @@ Vector2 arm_from_eccentricity(double L, double e) {
 PlanarBody make_disc(double radius, double mass) {
   require_positive("disc radius r", radius);
   require_positive("disc mass m", mass);
-  return {"disc", mass, 0.5 * mass * radius * radius, {0.0, radius}};
+  return {"disc", mass, contact::disc_inertia(mass, radius), {0.0, radius}};
 }
 
 PlanarBody make_sphere(double radius, double mass) {
   require_positive("sphere radius r", radius);
   require_positive("sphere mass m", mass);
-  return {"sphere", mass, 0.4 * mass * radius * radius, {0.0, radius}};
+  return {"sphere", mass, contact::sphere_inertia(mass, radius), {0.0, radius}};
 }
 
 PlanarBody make_rect(double a, double b, double mass, double e) {

@@ -45,6 +45,11 @@ class Writer {
     const auto* b = reinterpret_cast<const char*>(v.data());
     bytes.insert(bytes.end(), b, b + v.size() * sizeof(T));
   }
+  // field(): the one name for both directions, so that one list of members serves pack and unpack.
+  template <class T>
+  void field(const T& v) { put(v); }
+  template <class T>
+  void field(const std::vector<T>& v) { put_vector(v); }
   std::vector<char> bytes;
 };
 
@@ -63,6 +68,13 @@ class Reader {
     take(v.data(), v.size() * sizeof(T));
     return v;
   }
+  template <class T>
+  void field(T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    take(&v, sizeof(T));
+  }
+  template <class T>
+  void field(std::vector<T>& v) { v = get_vector<T>(); }
 
  private:
   void take(void* out, std::size_t n) {
@@ -112,33 +124,21 @@ struct LocalPart {
   std::vector<WireContact> contacts;
 };
 
-std::vector<char> pack(const LocalPart& l) {
-  Writer w;
-  w.put<std::int64_t>(l.owned);
-  w.put(l.first_global);
-  w.put_vector(l.global);
-  w.put_vector(l.centre);
-  w.put_vector(l.radius);
-  w.put_vector(l.mass);
-  w.put_vector(l.inertia);
-  w.put_vector(l.type);
-  w.put_vector(l.contacts);
-  return std::move(w.bytes);
-}
-
-LocalPart unpack(const std::vector<char>& b) {
-  Reader r(b);
-  LocalPart l;
-  l.owned = r.get<std::int64_t>();
-  l.first_global = r.get<std::int64_t>();
-  l.global = r.get_vector<std::int64_t>();
-  l.centre = r.get_vector<double>();
-  l.radius = r.get_vector<double>();
-  l.mass = r.get_vector<double>();
-  l.inertia = r.get_vector<double>();
-  l.type = r.get_vector<int>();
-  l.contacts = r.get_vector<WireContact>();
-  return l;
+// The wire order of a LocalPart (const for Writer, not for Reader): one list, so that pack() and
+// unpack() cannot disagree.
+static_assert(sizeof(Index) == sizeof(std::int64_t));  // `owned` goes over the wire as 8 bytes
+template <class Io, class Part>
+  requires std::is_same_v<std::remove_const_t<Part>, LocalPart>
+void fields(Io& io, Part& l) {
+  io.field(l.owned);
+  io.field(l.first_global);
+  io.field(l.global);
+  io.field(l.centre);
+  io.field(l.radius);
+  io.field(l.mass);
+  io.field(l.inertia);
+  io.field(l.type);
+  io.field(l.contacts);
 }
 
 // What every rank needs of the whole packing, and what rank 0 keeps for the report.
@@ -150,25 +150,29 @@ struct Globals {
   std::vector<contact::ContactLaw> laws;
 };
 
-std::vector<char> pack(const Globals& g) {
+// The wire order of Globals.
+template <class Io, class G>
+  requires std::is_same_v<std::remove_const_t<G>, Globals>
+void fields(Io& io, G& g) {
+  io.field(g.dim);
+  io.field(g.box_lo), io.field(g.box_hi), io.field(g.periodic);
+  io.field(g.particles);
+  io.field(g.laws);
+}
+
+template <class Message>
+std::vector<char> pack(const Message& m) {
   Writer w;
-  w.put(g.dim);
-  w.put(g.box_lo), w.put(g.box_hi), w.put(g.periodic);
-  w.put(g.particles);
-  w.put_vector(g.laws);
+  fields(w, m);
   return std::move(w.bytes);
 }
 
-Globals unpack_globals(const std::vector<char>& b) {
+template <class Message>
+Message unpack(const std::vector<char>& b) {
   Reader r(b);
-  Globals g;
-  g.dim = r.get<int>();
-  const auto lo = r.get<std::array<double, 3>>(), hi = r.get<std::array<double, 3>>();
-  const auto per = r.get<std::array<bool, 3>>();
-  for (int d = 0; d < 3; ++d) g.box_lo[d] = lo[d], g.box_hi[d] = hi[d], g.periodic[d] = per[d];
-  g.particles = r.get<std::int64_t>();
-  g.laws = r.get_vector<contact::ContactLaw>();
-  return g;
+  Message m;
+  fields(r, m);
+  return m;
 }
 
 std::vector<char> broadcast_bytes(std::vector<char> b) {
@@ -498,7 +502,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
         globals.laws = contacts->laws;
       },
       true);
-  globals = unpack_globals(broadcast_bytes(me == 0 ? pack(globals) : std::vector<char>{}));
+  globals = unpack<Globals>(broadcast_bytes(me == 0 ? pack(globals) : std::vector<char>{}));
   say("sending each rank its particles, ghosts and contacts");
   LocalPart part;
   if (me == 0) {
@@ -507,7 +511,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
     splitter.reset();
     owner = {};
   } else {
-    part = unpack(receive_bytes(0));
+    part = unpack<LocalPart>(receive_bytes(0));
   }
 
   // Each rank: the GlobalSystem of its local packing (owned particles, then ghosts).

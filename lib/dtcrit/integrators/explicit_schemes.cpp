@@ -18,18 +18,18 @@ void ExplicitEuler::step(MechanicalSystem& sys) {
   sys.accept_step();
 }
 
-// ---- symplectic Euler ----------------------------------------------------------------------
-void SymplecticEuler::start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) {
-  begin(sys, t0, x0, v0, h);
-}
-
-void SymplecticEuler::step(MechanicalSystem& sys) {
+// ---- kick-drift: symplectic Euler, leapfrog ------------------------------------------------
+void KickDrift::step(MechanicalSystem& sys) {
   const double h = step_size();
   sys.force(time(), x_, v_, f_);
   v_ += h * accel(f_);
   x_ += h * v_;
   tick();
   sys.accept_step();
+}
+
+void SymplecticEuler::start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) {
+  begin(sys, t0, x0, v0, h);
 }
 
 // ---- velocity Verlet -----------------------------------------------------------------------
@@ -86,15 +86,6 @@ void Leapfrog::start(MechanicalSystem& sys, double t0, const Vector& x0, const V
   begin(sys, t0, x0, v0, h);
   sys.force(t0, x_, v_, f_);
   v_ -= 0.5 * h * accel(f_);
-}
-
-void Leapfrog::step(MechanicalSystem& sys) {
-  const double h = step_size();
-  sys.force(time(), x_, v_, f_);
-  v_ += h * accel(f_);
-  x_ += h * v_;
-  tick();
-  sys.accept_step();
 }
 
 // ---- position Verlet -----------------------------------------------------------------------

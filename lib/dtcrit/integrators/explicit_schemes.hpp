@@ -15,12 +15,21 @@ class ExplicitEuler final : public BlockStateIntegrator {
   void step(MechanicalSystem& sys) override;
 };
 
-// Kick-drift: v+ = v + h a(x, v);  x+ = x + h v+.  State (x, v).
-class SymplecticEuler final : public BlockStateIntegrator {
+// The kick-drift step, v += h a(t, x, v);  x += h v: symplectic Euler and leapfrog differ only in
+// start() and in the level of v, not in the step.
+class KickDrift : public BlockStateIntegrator {
  public:
-  SymplecticEuler() : BlockStateIntegrator("symplectic_euler", {&x_, &v_}) {}
+  void step(MechanicalSystem& sys) final;
+
+ protected:
+  explicit KickDrift(std::string scheme) : BlockStateIntegrator(std::move(scheme), {&x_, &v_}) {}
+};
+
+// Kick-drift: v+ = v + h a(x, v);  x+ = x + h v+.  State (x, v).
+class SymplecticEuler final : public KickDrift {
+ public:
+  SymplecticEuler() : KickDrift("symplectic_euler") {}
   void start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) override;
-  void step(MechanicalSystem& sys) override;
 };
 
 // Velocity Verlet. v½ = v + (h/2) a;  x+ = x + h v½;  a+ = a(x+, v*);  v+ = v½ + (h/2) a+.
@@ -49,11 +58,10 @@ class VelocityVerlet final : public BlockStateIntegrator {
 // Convention: after step n (time() = t_n) position() = x_n and velocity() = v_{n-½}, i.e.
 // velocity_offset() = -h/2. start() builds v_{-½} = v0 - (h/2) a(x0, v0) (second-order start).
 // State (x_n, v_{n-½}).
-class Leapfrog final : public BlockStateIntegrator {
+class Leapfrog final : public KickDrift {
  public:
-  Leapfrog() : BlockStateIntegrator("leapfrog", {&x_, &v_}) {}
+  Leapfrog() : KickDrift("leapfrog") {}
   void start(MechanicalSystem& sys, double t0, const Vector& x0, const Vector& v0, double h) override;
-  void step(MechanicalSystem& sys) override;
   double velocity_offset() const override { return -0.5 * step_size(); }
 };
 

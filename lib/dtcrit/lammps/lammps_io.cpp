@@ -61,6 +61,21 @@ std::string strip_comment(const std::string& line) {
   return std::string(trim(hash == std::string::npos ? line : line.substr(0, hash)));
 }
 
+// The next line of the header or of a section's body, `s` without its comment; false at a keyword
+// line (its text then in `section`, the whole line in `line`) or at the end of the file.
+bool next_body_line(LineReader& in, std::string& line, std::string& s, std::string& section) {
+  while (in.next(line)) {
+    s = strip_comment(line);
+    if (s.empty()) continue;
+    if (std::isalpha(static_cast<unsigned char>(s[0]))) {
+      section = s;
+      return false;
+    }
+    return true;
+  }
+  return false;
+}
+
 void check_dimension(const ReadOptions& opts) {
   if (opts.dimension != 2 && opts.dimension != 3)
     fail(fmt::format("dimension {} must be 2 or 3", opts.dimension));
@@ -121,14 +136,9 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
   p.dim = opts.dimension;  // the inertia of a disc needs it
   p.source = fmt::format("LAMMPS data file {}", path);
   std::string section;
+  std::string s;
   // Header.
-  while (in.next(line)) {
-    const std::string s = strip_comment(line);
-    if (s.empty()) continue;
-    if (std::isalpha(static_cast<unsigned char>(s[0]))) {
-      section = s;
-      break;
-    }
+  while (next_body_line(in, line, s, section)) {
     const auto w = split_words(s);
     if (w.size() >= 2 && w[1] == "atoms") {
       atoms = in.integer(w[0], "the number of atoms");
@@ -176,13 +186,7 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
       have_atoms = true;
     }
     // Body of the section: lines starting with a number, until the next keyword line.
-    while (in.next(line)) {
-      const std::string s = strip_comment(line);
-      if (s.empty()) continue;
-      if (std::isalpha(static_cast<unsigned char>(s[0]))) {
-        section = s;
-        break;
-      }
+    while (next_body_line(in, line, s, section)) {
       if (name == "Molecules") {  // fix property/atom mol: "id molecule" (write_data's section)
         const auto w = split_words(s);
         if (w.size() != 2) in.expected("'id molecule' (the Molecules section of fix property/atom mol)", s);

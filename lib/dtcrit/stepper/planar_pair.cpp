@@ -4,17 +4,23 @@
 
 namespace dtcrit::stepper {
 
+namespace {
+
+// `prime` names the second body's values (m', I', r_t', r_n') in the messages.
+void check_body(const ArmBody& body, std::string_view prime) {
+  require_positive(fmt::format("mass m{}", prime), body.m);
+  require_positive(fmt::format("inertia I{}", prime), body.I);
+  require_finite(fmt::format("arm r_t{}", prime), body.r_t);
+  require_finite(fmt::format("arm r_n{}", prime), body.r_n);
+}
+
+}  // namespace
+
 PlanarContactPair::PlanarContactPair(const ArmBody& a, const ArmBody& b, const SpringDashpot& s,
                                      TangentialHistory mode)
     : s_(s), mode_(mode), mass_(6) {
-  require_positive("mass m", a.m);
-  require_positive("inertia I", a.I);
-  require_positive("mass m'", b.m);
-  require_positive("inertia I'", b.I);
-  require_finite("arm r_t", a.r_t);
-  require_finite("arm r_n", a.r_n);
-  require_finite("arm r_t'", b.r_t);
-  require_finite("arm r_n'", b.r_n);
+  check_body(a, "");
+  check_body(b, "'");
   require_non_negative("kn", s.kn);
   require_non_negative("kt", s.kt);
   require_non_negative("cn", s.cn);

@@ -49,9 +49,30 @@ long whole(std::string_view what, double value, long lo) {
 // The cases run on a stepper::ParticleSystem and observe it the standard way (observe_particles).
 class ParticleCase : public SweepCase {
  public:
+  explicit ParticleCase(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {}
   Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
     return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
   }
+
+ protected:
+  // A collision case: times in units of the contact duration t_c, 6 step levels and `phases`
+  // contact onsets (quick: 4 and 2).
+  void collision_scales(const CaseOptions& o, double tc, int phases = 4) {
+    levels_ = o.quick ? 4 : 6;
+    phases_ = o.quick ? 2 : phases;
+    time_scale_ = tc;
+    time_scale_name_ = "t_c";
+  }
+  // A run of `sys` from rest with every centre at the origin; the case then sets its start.
+  static RunSetup at_rest(ParticleSystem sys) {
+    RunSetup s;
+    s.x0 = Vector::Zero(sys.dofs());
+    s.v0 = Vector::Zero(sys.dofs());
+    s.system = std::make_unique<ParticleSystem>(std::move(sys));
+    return s;
+  }
+
+  TangentialHistory mode_;  // --tangential
 };
 
 // The first collision of 3D spheres i and j (i left of j), whose radii add up to d: overlap and
@@ -65,12 +86,69 @@ std::unique_ptr<Monitor> sphere_pair_monitor(Index i, Index j, double d) {
       });
 }
 
+// Equal spheres (mass m_, diameter d_) launched along x at speed v_: bonded-pair, head-on and
+// oblique, bonded-impact, hertz-head-on. They share the set-up: the spheres, the start from a
+// surface gap, and the linearisation at rest at a given gap.
+class EqualSpheres : public ParticleCase {
+ protected:
+  explicit EqualSpheres(const CaseOptions& o) : ParticleCase(o) {}
+
+  // The case's particles, law and bonds.
+  virtual ParticleSystem make_system() const = 0;
+  // The initial state with the case's contact `gap` apart (gap < 0: overlapping).
+  virtual void place(const ParticleSystem& sys, double gap, Vector& x, Vector& v) const = 0;
+
+  // `count` spheres under `law`.
+  ParticleSystem spheres(int count, const contact::ContactLaw& law) const {
+    ParticleSystem sys(3, law, mode_);
+    const double R = 0.5 * d_;
+    for (int i = 0; i < count; ++i) sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
+    return sys;
+  }
+  // Two spheres `gap` apart along x, centres at y0 and y1, approaching at -+v_.
+  void place_pair(const ParticleSystem& sys, double gap, double y0, double y1, Vector& x, Vector& v) const {
+    x = Vector::Zero(sys.dofs());
+    v = Vector::Zero(sys.dofs());
+    sys.set_centre(x, 0, Vec3(-0.5 * (d_ + gap), y0, 0));
+    sys.set_centre(x, 1, Vec3(0.5 * (d_ + gap), y1, 0));
+    sys.set_centre(v, 0, Vec3(v_, 0, 0));
+    sys.set_centre(v, 1, Vec3(-v_, 0, 0));
+  }
+  RunSetup build_at(double gap) const {
+    auto sys = std::make_unique<ParticleSystem>(make_system());
+    RunSetup s;
+    place(*sys, gap, s.x0, s.v0);
+    s.system = std::move(sys);
+    return s;
+  }
+  Linearisation linearise_at(double gap, std::string what) const {
+    ParticleSystem sys = make_system();
+    Vector x, v;
+    place(sys, gap, x, v);
+    return linearise_particles(sys, x, Vector::Zero(v.size()), std::move(what));
+  }
+  // The state of a head-on pair at overlap delta, overlap rate `rate` and contact energy `potential`.
+  Observation pair_observation(double delta, double rate, double potential) const {
+    Vector x = Vector::Zero(12), v = Vector::Zero(12);
+    x[0] = -0.5 * (d_ - delta);
+    x[6] = 0.5 * (d_ - delta);
+    v[0] = 0.5 * rate;
+    v[6] = -0.5 * rate;
+    Observation o;
+    o.kinetic = 0.25 * m_ * rate * rate;
+    o.channels = {x, v, Vector::Constant(1, o.kinetic + potential)};
+    return o;
+  }
+
+  double m_ = 0.0, d_ = 0.0, v_ = 0.0;
+};
+
 // ------------------------------------------------------------------------------------------
 // bonded-pair: De Klerk et al. (2022) §3.1, the stability example: two equal spheres joined by a
 // spring that acts at any separation, starting at zero overlap with velocities -+v.
-class BondedPair final : public ParticleCase {
+class BondedPair final : public EqualSpheres {
  public:
-  BondedPair(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
+  BondedPair(const CaseOptions& o) : EqualSpheres(o) {
     name_ = "bonded-pair";
     description_ = "two equal spheres joined by an always-acting spring k_B (De Klerk et al. 2022, §3.1 stability "
                    "example); analytic damped oscillation of the overlap";
@@ -94,56 +172,35 @@ class BondedPair final : public ParticleCase {
     channels_ = standard_channels(v_ / omega0_, v_, m_ * v_ * v_);
   }
 
-  ParticleSystem make_system(TangentialHistory mode) const {
-    ParticleSystem sys(3, HookeParams{kb_, 0.0, gamma_, 0.0, 0.0}, mode);
-    const double R = 0.5 * d_;
-    sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
-    sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
+  ParticleSystem make_system() const override {
+    ParticleSystem sys = spheres(2, HookeParams{kb_, 0.0, gamma_, 0.0, 0.0});
     sys.add_bond(0, 1, kb_);
     return sys;
   }
-  RunSetup build(double) const override {
-    auto sys = std::make_unique<ParticleSystem>(make_system(mode_));
-    RunSetup s;
-    s.x0 = Vector::Zero(sys->dofs());
-    s.v0 = Vector::Zero(sys->dofs());
-    sys->set_centre(s.x0, 0, Vec3(-0.5 * d_, 0, 0));
-    sys->set_centre(s.x0, 1, Vec3(0.5 * d_, 0, 0));
-    sys->set_centre(s.v0, 0, Vec3(v_, 0, 0));
-    sys->set_centre(s.v0, 1, Vec3(-v_, 0, 0));
-    s.system = std::move(sys);
-    return s;
+  void place(const ParticleSystem& sys, double gap, Vector& x, Vector& v) const override {
+    place_pair(sys, gap, 0, 0, x, v);
   }
+  // Touching; the bond acts at any separation, so a delay changes nothing.
+  RunSetup build(double) const override { return build_at(0.0); }
   bool has_exact() const override { return true; }
   Observation exact(double, double t, double tv) const override {
     const DampedSine osc{omega0_, gamma_, 2.0 * v_};
     const double delta = osc.u(t), rate = osc.du(tv);
-    Vector x = Vector::Zero(12), v = Vector::Zero(12);
-    x[0] = -0.5 * (d_ - delta);
-    x[6] = 0.5 * (d_ - delta);
-    v[0] = 0.5 * rate;
-    v[6] = -0.5 * rate;
-    Observation o;
-    o.channels = {x, v, Vector::Constant(1, 0.25 * m_ * rate * rate + 0.5 * kb_ * delta * delta)};
-    o.kinetic = 0.25 * m_ * rate * rate;
-    return o;
+    return pair_observation(delta, rate, 0.5 * kb_ * delta * delta);
   }
   std::optional<Linearisation> linearise() const override {
-    ParticleSystem sys = make_system(mode_);
-    const RunSetup s = build(0.0);
-    return linearise_particles(sys, s.x0, Vector::Zero(s.v0.size()), "the bond spring of the two-sphere system");
+    return linearise_at(0.0, "the bond spring of the two-sphere system");
   }
 
  private:
-  TangentialHistory mode_;
-  double m_, d_, kb_, gamma_, v_, omega0_;
+  double kb_, gamma_, omega0_;
 };
 
 // ------------------------------------------------------------------------------------------
 // head-on and oblique: De Klerk et al. §3.1, two equal spheres approaching with -+v (offset dy).
-class TwoSphereImpact final : public ParticleCase {
+class TwoSphereImpact final : public EqualSpheres {
  public:
-  TwoSphereImpact(const CaseOptions& o, bool oblique) : oblique_(oblique), mode_(stepper::parse_tangential_history(o.tangential)) {
+  TwoSphereImpact(const CaseOptions& o, bool oblique) : EqualSpheres(o), oblique_(oblique) {
     name_ = oblique ? "oblique" : "head-on";
     description_ = oblique ? "two equal spheres colliding with offset dy/d (De Klerk et al. 2022, §3.1), friction "
                              "optional; reference: a fine run"
@@ -168,37 +225,19 @@ class TwoSphereImpact final : public ParticleCase {
     tc_ = collision_time(gamma_n_, kn_, m_eff_);
     h0_ = tc_ / 8.0;
     t_end_ = gap_ / (2.0 * v_) + 2.0 * tc_ + h0_;
-    levels_ = o.quick ? 4 : 6;
-    phases_ = o.quick ? 2 : 4;
-    time_scale_ = tc_;
-    time_scale_name_ = "t_c";
+    collision_scales(o, tc_);
     accuracy_quantity_ = "restitution";
     transient_contacts_ = true;
     channels_ = standard_channels(v_ * tc_, v_, m_ * v_ * v_);
   }
 
-  ParticleSystem make_system(TangentialHistory mode) const {
-    ParticleSystem sys(3, HookeParams{kn_, kt_, gamma_n_, gt_ratio_ * gamma_n_, mu_}, mode);
-    const double R = 0.5 * d_;
-    sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
-    sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
-    return sys;
+  ParticleSystem make_system() const override {
+    return spheres(2, HookeParams{kn_, kt_, gamma_n_, gt_ratio_ * gamma_n_, mu_});
   }
-  void place(const ParticleSystem& sys, double gap, Vector& x, Vector& v) const {
-    x = Vector::Zero(sys.dofs());
-    v = Vector::Zero(sys.dofs());
-    sys.set_centre(x, 0, Vec3(-0.5 * (d_ + gap), -0.5 * dy_, 0));
-    sys.set_centre(x, 1, Vec3(0.5 * (d_ + gap), 0.5 * dy_, 0));
-    sys.set_centre(v, 0, Vec3(v_, 0, 0));
-    sys.set_centre(v, 1, Vec3(-v_, 0, 0));
+  void place(const ParticleSystem& sys, double gap, Vector& x, Vector& v) const override {
+    place_pair(sys, gap, -0.5 * dy_, 0.5 * dy_, x, v);
   }
-  RunSetup build(double delay) const override {
-    auto sys = std::make_unique<ParticleSystem>(make_system(mode_));
-    RunSetup s;
-    place(*sys, gap_ + 2.0 * v_ * delay, s.x0, s.v0);
-    s.system = std::move(sys);
-    return s;
-  }
+  RunSetup build(double delay) const override { return build_at(gap_ + 2.0 * v_ * delay); }
   std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override { return sphere_pair_monitor(0, 1, d_); }
   // Overlap delta(t) and its rate (head-on): free approach, damped half sine, free separation.
   std::pair<double, double> overlap(double delay, double t) const {
@@ -212,16 +251,7 @@ class TwoSphereImpact final : public ParticleCase {
   bool has_exact() const override { return !oblique_; }
   Observation exact(double delay, double t, double tv) const override {
     const double delta = overlap(delay, t).first, rate = overlap(delay, tv).second;
-    Vector x = Vector::Zero(12), v = Vector::Zero(12);
-    x[0] = -0.5 * (d_ - delta);
-    x[6] = 0.5 * (d_ - delta);
-    v[0] = 0.5 * rate;
-    v[6] = -0.5 * rate;
-    Observation o;
-    const double K = 0.25 * m_ * rate * rate;
-    o.channels = {x, v, Vector::Constant(1, K + (delta > 0.0 ? 0.5 * kn_ * delta * delta : 0.0))};
-    o.kinetic = K;
-    return o;
+    return pair_observation(delta, rate, delta > 0.0 ? 0.5 * kn_ * delta * delta : 0.0);
   }
   std::map<std::string, double> exact_outcomes(double) const override {
     if (oblique_) return {};
@@ -230,7 +260,7 @@ class TwoSphereImpact final : public ParticleCase {
     return {{"restitution", -osc.du(tc_) / (2.0 * v_)}, {"peak_overlap", osc.u(t_peak)}, {"contact_duration", tc_}};
   }
   std::optional<Linearisation> linearise() const override {
-    ParticleSystem sys = make_system(mode_);
+    ParticleSystem sys = make_system();
     Vector x, v;
     // In contact: the centres 1e-3 d closer than touching, along the line the collision takes.
     place(sys, 0.0, x, v);
@@ -243,8 +273,7 @@ class TwoSphereImpact final : public ParticleCase {
 
  private:
   bool oblique_;
-  TangentialHistory mode_;
-  double m_, d_, kn_, e_, v_, gap_, dy_ = 0.0, mu_ = 0.0, kt_ = 0.0, gt_ratio_ = 0.0;
+  double kn_, e_, gap_, dy_ = 0.0, mu_ = 0.0, kt_ = 0.0, gt_ratio_ = 0.0;
   double m_eff_, gamma_n_, tc_;
 };
 
@@ -253,7 +282,7 @@ class TwoSphereImpact final : public ParticleCase {
 // velocity, N collisions; analytic piecewise motion (free flight, damped half sines).
 class WallBounce final : public ParticleCase {
  public:
-  WallBounce(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
+  WallBounce(const CaseOptions& o) : ParticleCase(o) {
     name_ = "wall-bounce";
     description_ = "one sphere bouncing between two walls 1.01 d apart (De Klerk et al. 2022, §3.2); analytic "
                    "piecewise motion, energy";
@@ -280,10 +309,7 @@ class WallBounce final : public ParticleCase {
       if (c + 1 < collisions_) t += (sep_ - d_) / s;
     }
     t_end_ = t + 0.25 * (sep_ - d_) / s;
-    levels_ = o.quick ? 4 : 6;
-    phases_ = o.quick ? 2 : 4;
-    time_scale_ = tc_;
-    time_scale_name_ = "t_c";
+    collision_scales(o, tc_);
     accuracy_quantity_ = "energy";
     transient_contacts_ = true;
     channels_ = standard_channels(sep_ - d_, v_, 0.5 * m_ * v_ * v_);
@@ -298,13 +324,9 @@ class WallBounce final : public ParticleCase {
     return sys;
   }
   RunSetup build(double delay) const override {
-    auto sys = std::make_unique<ParticleSystem>(make_system(mode_));
-    RunSetup s;
-    s.x0 = Vector::Zero(6);
-    s.v0 = Vector::Zero(6);
+    RunSetup s = at_rest(make_system(mode_));
     s.x0[0] = 0.5 * sep_ - v_ * delay;
     s.v0[0] = v_;
-    s.system = std::move(sys);
     return s;
   }
   std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override {
@@ -364,7 +386,6 @@ class WallBounce final : public ParticleCase {
   }
 
  private:
-  TangentialHistory mode_;
   double m_, d_, kn_, e_, v_, sep_, gamma_n_, tc_;
   long collisions_;
 };
@@ -376,7 +397,7 @@ class WallBounce final : public ParticleCase {
 // kappa = 1/m + R^2/I, while it sticks.
 class SpinningDisk final : public ParticleCase {
  public:
-  SpinningDisk(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
+  SpinningDisk(const CaseOptions& o) : ParticleCase(o) {
     name_ = "spinning-disk";
     description_ = "a disc with initial spin pressed on a wall by a constant normal force, the tangential spring "
                    "governing the motion (Xue et al. 2023, Case I); analytic while it sticks";
@@ -420,13 +441,9 @@ class SpinningDisk final : public ParticleCase {
     return sys;
   }
   RunSetup build(double) const override {
-    auto sys = std::make_unique<ParticleSystem>(make_system(mode_));
-    RunSetup s;
-    s.x0 = Vector::Zero(3);
-    s.v0 = Vector::Zero(3);
+    RunSetup s = at_rest(make_system(mode_));
     s.x0[1] = R_ - N_ / kn_;
     s.v0[2] = spin_;
-    s.system = std::move(sys);
     return s;
   }
   bool has_exact() const override { return sticks_; }
@@ -454,7 +471,6 @@ class SpinningDisk final : public ParticleCase {
   }
 
  private:
-  TangentialHistory mode_;
   double m_, d_, kn_, kt_, gamma_t_, N_, spin_, mu_, R_, I_, kappa_;
   DampedSine osc_{1.0, 0.0, 0.0};
   bool sticks_ = true;
@@ -465,7 +481,7 @@ class SpinningDisk final : public ParticleCase {
 // friction and damping; reference: a fine run.
 class FallingBall final : public ParticleCase {
  public:
-  FallingBall(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
+  FallingBall(const CaseOptions& o) : ParticleCase(o) {
     name_ = "falling-ball";
     description_ = "a spinning disc dropped under gravity onto a wall, with friction and damping (Xue et al. 2023, "
                    "Case II); reference: a fine run";
@@ -488,10 +504,7 @@ class FallingBall final : public ParticleCase {
     const double t_fall = v_impact_ / g_;
     t_end_ = 1.5 * t_fall + 2.0 * tc_;
     h0_ = tc_ / 8.0;
-    levels_ = o.quick ? 4 : 6;
-    phases_ = o.quick ? 2 : 4;
-    time_scale_ = tc_;
-    time_scale_name_ = "t_c";
+    collision_scales(o, tc_);
     accuracy_quantity_ = "restitution";
     uses_tangential_ = true;
     transient_contacts_ = true;
@@ -508,14 +521,10 @@ class FallingBall final : public ParticleCase {
     return sys;
   }
   RunSetup build(double delay) const override {
-    auto sys = std::make_unique<ParticleSystem>(make_system(mode_));
-    RunSetup s;
-    s.x0 = Vector::Zero(3);
-    s.v0 = Vector::Zero(3);
+    RunSetup s = at_rest(make_system(mode_));
     s.x0[1] = R_ + drop_ + v_impact_ * delay;
     s.v0[0] = vx_;
     s.v0[2] = spin_;
-    s.system = std::move(sys);
     return s;
   }
   std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override {
@@ -531,16 +540,15 @@ class FallingBall final : public ParticleCase {
   }
 
  private:
-  TangentialHistory mode_;
   double m_, d_, kn_, kt_, e_, gt_ratio_, mu_, g_, drop_, spin_, vx_, R_, gamma_n_, tc_, v_impact_;
 };
 
 // ------------------------------------------------------------------------------------------
 // bonded-impact: De Klerk et al. §3.3. A bonded pair (bond k_B) moving at +v struck by a third
 // sphere moving at -v; contact stiffness k != k_B. Reference: a fine run.
-class BondedImpact final : public ParticleCase {
+class BondedImpact final : public EqualSpheres {
  public:
-  BondedImpact(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
+  BondedImpact(const CaseOptions& o) : EqualSpheres(o) {
     name_ = "bonded-impact";
     description_ = "a bonded pair struck by a third sphere, k_B != k (De Klerk et al. 2022, §3.3); reference: a "
                    "fine run";
@@ -559,22 +567,17 @@ class BondedImpact final : public ParticleCase {
     const double T_bond = 2.0 * pi / std::sqrt(2.0 * kb_ / m_);
     h0_ = std::min(tc_, T_bond) / 8.0;
     t_end_ = gap_ / (2.0 * v_) + tc_ + periods * T_bond + h0_;
-    levels_ = o.quick ? 4 : 6;
-    phases_ = o.quick ? 2 : 4;
-    time_scale_ = tc_;
-    time_scale_name_ = "t_c";
+    collision_scales(o, tc_);
     accuracy_quantity_ = "peak_overlap";
     channels_ = standard_channels(v_ * tc_, v_, m_ * v_ * v_);
   }
 
-  ParticleSystem make_system(TangentialHistory mode) const {
-    ParticleSystem sys(3, HookeParams{kn_, 0.0, gamma_n_, 0.0, 0.0}, mode);
-    const double R = 0.5 * d_;
-    for (int i = 0; i < 3; ++i) sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
+  ParticleSystem make_system() const override {
+    ParticleSystem sys = spheres(3, HookeParams{kn_, 0.0, gamma_n_, 0.0, 0.0});
     sys.add_bond(0, 1, kb_);
     return sys;
   }
-  void place(const ParticleSystem& sys, double gap, Vector& x, Vector& v) const {
+  void place(const ParticleSystem& sys, double gap, Vector& x, Vector& v) const override {
     x = Vector::Zero(sys.dofs());
     v = Vector::Zero(sys.dofs());
     const double xb = -0.5 * (d_ + gap);
@@ -585,26 +588,16 @@ class BondedImpact final : public ParticleCase {
     sys.set_centre(v, 1, Vec3(v_, 0, 0));
     sys.set_centre(v, 2, Vec3(-v_, 0, 0));
   }
-  RunSetup build(double delay) const override {
-    auto sys = std::make_unique<ParticleSystem>(make_system(mode_));
-    RunSetup s;
-    place(*sys, gap_ + 2.0 * v_ * delay, s.x0, s.v0);
-    s.system = std::move(sys);
-    return s;
-  }
+  RunSetup build(double delay) const override { return build_at(gap_ + 2.0 * v_ * delay); }
   std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override { return sphere_pair_monitor(1, 2, d_); }
   std::optional<Linearisation> linearise() const override {
     // The bond alone (contact open): the state the run spends its time in. The impact lasts
     // a few steps near the limit, too short for its own (higher) frequency to grow.
-    ParticleSystem sys = make_system(mode_);
-    Vector x, v;
-    place(sys, gap_, x, v);
-    return linearise_particles(sys, x, Vector::Zero(v.size()), "the bond of the pair, contact open");
+    return linearise_at(gap_, "the bond of the pair, contact open");
   }
 
  private:
-  TangentialHistory mode_;
-  double m_, d_, kn_, kb_, e_, v_, gap_, gamma_n_, tc_;
+  double kn_, kb_, e_, gap_, gamma_n_, tc_;
 };
 
 // ------------------------------------------------------------------------------------------
@@ -741,9 +734,9 @@ class BoxSettle final : public SweepCase {
 // hertz-head-on: two equal spheres colliding head on under Hertz–Mindlin as EDEM and LIGGGHTS
 // define it (contact/hertz_mindlin.hpp), from the material. Reference outcomes: the law's own
 // impact integrated at a tight tolerance (contact::head_on_impact); undamped, the closed forms.
-class HertzHeadOn final : public ParticleCase {
+class HertzHeadOn final : public EqualSpheres {
  public:
-  HertzHeadOn(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {
+  HertzHeadOn(const CaseOptions& o) : EqualSpheres(o) {
     name_ = "hertz-head-on";
     description_ = "two equal spheres colliding head on under Hertz-Mindlin (EDEM, LIGGGHTS) from E, nu and e; "
                    "outcomes against the integrated impact (undamped: the Hertz closed forms)";
@@ -764,37 +757,17 @@ class HertzHeadOn final : public ParticleCase {
     gap_ = v_ * tc_;  // the approach takes half a collision
     h0_ = tc_ / 8.0;
     t_end_ = gap_ / (2.0 * v_) + 2.0 * tc_ + h0_;
-    levels_ = o.quick ? 4 : 6;
-    phases_ = o.quick ? 2 : 8;
-    time_scale_ = tc_;
-    time_scale_name_ = "t_c";
+    collision_scales(o, tc_, 8);
     accuracy_quantity_ = "restitution";
     transient_contacts_ = true;
     channels_ = standard_channels(v_ * tc_, v_, m_ * v_ * v_);
   }
 
-  ParticleSystem make_system(TangentialHistory mode) const {
-    ParticleSystem sys(3, law_, mode);
-    const double R = 0.5 * d_;
-    sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
-    sys.add_particle(R, m_, stepper::sphere_inertia(m_, R));
-    return sys;
+  ParticleSystem make_system() const override { return spheres(2, law_); }
+  void place(const ParticleSystem& sys, double gap, Vector& x, Vector& v) const override {
+    place_pair(sys, gap, 0, 0, x, v);
   }
-  void place(const ParticleSystem& sys, double gap, Vector& x, Vector& v) const {
-    x = Vector::Zero(sys.dofs());
-    v = Vector::Zero(sys.dofs());
-    sys.set_centre(x, 0, Vec3(-0.5 * (d_ + gap), 0, 0));
-    sys.set_centre(x, 1, Vec3(0.5 * (d_ + gap), 0, 0));
-    sys.set_centre(v, 0, Vec3(v_, 0, 0));
-    sys.set_centre(v, 1, Vec3(-v_, 0, 0));
-  }
-  RunSetup build(double delay) const override {
-    auto sys = std::make_unique<ParticleSystem>(make_system(mode_));
-    RunSetup s;
-    place(*sys, gap_ + 2.0 * v_ * delay, s.x0, s.v0);
-    s.system = std::move(sys);
-    return s;
-  }
+  RunSetup build(double delay) const override { return build_at(gap_ + 2.0 * v_ * delay); }
   std::unique_ptr<Monitor> monitor(const MechanicalSystem&) const override {
     const double d = d_;
     return std::make_unique<CollisionMonitor>([d](const Vector& x) { return d - (x[6] - x[0]); },
@@ -815,18 +788,14 @@ class HertzHeadOn final : public ParticleCase {
   }
   std::optional<Linearisation> linearise() const override {
     // The stiffest state of the collision: the peak overlap, at rest.
-    ParticleSystem sys = make_system(mode_);
-    Vector x, v;
-    place(sys, -reference_.peak_overlap, x, v);
-    return linearise_particles(sys, x, Vector::Zero(v.size()), "the two spheres at the collision's peak overlap");
+    return linearise_at(-reference_.peak_overlap, "the two spheres at the collision's peak overlap");
   }
   const contact::ContactLaw& law() const { return law_; }
 
  private:
-  TangentialHistory mode_;
   contact::ContactLaw law_;
   contact::ImpactResult reference_;
-  double d_, rho_, v_, e_, m_, m_eff_, r_eff_, e_star_, tc_, gap_;
+  double rho_, e_, m_eff_, r_eff_, e_star_, tc_, gap_;
 };
 
 // ------------------------------------------------------------------------------------------
@@ -841,11 +810,11 @@ class HertzHeadOn final : public ParticleCase {
 // tests/test_sweep_cases.cpp), so the convergence is measured against a fine run.
 class RollingResistance final : public ParticleCase {
  public:
-  RollingResistance(const CaseOptions& o) {
+  RollingResistance(const CaseOptions& o) : ParticleCase(o) {
     name_ = "rolling-resistance";
     description_ = "a sphere rolling to rest on a wall under rolling sds (LAMMPS granular); stopping time and "
                    "distance, analytic 5/7 mu_r g deceleration beside a fine run";
-    if (stepper::parse_tangential_history(o.tangential) != TangentialHistory::traditional)
+    if (mode_ != TangentialHistory::traditional)
       fail("rolling-resistance: the rolling history is LAMMPS' (traditional); --tangential consistent carries a "
            "tangential displacement spring only");
     const KeyValues& kv = o.overrides;
@@ -897,14 +866,10 @@ class RollingResistance final : public ParticleCase {
   }
   // At the static overlap m g / k_n, rolling along +x without slip (omega_y = v0 / r).
   RunSetup build(double) const override {
-    auto sys = std::make_unique<ParticleSystem>(make_system());
-    RunSetup s;
-    s.x0 = Vector::Zero(6);
-    s.v0 = Vector::Zero(6);
+    RunSetup s = at_rest(make_system());
     s.x0[2] = 0.5 * d_ - m_ * g_ / law_.kn;
     s.v0[0] = v0_;
     s.v0[4] = v0_ / (0.5 * d_);
-    s.system = std::move(sys);
     return s;
   }
   // stopping_time: the first zero crossing of the centre's speed (linear interpolation at the

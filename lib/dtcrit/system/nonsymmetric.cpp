@@ -73,6 +73,27 @@ std::vector<Complex> by_magnitude(const Eigen::VectorXcd& v) {
   return out;
 }
 
+// Every eigenvalue of A (dense QR iteration); fails with `failure` unless it converged.
+Eigen::VectorXcd dense_eigenvalues(const Matrix& A, const std::string& failure) {
+  Eigen::EigenSolver<Matrix> es(A, false);
+  if (es.info() != Eigen::Success) fail(failure);
+  return es.eigenvalues();
+}
+
+// Runs Arnoldi to convergence or fails, its message `prefix`, then the run (`rule` in words, nev,
+// ncv); adds the operator applications to `operations`.
+template <class Op>
+void run_arnoldi(Spectra::GenEigsSolver<Op>& eigs, Spectra::SortRule rule, const SpectrumOptions& o, Index nev,
+                 Index ncv, std::string_view prefix, std::string_view rule_words, Index& operations) {
+  eigs.init();
+  eigs.compute(rule, o.max_restarts, o.tolerance);
+  if (eigs.info() != Spectra::CompInfo::Successful)
+    fail(fmt::format("{}Arnoldi (Spectra GenEigsSolver, {}, nev = {}, ncv = {}) did not converge in {} restarts to "
+                     "tolerance {}",
+                     prefix, rule_words, nev, ncv, o.max_restarts, o.tolerance));
+  operations += eigs.num_operations();
+}
+
 template <class Op>
 std::vector<Complex> arnoldi(Op& op, const SpectrumOptions& o, Index& operations, const char* what) {
   const Index n = op.rows();
@@ -80,13 +101,7 @@ std::vector<Complex> arnoldi(Op& op, const SpectrumOptions& o, Index& operations
   const Index ncv = std::min(std::max(o.ncv, 2 * nev + 1), n);
   if (nev < 1) fail(fmt::format("Arnoldi ({}): {} dofs are too few; use the dense solver", what, n));
   Spectra::GenEigsSolver<Op> eigs(op, nev, ncv);
-  eigs.init();
-  eigs.compute(Spectra::SortRule::LargestMagn, o.max_restarts, o.tolerance);
-  if (eigs.info() != Spectra::CompInfo::Successful)
-    fail(fmt::format("Arnoldi (Spectra GenEigsSolver, {}, nev = {}, ncv = {}) did not converge in {} restarts to "
-                     "tolerance {}",
-                     what, nev, ncv, o.max_restarts, o.tolerance));
-  operations += eigs.num_operations();
+  run_arnoldi(eigs, Spectra::SortRule::LargestMagn, o, nev, ncv, "", what, operations);
   return by_magnitude(eigs.eigenvalues());
 }
 
@@ -98,14 +113,13 @@ Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& o
   const bool damped = sys.damped();
   if (!force_arnoldi && n <= opts.dense_below) {
     const Matrix K = scaled_dense(sys, sys.stiffness());
-    Eigen::EigenSolver<Matrix> ek(K, false);
-    if (ek.info() != Eigen::Success) fail("dense eigenvalues of M^-1/2 K M^-1/2: the QR iteration did not converge");
-    out.mu = by_magnitude(ek.eigenvalues());
+    out.mu = by_magnitude(
+        dense_eigenvalues(K, "dense eigenvalues of M^-1/2 K M^-1/2: the QR iteration did not converge"));
     if (damped) {
       const double omega = std::sqrt(std::abs(out.mu.front()));
-      Eigen::EigenSolver<Matrix> ea(companion_matrix(K, scaled_dense(sys, sys.damping()), omega, -1.0, -1.0), false);
-      if (ea.info() != Eigen::Success) fail("dense eigenvalues of the first-order system: the QR iteration did not converge");
-      out.s = by_magnitude(ea.eigenvalues());
+      out.s = by_magnitude(dense_eigenvalues(companion_matrix(K, scaled_dense(sys, sys.damping()), omega, -1.0, -1.0),
+                                             "dense eigenvalues of the first-order system: the QR iteration did not "
+                                             "converge"));
     }
     out.method = "dense (Eigen::EigenSolver)";
     return out;
@@ -135,9 +149,8 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
   if (!force_arnoldi && n <= o.dense_below) {
     const Matrix L =
         companion_matrix(scaled_dense(sys, sys.stiffness()), scaled_dense(sys, sys.damping()), w, 0.25, 0.25 * f);
-    Eigen::EigenSolver<Matrix> es(L, false);
-    if (es.info() != Eigen::Success) fail("the -1 crossing: the dense QR iteration did not converge");
-    mu.assign(es.eigenvalues().data(), es.eigenvalues().data() + 2 * n);
+    const Eigen::VectorXcd ev = dense_eigenvalues(L, "the -1 crossing: the dense QR iteration did not converge");
+    mu.assign(ev.data(), ev.data() + 2 * n);
     out.method = "every root (dense, Eigen::EigenSolver)";
   } else {
     CompanionOp op{&sys, w, 0.25, 0.25 * f, {}};
@@ -146,13 +159,8 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
     // small basis dominate (4000 spheres, fcc, polydisperse: 51 s with 30 vectors, 31 s with 60).
     const Index ncv = std::min<Index>(std::max<Index>(2 * o.ncv, 2 * nev + 1), 2 * n);
     Spectra::GenEigsSolver<CompanionOp> eigs(op, nev, ncv);
-    eigs.init();
-    eigs.compute(Spectra::SortRule::LargestReal, o.max_restarts, o.tolerance);
-    if (eigs.info() != Spectra::CompInfo::Successful)
-      fail(fmt::format("the -1 crossing: Arnoldi (Spectra GenEigsSolver, largest real part, nev = {}, ncv = {}) did "
-                       "not converge in {} restarts to tolerance {}",
-                       nev, ncv, o.max_restarts, o.tolerance));
-    out.operations = eigs.num_operations();
+    run_arnoldi(eigs, Spectra::SortRule::LargestReal, o, nev, ncv, "the -1 crossing: ", "largest real part",
+                out.operations);
     const Eigen::VectorXcd v = eigs.eigenvalues();
     mu.assign(v.data(), v.data() + v.size());
     ritz = eigs.eigenvectors();
