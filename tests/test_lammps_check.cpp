@@ -212,4 +212,13 @@ TEST_CASE("lammps-check judges each step against the reference step over the sam
                                              still, ref);
   CHECK(at_rest.reference_growth == 1.0);
   CHECK(at_rest.excess == Approx(std::pow(1.02, 1000.0)).epsilon(1e-9));
+  // A packing at rest that stays bounded at 1.01 too (LAMMPS' drum: its rolling dashpots set the
+  // limit, and LAMMPS grows only from 1.1): not seen, and the advice is to probe larger steps.
+  const ProbeStep rest_ref = judge_probe_step(still, ref, false, still, ref);
+  const ProbeStep rest_below = judge_probe_step(series(1000, 2, [](long) { return 1.0; }), 0.99, false, still, ref);
+  const ProbeStep rest_above = judge_probe_step(series(1000, 2, [](long) { return 1.0; }), 1.01, false, still, ref);
+  const auto quiet = probe_verdict(rest_ref, rest_below, rest_above);
+  CHECK_FALSE(quiet.confirmed);
+  CHECK_THAT(quiet.text, Catch::Matchers::Contains("was not seen") && Catch::Matchers::Contains("--factors") &&
+                             !Catch::Matchers::Contains("not at rest"));
 }

@@ -423,7 +423,9 @@ ProbeVerdict probe_verdict(const ProbeStep& reference, const ProbeStep& below, c
                             "or give more --steps",
                             reference.growth);
     else
-      v.text += "; give more --steps";
+      v.text += "; give more --steps, or probe larger steps (--factors 1.05,1.1,1.2,1.5) to see where LAMMPS starts "
+                "to grow: contacts that LAMMPS runs sliding, or at their rolling or twisting cap, lack the springs "
+                "and dashpots the limit was computed with, so the limit is conservative for them";
   }
   return v;
 }
