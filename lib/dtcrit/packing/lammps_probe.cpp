@@ -169,9 +169,11 @@ bool probe_discs(const Packing& p) {
 }
 
 double probe_kick_energy(const Packing& p, double amplitude) {
-  double m_total = 0.0, rotation = 0.0;
-  for (std::size_t i = 0; i < p.mass.size(); ++i) rotation += p.inertia[i] / (p.radius[i] * p.radius[i]);
-  for (double m : p.mass) m_total += m;
+  double m_total = 0.0, rotation = 0.0;  // sum m, sum I / r^2
+  for (std::size_t i = 0; i < p.mass.size(); ++i) {
+    m_total += p.mass[i];
+    rotation += p.inertia[i] / (p.radius[i] * p.radius[i]);
+  }
   const int spins = p.dim == 3 ? 3 : 1;  // 2D: the spin about z only (fix enforce2d)
   return 0.5 * (m_total * p.dim + rotation * spins) * amplitude * amplitude / 3.0;
 }
