@@ -1,5 +1,6 @@
 #pragma once
-// Helpers shared by the particle cases (cases_*.cpp): closed forms, observations, linearisation.
+// Helpers shared by the particle cases (cases.cpp, chung_ooi.cpp): their base class, closed forms,
+// observations, linearisation.
 #include <cmath>
 
 #include "dtcrit/stepper/particle_system.hpp"
@@ -39,5 +40,34 @@ Linearisation linearise_particles(stepper::ParticleSystem& sys, const Vector& x,
 
 // Kinetic energy 1/2 v^T M v.
 double kinetic(const Vector& mass, const Vector& v);
+
+// The cases run on a stepper::ParticleSystem and observe it the standard way (observe_particles).
+class ParticleCase : public SweepCase {
+ public:
+  explicit ParticleCase(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {}
+  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
+    return observe_particles(static_cast<const stepper::ParticleSystem&>(sys), x, v);
+  }
+
+ protected:
+  // A collision case: times in units of the contact duration t_c, 6 step levels and `phases`
+  // contact onsets (quick: 4 and 2).
+  void collision_scales(const CaseOptions& o, double tc, int phases = 4) {
+    levels_ = o.quick ? 4 : 6;
+    phases_ = o.quick ? 2 : phases;
+    time_scale_ = tc;
+    time_scale_name_ = "t_c";
+  }
+  // A run of `sys` from rest with every centre at the origin; the case then sets its start.
+  static RunSetup at_rest(stepper::ParticleSystem sys) {
+    RunSetup s;
+    s.x0 = Vector::Zero(sys.dofs());
+    s.v0 = Vector::Zero(sys.dofs());
+    s.system = std::make_unique<stepper::ParticleSystem>(std::move(sys));
+    return s;
+  }
+
+  stepper::TangentialHistory mode_;  // --tangential
+};
 
 }  // namespace dtcrit::sweep::detail

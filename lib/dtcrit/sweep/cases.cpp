@@ -19,6 +19,7 @@
 #include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 #include "dtcrit/sweep/case_support.hpp"
+#include "dtcrit/sweep/chung_ooi.hpp"
 #include "dtcrit/sweep/collision_monitor.hpp"
 
 namespace dtcrit::sweep {
@@ -45,35 +46,6 @@ long whole(std::string_view what, double value, long lo) {
     fail(fmt::format("{} = {} must be a whole number >= {}", what, value, lo));
   return static_cast<long>(value);
 }
-
-// The cases run on a stepper::ParticleSystem and observe it the standard way (observe_particles).
-class ParticleCase : public SweepCase {
- public:
-  explicit ParticleCase(const CaseOptions& o) : mode_(stepper::parse_tangential_history(o.tangential)) {}
-  Observation observe(const MechanicalSystem& sys, const Vector& x, const Vector& v) const override {
-    return observe_particles(static_cast<const ParticleSystem&>(sys), x, v);
-  }
-
- protected:
-  // A collision case: times in units of the contact duration t_c, 6 step levels and `phases`
-  // contact onsets (quick: 4 and 2).
-  void collision_scales(const CaseOptions& o, double tc, int phases = 4) {
-    levels_ = o.quick ? 4 : 6;
-    phases_ = o.quick ? 2 : phases;
-    time_scale_ = tc;
-    time_scale_name_ = "t_c";
-  }
-  // A run of `sys` from rest with every centre at the origin; the case then sets its start.
-  static RunSetup at_rest(ParticleSystem sys) {
-    RunSetup s;
-    s.x0 = Vector::Zero(sys.dofs());
-    s.v0 = Vector::Zero(sys.dofs());
-    s.system = std::make_unique<ParticleSystem>(std::move(sys));
-    return s;
-  }
-
-  TangentialHistory mode_;  // --tangential
-};
 
 // The first collision of 3D spheres i and j (i left of j), whose radii add up to d: overlap and
 // approach speed along their centre line.
@@ -934,6 +906,10 @@ const std::vector<Entry>& entries() {
       {"box-settle", "~218 spheres settling in an L x L x 20L box (De Klerk §3.4, eqs. 35-36)"},
       {"hertz-head-on", "two spheres colliding head on under Hertz-Mindlin (EDEM, LIGGGHTS) from E, nu, e (integrated)"},
       {"rolling-resistance", "a sphere rolling to rest on a wall under rolling sds (analytic 5/7 mu_r g, fine reference)"},
+      {"chung-ooi-1", "Chung & Ooi Test 1: two glass spheres, elastic head-on impact at +-10 m/s (Hertz closed forms)"},
+      {"chung-ooi-2", "Chung & Ooi Test 2: an aluminium sphere on a rigid plane at 0.2 m/s, elastic (Hertz closed forms)"},
+      {"chung-ooi-3", "Chung & Ooi Test 3: a sphere on a rigid plane at 3.9 m/s with restitution e (integrated impact)"},
+      {"chung-ooi-4", "Chung & Ooi Test 4: oblique impact on a plane at 3.9 m/s, mu = 0.092 (sliding closed form, fine run)"},
   };
   return e;
 }
@@ -964,6 +940,7 @@ std::unique_ptr<SweepCase> make_case(std::string_view name, const CaseOptions& o
   else if (name == "box-settle") c = std::make_unique<BoxSettle>(options);
   else if (name == "hertz-head-on") c = std::make_unique<HertzHeadOn>(options);
   else if (name == "rolling-resistance") c = std::make_unique<RollingResistance>(options);
+  else if (auto chung_ooi = make_chung_ooi_case(name, options)) c = std::move(chung_ooi);
   else fail(fmt::format("unknown sweep case '{}'{}; valid cases: {}", name, did_you_mean(name, case_names()),
                         fmt::join(case_names(), ", ")));
   std::vector<std::string> accepted;

@@ -340,10 +340,14 @@ class Engine {
     return *ref;
   }
 
+  // The case's exact outcomes; those it knows no exact value for from its reference run, where one
+  // is made (chung-ooi-4: the normal outcomes exact, the tangential ones from the run).
   std::map<std::string, double> reference_outcomes(int phase) const {
-    const auto exact = c_.exact_outcomes(delays_[static_cast<std::size_t>(phase)]);
-    if (!exact.empty()) return exact;
-    return reference(phase).run.outcomes;
+    auto out = c_.exact_outcomes(delays_[static_cast<std::size_t>(phase)]);
+    if (out.empty()) return reference(phase).run.outcomes;
+    if (const auto& ref = refs_[static_cast<std::size_t>(phase)])
+      for (const auto& [name, value] : ref->run.outcomes) out.emplace(name, value);
+    return out;
   }
 
   IntegratorSweep sweep_integrator(const std::string& spec, bool stability, const PredictedLimit& predicted) {
