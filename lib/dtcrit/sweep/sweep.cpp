@@ -235,7 +235,9 @@ class Engine {
     if (levels_ < 2 || levels_ > 24) fail(fmt::format("levels = {} must lie in [2, 24]", levels_));
     if (phases_ < 1 || phases_ > 64) fail(fmt::format("phases = {} must lie in [1, 64]", phases_));
     if (ref_r_ < 1 || ref_r_ > 12) fail(fmt::format("reference refinement = {} must lie in [1, 12]", ref_r_));
-    n_out_ = static_cast<long>(std::floor(c.t_end() / h0_ + 1e-9));
+    // The case's t_end covers onsets delayed by up to its own h0; a coarser h0 delays them by up to
+    // that, so the run is lengthened by the difference (else a late phase's collision would not end).
+    n_out_ = static_cast<long>(std::floor((c.t_end() + std::max(0.0, h0_ - c.h0())) / h0_ + 1e-9));
     if (n_out_ < 1) fail(fmt::format("h0 = {} is longer than the run (t_end = {})", h0_, c.t_end()));
     for (int j = 0; j < phases_; ++j) {
       const double u = phases_ == 1 ? 0.0 : std::fmod(0.5 + 0.6180339887498949 * j, 1.0);
