@@ -27,8 +27,9 @@ void add_pair_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--accuracy", *accuracy,
                   "also bound the recommended step by accuracy, e.g. restitution=1% (or peak_overlap, "
-                  "contact_duration): the sweep engine's head-on collision with this pair's normal effective mass, "
-                  "kn and damping; collinear contacts only");
+                  "contact_duration): the sweep engine's head-on collision with this pair's normal effective mass "
+                  "under its law (--lammps-pair, --hertz-mindlin: the law's own collision at --impact-velocity; "
+                  "--kn: the linear spring and dashpot); collinear contacts only");
   cmd->footer(damping_convention);
   cmd->callback([=] {
     if (*json && *csv) throw std::invalid_argument("choose one of --json and --csv");

@@ -33,12 +33,22 @@ AccuracyStep pair_accuracy_step(const ContactPointModel& model, const std::strin
     fail("--accuracy needs a collinear contact (both arms along the normal, r_t = 0): an eccentric impact couples "
          "to rotation and is not the head-on collision the sweep measures");
   const double m_n = model.normal_effective_mass();
-  const double zeta = damping_ratio(model.law().cn, model.law().kn, m_n);
-  if (!(zeta < 1.0)) fail(fmt::format("--accuracy: the normal contact is overdamped (damping ratio {:.3g})", zeta));
-  const double e = restitution_from_damping_ratio(zeta);
-  // head-on: two equal spheres of mass m each, m_eff = m / 2.
-  const std::string set = fmt::format("m={:.17g},kn={:.17g},restitution={:.17g}", 2.0 * m_n, model.law().kn, e);
-  const auto c = sweep::make_case("head-on", sweep::CaseOptions{KeyValues(set, "--accuracy"), "traditional", false});
+  std::unique_ptr<sweep::SweepCase> c;
+  if (const auto& origin = model.origin()) {
+    // A state-dependent law (Hertz, LAMMPS granular): its own collision at the impact speed, the one
+    // `dtcrit sweep --case hertz-head-on` runs, not the linear spring it was linearised to.
+    if (!origin->point.impact)
+      fail("--accuracy with a state-dependent law (--lammps-pair, --hertz-mindlin) needs --impact-velocity: the "
+           "accuracy is that of the collision at that speed");
+    c = sweep::make_law_head_on_case(origin->contact_law, m_n, origin->r_eff, origin->point.impact_velocity);
+  } else {
+    const double zeta = damping_ratio(model.law().cn, model.law().kn, m_n);
+    if (!(zeta < 1.0)) fail(fmt::format("--accuracy: the normal contact is overdamped (damping ratio {:.3g})", zeta));
+    const double e = restitution_from_damping_ratio(zeta);
+    // head-on: two equal spheres of mass m each, m_eff = m / 2.
+    const std::string set = fmt::format("m={:.17g},kn={:.17g},restitution={:.17g}", 2.0 * m_n, model.law().kn, e);
+    c = sweep::make_case("head-on", sweep::CaseOptions{KeyValues(set, "--accuracy"), "traditional", false});
+  }
   sweep::SweepOptions o;
   o.integrators = {integrator};
   o.stability = 0;

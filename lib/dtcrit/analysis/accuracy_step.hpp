@@ -1,6 +1,8 @@
 #pragma once
-// The accuracy-limited step of one contact's normal impact, from the sweep engine: the `head-on`
-// case with the pair's normal effective mass, k_n and restitution, and the integrator asked for.
+// The accuracy-limited step of one contact's normal impact, from the sweep engine, for the integrator
+// asked for: a state-dependent law's own collision at the impact speed (make_law_head_on_case: what
+// `dtcrit sweep --case hertz-head-on` runs), else the linear `head-on` case with the pair's normal
+// effective mass, k_n and restitution.
 // Only for collinear contacts (both arms along the normal, r_t = 0), where the normal motion does
 // not couple to rotation and the pair's impact is exactly that 1-DOF collision.
 #include <string>

@@ -98,7 +98,7 @@ ContactPointModel build_law_model(const PairInput& input, const PlanarBody& b1, 
   const contact::OperatingPoint point =
       contact::operating_point(law, m_eff, geometry.normal_effective_mass(), r_eff, state);
   ContactPointModel model(b1, b2, contact::linearised_law(law, point, m_eff, r_eff));
-  LawOrigin origin{contact::describe(law), point, r_eff, 0.0};
+  LawOrigin origin{contact::describe(law), law, point, r_eff, 0.0};
   // Hertz laws: F = kn sqrt(R) delta^(3/2), so kn = 4/3 E* (hertz/material stores exactly that).
   if (law.normal != contact::NormalModel::hooke) origin.e_star = 0.75 * law.kn;
   model.set_origin(std::move(origin));

@@ -27,6 +27,7 @@ Matrix2 contact_point_mobility(const PlanarBody& body);
 // (dtcrit pair --lammps-pair): the law as dtcrit holds it and the point it was linearised at.
 struct LawOrigin {
   std::string law;  // contact::describe()
+  contact::ContactLaw contact_law;  // the law itself (its own collision: dtcrit pair --accuracy)
   contact::OperatingPoint point;
   double r_eff = 0.0;
   double e_star = 0.0;  // hertz/material: E*, for the closed-form Hertz collision time (else 0)

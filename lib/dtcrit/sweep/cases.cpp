@@ -703,36 +703,19 @@ class BoxSettle final : public SweepCase {
 };
 
 // ------------------------------------------------------------------------------------------
-// hertz-head-on: two equal spheres colliding head on under Hertz–Mindlin as EDEM and LIGGGHTS
-// define it (contact/hertz_mindlin.hpp), from the material. Reference outcomes: the law's own
-// impact integrated at a tight tolerance (contact::head_on_impact); undamped, the closed forms.
-class HertzHeadOn final : public EqualSpheres {
+// The head-on collision of two bodies under any contact law (effective mass m_eff, radius r_eff,
+// approach speed v), run as two equal spheres of mass 2 m_eff and radius 2 r_eff at -+v/2: the same
+// normal motion, whatever the bodies. Reference outcomes: the law's own impact integrated at a tight
+// tolerance (contact::head_on_impact); an undamped Hertz law, Hertz' closed forms. `dtcrit pair
+// --accuracy` measures this collision (make_law_head_on_case), hertz-head-on is it for EDEM's law.
+class LawHeadOn : public EqualSpheres {
  public:
-  HertzHeadOn(const CaseOptions& o) : EqualSpheres(o) {
-    name_ = "hertz-head-on";
-    description_ = "two equal spheres colliding head on under Hertz-Mindlin (EDEM, LIGGGHTS) from E, nu and e; "
-                   "outcomes against the integrated impact (undamped: the Hertz closed forms)";
-    const KeyValues& kv = o.overrides;
-    d_ = require_positive("d", param(kv, "d", 1e-3, "diameter [m]"));
-    rho_ = require_positive("density", param(kv, "density", 2500.0, "density [kg/m^3]"));
-    const double E = param(kv, "youngs", 5e10, "Young's modulus E [Pa]");
-    const double nu = param(kv, "poisson", 0.22, "Poisson's ratio");
-    v_ = require_positive("v", param(kv, "v", 1.0, "initial speed of each sphere, towards the other [m/s]"));
-    e_ = param(kv, "restitution", 0.7, "restitution e (EDEM's beta; 1: undamped)");
-    law_ = contact::hertz_mindlin(E, nu, e_, 0.5);
-    m_ = contact::sphere_mass(0.5 * d_, rho_);
-    m_eff_ = 0.5 * m_;
-    r_eff_ = 0.25 * d_;
-    e_star_ = 0.75 * law_.kn;
-    reference_ = contact::head_on_impact(law_, m_eff_, r_eff_, 2.0 * v_, 0.0, 16000.0);
-    tc_ = reference_.duration;
-    gap_ = v_ * tc_;  // the approach takes half a collision
-    h0_ = tc_ / 8.0;
-    t_end_ = gap_ / (2.0 * v_) + 2.0 * tc_ + h0_;
-    collision_scales(o, tc_, 8);
-    accuracy_quantity_ = "restitution";
-    transient_contacts_ = true;
-    channels_ = standard_channels(v_ * tc_, v_, m_ * v_ * v_);
+  LawHeadOn(const contact::ContactLaw& law, double m_eff, double r_eff, double speed, const CaseOptions& o)
+      : EqualSpheres(o) {
+    name_ = "law-head-on";
+    description_ = fmt::format("two bodies colliding head on at {:g} m/s under {}; outcomes against the integrated "
+                               "impact", speed, contact::describe(law));
+    set_up(law, m_eff, r_eff, speed, o);
   }
 
   ParticleSystem make_system() const override { return spheres(2, law_); }
@@ -745,14 +728,15 @@ class HertzHeadOn final : public EqualSpheres {
     return std::make_unique<CollisionMonitor>([d](const Vector& x) { return d - (x[6] - x[0]); },
                                               [](const Vector&, const Vector& v) { return v[0] - v[6]; });
   }
-  // Undamped: Hertz' closed forms (peak overlap from the energy balance, the duration with its exact
-  // constant); damped: the law's impact integrated at 16000 steps per peak-overlap time.
+  // An undamped Hertz law: Hertz' closed forms (peak overlap from the energy balance, the duration
+  // with its exact constant); else the law's impact integrated at 16000 steps per peak-overlap time.
   std::map<std::string, double> exact_outcomes(double) const override {
-    if (e_ == 1.0) {
-      const double s = 2.0 * v_;
+    const bool hertz = law_.normal == contact::NormalModel::hertz || law_.normal == contact::NormalModel::hertz_material;
+    if (hertz && law_.damping_coefficient == 0.0) {
+      const double s = 2.0 * v_, e_star = 0.75 * law_.kn;
       return {{"restitution", 1.0},
-              {"peak_overlap", contact::hertz_peak_overlap(m_eff_, r_eff_, e_star_, s)},
-              {"contact_duration", contact::hertz_duration(m_eff_, r_eff_, e_star_, s)}};
+              {"peak_overlap", contact::hertz_peak_overlap(m_eff_, r_eff_, e_star, s)},
+              {"contact_duration", contact::hertz_duration(m_eff_, r_eff_, e_star, s)}};
     }
     return {{"restitution", reference_.restitution},
             {"peak_overlap", reference_.peak_overlap},
@@ -764,10 +748,49 @@ class HertzHeadOn final : public EqualSpheres {
   }
   const contact::ContactLaw& law() const { return law_; }
 
+ protected:
+  explicit LawHeadOn(const CaseOptions& o) : EqualSpheres(o) {}
+  void set_up(const contact::ContactLaw& law, double m_eff, double r_eff, double speed, const CaseOptions& o) {
+    law_ = law;
+    m_eff_ = require_positive("effective mass", m_eff);
+    r_eff_ = require_positive("effective radius", r_eff);
+    m_ = 2.0 * m_eff_;
+    d_ = 4.0 * r_eff_;
+    v_ = 0.5 * require_positive("impact speed", speed);
+    reference_ = contact::head_on_impact(law_, m_eff_, r_eff_, speed, 0.0, 16000.0);
+    tc_ = reference_.duration;
+    gap_ = v_ * tc_;  // the approach takes half a collision
+    h0_ = tc_ / 8.0;
+    t_end_ = gap_ / (2.0 * v_) + 2.0 * tc_ + h0_;
+    collision_scales(o, tc_, 8);
+    accuracy_quantity_ = "restitution";
+    transient_contacts_ = true;
+    channels_ = standard_channels(v_ * tc_, v_, m_ * v_ * v_);
+  }
+
  private:
   contact::ContactLaw law_;
   contact::ImpactResult reference_;
-  double rho_, e_, m_eff_, r_eff_, e_star_, tc_, gap_;
+  double m_eff_ = 0.0, r_eff_ = 0.0, tc_ = 0.0, gap_ = 0.0;
+};
+
+// hertz-head-on: two equal spheres colliding head on under Hertz–Mindlin as EDEM and LIGGGHTS
+// define it (contact/hertz_mindlin.hpp), from the material.
+class HertzHeadOn final : public LawHeadOn {
+ public:
+  HertzHeadOn(const CaseOptions& o) : LawHeadOn(o) {
+    name_ = "hertz-head-on";
+    description_ = "two equal spheres colliding head on under Hertz-Mindlin (EDEM, LIGGGHTS) from E, nu and e; "
+                   "outcomes against the integrated impact (undamped: the Hertz closed forms)";
+    const KeyValues& kv = o.overrides;
+    const double d = require_positive("d", param(kv, "d", 1e-3, "diameter [m]"));
+    const double rho = require_positive("density", param(kv, "density", 2500.0, "density [kg/m^3]"));
+    const double E = param(kv, "youngs", 5e10, "Young's modulus E [Pa]");
+    const double nu = param(kv, "poisson", 0.22, "Poisson's ratio");
+    const double v = require_positive("v", param(kv, "v", 1.0, "initial speed of each sphere, towards the other [m/s]"));
+    const double e = param(kv, "restitution", 0.7, "restitution e (EDEM's beta; 1: undamped)");
+    set_up(contact::hertz_mindlin(E, nu, e, 0.5), 0.5 * contact::sphere_mass(0.5 * d, rho), 0.25 * d, 2.0 * v, o);
+  }
 };
 
 // ------------------------------------------------------------------------------------------
@@ -926,6 +949,11 @@ std::string case_summary(std::string_view name) {
   for (const auto& e : entries())
     if (name == e.name) return e.summary;
   return {};
+}
+
+std::unique_ptr<SweepCase> make_law_head_on_case(const contact::ContactLaw& law, double m_eff, double r_eff,
+                                                 double speed, const CaseOptions& options) {
+  return std::make_unique<LawHeadOn>(law, m_eff, r_eff, speed, options);
 }
 
 std::unique_ptr<SweepCase> make_case(std::string_view name, const CaseOptions& options) {

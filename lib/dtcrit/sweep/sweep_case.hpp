@@ -15,6 +15,10 @@
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/dynamics/system.hpp"
 
+namespace dtcrit::contact {
+struct ContactLaw;
+}
+
 namespace dtcrit::sweep {
 
 // One overridable parameter of a case (SI units).
@@ -164,5 +168,10 @@ std::string case_summary(std::string_view name);
 // Builds a case. Throws std::invalid_argument naming the valid cases for an unknown name, and the
 // accepted keys for an unknown --set key (KeyValues::reject_unused).
 std::unique_ptr<SweepCase> make_case(std::string_view name, const CaseOptions& options);
+// The head-on collision of two bodies under `law` with effective mass m_eff [kg] and radius r_eff [m]
+// at the approach speed `speed` [m/s], run as two equal spheres (mass 2 m_eff, radius 2 r_eff) at
+// -+speed/2 (hertz-head-on is this case for EDEM's law): the collision `dtcrit pair --accuracy` measures.
+std::unique_ptr<SweepCase> make_law_head_on_case(const contact::ContactLaw& law, double m_eff, double r_eff,
+                                                 double speed, const CaseOptions& options = {});
 
 }  // namespace dtcrit::sweep
