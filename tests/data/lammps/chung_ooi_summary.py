@@ -34,8 +34,8 @@ def main(folder):
         dmax = max(r - f[i][2] for f in fr)
         est = [3 * m * 2 * (b[i][2] - a[i][2] - h * a[i][5]) / h ** 2 / (4 * math.sqrt(r) * (r - a[i][2]) ** 1.5)
                for a, b in zip(fr, fr[1:]) if r - a[i][2] > 0.1 * dmax]
-        print(f"Test 2 {name}: contact steps {first}-{last} of {len(fr) - 1} (h = 1e-5 s), rebound "
-              f"{fr[-1][i][5] / -fr[0][i][5]:.9f}; E* from the dump {min(est):.10g} .. {max(est):.10g} Pa over "
+        print(f"Test 2 {name}: contact steps {first}-{last} of {len(fr) - 1} (h = 1e-5 s), largest overlap "
+              f"{dmax:.4g} m, rebound {fr[-1][i][5] / -fr[0][i][5]:.9f}; E* from the dump {min(est):.10g} .. {max(est):.10g} Pa over "
               f"{len(est)} steps; E/(2(1-nu)) = {E / (2 * (1 - nu)):.10g}, rigid plane E/(1-nu^2) = "
               f"{E / (1 - nu * nu):.10g}, own material E/(2(1-nu^2)) = {E / (2 * (1 - nu * nu)):.10g}")
     # Test 3: r = 2.5 mm at 3.9 m/s, damping tsuji.
