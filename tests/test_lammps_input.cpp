@@ -411,3 +411,329 @@ TEST_CASE("a LAMMPS script on a non-symmetric damped packing: the -1 crossing, c
   CHECK(j["recommended_step"]["h_crit_upper_bound"] == true);
   CHECK(j["recommended_step"]["h_recommended"].is_null());
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Chung & Ooi (2011) benchmark Tests 1-4 (Granular Matter 13:643, doi 10.1007/s10035-011-0277-0; the
+// numbers as in Yade's Test1.py-Test4.py) run by LAMMPS 29 Sep 2021 (tests/data/lammps/in.chung_ooi_*,
+// make_fixtures.sh), every step dumped with %.17g, and followed by dtcrit's reference stepper at the
+// same h from the dump's first snapshot.
+//
+// What LAMMPS 29 Sep 2021 does with `fix wall/gran granular hertz/material E c nu ...`. Read in
+// lammps/lammps src/GRANULAR/fix_wall_gran.cpp as stored at commit 02e2e22, a version older than 29 Sep
+// 2021 (before the 2023 refactor into granular_model.cpp; the whole repository, 725 MB, was too large
+// to fetch for its 2021 history): the constructor FixWallGran::FixWallGran, init() and granular().
+// Every point these tests use is confirmed for the installed 29 Sep 2021 binary by its dumps.
+// - normal: the constructor stores k_n = 4/3 E/(2(1 - nu)) from the fix's own E and nu. The wall has no
+//   material of its own, and this is neither a rigid plane (Chung & Ooi: E* = E/(1 - nu^2)) nor a wall
+//   of the particle's material (E* = E/(2(1 - nu^2)), what pair_granular.cpp coeff() stores for two
+//   spheres of one type). granular() takes R_eff = r_i for a flat wall (rwall = 0) and m_eff = m_i
+//   (rmass, or the rigid body's mass), the contact-point velocity with the arm r_i and the tangential
+//   force's torque arm r_i (pairs: r_i - delta/2). Measured in Test 2 from LAMMPS' dump alone:
+//   E* = E/(2(1 - nu)) to 3e-9 with R = r and m the atom's mass.
+// - damping: the pair style's sub-models with these m_eff and a = sqrt(r_i delta); `tsuji` (prefactor
+//   sqrt(m_eff k_n a)) turns the restitution into Tsuji's polynomial in init(), in place, so every run
+//   command converts the converted value again (the last test case: a second run damps with the
+//   polynomial applied twice). Upstream discussion of the wall's modulus: lammps/lammps issue #4141.
+// - tangential mindlin: stiffness k_t a; a NULL k_t is stored as E/4 (2 - nu)(1 + nu) (the expression's
+//   precedence: not pair_granular's 8 G* = 2E/((2 - nu)(1 + nu)) nor the rigid plane's
+//   4E/((2 - nu)(1 + nu))); the tangential dashpot x_gammat times the normal one; the Coulomb cap
+//   mu |F_n| with the dashpot in F_n, the history reset onto the cap as for pairs. Test 4 tells these
+//   apart: with 8 G* on the wall the stepper leaves LAMMPS' velocities by 2.5 % of the impact speed.
+// contact::parse_lammps_wall_granular() and the stepper's walls model exactly this: the trajectories
+// below agree to rounding at every step.
+namespace {
+
+struct FollowResult {
+  double x = 0.0, v = 0.0, w = 0.0;  // worst |difference| over the compared steps, relative
+  long first_contact = -1, last_contact = -1;  // first and last step with a contact in dtcrit
+  long lammps_first = -1, lammps_last = -1;    // the same in LAMMPS' dump (an overlap of its positions)
+};
+
+// Follows the dump's rows `rows` (atoms sorted by id) with sys (particle k <-> rows[k]) from snapshot
+// `first` for every later snapshot, h apart; positions relative to the radius, velocities to `speed`,
+// spins to speed / radius.
+FollowResult follow_lammps(const std::vector<Dump>& snaps, stepper::ParticleSystem& sys,
+                           const std::vector<std::size_t>& rows, double h, double speed, std::size_t first = 0) {
+  REQUIRE(static_cast<Index>(rows.size()) == sys.particle_count());
+  Vector x = Vector::Zero(sys.dofs()), v = Vector::Zero(sys.dofs());
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const auto& s = snaps[first].rows[rows[k]];
+    const auto i = static_cast<Index>(k);
+    sys.set_centre(x, i, {s[1], s[2], s[3]});
+    for (int d = 0; d < 3; ++d) v[6 * i + d] = s[4 + static_cast<std::size_t>(d)];
+    sys.set_spin(v, i, {s[7], s[8], s[9]});
+  }
+  const auto integ = make_integrator("velocity_verlet");
+  integ->start(sys, 0.0, x, v, h);
+  FollowResult res;
+  for (std::size_t n = first + 1; n < snaps.size(); ++n) {
+    integ->step(sys);
+    bool touching = false, lammps_touching = false;
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const auto i = static_cast<Index>(k);
+      const auto& s = snaps[n].rows[rows[k]];
+      const double r = sys.radius(i);
+      const V3 xd = sys.centre(integ->position(), i);
+      res.x = std::max(res.x, (xd - V3(s[1], s[2], s[3])).norm() / r);
+      res.v = std::max(res.v, (V3(integ->velocity().segment<3>(6 * i)) - V3(s[4], s[5], s[6])).norm() / speed);
+      res.w = std::max(res.w, (sys.spin(integ->velocity(), i) - V3(s[7], s[8], s[9])).norm() * r / speed);
+      const V3 xl(s[1], s[2], s[3]);
+      for (const auto& wall : sys.walls()) {
+        touching = touching || r - (xd - wall.point).dot(wall.normal) > 0.0;
+        lammps_touching = lammps_touching || r - (xl - wall.point).dot(wall.normal) > 0.0;
+      }
+      for (Index j = i + 1; j < sys.particle_count(); ++j) {
+        const auto& t = snaps[n].rows[rows[static_cast<std::size_t>(j)]];
+        touching = touching || (xd - sys.centre(integ->position(), j)).norm() < r + sys.radius(j);
+        lammps_touching = lammps_touching || (xl - V3(t[1], t[2], t[3])).norm() < r + sys.radius(j);
+      }
+    }
+    const long step = static_cast<long>(n);
+    if (touching) {
+      if (res.first_contact < 0) res.first_contact = step;
+      res.last_contact = step;
+    }
+    if (lammps_touching) {
+      if (res.lammps_first < 0) res.lammps_first = step;
+      res.lammps_last = step;
+    }
+  }
+  return res;
+}
+
+double lammps_sphere_mass(double r, double rho) { return 4.0 * M_PI / 3.0 * r * r * r * rho; }  // set density
+
+// The granular words of a pair_coeff / fix wall/gran line, after the type columns or "granular".
+std::vector<std::string> split(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> w;
+  for (std::string t; in >> t;) w.push_back(t);
+  return w;
+}
+
+// The law LAMMPS' `fix wall/gran granular COEFFS` gives its contacts.
+contact::ContactLaw lammps_wall(const std::string& coeffs) {
+  return contact::parse_lammps_wall_granular(split(coeffs), "fix wall/gran");
+}
+
+// `count` spheres of radius r and density rho under the pair law `granular COEFFS`, and the plane z = 0
+// (normal +z) with the law `wall`.
+stepper::ParticleSystem spheres_on_plane(const std::string& coeffs, double r, double rho, int count,
+                                         const contact::ContactLaw& wall) {
+  stepper::ParticleSystem sys(3, contact::parse_lammps_pair("granular " + coeffs));
+  const double m = lammps_sphere_mass(r, rho);
+  for (int k = 0; k < count; ++k) sys.add_particle(r, m, 0.4 * m * r * r);
+  sys.add_wall({0.0, 0.0, 0.0}, {0.0, 0.0, 1.0}, wall);
+  return sys;
+}
+
+}  // namespace
+
+TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 1, two spheres, hertz/material",
+          "[lammps][stepper][chung-ooi]") {
+  // in.chung_ooi_1: r = 10 mm, +-10 m/s head on, glass (atoms 1-2) and limestone (atoms 3-4), no
+  // damping, h = 5e-7 s, 118 steps. Pair contacts: E* = E/(2(1 - nu^2)), torque arm r - delta/2.
+  // Measured (build/tests/dtcrit_tests "[chung-ooi]" -s): the positions equal LAMMPS' to the last bit,
+  // the velocities within 5.8e-17 (glass) and 3.6e-16 (limestone) of 10 m/s; contact at steps 3-83 and
+  // 3-110 in both codes.
+  const auto snaps = read_dump_snapshots(data_dir + "chung_ooi_1.dump");
+  REQUIRE(snaps.size() == 119);
+  const double r = 0.01, h = 5e-7;
+  struct Case { std::string coeffs; double rho; std::size_t row; };
+  for (const Case& c : {Case{"hertz/material 4.8e10 0.0 0.20 tangential mindlin NULL 0.0 0.0", 2800.0, 0},
+                        Case{"hertz/material 2.0e10 0.0 0.25 tangential mindlin NULL 0.0 0.0", 2500.0, 2}}) {
+    stepper::ParticleSystem sys(3, contact::parse_lammps_pair("granular " + c.coeffs));
+    const double m = lammps_sphere_mass(r, c.rho);
+    for (int k = 0; k < 2; ++k) sys.add_particle(r, m, 0.4 * m * r * r);
+    const FollowResult res = follow_lammps(snaps, sys, {c.row, c.row + 1}, h, 10.0);
+    INFO(c.coeffs << ": position " << res.x << ", velocity " << res.v << ", spin " << res.w << "; contact steps "
+                  << res.first_contact << "-" << res.last_contact << ", LAMMPS " << res.lammps_first << "-"
+                  << res.lammps_last);
+    CHECK(res.first_contact == res.lammps_first);
+    CHECK(res.last_contact == res.lammps_last);
+    CHECK(res.lammps_first > 1);                                       // starts apart,
+    CHECK(res.lammps_last + 5 < static_cast<long>(snaps.size()) - 1);  // a few steps of free flight after
+    CHECK(res.x < 1e-12);
+    CHECK(res.v < 1e-12);
+    CHECK(res.w < 1e-12);
+  }
+}
+
+TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 2, a sphere on fix wall/gran granular",
+          "[lammps][stepper][chung-ooi]") {
+  // in.chung_ooi_2: r = 0.1 m at 0.2 m/s onto the plane z = 0, no damping, aluminium alloy (atom 1)
+  // and magnesium alloy (atom 2), h = 1e-5 s, 100 steps; the law of the wall is
+  // parse_lammps_wall_granular() of the fix's words (the comment above these tests).
+  // Measured: E* from the dump within 2.1e-9 (aluminium) and 3.1e-9 (magnesium) of E/(2(1 - nu));
+  // the stepper's positions within 1.4e-16 r, velocities within 5.6e-16 (aluminium) and 1.6e-13
+  // (magnesium) of 0.2 m/s: the overlap (at most 6e-5 m, chung_ooi_summary.py) is r minus z = 0.1 m,
+  // whose last bit (1.4e-17 m) is 2e-13 of it, so rounding of z alone moves the force that much.
+  const auto snaps = read_dump_snapshots(data_dir + "chung_ooi_2.dump");
+  REQUIRE(snaps.size() == 101);
+  const double r = 0.1, h = 1e-5;
+  struct Case { std::string coeffs; double E, nu, rho; std::size_t row; };
+  for (const Case& c :
+       {Case{"hertz/material 7.0e10 0.0 0.30 tangential mindlin NULL 0.0 0.0", 7.0e10, 0.30, 2699.0, 0},
+        Case{"hertz/material 4.0e10 0.0 0.35 tangential mindlin NULL 0.0 0.0", 4.0e10, 0.35, 1800.0, 1}}) {
+    // LAMMPS' own normal stiffness, measured from its dump alone: fix nve/sphere moves
+    // z_{n+1} = z_n + h v_n + h^2/2 a_n, so a_n = 2 (z_{n+1} - z_n - h v_n)/h^2, and an undamped
+    // Hertz contact on a plane gives E* = 3 m a_n / (4 sqrt(R) delta_n^{3/2}). With R = r and m the
+    // atom's mass it is E/(2(1 - nu)) at every step of the collision's core (delta > delta_max/10),
+    // 0.65 and 1.3 times the rigid plane's E/(1 - nu^2) and the own-material wall's E/(2(1 - nu^2)).
+    const double m = lammps_sphere_mass(r, c.rho), wall_E = c.E / (2.0 * (1.0 - c.nu));
+    double delta_max = 0.0;
+    for (const auto& s : snaps) delta_max = std::max(delta_max, r - s.rows[c.row][3]);
+    double worst_E = 0.0;
+    int measured = 0;
+    for (std::size_t n = 0; n + 1 < snaps.size(); ++n) {
+      const auto &s = snaps[n].rows[c.row], &s1 = snaps[n + 1].rows[c.row];
+      const double delta = r - s[3];
+      if (delta < 0.1 * delta_max) continue;
+      const double a = 2.0 * (s1[3] - s[3] - h * s[6]) / (h * h);
+      worst_E = std::max(worst_E, std::abs(3.0 * m * a / (4.0 * std::sqrt(r) * std::pow(delta, 1.5)) / wall_E - 1.0));
+      ++measured;
+    }
+    INFO(c.coeffs << ": E* from LAMMPS' dump / (E/(2(1 - nu))) - 1 at most " << worst_E << " over " << measured
+                  << " steps");
+    CHECK(measured > 50);
+    CHECK(worst_E < 1e-6);
+
+    stepper::ParticleSystem sys = spheres_on_plane(c.coeffs, r, c.rho, 1, lammps_wall(c.coeffs));
+    const FollowResult res = follow_lammps(snaps, sys, {c.row}, h, 0.2);
+    INFO("position " << res.x << ", velocity " << res.v << ", spin " << res.w << "; contact steps "
+                     << res.first_contact << "-" << res.last_contact << ", LAMMPS " << res.lammps_first << "-"
+                     << res.lammps_last);
+    CHECK(res.first_contact == res.lammps_first);
+    CHECK(res.last_contact == res.lammps_last);
+    CHECK(res.lammps_first > 1);
+    CHECK(res.lammps_last + 5 < static_cast<long>(snaps.size()) - 1);
+    CHECK(res.x < 1e-12);
+    CHECK(res.v < 1e-12);
+    CHECK(res.w < 1e-12);
+  }
+}
+
+TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 3, damping tsuji on a wall",
+          "[lammps][stepper][chung-ooi]") {
+  // in.chung_ooi_3: r = 2.5 mm at 3.9 m/s onto the plane z = 0, `damping tsuji` with e = 0.2 and 0.5
+  // (aluminium oxide, atoms 1-2) and 0.5 (cast iron, atom 3), h = 1e-7 s, 175 steps.
+  // Measured: positions equal to the last bit, velocities within 1.1e-16, 2.3e-16 and 3.4e-16 of
+  // 3.9 m/s. LAMMPS' rebound is 0.3408, 0.6160 and 0.6154 of the impact speed, not the e given
+  // (Tsuji's polynomial in LAMMPS' damping; lib/dtcrit/contact/README.md).
+  const auto snaps = read_dump_snapshots(data_dir + "chung_ooi_3.dump");
+  REQUIRE(snaps.size() == 176);
+  const double r = 2.5e-3, h = 1e-7;
+  struct Case { std::string coeffs; double rho; std::size_t row; };
+  for (const Case& c :
+       {Case{"hertz/material 3.8e11 0.2 0.23 damping tsuji tangential mindlin NULL 0.0 0.0", 4000.0, 0},
+        Case{"hertz/material 3.8e11 0.5 0.23 damping tsuji tangential mindlin NULL 0.0 0.0", 4000.0, 1},
+        Case{"hertz/material 1.0e11 0.5 0.25 damping tsuji tangential mindlin NULL 0.0 0.0", 7000.0, 2}}) {
+    stepper::ParticleSystem sys = spheres_on_plane(c.coeffs, r, c.rho, 1, lammps_wall(c.coeffs));
+    const FollowResult res = follow_lammps(snaps, sys, {c.row}, h, 3.9);
+    INFO(c.coeffs << ": position " << res.x << ", velocity " << res.v << ", spin " << res.w << "; contact steps "
+                  << res.first_contact << "-" << res.last_contact << ", LAMMPS " << res.lammps_first << "-"
+                  << res.lammps_last << "; LAMMPS' rebound speed / impact speed "
+                  << snaps.back().rows[c.row][6] / -snaps[0].rows[c.row][6]);
+    CHECK(res.first_contact == res.lammps_first);
+    CHECK(res.last_contact == res.lammps_last);
+    CHECK(res.lammps_first > 1);
+    CHECK(res.lammps_last + 5 < static_cast<long>(snaps.size()) - 1);
+    CHECK(res.x < 1e-12);
+    CHECK(res.v < 1e-12);
+    CHECK(res.w < 1e-12);
+  }
+}
+
+TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 4, oblique impacts with Mindlin friction",
+          "[lammps][stepper][chung-ooi]") {
+  // in.chung_ooi_4: r = 2.5 mm, aluminium oxide, 3.9 m/s at 10 degrees (atom 1) and 45 degrees (atom 2)
+  // from the normal onto the plane z = 0, mu = 0.092, e = 0.98 (tsuji), tangential mindlin NULL with
+  // x_gammat = 1, h = 1e-7 s, 88 steps; both spheres in one system with one wall.
+  // Measured: positions equal to the last bit, velocities within 3.4e-16 of 3.9 m/s, spins within
+  // 1.5e-16 of 3.9 m/s / r; LAMMPS' impulse ratio 0.0448 at 10 degrees and 0.092 (to 1e-9) at 45.
+  const auto snaps = read_dump_snapshots(data_dir + "chung_ooi_4.dump");
+  REQUIRE(snaps.size() == 89);
+  const double r = 2.5e-3, h = 1e-7, mu = 0.092;
+  const std::string coeffs = "hertz/material 3.8e11 0.98 0.23 damping tsuji tangential mindlin NULL 1.0 0.092";
+  // The regimes, from LAMMPS' dump alone: the tangential and normal impulses (velocity changes over
+  // the run). At 45 degrees every contact step is on the Coulomb cap, so their ratio is mu; at 10
+  // degrees the contact sticks in part and the ratio stays below mu.
+  const auto impulse_ratio = [&](std::size_t row) {
+    const auto &a = snaps.front().rows[row], &b = snaps.back().rows[row];
+    return std::abs(b[4] - a[4]) / std::abs(b[6] - a[6]);
+  };
+  INFO("tangential / normal impulse in LAMMPS: 10 degrees " << impulse_ratio(0) << ", 45 degrees " << impulse_ratio(1));
+  CHECK(impulse_ratio(0) < 0.6 * mu);
+  CHECK(std::abs(impulse_ratio(1) / mu - 1.0) < 1e-9);
+
+  stepper::ParticleSystem sys = spheres_on_plane(coeffs, r, 4000.0, 2, lammps_wall(coeffs));
+  const FollowResult res = follow_lammps(snaps, sys, {0, 1}, h, 3.9);
+  INFO("position " << res.x << ", velocity " << res.v << ", spin " << res.w << " (relative to 3.9 m/s / r); contact "
+                   << "steps " << res.first_contact << "-" << res.last_contact << ", LAMMPS " << res.lammps_first
+                   << "-" << res.lammps_last << "; final spins " << snaps.back().rows[0][8] << ", "
+                   << snaps.back().rows[1][8] << " rad/s");
+  CHECK(res.first_contact == res.lammps_first);
+  CHECK(res.last_contact == res.lammps_last);
+  CHECK(res.lammps_first > 1);
+  CHECK(res.lammps_last + 5 < static_cast<long>(snaps.size()) - 1);
+  CHECK(snaps.back().rows[0][8] > 100.0);  // both leave spinning about y
+  CHECK(snaps.back().rows[1][8] > 100.0);
+  CHECK(res.x < 1e-12);
+  CHECK(res.v < 1e-12);
+  CHECK(res.w < 1e-12);
+
+  // The comparison tells the wall laws apart: the same run with the wall's k_t replaced by pair_granular's
+  // 8 G* (all else LAMMPS' wall law), or with the pair law itself on the wall (k_n = 4/3 E/(2(1 - nu^2))
+  // too), leaves LAMMPS' trajectory by far more than rounding.
+  for (const bool whole_pair_law : {false, true}) {
+    const contact::ContactLaw pair_law = contact::parse_lammps_pair("granular " + coeffs);
+    contact::ContactLaw wall_law = lammps_wall(coeffs);
+    if (whole_pair_law) wall_law = pair_law;
+    else wall_law.kt = pair_law.kt;
+    stepper::ParticleSystem other = spheres_on_plane(coeffs, r, 4000.0, 2, wall_law);
+    const FollowResult off = follow_lammps(snaps, other, {0, 1}, h, 3.9);
+    INFO((whole_pair_law ? "the pair law on the wall" : "k_t = 8 G* on the wall")
+         << ": position " << off.x << ", velocity " << off.v << ", spin " << off.w);
+    CHECK(off.v > 1e-3);
+    CHECK(off.w > 1e-3);
+  }
+}
+
+TEST_CASE("LAMMPS' fix wall/gran converts a tsuji restitution again at every run command",
+          "[lammps][stepper][chung-ooi]") {
+  // in.chung_ooi_3_two_runs: in.chung_ooi_3 as `run 2` + `run 183` (instead of `run 175`); the
+  // collisions (from step 3) all fall in the second run. LAMMPS 29 Sep 2021 damps them with Tsuji's
+  // polynomial applied twice to e (fix_wall_gran.cpp converts the stored coefficient in init(), once per
+  // run command): the stepper with that coefficient follows the dump to rounding, with the coefficient
+  // of one conversion (what in.chung_ooi_3's single run used, and what pair contacts use) it does not.
+  // Measured (build/tests/dtcrit_tests "[chung-ooi]" -s): LAMMPS' rebounds become 0.7927, 0.4760 and
+  // 0.4761 of the impact speed instead of 0.3408, 0.6160 and 0.6154.
+  const auto snaps = read_dump_snapshots(data_dir + "chung_ooi_3_two_runs.dump");
+  REQUIRE(snaps.size() == 186);
+  const double r = 2.5e-3, h = 1e-7;
+  struct Case { std::string coeffs; double rho; std::size_t row; };
+  for (const Case& c :
+       {Case{"hertz/material 3.8e11 0.2 0.23 damping tsuji tangential mindlin NULL 0.0 0.0", 4000.0, 0},
+        Case{"hertz/material 3.8e11 0.5 0.23 damping tsuji tangential mindlin NULL 0.0 0.0", 4000.0, 1},
+        Case{"hertz/material 1.0e11 0.5 0.25 damping tsuji tangential mindlin NULL 0.0 0.0", 7000.0, 2}}) {
+    const contact::ContactLaw once = lammps_wall(c.coeffs);
+    contact::ContactLaw twice = once;
+    twice.damping_coefficient = contact::tsuji_coefficient(once.damping_coefficient);
+    stepper::ParticleSystem sys = spheres_on_plane(c.coeffs, r, c.rho, 1, twice);
+    const FollowResult res = follow_lammps(snaps, sys, {c.row}, h, 3.9, 2);
+    stepper::ParticleSystem sys_once = spheres_on_plane(c.coeffs, r, c.rho, 1, once);
+    const FollowResult off = follow_lammps(snaps, sys_once, {c.row}, h, 3.9, 2);
+    INFO(c.coeffs << ": converted twice: position " << res.x << ", velocity " << res.v << "; contact steps "
+                  << res.first_contact << "-" << res.last_contact << ", LAMMPS " << res.lammps_first << "-"
+                  << res.lammps_last << "; converted once: velocity " << off.v
+                  << "; LAMMPS' rebound speed / impact speed "
+                  << snaps.back().rows[c.row][6] / -snaps[0].rows[c.row][6]);
+    CHECK(res.lammps_first > 2);  // the collision is in the second run
+    CHECK(res.lammps_last + 5 < static_cast<long>(snaps.size()) - 1);
+    CHECK(res.first_contact == res.lammps_first);
+    CHECK(res.last_contact == res.lammps_last);
+    CHECK(res.x < 1e-12);
+    CHECK(res.v < 1e-12);
+    CHECK(off.v > 0.1);
+  }
+}
