@@ -8,6 +8,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -26,9 +27,11 @@
 #include "dtcrit/lammps/lammps_input.hpp"
 #include "dtcrit/lammps/lammps_io.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
+#include "dtcrit/sweep/sweep_case.hpp"
 
 using namespace dtcrit;
 using Catch::Matchers::Contains;
+using Catch::Matchers::WithinAbs;
 using V3 = Eigen::Vector3d;
 
 namespace {
@@ -644,6 +647,29 @@ TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 3, damping tsuji o
   }
 }
 
+TEST_CASE("sweep case chung-ooi-3 with lammps=1 is the collision LAMMPS runs in in.chung_ooi_3", "[lammps][chung-ooi]") {
+  // The case's reference outcomes (the law's impact, integrated) against what LAMMPS measured at
+  // h = 1e-7 s (~t_c / 78) for aluminium oxide, e = 0.5 (atom 2) and cast iron, e = 0.5 (atom 3): the
+  // contact lasts as many steps as the integrated duration within one step, and the rebound is the
+  // law's restitution within 1e-3 (velocity Verlet's error at that step). A rigid plane (lammps=0's
+  // 2E) would last 18 % shorter; EDEM's damping would rebound at 0.5.
+  const auto snaps = read_dump_snapshots(data_dir + "chung_ooi_3.dump");
+  const double r = 2.5e-3, h = 1e-7;
+  struct Case { std::string set; std::size_t row; };
+  for (const Case& c : {Case{"lammps=1,restitution=0.5", 1},
+                        Case{"lammps=1,restitution=0.5,youngs=1e11,poisson=0.25,density=7000", 2}}) {
+    const auto co = sweep::make_case("chung-ooi-3", sweep::CaseOptions{KeyValues(c.set, "--set"), "traditional", true});
+    const auto exact = co->exact_outcomes(0.0);
+    long steps = 0;  // snapshots in contact: centre closer to the plane z = 0 than r
+    for (const auto& s : snaps) steps += s.rows[c.row][3] < r;
+    const double rebound = snaps.back().rows[c.row][6] / -snaps[0].rows[c.row][6];
+    INFO(c.set << ": LAMMPS " << steps << " steps in contact, rebound " << rebound << "; case duration / h "
+               << exact.at("contact_duration") / h << ", restitution " << exact.at("restitution"));
+    CHECK(std::abs(exact.at("contact_duration") / h - static_cast<double>(steps)) < 1.0);
+    CHECK_THAT(exact.at("restitution"), WithinAbs(rebound, 1e-3));
+  }
+}
+
 TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 4, oblique impacts with Mindlin friction",
           "[lammps][stepper][chung-ooi]") {
   // in.chung_ooi_4: r = 2.5 mm, aluminium oxide, 3.9 m/s at 10 degrees (atom 1) and 45 degrees (atom 2)
@@ -696,6 +722,44 @@ TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 4, oblique impacts
          << ": position " << off.x << ", velocity " << off.v << ", spin " << off.w);
     CHECK(off.v > 1e-3);
     CHECK(off.w > 1e-3);
+  }
+}
+
+TEST_CASE("--lammps-input: a wall's tsuji damping converted once per initialisation, as LAMMPS runs it",
+          "[lammps][walls]") {
+  // in.granular's wall (tsuji, e = 0.3) with its run split in two: from the second initialisation on,
+  // LAMMPS 29 Sep 2021 damps the wall with Tsuji's polynomial applied again (the test below measures
+  // it on in.chung_ooi_3_two_runs). Each run initialises, `pre no` does not unless a fix changed, and
+  // write_data does.
+  std::string base;
+  {
+    std::ifstream in(data_dir + "in.granular");
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("run", 0) != 0) base += (line.rfind("read_data", 0) == 0 ? "read_data " + data_dir + "settled_granular.data" : line) + "\n";
+  }
+  const double once = contact::tsuji_coefficient(0.3);
+  const double twice = contact::tsuji_polynomial(once), thrice = contact::tsuji_polynomial(twice);
+  struct Case {
+    std::string runs;
+    std::optional<int> run;
+    double coefficient;
+  };
+  for (const Case& c : {Case{"run 10\nrun 10\n", 1, once}, Case{"run 10\nrun 10\n", std::nullopt, twice},
+                        Case{"run 10\nrun 10 pre no\n", std::nullopt, once},
+                        Case{"run 10\nwrite_data x.data\nrun 10 pre no\n", std::nullopt, twice},
+                        Case{"run 10\nfix late all viscous 0\nunfix late\nrun 10 pre no\n", std::nullopt, twice},
+                        Case{"run 10\nrun 10\nrun 10\n", std::nullopt, thrice}}) {
+    INFO(c.runs);
+    packing::LammpsInputOptions o;
+    o.run = c.run;
+    const auto in = packing::read_lammps_input(write_script("tsuji_runs.in", base + c.runs), o);
+    REQUIRE(in.packing.walls.size() == 1);
+    REQUIRE(in.packing.walls[0].law);
+    CHECK(in.packing.walls[0].law->damping_coefficient == c.coefficient);
+    bool noted = false;
+    for (const auto& n : in.notes) noted = noted || n.find("converts a wall's damping tsuji restitution again") != std::string::npos;
+    CHECK(noted == (c.coefficient != once));
+    CHECK(in.laws.base.damping_coefficient == once);  // pair contacts convert once, at pair_coeff
   }
 }
 

@@ -31,4 +31,8 @@ ContactLaw parse_lammps_pair(const std::vector<std::string>& style_words, const 
 // tests/data/lammps_cohesive); the contact's R_eff is the particle's radius (kinematics.hpp).
 ContactLaw parse_lammps_wall_granular(const std::vector<std::string>& words, std::string_view where);
 
+// Tsuji's polynomial of tsuji_coefficient() (law.hpp) at any x, unchecked: LAMMPS 29 Sep 2021 applies
+// it again to a wall's converted coefficient at every initialisation (FixWallGran::init()).
+double tsuji_polynomial(double x);
+
 }  // namespace dtcrit::contact

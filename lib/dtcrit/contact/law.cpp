@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/core/check.hpp"
 
 namespace dtcrit::contact {
@@ -183,8 +184,12 @@ double effective_shear(double E1, double nu1, double E2, double nu2) {
 
 double tsuji_coefficient(double e) {
   require_in_range("restitution (tsuji damping)", e, 0.0, 1.0);
-  return 1.2728 - 4.2783 * e + 11.087 * e * e - 22.348 * std::pow(e, 3) + 27.467 * std::pow(e, 4) -
-         18.022 * std::pow(e, 5) + 4.8218 * std::pow(e, 6);
+  return tsuji_polynomial(e);
+}
+
+double tsuji_polynomial(double x) {
+  return 1.2728 - 4.2783 * x + 11.087 * x * x - 22.348 * std::pow(x, 3) + 27.467 * std::pow(x, 4) -
+         18.022 * std::pow(x, 5) + 4.8218 * std::pow(x, 6);
 }
 
 }  // namespace dtcrit::contact

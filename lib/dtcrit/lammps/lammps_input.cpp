@@ -156,6 +156,7 @@ struct Physics {
   struct Fix {
     Where at;
     std::vector<std::string> w;
+    int inits_before = 0;  // initialisations of the system (LAMMPS' init()) before the fix was defined
   };
   std::vector<std::pair<std::string, Fix>> fixes;  // in definition order
   std::map<std::string, std::pair<Where, std::vector<std::string>>> computes;
@@ -395,13 +396,15 @@ class Reader {
       if (n < 4) error("expected 'fix ID GROUP STYLE ARGS...'");
       if (inserting_fixes().count(w[3])) state_command("fix " + w[3]);
       auto it = std::find_if(p.fixes.begin(), p.fixes.end(), [&](const auto& f) { return f.first == w[1]; });
-      if (it != p.fixes.end()) it->second = {here(w), w};  // a fix redefined with its ID
-      else p.fixes.push_back({w[1], {here(w), w}});
+      if (it != p.fixes.end()) it->second = {here(w), w, inits_};  // a fix redefined with its ID
+      else p.fixes.push_back({w[1], {here(w), w, inits_}});
+      fixes_changed_ = true;
     } else if (cmd == "unfix") {
       need(2, "unfix ID");
       auto it = std::find_if(p.fixes.begin(), p.fixes.end(), [&](const auto& f) { return f.first == w[1]; });
       if (it == p.fixes.end()) error(fmt::format("unfix {}: no fix with that ID is defined above", w[1]));
       p.fixes.erase(it);
+      fixes_changed_ = true;
       skip("unfix");
     } else if (cmd == "region") {
       if (n < 3) error("expected 'region ID STYLE ARGS...'");
@@ -412,14 +415,21 @@ class Reader {
       if (n < 2) error("expected 'run N'");
       const auto steps = read_integer<long>(w[1]);
       if (!steps || *steps < 0) error(fmt::format("run '{}': the number of steps must be a non-negative integer", w[1]));
-      bool upto = false;
-      for (std::size_t k = 2; k < n; ++k) upto = upto || w[k] == "upto";
+      bool upto = false, pre_no = false;
+      for (std::size_t k = 2; k < n; ++k) {
+        upto = upto || w[k] == "upto";
+        pre_no = pre_no || (w[k] == "pre" && k + 1 < n && w[k + 1] == "no");
+      }
+      // Each run initialises the system (LAMMPS' init()), unless `pre no` after a run with the same fixes.
+      if (runs_ == 0 || !pre_no || fixes_changed_) ++inits_;
+      fixes_changed_ = false;
       ++runs_;
       // The physics in effect during this run: the answer is for the last run, or the one asked for.
       if (!options_.run || *options_.run == runs_) {
         at_run_ = physics_;
         variables_at_run_ = variables_;
         run_where_ = here(w);
+        inits_at_run_ = inits_;
         run_start_step_ = p.step;
       }
       p.step = upto ? *steps : p.step + *steps;
@@ -442,6 +452,8 @@ class Reader {
     } else if (state_commands().count(cmd)) {
       state_command(cmd);
     } else if (skipped_commands().count(cmd)) {
+      // write_data initialises the system before it writes (WriteData::command calls lmp->init()).
+      if (cmd == "write_data") ++inits_;
       skip(cmd);
     } else if (cmd == "jump" || cmd == "next" || cmd == "if" || cmd == "loop") {
       error(fmt::format("{}: dtcrit reads a script top to bottom, without loops or conditions; write the commands of "
@@ -594,6 +606,7 @@ class Reader {
       Where at;
       std::vector<std::string> w;
       std::size_t style_at;
+      int inits;  // LAMMPS' initialisations of the fix up to the run taken (at least the run's own)
     };
     std::vector<WallFix> wall_fixes;
     for (const auto& entry : p.fixes) {
@@ -605,7 +618,7 @@ class Reader {
         if (w[2] != "all")
           error_here(fmt::format("fix {} on group '{}': dtcrit's walls act on every particle (group all)", style, w[2]));
         if (w.size() < 6) error_here(fmt::format("expected 'fix ID all {} STYLE ARGS... WALLSTYLE ...'", style));
-        wall_fixes.push_back({f.at, w, wall_style_index(f.at, w)});
+        wall_fixes.push_back({f.at, w, wall_style_index(f.at, w), std::max(1, inits_at_run_ - f.inits_before)});
         taken.push_back(f.at);
       } else if (style == "nve/sphere") {
         if (w[2] != "all")
@@ -680,12 +693,13 @@ class Reader {
     // Walls.
     std::optional<RegionReadContext> regions;  // made once, for the first region wall
     for (const WallFix& f : wall_fixes) {
+      const contact::ContactLaw law = wall_law(r, f.at, f.w, f.style_at, f.inits);
       if (f.w[3] != "wall/gran/region") {
-        add_walls(r, p, f.at, f.w, f.style_at);
+        add_walls(r, p, f.at, f.w, f.style_at, law);
         continue;
       }
       if (!regions) regions = region_context(r, p);
-      add_region_wall(r, p, *regions, f.at, f.w, f.style_at);
+      add_region_wall(r, p, *regions, f.at, f.w, f.style_at, law);
     }
 
     for (const auto& [id, c] : p.computes) {
@@ -739,7 +753,24 @@ class Reader {
   // The wall's law as fix_wall_gran.cpp's constructor builds it (LAMMPS 29 Sep 2021): the classic
   // styles take the pair style's arguments; `granular` the pair_coeff words with the fix's own
   // conversions of the material models (contact::parse_lammps_wall_granular).
-  static contact::ContactLaw wall_law(const Where& at, const std::vector<std::string>& w, std::size_t style_at) {
+  // LAMMPS 29 Sep 2021 also converts a `damping tsuji` restitution in FixWallGran::init(), in place, so
+  // each initialisation of the system applies Tsuji's polynomial once more (tests/data/lammps/
+  // in.chung_ooi_3_two_runs): `inits` of them by the run taken.
+  static contact::ContactLaw wall_law(LammpsInput& r, const Where& at, const std::vector<std::string>& w,
+                                      std::size_t style_at, int inits) {
+    contact::ContactLaw law = wall_law_words(at, w, style_at);
+    if (law.damping != contact::DampingModel::tsuji || inits < 2) return law;
+    const double once = law.damping_coefficient;
+    for (int k = 1; k < inits; ++k) law.damping_coefficient = contact::tsuji_polynomial(law.damping_coefficient);
+    r.notes.push_back(fmt::format(
+        "fix {} ({}): LAMMPS 29 Sep 2021 converts a wall's damping tsuji restitution again at each initialisation "
+        "(FixWallGran::init(), each run and write_data); by the run taken it has been initialised {} times, so its "
+        "damping coefficient is Tsuji's polynomial applied {} times: {:.6g} (once: {:.6g}), what LAMMPS runs and "
+        "dtcrit analyses",
+        w[1], at.str(), inits, inits, law.damping_coefficient, once));
+    return contact::validated(law);
+  }
+  static contact::ContactLaw wall_law_words(const Where& at, const std::vector<std::string>& w, std::size_t style_at) {
     const std::string where = at.str();
     const std::string& style = w[4];
     const std::vector<std::string> args(w.begin() + 5, w.begin() + static_cast<long>(style_at));
@@ -756,7 +787,7 @@ class Reader {
 
   // One wall per non-NULL bound of a planar wall/gran fix, facing the inside of [lo, hi].
   void add_walls(LammpsInput& r, const Physics& p, const Where& at, const std::vector<std::string>& w,
-                 std::size_t style_at) const {
+                 std::size_t style_at, const contact::ContactLaw& law) const {
     auto error_here = [&](const std::string& what) { error_at(at.file, at.line, what); };
     const std::string& ws = w[style_at];
     if (ws == "zcylinder" || ws == "region")
@@ -771,7 +802,6 @@ class Reader {
     if (axis >= p.dimension) error_here(fmt::format("{} in a {}D simulation", ws, p.dimension));
     if (p.periodic[static_cast<std::size_t>(axis)])
       error_here(fmt::format("{} on the periodic axis {} (LAMMPS refuses it too)", ws, "xyz"[axis]));
-    const contact::ContactLaw law = wall_law(at, w, style_at);
     r.law_commands.push_back(at.text);
     for (int side = 0; side < 2; ++side) {
       const std::string& bound = w[style_at + 1 + static_cast<std::size_t>(side)];
@@ -793,7 +823,7 @@ class Reader {
   // fix ID all wall/gran/region STYLE ARGS... region NAME [contacts]: the region as it is at the
   // state's time step (region_wall.hpp), with the fix's law.
   void add_region_wall(LammpsInput& r, const Physics& p, const RegionReadContext& context, const Where& at,
-                       const std::vector<std::string>& w, std::size_t style_at) const {
+                       const std::vector<std::string>& w, std::size_t style_at, const contact::ContactLaw& law) const {
     auto error_here = [&](const std::string& what) { error_at(at.file, at.line, what); };
     if (w[style_at] != "region") error_here(fmt::format("fix wall/gran/region: expected 'region NAME', got '{}'", w[style_at]));
     if (style_at + 1 >= w.size()) error_here("fix wall/gran/region: 'region' without a region ID");
@@ -810,7 +840,7 @@ class Reader {
     } catch (const std::invalid_argument& e) {
       error_at(region->second.first.file, region->second.first.line, e.what());
     }
-    wall.law = wall_law(at, w, style_at);
+    wall.law = law;
     wall.label = fmt::format("region {} (fix {}, {}; {})", name, w[1], at.str(), region->second.first.str());
     r.law_commands.push_back(at.text);  // the probe writes the region itself, as it is at the state
     r.wall_fixes[w[1]].push_back(static_cast<int>(r.packing.walls.size() + r.packing.region_walls.size()));
@@ -869,6 +899,10 @@ class Reader {
   Where run_where_;
   long run_start_step_ = 0;
   int runs_ = 0;
+  // LAMMPS' system initialisations so far (each run, write_data), and at the run taken: a wall's
+  // `damping tsuji` is converted again at each (wall_law).
+  int inits_ = 0, inits_at_run_ = 0;
+  bool fixes_changed_ = false;  // a fix defined or removed since the last run
   std::optional<Where> read_data_;
   std::string read_data_file_;
   std::optional<Where> first_state_command_;

@@ -3,11 +3,16 @@
 // EDEM and LIGGGHTS define it (contact/hertz_mindlin.hpp) or, with lammps=1, LAMMPS' `granular
 // hertz/material ... tangential mindlin`. A rigid plane has E* = E / (1 - nu^2) and G* = G / (2 - nu),
 // twice the values of two bodies of the sphere's material, so the plane's law is the sphere-sphere law
-// of a material with 2E and the same nu (the damping depends on e and on the ratio G*/E* only).
+// of a material with 2E and the same nu (the damping depends on e and on the ratio G*/E* only). LAMMPS'
+// `fix wall/gran granular` has no rigid plane: with lammps=1 the plane is the law it makes of the same
+// coefficients (contact::parse_lammps_wall_granular), so that the case is what LAMMPS runs
+// (tests/data/lammps/in.chung_ooi_*).
 #include "dtcrit/sweep/chung_ooi.hpp"
 
 #include <cmath>
 #include <numbers>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -83,8 +88,7 @@ class ChungOoi final : public ParticleCase {
                                                    "Hertz-Mindlin as EDEM and LIGGGHTS");
     if (lammps != 0.0 && lammps != 1.0) fail(fmt::format("lammps = {} must be 0 or 1", lammps));
     lammps_ = lammps == 1.0;
-    // A rigid plane: the sphere-sphere law of a material twice as stiff (see the top of the file).
-    law_ = make_law(pair_ ? youngs_ : 2.0 * youngs_);
+    law_ = make_law();
 
     m_ = contact::sphere_mass(r_, rho);
     m_eff_ = pair_ ? 0.5 * m_ : m_;
@@ -101,8 +105,10 @@ class ChungOoi final : public ParticleCase {
     channels_ = standard_channels(v_ * tc_, v_, m_ * v_ * v_);
 
     description_ = fmt::format("Chung & Ooi (2011) Test {}: {}; {} E = {:g} Pa, nu = {:g}, e = {:g}{}", test, t.title,
-                               lammps_ ? "LAMMPS granular hertz/material, tangential mindlin," : "Hertz-Mindlin (EDEM, "
-                                                                                                 "LIGGGHTS),",
+                               !lammps_ ? "Hertz-Mindlin (EDEM, LIGGGHTS),"
+                               : pair_  ? "LAMMPS granular hertz/material, tangential mindlin,"
+                                        : "LAMMPS granular hertz/material, tangential mindlin (the plane as fix wall/gran "
+                                          "granular has it: E* = E/(2(1 - nu)), not a rigid plane's E/(1 - nu^2)),",
                                youngs_, poisson_, e_, test == 4 ? fmt::format(", mu = {:g}", mu_) : "");
     if (e_ < 1.0)
       description_ += fmt::format("; the law's own restitution at v_n = {:g} m/s is {:.6g}", vn_, impact_.restitution);
@@ -153,15 +159,25 @@ class ChungOoi final : public ParticleCase {
   // Hertz' elastic force 4/3 E* sqrt(R*) delta^(3/2) (kn = 4/3 E* for both laws).
   double elastic_force(double delta) const { return law_.kn * std::sqrt(r_eff_) * std::pow(delta, 1.5); }
 
-  contact::ContactLaw make_law(double youngs) const {
-    if (!lammps_) return contact::hertz_mindlin(youngs, poisson_, e_, mu_);
-    // LAMMPS: hertz/material E damp nu, damping tsuji reads damp as e; elastic: no dashpot at all
-    // (tsuji's fit is not exactly zero at e = 1).
-    const std::string damping = e_ == 1.0 ? "0 {:.17g} tangential mindlin NULL 1 {:.17g} damping viscoelastic"
-                                          : "{:.17g} {:.17g} tangential mindlin NULL 1 {:.17g} damping tsuji";
-    const std::string tail = e_ == 1.0 ? fmt::format(fmt::runtime(damping), poisson_, mu_)
-                                       : fmt::format(fmt::runtime(damping), e_, poisson_, mu_);
-    return contact::parse_lammps_pair(fmt::format("granular hertz/material {:.17g} {}", youngs, tail), name_);
+  // EDEM's law: a rigid plane is the sphere-sphere law of a material twice as stiff (the top of the
+  // file). LAMMPS': the plane is what `fix wall/gran granular` makes of the same words.
+  contact::ContactLaw make_law() const {
+    if (!lammps_) return contact::hertz_mindlin(pair_ ? youngs_ : 2.0 * youngs_, poisson_, e_, mu_);
+    // hertz/material E damp nu; damping tsuji reads damp as e. Elastic: no dashpot at all (tsuji's fit
+    // is not exactly zero at e = 1).
+    const std::string words =
+        e_ == 1.0 ? fmt::format("hertz/material {:.17g} 0 {:.17g} tangential mindlin NULL 1 {:.17g} damping "
+                                "viscoelastic", youngs_, poisson_, mu_)
+                  : fmt::format("hertz/material {:.17g} {:.17g} {:.17g} tangential mindlin NULL 1 {:.17g} damping "
+                                "tsuji", youngs_, e_, poisson_, mu_);
+    if (pair_) return contact::parse_lammps_pair("granular " + words, name_);
+    std::vector<std::string> split;
+    for (std::size_t at = 0; at < words.size();) {
+      const std::size_t end = std::min(words.find(' ', at), words.size());
+      split.push_back(words.substr(at, end - at));
+      at = end + 1;
+    }
+    return contact::parse_lammps_wall_granular(split, name_);
   }
 
   ParticleSystem make_system() const {
