@@ -725,7 +725,7 @@ TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 4, oblique impacts
   }
 }
 
-TEST_CASE("--lammps-input: a wall's tsuji damping converted once per initialisation, as LAMMPS runs it",
+TEST_CASE("LAMMPS input: a wall's tsuji damping converted once per initialisation, as LAMMPS runs it",
           "[lammps][walls]") {
   // in.granular's wall (tsuji, e = 0.3) with its run split in two: from the second initialisation on,
   // LAMMPS 29 Sep 2021 damps the wall with Tsuji's polynomial applied again (the test below measures
