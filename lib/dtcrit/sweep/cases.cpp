@@ -933,6 +933,7 @@ const std::vector<Entry>& entries() {
       {"chung-ooi-2", "Chung & Ooi Test 2: an aluminium sphere on a rigid plane at 0.2 m/s, elastic (Hertz closed forms)"},
       {"chung-ooi-3", "Chung & Ooi Test 3: a sphere on a rigid plane at 3.9 m/s with restitution e (integrated impact)"},
       {"chung-ooi-4", "Chung & Ooi Test 4: oblique impact on a plane at 3.9 m/s, mu = 0.092 (sliding closed form, fine run)"},
+      {"chung-ooi-5", "Chung & Ooi Test 5: a steel sphere on a plane at v_n = 5 m/s, tangential v_t, mu = 0.3, elastic"},
   };
   return e;
 }

@@ -58,9 +58,13 @@ TestDefaults defaults(int test) {
     case 3:  // aluminium oxide, e = 0.2 ... 1.0 (cast iron: E = 1.0e11, nu = 0.25, rho = 7000)
       return {"normal impact of a sphere on a rigid plane with restitution e", 0.0025, 4000, 3.8e11, 0.23, 3.9, 0.6,
               0.0, 0.0};
-    default:  // 4: aluminium oxide (aluminium alloy: E = 7.0e10, nu = 0.33, rho = 2700), mu = 0.092, e = 0.98
+    case 4:  // aluminium oxide (aluminium alloy: E = 7.0e10, nu = 0.33, rho = 2700), mu = 0.092, e = 0.98
       return {"oblique impact of a sphere on a rigid plane at constant speed", 0.0025, 4000, 3.8e11, 0.23, 3.9, 0.98,
               0.092, 45.0};
+    default:  // 5: steel (polyethylene: E = 1e9, nu = 0.4, rho = 1400), mu = 0.3, elastic, v_n = 5 m/s, as
+              // PySPH's script of the test sets them (its r = 10 um; Hertz outcomes do not depend on r)
+      return {"oblique impact of a sphere on a rigid plane at constant normal speed", 1e-5, 7850, 2.08e11, 0.30, 0.0,
+              1.0, 0.3, 0.0};
   }
 }
 
@@ -74,14 +78,23 @@ class ChungOoi final : public ParticleCase {
     const double rho = require_positive("density", param(kv, "density", t.density, "density [kg/m^3]"));
     youngs_ = param(kv, "youngs", t.youngs, "Young's modulus E of the sphere [Pa]");
     poisson_ = param(kv, "poisson", t.poisson, "Poisson's ratio of the sphere");
-    v_ = require_positive("v", param(kv, "v", t.v, pair_ ? "speed of each sphere, towards the other [m/s]"
-                                                          : "impact speed of the sphere [m/s]"));
+    if (test == 5) {
+      // Test 5 keeps the normal speed and varies the tangential one.
+      const double vn = require_positive("vn", param(kv, "vn", 5.0, "normal impact speed of the sphere [m/s]"));
+      const double vt = require_positive("vt", param(kv, "vt", 5.0, "tangential speed of the sphere [m/s]"));
+      v_ = std::hypot(vn, vt);
+      angle_ = std::atan2(vt, vn);
+    } else {
+      v_ = require_positive("v", param(kv, "v", t.v, pair_ ? "speed of each sphere, towards the other [m/s]"
+                                                            : "impact speed of the sphere [m/s]"));
+    }
     e_ = require_in_range("restitution", param(kv, "restitution", t.restitution, "restitution e (1: elastic)"), 1e-6,
                           1.0);
-    if (test == 4) {
+    if (oblique()) {
       mu_ = require_non_negative("mu", param(kv, "mu", t.mu, "Coulomb friction"));
-      angle_ = require_in_range("angle", param(kv, "angle", t.angle, "incidence angle from the normal [deg]"), 0.0,
-                                89.0) * degree;
+      if (test == 4)
+        angle_ = require_in_range("angle", param(kv, "angle", t.angle, "incidence angle from the normal [deg]"), 0.0,
+                                  89.0) * degree;
       uses_tangential_ = true;
     }
     const double lammps = param(kv, "lammps", 0.0, "1: LAMMPS' granular hertz/material, tangential mindlin; 0: "
@@ -109,10 +122,10 @@ class ChungOoi final : public ParticleCase {
                                : pair_  ? "LAMMPS granular hertz/material, tangential mindlin,"
                                         : "LAMMPS granular hertz/material, tangential mindlin (the plane as fix wall/gran "
                                           "granular has it: E* = E/(2(1 - nu)), not a rigid plane's E/(1 - nu^2)),",
-                               youngs_, poisson_, e_, test == 4 ? fmt::format(", mu = {:g}", mu_) : "");
+                               youngs_, poisson_, e_, oblique() ? fmt::format(", mu = {:g}", mu_) : "");
     if (e_ < 1.0)
       description_ += fmt::format("; the law's own restitution at v_n = {:g} m/s is {:.6g}", vn_, impact_.restitution);
-    if (test == 4)
+    if (oblique())
       description_ += fmt::format("; it slides throughout above {:.4g} deg (here {:g} deg)",
                                   sliding_angle(mu_, impact_.restitution) / degree, angle_ / degree);
   }
@@ -156,6 +169,8 @@ class ChungOoi final : public ParticleCase {
   }
 
  private:
+  // Tests 4 and 5: a tangential velocity, friction, and the tangential outcomes.
+  bool oblique() const { return test_ >= 4; }
   // Hertz' elastic force 4/3 E* sqrt(R*) delta^(3/2) (kn = 4/3 E* for both laws).
   double elastic_force(double delta) const { return law_.kn * std::sqrt(r_eff_) * std::pow(delta, 1.5); }
 
@@ -222,7 +237,7 @@ class ChungOoi final : public ParticleCase {
                                                 [](const Vector&, const Vector& v) { return v[0]; })) {}
     void sample(double t, const Vector& x, double tv, const Vector& v) override {
       collision_.sample(t, x, tv, v);
-      if (c_.test_ != 4 || done_) return;
+      if (!c_.oblique() || done_) return;
       const bool touching = c_.r_ + x[0] > 0.0;
       touched_ = touched_ || touching;
       if (!touched_ || touching) return;
@@ -239,7 +254,7 @@ class ChungOoi final : public ParticleCase {
         const auto it = out.find("peak_overlap");
         out["peak_force"] = it == out.end() ? std::nan("") : c_.elastic_force(it->second);
       }
-      if (c_.test_ == 4) {
+      if (c_.oblique()) {
         out["tangential_restitution"] = tangential_restitution_;
         out["spin"] = spin_;
         out["rebound_angle"] = rebound_angle_;
@@ -265,7 +280,7 @@ class ChungOoi final : public ParticleCase {
 }  // namespace
 
 std::unique_ptr<SweepCase> make_chung_ooi_case(std::string_view name, const CaseOptions& options) {
-  for (int test = 1; test <= 4; ++test)
+  for (int test = 1; test <= 5; ++test)
     if (name == fmt::format("chung-ooi-{}", test)) return std::make_unique<ChungOoi>(test, options);
   return nullptr;
 }

@@ -1,9 +1,11 @@
 #pragma once
 // The single-particle benchmark tests of Chung & Ooi (2011, "Benchmark tests for verifying discrete
 // element modelling codes at particle impact level", Granular Matter 13:643-656,
-// doi:10.1007/s10035-011-0277-0) as sweep cases (chung-ooi-1 ... chung-ooi-4), and the closed form of
+// doi:10.1007/s10035-011-0277-0) as sweep cases (chung-ooi-1 ... chung-ooi-5), and the closed form of
 // the oblique test's gross-sliding regime. The materials and speeds are the paper's, as Yade's
-// scripts of the tests set them (Test1.py ... Test4.py, Angelidakis, Chareyre & Caulk 2023).
+// scripts of the tests set them (Test1.py ... Test4.py, Angelidakis, Chareyre & Caulk 2023); Test 5 as
+// PySPH's example script of it (steel, mu = 0.3, v_n = 5 m/s). Tests 6-8 (two spheres with spins) are
+// not here yet.
 // sweep/README.md describes each case; results/benchmarks/chung_ooi/ holds the accuracy table.
 #include <memory>
 #include <string_view>
@@ -12,7 +14,7 @@
 
 namespace dtcrit::sweep {
 
-// The case `name` (chung-ooi-1 ... chung-ooi-4), or nullptr when `name` is none of them.
+// The case `name` (chung-ooi-1 ... chung-ooi-5), or nullptr when `name` is none of them.
 std::unique_ptr<SweepCase> make_chung_ooi_case(std::string_view name, const CaseOptions& options);
 
 // A solid sphere (I = 2/5 m r^2, no spin) strikes a plane at `speed` [m/s], `angle` [rad] from the
