@@ -12,7 +12,6 @@
 #include <cmath>
 #include <numbers>
 #include <string>
-#include <vector>
 
 #include <fmt/format.h>
 
@@ -20,6 +19,7 @@
 #include "dtcrit/contact/impact.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/key_values.hpp"
 #include "dtcrit/sweep/case_support.hpp"
 #include "dtcrit/sweep/collision_monitor.hpp"
 
@@ -186,13 +186,7 @@ class ChungOoi final : public ParticleCase {
                   : fmt::format("hertz/material {:.17g} {:.17g} {:.17g} tangential mindlin NULL 1 {:.17g} damping "
                                 "tsuji", youngs_, e_, poisson_, mu_);
     if (pair_) return contact::parse_lammps_pair("granular " + words, name_);
-    std::vector<std::string> split;
-    for (std::size_t at = 0; at < words.size();) {
-      const std::size_t end = std::min(words.find(' ', at), words.size());
-      split.push_back(words.substr(at, end - at));
-      at = end + 1;
-    }
-    return contact::parse_lammps_wall_granular(split, name_);
+    return contact::parse_lammps_wall_granular(split_words(words), name_);
   }
 
   ParticleSystem make_system() const {
