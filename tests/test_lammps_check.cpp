@@ -8,8 +8,11 @@
 #include <string>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include "cli_test_support.hpp"
+#include "dtcrit/contact/lammps_syntax.hpp"
+#include "dtcrit/packing/lammps_probe.hpp"
 
 namespace fs = std::filesystem;
 
@@ -82,6 +85,38 @@ TEST_CASE("lammps-check: the probe repeats the script's law, wall and gravity li
                                "pair_style gran/hertz/history 1e8 NULL 3e4 NULL 0.5 1", "pair_coeff * *",
                                "fix wall all wall/gran hertz/history 1e8 NULL 3e4 NULL 0.5 1 zplane 0.0 NULL"});
   CHECK(in.load_commands == std::vector<std::string>{"fix grav all gravity 9.81 vector 0 0 -1"});
+}
+
+TEST_CASE("lammps-check: the probe writes a tsuji wall's restitution for its own initialisations",
+          "[lammps_check]") {
+  // LAMMPS converts a wall's tsuji restitution at every initialisation (tests/test_lammps_input.cpp,
+  // "[walls]"): a probe that settles, writes its state and runs initialises 3 times, so the drum's
+  // walls (e = 0.1, converted twice by the run analysed) are written with the e that three
+  // conversions take to that coefficient.
+  using namespace dtcrit;
+  const double analysed = contact::tsuji_polynomial(contact::tsuji_polynomial(0.1));
+  const double e = packing::tsuji_restitution_for(analysed, 3);
+  CHECK(e >= 0.0);
+  CHECK(e <= 1.0);
+  CHECK_THAT(contact::tsuji_polynomial(contact::tsuji_polynomial(contact::tsuji_polynomial(e))),
+             Catch::Matchers::WithinRel(analysed, 1e-12));
+  CHECK(packing::tsuji_restitution_for(contact::tsuji_coefficient(0.3), 1) == Approx(0.3).epsilon(1e-13));
+  CHECK_THROWS_WITH(packing::tsuji_restitution_for(2.0, 1), Catch::Matchers::Contains("no tsuji restitution in [0, 1]"));
+  CHECK(packing::probe_initialisations("timestep 1\nrun 10\nreset_timestep 0\nwrite_data a.data nocoeff\n"
+                                       "run 5\n") == 3);
+  const std::string wall = "fix 3 all wall/gran/region granular hertz/material 1e5 0.1 0.3 tangential mindlin NULL "
+                           "1.0 0.5 damping tsuji region curved_wall";
+  contact::ContactLaw law;
+  law.damping = contact::DampingModel::tsuji;
+  law.damping_coefficient = analysed;
+  std::vector<std::string> notes;
+  const auto out = packing::probe_wall_commands({"pair_style granular", wall}, {{"3", law}}, 3, notes);
+  REQUIRE(out.size() == 2);
+  CHECK(out[0] == "pair_style granular");
+  CHECK(out[1] == fmt::format("fix 3 all wall/gran/region granular hertz/material 1e5 {:.17g} 0.3 tangential mindlin "
+                              "NULL 1.0 0.5 damping tsuji region curved_wall", e));
+  REQUIRE(notes.size() == 1);
+  CHECK_THAT(notes[0], Catch::Matchers::Contains("fix 3's tsuji restitution 0.1"));
 }
 
 TEST_CASE("lammps-check: law and wall commands written from a law face the packing", "[lammps_check]") {

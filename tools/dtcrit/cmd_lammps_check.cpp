@@ -202,6 +202,7 @@ void run(const CheckOptions& c) {
   // the 1.01 run), then 0.99 and 1.01 of the prediction and any --factors, judged against it.
   std::vector<packing::ProbeStep> steps;
   std::vector<RunResult> results;
+  std::vector<std::string> probe_notes;  // what the probe writes differently from the script, and why
   std::vector<double> factors{packing::probe_reference_factor, 0.99, 1.01};
   factors.insert(factors.end(), c.factors.begin(), c.factors.end());
   for (double factor : factors) {
@@ -227,9 +228,20 @@ void run(const CheckOptions& c) {
       // rest gives the state analysed again.
       if (reanalyse) run.settled_data = "settled_" + run_tag + ".data";
       {
+        const std::string units = problem.script ? problem.script->units.name : "si";
+        const std::string dump = "velocities_" + run_tag + ".dump";
+        std::string script = packing::probe_script(p, law_commands, "probe.data", dump, run, e_halt, units);
+        if (problem.script) {
+          // Its tsuji walls' restitutions, for the probe's own count of LAMMPS initialisations.
+          std::vector<std::string> notes;
+          const auto commands = packing::probe_wall_commands(law_commands, problem.script->wall_laws,
+                                                             packing::probe_initialisations(script), notes);
+          script = packing::probe_script(p, commands, "probe.data", dump, run, e_halt, units);
+          for (const auto& n : notes)
+            if (std::find(probe_notes.begin(), probe_notes.end(), n) == probe_notes.end()) probe_notes.push_back(n);
+        }
         std::ofstream in(folder.path() / input);
-        in << packing::probe_script(p, law_commands, "probe.data", "velocities_" + run_tag + ".dump", run, e_halt,
-                                    problem.script ? problem.script->units.name : "si");
+        in << script;
         if (!in) fail(fmt::format("cannot write {}", (folder.path() / input).string()));
       }
       progress(fmt::format("LAMMPS at {} h_crit = {:.6g} {}, {} steps, {}{}", factor, r.run.h, report.units.time,
@@ -342,6 +354,7 @@ void run(const CheckOptions& c) {
     j["warnings"] = nlohmann::json::array();
     if (!problem.bound_warning.empty()) j["warnings"].push_back(problem.bound_warning);
     if (!open_note.empty()) j["warnings"].push_back(open_note);
+    j["notes"] = probe_notes;
     std::cout << json_text(j) << "\n";
     return;
   }
@@ -399,6 +412,7 @@ void run(const CheckOptions& c) {
                      sys.contacts().wall_contacts, settled->h_crit, u.time, settled->h_crit / lim.h_crit);
   if (!problem.bound_warning.empty()) t += "\nwarning: " + problem.bound_warning + "\n";
   if (!open_note.empty()) t += "\nwarning: " + open_note + "\n";
+  for (const auto& n : probe_notes) t += "note: " + n + "\n";
   t += fmt::format("\n{}\n", verdict.text);
   std::cout << t << std::flush;
 }

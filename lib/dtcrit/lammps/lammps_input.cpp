@@ -694,6 +694,7 @@ class Reader {
     std::optional<RegionReadContext> regions;  // made once, for the first region wall
     for (const WallFix& f : wall_fixes) {
       const contact::ContactLaw law = wall_law(r, f.at, f.w, f.style_at, f.inits);
+      r.wall_laws[f.w[1]] = law;
       if (f.w[3] != "wall/gran/region") {
         add_walls(r, p, f.at, f.w, f.style_at, law);
         continue;

@@ -62,6 +62,7 @@ struct LammpsInput {
   // name the columns of a contact dump (read_lammps_contacts).
   std::map<std::string, std::vector<std::string>> computes;
   std::map<std::string, std::vector<int>> wall_fixes;  // fix ID -> indices into packing.walls
+  std::map<std::string, contact::ContactLaw> wall_laws;  // fix ID -> its walls' law at the run taken
   std::vector<std::string> taken;    // "FILE:LINE: command" of every line whose setting is in effect
   // The pair_style, pair_coeff and fix wall/gran commands in effect (variables substituted), in the
   // script's order: what a LAMMPS probe of the same packing repeats (dtcrit lammps-check). The

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "dtcrit/contact/body_inertia.hpp"
+#include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/key_values.hpp"
 #include "dtcrit/core/numbers.hpp"
@@ -166,6 +167,63 @@ bool probe_discs(const Packing& p) {
   if (discs > 0 && (discs < p.size() || p.dim != 2))
     fail("LAMMPS' fix nve/sphere disc takes every particle as a disc, in 2D: give one body model for all");
   return discs > 0;
+}
+
+int probe_initialisations(const std::string& script) {
+  std::istringstream in(script);
+  int count = 0;
+  for (std::string line; std::getline(in, line);) {
+    const auto w = split_words(line);
+    count += !w.empty() && (w[0] == "run" || w[0] == "write_data");
+  }
+  return count;
+}
+
+double tsuji_restitution_for(double coefficient, int inits) {
+  double y = coefficient;
+  for (int k = 0; k < inits; ++k) {
+    // The polynomial falls from 1.2728 at 0 to 0.0003 at 1.
+    const double lo = contact::tsuji_polynomial(1.0), hi = contact::tsuji_polynomial(0.0);
+    if (!(y >= lo && y <= hi))
+      fail(fmt::format("no tsuji restitution in [0, 1] gives the damping coefficient {:.6g} after {} conversions "
+                       "(the polynomial's values lie in [{:.4g}, {:.4g}])", coefficient, inits, lo, hi));
+    double a = 0.0, b = 1.0;
+    for (int i = 0; i < 200 && b - a > 1e-16; ++i) {
+      const double mid = 0.5 * (a + b);
+      (contact::tsuji_polynomial(mid) > y ? a : b) = mid;
+    }
+    y = 0.5 * (a + b);
+  }
+  return y;
+}
+
+std::string with_tsuji_restitution(const std::string& fix_line, double e) {
+  auto w = split_words(fix_line);
+  if (w.size() < 8 || w[0] != "fix" || w[3].rfind("wall/gran", 0) != 0 || w[4] != "granular")
+    fail(fmt::format("'{}' is not a fix wall/gran granular line", fix_line));
+  w[7] = fmt::format("{:.17g}", e);  // MODEL C1 DAMP: the damping argument follows the first coefficient
+  std::string out;
+  for (const auto& word : w) out += (out.empty() ? "" : " ") + word;
+  return out;
+}
+
+std::vector<std::string> probe_wall_commands(const std::vector<std::string>& law_commands,
+                                             const std::map<std::string, contact::ContactLaw>& wall_laws, int inits,
+                                             std::vector<std::string>& notes) {
+  std::vector<std::string> out = law_commands;
+  for (auto& line : out) {
+    const auto w = split_words(line);
+    if (w.size() < 8 || w[0] != "fix" || w[3].rfind("wall/gran", 0) != 0 || w[4] != "granular") continue;
+    const auto law = wall_laws.find(w[1]);
+    if (law == wall_laws.end() || law->second.damping != contact::DampingModel::tsuji) continue;
+    const double e = tsuji_restitution_for(law->second.damping_coefficient, inits);
+    line = with_tsuji_restitution(line, e);
+    notes.push_back(fmt::format("the probe writes fix {}'s tsuji restitution {} as {:.6g}: LAMMPS converts it at each "
+                                "of the probe's {} initialisations (its run and write_data commands) to the damping "
+                                "coefficient {:.6g} of the run analysed",
+                                w[1], w[7], e, inits, law->second.damping_coefficient));
+  }
+  return out;
 }
 
 double probe_kick_energy(const Packing& p, double amplitude) {

@@ -22,6 +22,7 @@
 // fix halt ... error soft (stops a run whose kinetic energy passes a bound), timestep, run.
 // Boundaries: p on periodic axes, m (shrink-wrapped, never losing an atom) on the others.
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,24 @@ struct ProbeRun {
   // so that dtcrit can analyse the packing LAMMPS actually runs.
   std::string settled_data;
 };
+
+// LAMMPS 29 Sep 2021 converts a fix wall/gran `damping tsuji` restitution in place at every
+// initialisation of the system (contact/README.md). The probe's script initialises a number of times
+// of its own (probe_initialisations: its run and write_data commands), so it writes each such wall
+// with the restitution that this many conversions take to the coefficient of the run analysed
+// (tsuji_restitution_for), in that wall's fix line (with_tsuji_restitution).
+int probe_initialisations(const std::string& script);
+// e in [0, 1] with tsuji_polynomial applied `inits` times to e equal to `coefficient` (the
+// polynomial falls strictly on [0, 1]: bisection); throws when no such e exists.
+double tsuji_restitution_for(double coefficient, int inits);
+// The line `fix ID GROUP wall/gran[/region] granular MODEL C1 DAMP ...` with DAMP replaced by e.
+std::string with_tsuji_restitution(const std::string& fix_line, double e);
+// The script's law commands with every tsuji wall's restitution rewritten for a probe that initialises
+// `inits` times (`wall_laws`: fix ID -> the law analysed, LammpsInput::wall_laws); one note per wall
+// rewritten, naming the fix, the restitution written and the coefficient it becomes.
+std::vector<std::string> probe_wall_commands(const std::vector<std::string>& law_commands,
+                                             const std::map<std::string, contact::ContactLaw>& wall_laws, int inits,
+                                             std::vector<std::string>& notes);
 
 // The input script of one run (data and dump file names relative to the probe folder): read the
 // data file, settle, kick (perturbed), then the measured run, dumping velocities and spins.
