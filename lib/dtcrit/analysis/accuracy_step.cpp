@@ -23,7 +23,10 @@ std::pair<std::string, double> parse_accuracy(const std::string& text) {
   const double tol = parse_number("--accuracy " + quantity, value) * scale;
   if (!(tol > 0.0 && tol < 1.0)) fail(fmt::format("--accuracy {}: tolerance = {} must lie in (0, 1)", quantity, tol));
   if (quantity != "restitution" && quantity != "peak_overlap" && quantity != "contact_duration")
-    fail(fmt::format("--accuracy: unknown quantity '{}'; valid: restitution, peak_overlap, contact_duration", quantity));
+    fail(fmt::format("--accuracy: unknown quantity '{}'; valid: restitution, peak_overlap, contact_duration (the "
+                     "head-on collision; the rebound angle, spin and tangential restitution of an oblique impact on a "
+                     "plane: dtcrit sweep --case chung-ooi-4 --set angle=... --accuracy-quantity ...)",
+                     quantity));
   return {quantity, tol};
 }
 
