@@ -41,11 +41,18 @@ ImpactResult head_on_impact(const ContactLaw& law, double m_eff, double r_eff, d
     return stored_energy(elastic, c, evaluate(elastic, c));
   };
   const double target = 0.5 * m_eff * speed * speed;
+  if (!(target > 0.0 && std::isfinite(target)))
+    fail(fmt::format("head-on impact at {} m/s, effective mass {} kg: its kinetic energy {} J is not positive and "
+                     "finite", speed, m_eff, target));
   double hi = 1e-12 * r_eff;
-  while (energy(hi) < target) hi *= 2.0;
-  const double peak = monotone_root([&](double d) { return energy(d) - target; }, 0.0, hi).mid();
+  while (energy(hi) < target && std::isfinite(hi)) hi *= 2.0;
+  const double peak = std::isfinite(hi) ? monotone_root([&](double d) { return energy(d) - target; }, 0.0, hi).mid()
+                                        : hi;
   require_positive("impact resolution", resolution);
   const double h = (peak / speed) / resolution;
+  if (!(h > 0.0 && std::isfinite(h)))
+    fail(fmt::format("head-on impact at {} m/s, effective mass {} kg, radius {} m: its peak overlap {} m gives no "
+                     "resolvable collision", speed, m_eff, r_eff, peak));
 
   // Classic RK4 on the scalar overlap ODE, not integrate_n_steps: this is the reference solution of
   // one collision (contact/ sits below integrators/, and the loop ends on the contact's end, read

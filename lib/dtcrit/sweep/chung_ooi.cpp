@@ -76,7 +76,7 @@ class ChungOoi final : public ParticleCase {
     const KeyValues& kv = o.overrides;
     r_ = require_positive("r", param(kv, "r", t.r, "sphere radius [m]"));
     const double rho = require_positive("density", param(kv, "density", t.density, "density [kg/m^3]"));
-    youngs_ = param(kv, "youngs", t.youngs, "Young's modulus E of the sphere [Pa]");
+    youngs_ = require_positive("youngs", param(kv, "youngs", t.youngs, "Young's modulus E of the sphere [Pa]"));
     poisson_ = param(kv, "poisson", t.poisson, "Poisson's ratio of the sphere");
     if (test == 5) {
       // Test 5 keeps the normal speed and varies the tangential one.
@@ -104,6 +104,8 @@ class ChungOoi final : public ParticleCase {
     law_ = make_law();
 
     m_ = contact::sphere_mass(r_, rho);
+    if (!(m_ > 0.0 && std::isfinite(m_)))
+      fail(fmt::format("r = {} m and density = {} kg/m^3 give the sphere a mass of {} kg", r_, rho, m_));
     m_eff_ = pair_ ? 0.5 * m_ : m_;
     r_eff_ = pair_ ? 0.5 * r_ : r_;
     vn_ = (pair_ ? 2.0 * v_ : v_) * std::cos(angle_);  // normal approach speed
