@@ -60,7 +60,8 @@ const char* const event_note =
     "orders below the declared ones: no scheme here locates contact onset and release inside a step, so the "
     "contact force switches on and off up to a step late; a dashpot that jumps at onset (linear, or Hertz damping "
     "~ delta^(1/4)) leaves first order, Hertz' delta^(3/2) about 2.4 for RK4 (measured: sweep/README.md, "
-    "results/benchmarks/chung_ooi/). Expect the fitted orders at fine steps, not the declared ones";
+    "results/benchmarks/chung_ooi/). Expect the fitted orders at fine steps, not the declared ones; the outcomes' "
+    "[smallest, largest single phase] below show how much of the error is where in the step the contact began";
 
 }  // namespace
 
