@@ -504,6 +504,18 @@ FollowResult follow_lammps(const std::vector<Dump>& snaps, stepper::ParticleSyst
   return res;
 }
 
+// The stepper followed LAMMPS to rounding over one collision: the same contact steps, the collision
+// after snapshot `apart` and a few steps of free flight after it, every compared step within 1e-12.
+void check_followed(const FollowResult& res, std::size_t snapshots, long apart = 1) {
+  CHECK(res.first_contact == res.lammps_first);
+  CHECK(res.last_contact == res.lammps_last);
+  CHECK(res.lammps_first > apart);
+  CHECK(res.lammps_last + 5 < static_cast<long>(snapshots) - 1);
+  CHECK(res.x < 1e-12);
+  CHECK(res.v < 1e-12);
+  CHECK(res.w < 1e-12);
+}
+
 double lammps_sphere_mass(double r, double rho) { return 4.0 * M_PI / 3.0 * r * r * r * rho; }  // set density
 
 // The granular words of a pair_coeff / fix wall/gran line, after the type columns or "granular".
@@ -552,13 +564,7 @@ TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 1, two spheres, he
     INFO(c.coeffs << ": position " << res.x << ", velocity " << res.v << ", spin " << res.w << "; contact steps "
                   << res.first_contact << "-" << res.last_contact << ", LAMMPS " << res.lammps_first << "-"
                   << res.lammps_last);
-    CHECK(res.first_contact == res.lammps_first);
-    CHECK(res.last_contact == res.lammps_last);
-    CHECK(res.lammps_first > 1);                                       // starts apart,
-    CHECK(res.lammps_last + 5 < static_cast<long>(snaps.size()) - 1);  // a few steps of free flight after
-    CHECK(res.x < 1e-12);
-    CHECK(res.v < 1e-12);
-    CHECK(res.w < 1e-12);
+    check_followed(res, snaps.size());
   }
 }
 
@@ -606,13 +612,7 @@ TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 2, a sphere on fix
     INFO("position " << res.x << ", velocity " << res.v << ", spin " << res.w << "; contact steps "
                      << res.first_contact << "-" << res.last_contact << ", LAMMPS " << res.lammps_first << "-"
                      << res.lammps_last);
-    CHECK(res.first_contact == res.lammps_first);
-    CHECK(res.last_contact == res.lammps_last);
-    CHECK(res.lammps_first > 1);
-    CHECK(res.lammps_last + 5 < static_cast<long>(snaps.size()) - 1);
-    CHECK(res.x < 1e-12);
-    CHECK(res.v < 1e-12);
-    CHECK(res.w < 1e-12);
+    check_followed(res, snaps.size());
   }
 }
 
@@ -637,13 +637,7 @@ TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 3, damping tsuji o
                   << res.first_contact << "-" << res.last_contact << ", LAMMPS " << res.lammps_first << "-"
                   << res.lammps_last << "; LAMMPS' rebound speed / impact speed "
                   << snaps.back().rows[c.row][6] / -snaps[0].rows[c.row][6]);
-    CHECK(res.first_contact == res.lammps_first);
-    CHECK(res.last_contact == res.lammps_last);
-    CHECK(res.lammps_first > 1);
-    CHECK(res.lammps_last + 5 < static_cast<long>(snaps.size()) - 1);
-    CHECK(res.x < 1e-12);
-    CHECK(res.v < 1e-12);
-    CHECK(res.w < 1e-12);
+    check_followed(res, snaps.size());
   }
 }
 
@@ -698,15 +692,9 @@ TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 4, oblique impacts
                    << "steps " << res.first_contact << "-" << res.last_contact << ", LAMMPS " << res.lammps_first
                    << "-" << res.lammps_last << "; final spins " << snaps.back().rows[0][8] << ", "
                    << snaps.back().rows[1][8] << " rad/s");
-  CHECK(res.first_contact == res.lammps_first);
-  CHECK(res.last_contact == res.lammps_last);
-  CHECK(res.lammps_first > 1);
-  CHECK(res.lammps_last + 5 < static_cast<long>(snaps.size()) - 1);
+  check_followed(res, snaps.size());
   CHECK(snaps.back().rows[0][8] > 100.0);  // both leave spinning about y
   CHECK(snaps.back().rows[1][8] > 100.0);
-  CHECK(res.x < 1e-12);
-  CHECK(res.v < 1e-12);
-  CHECK(res.w < 1e-12);
 
   // The comparison tells the wall laws apart: the same run with the wall's k_t replaced by pair_granular's
   // 8 G* (all else LAMMPS' wall law), or with the pair law itself on the wall (k_n = 4/3 E/(2(1 - nu^2))
@@ -792,12 +780,7 @@ TEST_CASE("LAMMPS' fix wall/gran converts a tsuji restitution again at every run
                   << res.lammps_last << "; converted once: velocity " << off.v
                   << "; LAMMPS' rebound speed / impact speed "
                   << snaps.back().rows[c.row][6] / -snaps[0].rows[c.row][6]);
-    CHECK(res.lammps_first > 2);  // the collision is in the second run
-    CHECK(res.lammps_last + 5 < static_cast<long>(snaps.size()) - 1);
-    CHECK(res.first_contact == res.lammps_first);
-    CHECK(res.last_contact == res.lammps_last);
-    CHECK(res.x < 1e-12);
-    CHECK(res.v < 1e-12);
+    check_followed(res, snaps.size(), 2);  // the collision is in the second run
     CHECK(off.v > 0.1);
   }
 }
