@@ -109,4 +109,8 @@ double hertz_peak_overlap(double m_eff, double r_eff, double e_star, double spee
   return std::pow(15.0 * m_eff * speed * speed / (16.0 * e_star * std::sqrt(r_eff)), 0.4);
 }
 
+double hertz_force(double r_eff, double e_star, double delta) {
+  return 4.0 / 3.0 * e_star * std::sqrt(r_eff) * std::pow(delta, 1.5);
+}
+
 }  // namespace dtcrit::contact

@@ -32,5 +32,7 @@ inline constexpr double hertz_duration_constant = 2.8682656991953314;
 double hertz_duration(double m_eff, double r_eff, double e_star, double speed);
 // Its peak overlap delta_max = (15 m* v^2 / (16 E* sqrt(R*)))^(2/5) (the energy balance).
 double hertz_peak_overlap(double m_eff, double r_eff, double e_star, double speed);
+// Hertz' elastic force at overlap delta: 4/3 E* sqrt(R*) delta^(3/2) [N].
+double hertz_force(double r_eff, double e_star, double delta);
 
 }  // namespace dtcrit::contact

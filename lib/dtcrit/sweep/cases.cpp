@@ -934,6 +934,9 @@ const std::vector<Entry>& entries() {
       {"chung-ooi-3", "Chung & Ooi Test 3: a sphere on a rigid plane at 3.9 m/s with restitution e (integrated impact)"},
       {"chung-ooi-4", "Chung & Ooi Test 4: oblique impact on a plane at 3.9 m/s, mu = 0.092 (sliding closed form, fine run)"},
       {"chung-ooi-5", "Chung & Ooi Test 5: a steel sphere on a plane at v_n = 5 m/s, tangential v_t, mu = 0.3, elastic"},
+      {"chung-ooi-6", "Chung & Ooi Test 6: a spinning aluminium sphere on a plane at 0.2 m/s, mu = 0.4, e = 0.5"},
+      {"chung-ooi-7", "Chung & Ooi Test 7: two spheres with opposite spins head on, no slip (spins kept exactly)"},
+      {"chung-ooi-8", "Chung & Ooi Test 8: a spinning sphere on a sphere 5x larger at rest, mu = 0.4, e = 0.5"},
   };
   return e;
 }

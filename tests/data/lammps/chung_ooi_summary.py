@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""What LAMMPS' trajectories of Chung & Ooi's (2011) benchmark Tests 1-4 show (chung_ooi_1.dump ..
-chung_ooi_4.dump of in.chung_ooi_1 .. 4, make_fixtures.sh), read from the dumps alone, independently
-of dtcrit: the steps in contact, the rebound, LAMMPS' effective modulus of a fix wall/gran contact
-(Test 2) and the tangential-to-normal impulse of the oblique impacts (Test 4).
+"""What LAMMPS' trajectories of Chung & Ooi's (2011) benchmark Tests 1-4, 6 and 8 show (chung_ooi_N.dump
+of in.chung_ooi_N, make_fixtures.sh), read from the dumps alone, independently of dtcrit: the steps in
+contact, the rebound, LAMMPS' effective modulus of a fix wall/gran contact (Test 2) and the
+tangential-to-normal impulse of the oblique and spinning impacts (Tests 4, 6, 8).
 
 Usage: /usr/bin/python3 tests/data/lammps/chung_ooi_summary.py [FOLDER]   (default: this folder)
 """
@@ -52,6 +52,24 @@ def main(folder):
         print(f"Test 4 {name}: contact steps {first}-{last} of {len(fr) - 1} (h = 1e-7 s), tangential / normal "
               f"impulse {abs(b[3] - a[3]) / abs(b[5] - a[5]):.12f} (mu = 0.092), normal rebound "
               f"{b[5] / -a[5]:.6f}, tangential velocity {a[3]:.6f} -> {b[3]:.6f} m/s, spin {b[7]:.6f} rad/s")
+    # Tests 6 and 8: a spinning sphere (r = 0.1 m, 0.2 m/s, mu = 0.4, tsuji e = 0.5) on fix wall/gran
+    # (atoms 1, 2) and on a sphere r = 0.5 m at rest (pairs 1-2, 3-4), the contact point slipping at
+    # 0.2 tan(angle); the tangential impulse over mu times the normal one (1 while every contact step is
+    # on the Coulomb cap with a repulsive normal force).
+    fr, r = frames(f"{folder}/chung_ooi_6.dump"), 0.1
+    for name, i in (("80 degrees", 1), ("30 degrees", 2)):
+        first, last = contact_steps(fr, lambda f: f[i][2] < r)
+        a, b = fr[0][i], fr[-1][i]
+        print(f"Test 6 {name}: contact steps {first}-{last} of {len(fr) - 1} (h = 1e-5 s), tangential impulse / "
+              f"(mu normal impulse) {abs(b[3] - a[3]) / abs(b[5] - a[5]) / 0.4:.6f}, normal rebound {b[5] / -a[5]:.6f}, "
+              f"contact point slip {a[3] - r * a[7]:.6f} -> {b[3] - r * b[7]:.6f} m/s")
+    fr = frames(f"{folder}/chung_ooi_8.dump")
+    for name, (i, j) in (("80 degrees", (1, 2)), ("30 degrees", (3, 4))):
+        first, last = contact_steps(fr, lambda f: math.dist(f[i][:3], f[j][:3]) < 0.6)
+        a, b = fr[0][i], fr[-1][i]
+        print(f"Test 8 {name}: contact steps {first}-{last} of {len(fr) - 1} (h = 1e-5 s), tangential impulse / "
+              f"(mu normal impulse) {abs(b[4] - a[4]) / abs(b[3] - a[3]) / 0.4:.6f}, normal rebound "
+              f"{(fr[-1][j][3] - b[3]) / (a[3] - fr[0][j][3]):.6f}")
 
 
 if __name__ == "__main__":

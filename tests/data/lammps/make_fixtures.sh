@@ -17,6 +17,8 @@
 #                        damping tsuji; 4: oblique impacts with friction, spins), every step dumped with
 #                        %.17g: the trajectories tests/test_lammps_input.cpp "[chung-ooi]" follows with
 #                        dtcrit's stepper step for step (chung_ooi_summary.py prints what they show)
+#   in.chung_ooi_6, in.chung_ooi_8 -> chung_ooi_6.dump, chung_ooi_8.dump: Tests 6 and 8 (a spinning
+#                        sphere on fix wall/gran, and on a larger sphere), damping tsuji, friction
 #   in.chung_ooi_3_two_runs -> chung_ooi_3_two_runs.dump: Test 3 as two run commands (2 + 183 steps):
 #                        fix wall/gran converts a tsuji restitution again at every run
 #
@@ -31,7 +33,8 @@ command -v "$lmp" >/dev/null || { echo "make_fixtures.sh: '$lmp' not found (DTCR
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 for script in in.pour_hertz in.pour_granular in.pour_granular_hooke in.two_spheres \
-              in.chung_ooi_1 in.chung_ooi_2 in.chung_ooi_3 in.chung_ooi_4 in.chung_ooi_3_two_runs; do
+              in.chung_ooi_1 in.chung_ooi_2 in.chung_ooi_3 in.chung_ooi_4 in.chung_ooi_6 in.chung_ooi_8 \
+              in.chung_ooi_3_two_runs; do
   cp "$here/$script" "$work/"
   (cd "$work" && OMP_NUM_THREADS=1 "$lmp" -in "$script" -log none -screen none)
 done
@@ -40,4 +43,5 @@ cp "$work"/settled_hertz.data "$work"/contacts_hertz.dump "$work"/wall_hertz.dum
    "$work"/settled_granular.data "$work"/contacts_granular.dump "$work"/wall_granular.dump \
    "$work"/settled_granular_hooke.data "$work"/contacts_granular_hooke.dump "$work"/wall_granular_hooke.dump \
    "$work"/two_spheres.dump "$work"/chung_ooi_1.dump "$work"/chung_ooi_2.dump "$work"/chung_ooi_3.dump \
-   "$work"/chung_ooi_4.dump "$work"/chung_ooi_3_two_runs.dump "$out/"
+   "$work"/chung_ooi_4.dump "$work"/chung_ooi_6.dump "$work"/chung_ooi_8.dump "$work"/chung_ooi_3_two_runs.dump \
+   "$out/"
