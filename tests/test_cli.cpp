@@ -92,6 +92,16 @@ TEST_CASE("bad input exits non-zero, names the value and writes nothing", "[cli]
   CHECK(nan.status != 0);
 }
 
+TEST_CASE("sweep --plot of an output exact at every step: a clear refusal, no file", "[cli][errors]") {
+  // chung-ooi-7's spins are kept exactly: no positive error to draw on log axes.
+  const auto out = scratch("exact.png");
+  const CliRun r = run("sweep --case chung-ooi-7 --integrator velocity_verlet --levels 2 --phases 1 --no-stability "
+                       "--no-accuracy --plot " + out.string() + " --plot-quantity spin");
+  CHECK(r.status != 0);
+  CHECK_THAT(r.out, Contains("--plot-quantity 'spin'") && Contains("exact at every step"));
+  CHECK_FALSE(std::filesystem::exists(out));
+}
+
 TEST_CASE("dtcrit table writes CSV and Markdown over a grid, and nothing on bad input", "[cli]") {
   const auto csv = scratch("grid.csv"), md = scratch("grid.md");
   const CliRun r = run("table " + equal_discs + "--kn 5e7 --vary kt_ratio=0.25:1:4 --vary body1.m=0.001,0.003 "

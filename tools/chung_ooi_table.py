@@ -135,6 +135,10 @@ for number, (test, label, settings) in enumerate(CONFIGS, 1):
     if test not in first_of_test:
         first_of_test.add(test)
         for q in OUTPUTS[test]:
+            errors = [p["outcome_error"].get(q) for i in base["integrators"] for p in i["points"]]
+            if not any(e for e in errors if e is not None and math.isfinite(e)):
+                md.append(f"No plot of {q}: every run gives it exactly.\n")
+                continue
             plot = os.path.join(OUT, f"chung_ooi_{test}_{q}.png")
             args = [case, settings] + sum((["--integrator", s] for s in SHOWN), []) + [
                 "--h0", h0, "--levels", str(LEVELS), "--no-stability", "--no-accuracy", "--plot", plot,

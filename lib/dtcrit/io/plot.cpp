@@ -14,9 +14,31 @@
 namespace dtcrit {
 
 namespace {
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
+// s inside a gnuplot double-quoted string: its quotes and backslashes escaped.
+std::string escaped(const std::string& s) {
+  std::string out;
   for (char c : s) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return out;
+}
+std::string quoted(const std::string& s) { return "\"" + escaped(s) + "\""; }
+// A title of several lines (gnuplot's "\n" in a double-quoted string) broken at spaces, so that a long
+// one is not cut at the picture's edge (900 px hold about 100 characters of the title font).
+std::string wrapped_title(const std::string& title, std::size_t width = 95) {
+  std::string out = "\"", line;
+  auto flush = [&](bool last) {
+    out += escaped(line);
+    if (!last) out += "\\n";
+    line.clear();
+  };
+  std::size_t start = 0;
+  while (start <= title.size()) {
+    const std::size_t end = std::min(title.find(' ', start), title.size());
+    const std::string word = title.substr(start, end - start);
+    if (!line.empty() && line.size() + 1 + word.size() > width) flush(false);
+    line += (line.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  flush(true);
   return out + "\"";
 }
 }  // namespace
@@ -56,7 +78,7 @@ void draw_plot(const std::string& path, const std::string& file, const PlotSpec&
     Gnuplot gp("gnuplot 2>/dev/null");
     gp << "set terminal " << terminal << "\n";
     gp << "set output " << quoted(tmp.string()) << "\n";
-    gp << "set title " << quoted(spec.title) << " noenhanced\n";
+    gp << "set title " << wrapped_title(spec.title) << " noenhanced\n";
     gp << "set xlabel " << quoted(spec.xlabel) << " noenhanced\nset ylabel " << quoted(spec.ylabel) << " noenhanced\n";
     gp << "set grid\nset key below noenhanced\nset format y '%.3g'\nset format x '%.3g'\n";
     if (spec.logx) gp << "set logscale x\n";

@@ -337,6 +337,10 @@ PlotSpec error_plot(const SweepResult& r, const std::string& channel) {
   double y_lo = std::numeric_limits<double>::infinity(), y_hi = 0.0;
   for (const auto& s : p.series)
     for (double y : s.y) y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
+  if (!(y_hi > 0.0))
+    throw std::invalid_argument(fmt::format(
+        "--plot-quantity '{}': no run has a positive error to plot on log axes (the output is exact at every step)",
+        channel));
   const double tolerance = r.integrators.empty() ? 0.0 : r.integrators.front().accuracy.tolerance;
   const bool is_accuracy_quantity = !r.integrators.empty() && r.integrators.front().accuracy.quantity == channel;
   if (y_hi > 0.0) {
