@@ -191,7 +191,7 @@ py::object pair(const py::object& body1, const py::object& body2, OptionalDouble
                 const std::string& hertz_mindlin, OptionalDouble overlap, OptionalDouble normal_force,
                 OptionalDouble r_eff, OptionalDouble impact_velocity, OptionalDouble youngs, OptionalDouble poisson,
                 OptionalDouble density, OptionalDouble radius, const Strings& integrators, double margin,
-                const std::string& accuracy) {
+                const std::string& accuracy, OptionalDouble impact_angle) {
   PairRequest r;
   r.input.body1 = body_spec(body1, "body1");
   r.input.body2 = body_spec(body2, "body2");
@@ -209,6 +209,7 @@ py::object pair(const py::object& body1, const py::object& body2, OptionalDouble
   r.integrators = integrators;
   r.margin = margin;
   r.accuracy = accuracy;
+  r.impact_angle = impact_angle;
   return to_python(to_json(answer_pair(r)));
 }
 
@@ -560,7 +561,7 @@ systems up to a few hundred dofs).)");
         py::arg("r_eff") = py::none(), py::arg("impact_velocity") = py::none(), py::arg("youngs") = py::none(),
         py::arg("poisson") = py::none(), py::arg("density") = py::none(), py::arg("radius") = py::none(),
         py::arg("integrators") = Strings{"all"}, py::arg("margin") = dtcrit::default_step_margin,
-        py::arg("accuracy") = "",
+        py::arg("accuracy") = "", py::arg("impact_angle") = py::none(),
         R"(Critical time-steps of one contact: the content of `dtcrit pair --json`.
 
 body1, body2: dicts {"shape": "disc", "r": 5e-4, "m": 0.003} or the CLI's strings
@@ -572,7 +573,8 @@ law: the contact law in LAMMPS' syntax instead ("gran/hertz/history 1e8 NULL 3e4
 hertz_mindlin: "E=5e10,nu=0.22,e=0.5,mu=0.5" (EDEM, LIGGGHTS), linearised the same way.
 youngs [Pa], poisson, density [kg/m^3], radius [m]: the material heuristics (all four).
 integrators: registry specs, ["all"] or ["none"]; margin: recommended step = margin x the limit;
-accuracy: e.g. "restitution=1%".)");
+accuracy: e.g. "restitution=1%", or "spin=1%" (tangential_restitution, rebound_angle) with impact_angle
+  [deg]: body 1 striking body 2 that far from the normal, at impact_velocity along it.)");
 
   m.def("packing", &packing_from_arrays, py::arg("positions"), py::arg("radii"), py::arg("masses"), py::kw_only(),
         py::arg("inertia") = py::none(), py::arg("types") = py::none(), py::arg("box") = py::none(),

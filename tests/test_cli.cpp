@@ -477,6 +477,38 @@ TEST_CASE("pair --accuracy with a Hertz law: the law's own collision, the step s
   CHECK_THAT(none.out, Contains("needs --impact-velocity"));
 }
 
+TEST_CASE("pair --accuracy spin with --impact-angle: the law's oblique collision, refused where it cannot run",
+          "[cli]") {
+  // The same beads struck at 60 deg from the normal (normal approach 2 m/s): velocity Verlet's step for
+  // 1 % of the spin after impact, below the 1 % restitution step of the head-on impact (1.39e-7 s).
+  const std::string beads = "pair --body1 shape=sphere,r=5e-4,rho=2500 --body2 shape=sphere,r=5e-4,rho=2500 "
+                            "--hertz-mindlin E=63e9,nu=0.22,e=0.5,mu=0.3 --integrator velocity_verlet "
+                            "--impact-velocity 2 ";
+  const auto p = json_of(run(beads + "--accuracy spin=1% --impact-angle 60 --json"));
+  const double h = p["recommended_step"]["h_accuracy"].get<double>();
+  CHECK(h > 0.0);
+  CHECK(h < 1.39e-7);
+  CHECK(p["recommended_step"]["h_recommended"].get<double>() == h);
+  CHECK_THAT(p["recommended_step"]["accuracy"].get<std::string>(), Contains("spin within 1%") && Contains("60 deg"));
+  const CliRun no_angle = run(beads + "--accuracy spin=1%");
+  CHECK(no_angle.status != 0);
+  CHECK_THAT(no_angle.out, Contains("needs --impact-angle"));
+  const CliRun angle_alone = run(beads + "--impact-angle 30");
+  CHECK(angle_alone.status != 0);
+  CHECK_THAT(angle_alone.out, Contains("--impact-angle is read only by --accuracy"));
+  const CliRun normal_quantity = run(beads + "--accuracy restitution=1% --impact-angle 30");
+  CHECK(normal_quantity.status != 0);
+  CHECK_THAT(normal_quantity.out, Contains("not restitution"));
+  const CliRun square = run("pair --body1 shape=rect,a=1e-3,b=1e-3,rho=2500,t=1e-3 --body2 shape=sphere,r=5e-4,rho=2500 "
+                            "--hertz-mindlin E=63e9,nu=0.22,e=0.5,mu=0.3 --r-eff 2.5e-4 --impact-velocity 2 "
+                            "--accuracy spin=1% --impact-angle 30");
+  CHECK(square.status != 0);
+  CHECK_THAT(square.out, Contains("not round"));
+  const CliRun steep = run(beads + "--accuracy spin=1% --impact-angle 95");
+  CHECK(steep.status != 0);
+  CHECK_THAT(steep.out, Contains("--impact-angle = 95"));
+}
+
 TEST_CASE("sweep --threads: the JSON equals the one-thread JSON apart from wall times, and rejects 0 by name", "[cli]") {
   auto strip = [](nlohmann::json j) {
     j.erase("reference_seconds");

@@ -46,6 +46,20 @@ def test_accuracy_bound_equals_the_cli():
     assert got["recommended_step"]["accuracy"].startswith("restitution within 1%")
 
 
+def test_oblique_accuracy_bound_equals_the_cli():
+    sphere = {"shape": "sphere", "r": 5e-4, "rho": 2500}
+    got = dtcrit.pair(sphere, sphere, hertz_mindlin="E=63e9,nu=0.22,e=0.5,mu=0.3", impact_velocity=2.0,
+                      integrators=["velocity_verlet"], accuracy="spin=1%", impact_angle=60)
+    want = cli_json("pair", "--body1", "shape=sphere,r=5e-4,rho=2500", "--body2", "shape=sphere,r=5e-4,rho=2500",
+                    "--hertz-mindlin", "E=63e9,nu=0.22,e=0.5,mu=0.3", "--impact-velocity", 2, "--integrator",
+                    "velocity_verlet", "--accuracy", "spin=1%", "--impact-angle", 60)
+    assert got == want
+    assert "60 deg" in got["recommended_step"]["accuracy"]
+    with pytest.raises(ValueError, match="needs --impact-angle"):
+        dtcrit.pair(sphere, sphere, hertz_mindlin="E=63e9,nu=0.22,e=0.5,mu=0.3", impact_velocity=2.0,
+                    accuracy="spin=1%")
+
+
 def test_material_heuristics_equal_the_cli():
     got = dtcrit.pair(DISC, DISC, kn=1e5, kt=8e4, youngs=7e10, poisson=0.25, density=2500, radius=5e-4,
                       impact_velocity=1.0, integrators=["none"])

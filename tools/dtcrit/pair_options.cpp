@@ -30,6 +30,9 @@ void PairOptions::add_to(CLI::App& app, bool with_bodies) {
                  "approach speed [m/s], the relative speed of the two bodies along the normal (not each body's; "
                  "dtcrit sweep's v is each sphere's): with --lammps-pair, linearise at the peak overlap of a head-on "
                  "impact at this speed (integrated); with the material, the Hertz contact time");
+  app.add_option("--impact-angle", impact_angle,
+                 "with --accuracy tangential_restitution, spin or rebound_angle: body 1 strikes body 2 (at rest) at "
+                 "--impact-velocity, this many degrees from the normal [deg]");
   auto* lammps_opt = app.add_option("--lammps-pair", lammps_pair,
                  "the contact law in LAMMPS' syntax, e.g. \"gran/hertz/history 1e9 NULL 1e4 NULL 0.5 1\" or "
                  "\"granular hertz/material 7e10 0.3 0.3 tangential mindlin NULL 1.0 0.5\" (instead of --kn ...)");
@@ -65,6 +68,7 @@ PairRequest PairOptions::request() const {
   r.input = input();
   r.youngs = youngs, r.poisson = poisson, r.density = density, r.radius = radius, r.impact_velocity = impact_velocity;
   r.integrators = integrators;
+  r.impact_angle = impact_angle;
   return r;
 }
 

@@ -16,7 +16,7 @@ namespace dtcrit::cli {
 struct PairOptions {
   std::string body1, body2;
   std::optional<double> kn, kt, kt_ratio, cn, ct, ct_ratio, gamma_n, gamma_t, restitution;
-  std::optional<double> youngs, poisson, density, radius, impact_velocity;
+  std::optional<double> youngs, poisson, density, radius, impact_velocity, impact_angle;
   std::string lammps_pair, hertz_mindlin;
   std::optional<double> overlap, normal_force, r_eff;
   std::vector<std::string> integrators{"all"};

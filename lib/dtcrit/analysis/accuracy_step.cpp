@@ -1,6 +1,7 @@
 #include "dtcrit/analysis/accuracy_step.hpp"
 
 #include <cmath>
+#include <numbers>
 
 #include <fmt/format.h>
 
@@ -8,9 +9,16 @@
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/key_values.hpp"
 #include "dtcrit/core/numbers.hpp"
+#include "dtcrit/sweep/chung_ooi.hpp"
 #include "dtcrit/sweep/sweep.hpp"
 
 namespace dtcrit {
+
+namespace {
+bool tangential_quantity(const std::string& q) {
+  return q == "tangential_restitution" || q == "spin" || q == "rebound_angle";
+}
+}  // namespace
 
 std::pair<std::string, double> parse_accuracy(const std::string& text) {
   const auto eq = text.find('=');
@@ -22,22 +30,46 @@ std::pair<std::string, double> parse_accuracy(const std::string& text) {
   if (!value.empty() && value.back() == '%') value.pop_back(), scale = 0.01;
   const double tol = parse_number("--accuracy " + quantity, value) * scale;
   if (!(tol > 0.0 && tol < 1.0)) fail(fmt::format("--accuracy {}: tolerance = {} must lie in (0, 1)", quantity, tol));
-  if (quantity != "restitution" && quantity != "peak_overlap" && quantity != "contact_duration")
+  if (quantity != "restitution" && quantity != "peak_overlap" && quantity != "contact_duration" &&
+      !tangential_quantity(quantity))
     fail(fmt::format("--accuracy: unknown quantity '{}'; valid: restitution, peak_overlap, contact_duration (the "
-                     "head-on collision; the rebound angle, spin and tangential restitution of an oblique impact on a "
-                     "plane: dtcrit sweep --case chung-ooi-4 --set angle=... --accuracy-quantity ...)",
+                     "collision), tangential_restitution, spin, rebound_angle (an oblique one: with --impact-angle)",
                      quantity));
   return {quantity, tol};
 }
 
 AccuracyStep pair_accuracy_step(const ContactPointModel& model, const std::string& integrator,
-                                const std::string& quantity, double tolerance) {
+                                const std::string& quantity, double tolerance, std::optional<double> impact_angle) {
   if (model.body1().arm[0] != 0.0 || model.body2().arm[0] != 0.0)
     fail("--accuracy needs a collinear contact (both arms along the normal, r_t = 0): an eccentric impact couples "
          "to rotation and is not the head-on collision the sweep measures");
   const double m_n = model.normal_effective_mass();
   std::unique_ptr<sweep::SweepCase> c;
-  if (const auto& origin = model.origin()) {
+  const auto& origin = model.origin();
+  if (tangential_quantity(quantity)) {
+    // An oblique impact: body 1 strikes body 2 at rest, both round, under the law itself.
+    if (!impact_angle)
+      fail(fmt::format("--accuracy {} needs --impact-angle DEG: the {} of an oblique impact at that angle from the "
+                       "normal", quantity, quantity));
+    if (!origin || !origin->point.impact)
+      fail(fmt::format("--accuracy {} needs a state-dependent law (--hertz-mindlin, --lammps-pair) and "
+                       "--impact-velocity: the oblique collision is run under the law itself", quantity));
+    for (const auto* b : {&model.body1(), &model.body2()})
+      if (b->shape != "sphere" && b->shape != "disc")
+        fail(fmt::format("--accuracy {}: body shape '{}' is not round; an oblique impact is run for spheres and "
+                         "discs, whose contact point stays at r along the normal as they spin", quantity, b->shape));
+    if (!(*impact_angle >= 0.0 && *impact_angle <= 89.0))
+      fail(fmt::format("--impact-angle = {} deg must lie in [0, 89]", *impact_angle));
+    const auto body = [](const PlanarBody& b) { return sweep::RoundBody{b.mass, b.inertia, b.arm[1]}; };
+    // --impact-velocity is the normal approach speed (the linearisation's): the speed is v / cos(angle).
+    const double angle = *impact_angle * std::numbers::pi / 180.0;
+    c = sweep::make_law_oblique_case(origin->contact_law, body(model.body1()), body(model.body2()),
+                                     origin->point.impact_velocity / std::cos(angle), angle,
+                                     sweep::CaseOptions{KeyValues("", "--accuracy"), "traditional", false});
+  } else if (impact_angle) {
+    fail(fmt::format("--impact-angle is read only by --accuracy tangential_restitution, spin or rebound_angle, not "
+                     "{}", quantity));
+  } else if (origin) {
     // A state-dependent law (Hertz, LAMMPS granular): its own collision at the impact speed, the one
     // `dtcrit sweep --case hertz-head-on` runs, not the linear spring it was linearised to.
     if (!origin->point.impact)

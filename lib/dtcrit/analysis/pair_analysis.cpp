@@ -144,12 +144,18 @@ PairReport answer_pair(const PairRequest& request) {
   auto report = analyse_pair("", model, requested_material(request), expand_integrator_specs(request.integrators));
   report.defaults = applied_defaults(input);
   report.recommendation = recommend_step(report, request.margin);
+  if (request.impact_angle && request.accuracy.empty())
+    fail("--impact-angle is read only by --accuracy tangential_restitution, spin or rebound_angle: give one, or "
+         "drop the angle");
   if (!request.accuracy.empty() && report.recommendation) {
     const auto [quantity, tolerance] = parse_accuracy(request.accuracy);
-    const auto a = pair_accuracy_step(model, report.recommendation->integrator, quantity, tolerance);
+    const auto a =
+        pair_accuracy_step(model, report.recommendation->integrator, quantity, tolerance, request.impact_angle);
     report.recommendation->h_accuracy = a.h;
     report.recommendation->accuracy =
-        fmt::format("{} within {:g}%{}", quantity, 100 * tolerance,
+        fmt::format("{} within {:g}%{}{}", quantity, 100 * tolerance,
+                    request.impact_angle ? fmt::format(" (the impact at {:g} deg from the normal)", *request.impact_angle)
+                                         : "",
                     a.status == sweep::AccuracyStatus::above_grid ? ", met already at the coarsest step tried, t_c/8: a lower bound" : "");
   }
   return report;

@@ -28,6 +28,9 @@ struct PairRequest {
   std::vector<std::string> integrators{"all"};  // registry specs, "all" or "none"
   double margin = default_step_margin;
   std::string accuracy{};                        // "restitution=1%": also bound the step by accuracy
+  // [deg] from the normal: the oblique impact whose tangential restitution, spin or rebound angle
+  // --accuracy measures (with --impact-velocity and a state-dependent law).
+  std::optional<double> impact_angle;
 };
 
 // The material heuristics' inputs, when E, nu, rho and R are all given (error if only some are).

@@ -160,14 +160,10 @@ class ChungOoi final : public ParticleCase {
     r_eff_ = pair_ ? r_ * r2_ / (r_ + r2_) : r_;
     vn_ = pair_ ? vn0_ - v2_ : vn0_;  // normal approach speed
     impact_ = contact::head_on_impact(law_, m_eff_, r_eff_, vn_, 0.0, 16000.0);
-    tc_ = impact_.duration;
-    gap_ = 0.5 * vn_ * tc_;  // the approach takes half a collision
-    h0_ = tc_ / 8.0;
-    t_end_ = gap_ / vn_ + 2.0 * tc_ + h0_;
-    collision_scales(o, tc_, 8);
+    inertia_ = stepper::sphere_inertia(m_, r_);
+    inertia2_ = pair_ ? stepper::sphere_inertia(m2_, r2_) : 0.0;
+    finish_setup(o);
     accuracy_quantity_ = test <= 2 ? "peak_force" : test == 3 || test == 7 ? "restitution" : "rebound_angle";
-    transient_contacts_ = true;
-    channels_ = standard_channels(v_ * tc_, v_, m_ * v_ * v_);
 
     description_ = fmt::format("Chung & Ooi (2011) Test {}: {}; {} E = {:g} Pa, nu = {:g}, e = {:g}{}", test, t.title,
                                !lammps_ ? "Hertz-Mindlin (EDEM, LIGGGHTS),"
@@ -189,6 +185,37 @@ class ChungOoi final : public ParticleCase {
                                   std::atan2(slip(), vn_) / degree);
   }
 
+  // law-oblique (chung_ooi.hpp): the same machinery for any law and two round bodies.
+  ChungOoi(const contact::ContactLaw& law, const RoundBody& b1, const RoundBody& b2, double speed, double angle,
+           const CaseOptions& o)
+      : ParticleCase(o), test_(0), pair_(true), law_(law) {
+    name_ = "law-oblique";
+    r_ = require_positive("body1 radius", b1.radius);
+    r2_ = require_positive("body2 radius", b2.radius);
+    m_ = require_positive("body1 mass", b1.mass);
+    m2_ = require_positive("body2 mass", b2.mass);
+    inertia_ = require_positive("body1 moment of inertia", b1.inertia);
+    inertia2_ = require_positive("body2 moment of inertia", b2.inertia);
+    v_ = require_positive("impact speed", speed);
+    const double a = require_in_range("impact angle [rad]", angle, 0.0, 89.0 * degree);
+    vn0_ = v_ * std::cos(a);
+    vt_ = v_ * std::sin(a);
+    v2_ = 0.0;
+    mu_ = law.mu;
+    uses_tangential_ = true;
+    m_eff_ = m_ * m2_ / (m_ + m2_);
+    r_eff_ = r_ * r2_ / (r_ + r2_);
+    vn_ = vn0_;
+    impact_ = contact::head_on_impact(law_, m_eff_, r_eff_, vn_, 0.0, 16000.0);
+    e_ = impact_.restitution;
+    youngs_ = youngs2_ = poisson_ = 0.0;
+    finish_setup(o);
+    accuracy_quantity_ = "rebound_angle";
+    description_ = fmt::format("body 1 (m = {:g} kg, r = {:g} m) strikes body 2 (m = {:g} kg, r = {:g} m) at {:g} m/s, "
+                               "{:g} deg from the normal, under {}; the law's restitution there is {:.6g}",
+                               m_, r_, m2_, r2_, v_, a / degree, contact::describe(law_), e_);
+  }
+
   RunSetup build(double delay) const override {
     // Onset delayed by `delay`: the gap grows by the normal approach speed times it.
     RunSetup s = at_rest(make_system());
@@ -206,7 +233,7 @@ class ChungOoi final : public ParticleCase {
   // tangential outcomes come from the reference run.
   std::map<std::string, double> exact_outcomes(double) const override {
     std::map<std::string, double> out;
-    if (e_ == 1.0) {
+    if (hertz_closed_forms()) {
       const double e_star = 0.75 * law_.kn;
       const double peak = contact::hertz_peak_overlap(m_eff_, r_eff_, e_star, vn_);
       out = {{"restitution", 1.0},
@@ -236,8 +263,20 @@ class ChungOoi final : public ParticleCase {
   }
 
  private:
-  // Tests 4 and 5: the centre's velocity at an angle; Tests 6-8: spin.
-  bool oblique() const { return test_ == 4 || test_ == 5; }
+  // Elastic Hertz (the tests' own laws, kn = 4/3 E*): Hertz' closed forms and the peak force.
+  bool hertz_closed_forms() const { return test_ != 0 && e_ == 1.0; }
+  // The collision's time scales and channels, once the impact is known.
+  void finish_setup(const CaseOptions& o) {
+    tc_ = impact_.duration;
+    gap_ = 0.5 * vn_ * tc_;  // the approach takes half a collision
+    h0_ = tc_ / 8.0;
+    t_end_ = gap_ / vn_ + 2.0 * tc_ + h0_;
+    collision_scales(o, tc_, 8);
+    transient_contacts_ = true;
+    channels_ = standard_channels(v_ * tc_, v_, m_ * v_ * v_);
+  }
+  // Tests 4 and 5 (and law-oblique): the centre's velocity at an angle; Tests 6-8: spin.
+  bool oblique() const { return test_ == 4 || test_ == 5 || test_ == 0; }
   bool spinning() const { return test_ >= 6; }
   // The contact point's slip before the impact: v0y + r0 w0z - (v1y - r1 w1z).
   double slip() const { return vt_ + r_ * spin_ + r2_ * spin2_; }
@@ -276,9 +315,9 @@ class ChungOoi final : public ParticleCase {
 
   ParticleSystem make_system() const {
     ParticleSystem sys(3, law_, mode_);
-    sys.add_particle(r_, m_, stepper::sphere_inertia(m_, r_));
+    sys.add_particle(r_, m_, inertia_);
     if (pair_)
-      sys.add_particle(r2_, m2_, stepper::sphere_inertia(m2_, r2_));
+      sys.add_particle(r2_, m2_, inertia2_);
     else
       sys.add_wall(Vec3::Zero(), -Vec3::UnitX(), law_);  // the plane x = 0, the sphere on its x < 0 side
     return sys;
@@ -336,7 +375,7 @@ class ChungOoi final : public ParticleCase {
     }
     std::map<std::string, double> outcomes() const override {
       auto out = collision_.outcomes();
-      if (c_.e_ == 1.0) {
+      if (c_.hertz_closed_forms()) {
         const auto it = out.find("peak_overlap");
         out["peak_force"] = it == out.end() ? std::nan("") : c_.elastic_force(it->second);
       }
@@ -369,10 +408,16 @@ class ChungOoi final : public ParticleCase {
   contact::ContactLaw law_;
   contact::ImpactResult impact_;
   double r_, r2_, youngs_, youngs2_, poisson_, v_, vn0_, vt_ = 0.0, v2_, e_, mu_ = 0.0, spin_ = 0.0, spin2_ = 0.0,
-      m_, m2_, m_eff_, r_eff_, vn_, tc_, gap_;
+      m_, m2_, inertia_ = 0.0, inertia2_ = 0.0, m_eff_, r_eff_, vn_, tc_, gap_;
 };
 
 }  // namespace
+
+std::unique_ptr<SweepCase> make_law_oblique_case(const contact::ContactLaw& law, const RoundBody& body1,
+                                                 const RoundBody& body2, double speed, double angle,
+                                                 const CaseOptions& options) {
+  return std::make_unique<ChungOoi>(law, body1, body2, speed, angle, options);
+}
 
 std::unique_ptr<SweepCase> make_chung_ooi_case(std::string_view name, const CaseOptions& options) {
   for (int test = 1; test <= 8; ++test)

@@ -12,12 +12,26 @@
 #include <memory>
 #include <string_view>
 
+#include "dtcrit/contact/law.hpp"
 #include "dtcrit/sweep/sweep_case.hpp"
 
 namespace dtcrit::sweep {
 
 // The case `name` (chung-ooi-1 ... chung-ooi-8), or nullptr when `name` is none of them.
 std::unique_ptr<SweepCase> make_chung_ooi_case(std::string_view name, const CaseOptions& options);
+
+// law-oblique: round body 1 (mass m1 [kg], moment of inertia I1 [kg m^2], radius r1 [m]) strikes round
+// body 2 (m2, I2, r2), at rest, at `speed` [m/s] and `angle` [rad] from the normal, without spin, under
+// `law`. Outcomes: the normal ones against the law's impact integrated (contact::head_on_impact), and
+// as chung-ooi-4 has them body 1's tangential restitution, spin in the rolling sense [rad/s] and the
+// contact point's rebound angle [deg], against a fine run. `dtcrit pair --accuracy spin=1%
+// --impact-angle DEG` measures this collision.
+struct RoundBody {
+  double mass = 0.0, inertia = 0.0, radius = 0.0;
+};
+std::unique_ptr<SweepCase> make_law_oblique_case(const contact::ContactLaw& law, const RoundBody& body1,
+                                                 const RoundBody& body2, double speed, double angle,
+                                                 const CaseOptions& options);
 
 // A solid sphere 1 (mass m1, radius r1, I = 2/5 m1 r1^2) meets body 2 (a sphere of mass m2, or a
 // plane: m2 = infinity) at the normal approach speed vn, with restitution e, while its contact point
