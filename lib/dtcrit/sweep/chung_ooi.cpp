@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/contact/hertz_mindlin.hpp"
 #include "dtcrit/contact/impact.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
@@ -35,7 +36,7 @@ double sliding_angle(double mu, double restitution) { return std::atan(3.5 * mu 
 
 SlidingImpulses sliding_impulses(double m1, double m2, double r1, double vn, double u, double mu, double restitution) {
   const double impulse = mu * (1.0 + restitution) * vn;  // tangential impulse / m*
-  const double share = std::isinf(m2) ? 1.0 : m2 / (m1 + m2);  // m* / m1
+  const double share = contact::effective_mass(m1, m2) / m1;  // m* / m1
   return {-impulse * share, -2.5 * impulse * share / r1, u - 3.5 * impulse};
 }
 
@@ -156,8 +157,8 @@ class ChungOoi final : public ParticleCase {
       fail(fmt::format("r = {} m and density = {} kg/m^3 give the sphere a mass of {} kg", r_, rho, m_));
     if (pair_ && !(m2_ > 0.0 && std::isfinite(m2_)))
       fail(fmt::format("r2 = {} m and density2 = {} kg/m^3 give the larger sphere a mass of {} kg", r2_, rho2, m2_));
-    m_eff_ = pair_ ? m_ * m2_ / (m_ + m2_) : m_;
-    r_eff_ = pair_ ? r_ * r2_ / (r_ + r2_) : r_;
+    m_eff_ = contact::effective_mass(m_, m2_);  // m2 = infinity: the plane
+    r_eff_ = pair_ ? contact::effective_radius(r_, r2_) : r_;
     vn_ = pair_ ? vn0_ - v2_ : vn0_;  // normal approach speed
     impact_ = contact::head_on_impact(law_, m_eff_, r_eff_, vn_, 0.0, 16000.0);
     inertia_ = stepper::sphere_inertia(m_, r_);
@@ -203,8 +204,8 @@ class ChungOoi final : public ParticleCase {
     v2_ = 0.0;
     mu_ = law.mu;
     uses_tangential_ = true;
-    m_eff_ = m_ * m2_ / (m_ + m2_);
-    r_eff_ = r_ * r2_ / (r_ + r2_);
+    m_eff_ = contact::effective_mass(m_, m2_);
+    r_eff_ = contact::effective_radius(r_, r2_);
     vn_ = vn0_;
     impact_ = contact::head_on_impact(law_, m_eff_, r_eff_, vn_, 0.0, 16000.0);
     e_ = impact_.restitution;
