@@ -1,5 +1,5 @@
 // The Chung & Ooi (2011) benchmark tests as sweep cases (chung_ooi.hpp). One class: two spheres head on
-// (Tests 1, 7, 8) or one sphere against a rigid plane (Tests 2-6), under Hertz-Mindlin as EDEM and
+// (Tests 1, 7, 8, and law-oblique for any law) or one sphere against a rigid plane (Tests 2-6), under Hertz-Mindlin as EDEM and
 // LIGGGHTS define it (contact/hertz_mindlin.hpp) or, with lammps=1, LAMMPS' `granular hertz/material
 // ... tangential mindlin`. Two bodies of moduli E1, E2 and one nu have E* = 1 / ((1 - nu^2)(1/E1 + 1/E2))
 // and G* = 1 / (2 (2 - nu)(1 + nu)(1/E1 + 1/E2)): the law of one material with the harmonic mean
