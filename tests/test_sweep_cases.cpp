@@ -605,7 +605,8 @@ TEST_CASE("chung-ooi-6 at 30 deg: damped stick-slip settles on the independent i
   }
 }
 
-TEST_CASE("law-oblique: two round bodies under any law; against a plane it is chung-ooi-4", "[sweep][chung-ooi]") {
+TEST_CASE("law-oblique: two round bodies under any law, against a plane in all but name, give chung-ooi-4",
+          "[sweep][chung-ooi]") {
   const double r = 0.0025, rho = 4000.0, m = 4.0 / 3.0 * std::numbers::pi * r * r * r * rho, deg = std::numbers::pi / 180.0;
   const auto law = contact::hertz_mindlin(2.0 * 3.8e11, 0.23, 0.98, 0.092);  // chung-ooi-4's plane law
   const sweep::RoundBody sphere{m, 0.4 * m * r * r, r}, plane{1e20 * m, 0.4e20 * m * 1e18 * r * r, 1e9 * r};
