@@ -609,8 +609,8 @@ TEST_CASE("chung-ooi-4, -5 and -6 with friction: stick-slip and damped sliding a
 // 1e9 times the sphere's: R* and m* differ from the plane's by 1e-9 and the normal does not turn):
 // the same references, and the same runs up to the torque arm.
 // Damped stick-slip, Test 6 at 30 deg and Test 8 at 45 deg: velocity Verlet's outcome jumps between
-// branches with step and onset phase (Test 6: the centre's velocity after impact -0.035 or -0.040 m/s)
-// down to t_c/32768 and settles on the independent integration only below. Measured with --levels 15
+// branches with step and onset phase (Test 6: the centre's velocity after impact -0.035 or -0.040 m/s,
+// down to t_c/32768; Test 8 down to t_c/2048) and settles on the independent integration only below. Measured with --levels 15
 // --phases 2: Test 6 -0.040091 m/s at t_c/65536 and t_c/131072 against -0.0400945, the spin within
 // 6e-4; Test 8 -0.066111 against -0.0661045 and the spin within 2.1e-4 (the integration keeps the
 // normal fixed and turns the spheres about r, the stepper about r - delta/2).
