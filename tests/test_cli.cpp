@@ -507,6 +507,9 @@ TEST_CASE("pair --accuracy spin with --impact-angle: the law's oblique collision
   const CliRun steep = run(beads + "--accuracy spin=1% --impact-angle 95");
   CHECK(steep.status != 0);
   CHECK_THAT(steep.out, Contains("--impact-angle = 95"));
+  const CliRun head_on = run(beads + "--accuracy spin=1% --impact-angle 0");
+  CHECK(head_on.status != 0);
+  CHECK_THAT(head_on.out, Contains("--impact-angle = 0 deg must lie in (0, 89]"));
 }
 
 TEST_CASE("sweep --threads: the JSON equals the one-thread JSON apart from wall times, and rejects 0 by name", "[cli]") {

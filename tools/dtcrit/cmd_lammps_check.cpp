@@ -232,11 +232,12 @@ void run(const CheckOptions& c) {
         const std::string dump = "velocities_" + run_tag + ".dump";
         std::string script = packing::probe_script(p, law_commands, "probe.data", dump, run, e_halt, units);
         if (problem.script) {
-          // Its tsuji walls' restitutions, for the probe's own count of LAMMPS initialisations.
+          // Its tsuji walls' restitutions, for the probe's own count of LAMMPS initialisations (its run
+          // and write_data lines, which the wall lines written below do not change).
           std::vector<std::string> notes;
           const auto commands = packing::probe_wall_commands(law_commands, problem.script->wall_laws,
                                                              packing::probe_initialisations(script), notes);
-          script = packing::probe_script(p, commands, "probe.data", dump, run, e_halt, units);
+          if (!notes.empty()) script = packing::probe_script(p, commands, "probe.data", dump, run, e_halt, units);
           for (const auto& n : notes)
             if (std::find(probe_notes.begin(), probe_notes.end(), n) == probe_notes.end()) probe_notes.push_back(n);
         }

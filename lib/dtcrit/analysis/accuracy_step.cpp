@@ -58,8 +58,9 @@ AccuracyStep pair_accuracy_step(const ContactPointModel& model, const std::strin
       if (b->shape != "sphere" && b->shape != "disc")
         fail(fmt::format("--accuracy {}: body shape '{}' is not round; an oblique impact is run for spheres and "
                          "discs, whose contact point stays at r along the normal as they spin", quantity, b->shape));
-    if (!(*impact_angle >= 0.0 && *impact_angle <= 89.0))
-      fail(fmt::format("--impact-angle = {} deg must lie in [0, 89]", *impact_angle));
+    // At 0 deg there is no tangential motion to measure (the outputs divide by it).
+    if (!(*impact_angle > 0.0 && *impact_angle <= 89.0))
+      fail(fmt::format("--impact-angle = {} deg must lie in (0, 89]", *impact_angle));
     const auto body = [](const PlanarBody& b) { return sweep::RoundBody{b.mass, b.inertia, b.arm[1]}; };
     // --impact-velocity is the normal approach speed (the linearisation's): the speed is v / cos(angle).
     const double angle = *impact_angle * std::numbers::pi / 180.0;

@@ -180,10 +180,10 @@ int probe_initialisations(const std::string& script) {
 }
 
 double tsuji_restitution_for(double coefficient, int inits) {
+  // The polynomial falls from 1.2728 at 0 to 0.0003 at 1.
+  const double lo = contact::tsuji_polynomial(1.0), hi = contact::tsuji_polynomial(0.0);
   double y = coefficient;
   for (int k = 0; k < inits; ++k) {
-    // The polynomial falls from 1.2728 at 0 to 0.0003 at 1.
-    const double lo = contact::tsuji_polynomial(1.0), hi = contact::tsuji_polynomial(0.0);
     if (!(y >= lo && y <= hi))
       fail(fmt::format("no tsuji restitution in [0, 1] gives the damping coefficient {:.6g} after {} conversions "
                        "(the polynomial's values lie in [{:.4g}, {:.4g}])", coefficient, inits, lo, hi));

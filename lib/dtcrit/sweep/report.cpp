@@ -343,21 +343,19 @@ PlotSpec error_plot(const SweepResult& r, const std::string& channel) {
         channel));
   const double tolerance = r.integrators.empty() ? 0.0 : r.integrators.front().accuracy.tolerance;
   const bool is_accuracy_quantity = !r.integrators.empty() && r.integrators.front().accuracy.quantity == channel;
-  if (y_hi > 0.0) {
-    for (const auto& [h, s] : limits) {
-      const auto i = static_cast<std::size_t>(s - r.integrators.data());
-      PlotSeries line{"predicted limit of " + s->spec, {h, h}, {y_lo, y_hi}, false};
-      distinct_style(line, i);
-      p.series.push_back(std::move(line));
-    }
-    if (is_accuracy_quantity && tolerance > 0.0 && !r.integrators.front().points.empty()) {
-      const auto& pts = r.integrators.front().points;
-      PlotSeries tol{fmt::format("tolerance {:g} (h_accuracy)", tolerance),
-                     {pts.back().h / r.time_scale, pts.front().h / r.time_scale}, {tolerance, tolerance}, false};
-      tol.rgb = "#e51e10";
-      tol.dash = 4;
-      p.series.push_back(std::move(tol));
-    }
+  for (const auto& [h, s] : limits) {
+    const auto i = static_cast<std::size_t>(s - r.integrators.data());
+    PlotSeries line{"predicted limit of " + s->spec, {h, h}, {y_lo, y_hi}, false};
+    distinct_style(line, i);
+    p.series.push_back(std::move(line));
+  }
+  if (is_accuracy_quantity && tolerance > 0.0 && !r.integrators.front().points.empty()) {
+    const auto& pts = r.integrators.front().points;
+    PlotSeries tol{fmt::format("tolerance {:g} (h_accuracy)", tolerance),
+                   {pts.back().h / r.time_scale, pts.front().h / r.time_scale}, {tolerance, tolerance}, false};
+    tol.rgb = "#e51e10";
+    tol.dash = 4;
+    p.series.push_back(std::move(tol));
   }
   if (limits.empty()) p.title += " (no predicted limit inside the plotted steps)";
   if (!level0.empty()) {
