@@ -546,6 +546,28 @@ TEST_CASE("a mistyped option gets the nearest one as a suggestion", "[cli][error
   CHECK_THAT(far.out, Catch::Matchers::Contains("unknown option --frobnicate; dtcrit sweep --help lists the options"));
 }
 
+TEST_CASE("an option that takes a value does not take the next option as it", "[cli][errors]") {
+  // CLI11 alone took `--write-mode --json` as the file "--json" and wrote it in the working folder,
+  // and `--keep-probe --json` made a folder of that name before LAMMPS failed in it.
+  const auto dir = scratch("option_as_value");
+  std::filesystem::create_directories(dir);
+  const std::string in_dir = "cd '" + dir.string() + "' && ";
+  const CliRun mode = run_cli("--version >/dev/null; " + in_dir + DTCRIT_CLI +
+                              " packing --lattice fcc --n 3 --kn 1e5 --kt 1e4 --write-mode --json");
+  CHECK(mode.status != 0);
+  CHECK_THAT(mode.out, Catch::Matchers::Contains("--write-mode needs a value, got the option --json"));
+  const CliRun keep = run_cli("lammps-check --lammps-data x.data --kn 1e5 --keep-probe --json");
+  CHECK(keep.status != 0);
+  CHECK_THAT(keep.out, Catch::Matchers::Contains("--keep-probe needs a value, got the option --json"));
+  CHECK(std::filesystem::is_empty(dir));
+  // Written with '=', the value is the user's: a path that begins with --.
+  const CliRun explicit_value = run_cli("--version >/dev/null; " + in_dir + DTCRIT_CLI +
+                                        " packing --lattice fcc --n 3 --kn 1e5 --kt 1e4 --write-mode=--json");
+  CHECK(explicit_value.status == 0);
+  CHECK(std::filesystem::exists(dir / "--json"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("--help gives every number option its unit ([-] for ratios)", "[cli]") {
   for (const char* command : {"pair", "packing", "table", "sweep", "example", "lammps-check"}) {
     const CliRun help = run_cli(std::string(command) + " --help");

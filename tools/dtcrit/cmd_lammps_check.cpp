@@ -81,7 +81,8 @@ struct RunResult {
 void run_lammps(const packing::ScratchFolder& folder, const std::string& launcher, const std::string& input, const std::string& tag,
                 double factor) {
   const std::string screen = "screen_" + tag + ".txt";
-  const std::string command = fmt::format("cd {} && {} -in {} -log {} -screen none > {} 2>&1", shell_quoted(folder.path().string()),
+  const std::string command = fmt::format("cd {} && {} -in {} -log {} -screen none > {} 2>&1",
+                                          shell_quoted(fs::absolute(folder.path()).string()),  // a name may begin with -
                                           launcher, input, "log_" + tag + ".lammps", shell_quoted(screen));
   const int status = std::system(command.c_str());
   const int code = status == -1 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

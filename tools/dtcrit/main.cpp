@@ -1,5 +1,6 @@
 // dtcrit: critical time-steps and integrator stability for DEM simulations.
 #include <algorithm>
+#include <cctype>
 #include <exception>
 #include <iostream>
 #include <regex>
@@ -63,6 +64,29 @@ std::string our_style(const CLI::ParseError& e, const CLI::App& app) {
   return what;
 }
 
+// An option that takes a value must not take the next option as it: CLI11 accepts
+// `--keep-probe --json` as the folder "--json" (and `--write-mode --json` wrote a file of that name).
+// Returns the message for the first such value, empty when there is none.
+std::string option_taken_as_value(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* command = &app;
+  for (int k = 1; k < argc; ++k) {
+    const std::string arg = argv[k];
+    if (command == &app && arg.rfind('-', 0) != 0) {
+      for (const auto* sub : app.get_subcommands({}))
+        if (sub->get_name() == arg) command = sub;
+      continue;
+    }
+    if (arg.rfind("--", 0) != 0 || arg.find('=') != std::string::npos || k + 1 >= argc) continue;
+    const CLI::Option* opt = command->get_option_no_throw(arg);
+    if (opt == nullptr || opt->get_items_expected_min() < 1) continue;
+    const std::string next = argv[k + 1];
+    if (next.size() > 2 && next.rfind("--", 0) == 0 && std::isalpha(static_cast<unsigned char>(next[2])))
+      return arg + " needs a value, got the option " + next + " (a value that begins with -- is written ./" + next +
+             " for a path)";
+  }
+  return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -85,6 +109,10 @@ int main(int argc, char** argv) {
   dtcrit::cli::add_packing_command(app);
   dtcrit::cli::add_lammps_check_command(app);
   try {
+    if (const std::string taken = option_taken_as_value(app, argc, argv); !taken.empty()) {
+      if (speaks) std::cerr << "dtcrit: error: " << taken << "\n";
+      return 1;
+    }
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
