@@ -311,6 +311,34 @@ TEST_CASE("contact dumps of another packing are errors and some unmatched rows a
   CHECK(apart.warnings.empty());
 }
 
+TEST_CASE("with region walls a pair contact dump is read and a wall contact dump refused by name", "[io][hostile]") {
+  // Before, any --lammps-contacts with a region wall was refused, although only wall rows need the
+  // plane walls' matching: LAMMPS' drum (a cylinder region) could not be read with its pair dump.
+  const auto dir = scratch_folder("region_contact_dumps");
+  std::istringstream in(two_spheres_data);
+  auto p = dtcrit::packing::read_lammps_data(in, "p.data", {});
+  dtcrit::packing::RegionWall floor;
+  floor.name = "floor";
+  floor.style = dtcrit::packing::RegionStyle::plane;
+  floor.point = Eigen::Vector3d(0.0, 0.0, 0.0);
+  floor.normal = Eigen::Vector3d::UnitZ();
+  p.region_walls.push_back(floor);
+  dtcrit::packing::ContactLaws laws;
+  laws.base = dtcrit::contact::hooke_history(1e5, 5e4, 0.0, 0.0, 0.5);
+  const auto pairs = dir / "c.dump";
+  write(pairs, contact_dump);
+  auto cs = dtcrit::packing::find_contacts(p, laws);
+  const auto s = dtcrit::packing::read_lammps_contacts({pairs.string()}, p, cs);
+  CHECK(s.pairs_read == 1);
+  CHECK(s.warnings.empty());
+  const auto walls = dir / "w.dump";
+  write(walls, "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\nITEM: BOX BOUNDS ff ff ff\n0 4e-3\n0 2e-3\n0 2e-3\n"
+               "ITEM: ATOMS id f_w[1] f_w[2] f_w[3] f_w[4]\n1 0 0 0 0\n2 0 0 0 0\n");
+  auto cs2 = dtcrit::packing::find_contacts(p, laws);
+  CHECK_THAT(error_of([&] { dtcrit::packing::read_lammps_contacts({walls.string()}, p, cs2); }),
+             Contains("w.dump: wall contact histories with region wall 'floor': they are matched to plane walls only"));
+}
+
 // --- the property: no output is an input -------------------------------------------------------
 
 TEST_CASE("every subcommand refuses an output that is one of its inputs and leaves every file as it was",

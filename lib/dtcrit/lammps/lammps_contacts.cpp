@@ -242,10 +242,6 @@ bool same_history(const contact::History& a, const contact::History& b) {
 
 ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths, const Packing& p, ContactSet& contacts,
                                            const Computes& computes, double cap_tolerance) {
-  // Wall rows are matched to plane walls by their contact point; a region's contacts are not.
-  if (!p.region_walls.empty())
-    fail(fmt::format("--lammps-contacts with region wall '{}': contact histories are matched to plane walls only",
-                     p.region_walls.front().name));
   ContactHistorySummary s;
   std::map<std::int64_t, std::int32_t> index_of;
   for (Index i = 0; i < p.size(); ++i) index_of[p.atom_id(i)] = static_cast<std::int32_t>(i);
@@ -371,6 +367,12 @@ ContactHistorySummary read_lammps_contacts(const std::vector<std::string>& paths
                   unmatched = s.pairs_unmatched - pairs_unmatched0;
       judge(path, "pair", rows, rows - unmatched, unmatched);
     } else {
+      // Wall rows are matched to plane walls by their contact point; a region's contacts are not (a
+      // pair dump alone is read, the region walls' contacts keep zero histories).
+      if (!p.region_walls.empty())
+        fail(fmt::format("{}: wall contact histories with region wall '{}': they are matched to plane walls only "
+                         "(give the pair contacts' dump alone)",
+                         path, p.region_walls.front().name));
       s.wall_file = true;
       // Per fix ID: the columns f_ID[1..8].
       std::map<std::string, std::map<int, std::size_t>> fixes;
