@@ -471,6 +471,40 @@ TEST_CASE("the -1 crossing of non-symmetric damped packings against the integrat
   }
 }
 
+TEST_CASE("undamped non-symmetric packings with the largest modes only: an upper bound, not an estimate",
+          "[packing][nonsymmetric]") {
+  // Arnoldi computes the modes of M^-1 K of largest magnitude: each is unstable above its own limit,
+  // so their least limit bounds the packing's from above; a mode not computed (flutter) could set a
+  // lower one. Before, that bound was labelled "estimate" and a step was recommended from it.
+  const Packing p = sc_block(3, 1e-3);
+  const ContactLaws laws = laws_of("granular hertz/material 7e10 0 0.3 tangential mindlin NULL 0 10");
+  const GlobalSystem g(p, find_contacts(p, laws), true);
+  REQUIRE(!g.symmetric());
+  REQUIRE(!g.damped());
+  PackingAnalysisOptions o;
+  o.integrators = {"velocity_verlet"};
+  o.eigen.method = EigenMethod::dense;
+  const PackingReport all = analyse_packing(p, g, o);
+  REQUIRE(all.integrators.size() == 1);
+  CHECK(all.integrators[0].exact);
+  CHECK(!all.integrators[0].upper_bound);
+  o.eigen.method = EigenMethod::lanczos;
+  o.eigen.dense_below = 0;
+  const PackingReport some = analyse_packing(p, g, o);
+  const auto& vv = some.integrators[0];
+  INFO(vv.method);
+  CHECK(vv.upper_bound);
+  CHECK_THAT(vv.method, Contains("an upper bound of the limit"));
+  // Here the bound is the limit: the packing does not flutter (every mode, above).
+  CHECK_THAT(vv.h_crit, WithinRel(all.integrators[0].h_crit, 1e-8));
+  CHECK_THAT(format_packing_table(some), Contains("upper bound (modes computed)"));
+  const auto rec = recommend_from(some.integrators, 0.8);
+  REQUIRE(rec);
+  CHECK(std::isnan(rec->recommended()));
+  CHECK_THAT(format_recommendation(*rec), Contains("recommended step: none") &&
+                                              Contains("below the 6 of largest magnitude were not computed"));
+}
+
 TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 crossing, labelled an upper bound",
           "[packing][nonsymmetric]") {
   // No 'estimate' stands in for the limit: the rows with a -1 criterion get the crossing (equal to the

@@ -37,6 +37,11 @@ std::string format_recommendation(const StepRecommendation& r) {
   if (r.stability != Stability::conditional)
     return fmt::format("recommended step: none, {} is {} here; choose another --integrator\n", r.integrator,
                        stability_label(r.stability));
+  if (r.h_crit_upper_bound && !r.h_safe && r.upper_bound_basis != "-1 crossing")
+    return fmt::format("recommended step: none - the limit of {} is known here only as an upper bound, {} ({}: "
+                       "unstable above it); {}. Decide with --eigensolver dense (every mode) or confirm a step in "
+                       "LAMMPS with dtcrit lammps-check\n",
+                       r.integrator, t(r.h_crit), r.upper_bound_basis, r.upper_bound_unchecked);
   if (r.h_crit_upper_bound && !r.h_safe)
     return fmt::format("recommended step: none - the limit of {} is known here only as an upper bound, {} (the -1 "
                        "crossing: unstable above it); complex crossings below it were not checked at this size. "

@@ -196,11 +196,24 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
         out.h_crit = std::isnan(out.h_crit) ? c.h_crit : std::min(out.h_crit, c.h_crit);
       }
     }
-    out.exact = sp.complete && complex_modes <= max_complex;
+    // Each mode computed is unstable above its own limit, so with some modes not computed the least
+    // of their limits is an upper bound of the packing's: exact unless a mode not computed sets a
+    // lower one (a real mu cannot: the largest were computed; a complex or negative one, i.e. flutter
+    // or divergence, can).
+    const bool every_mode = sp.complete && complex_modes <= max_complex;
+    out.upper_bound = !every_mode && out.stability == Stability::conditional;
+    // A found mode unstable at every step is proof; stability at every step is not (a mode not
+    // computed may grow).
+    out.exact = every_mode || out.stability == Stability::unstable || out.upper_bound;
+    out.upper_bound_basis = "modes computed";
+    out.upper_bound_unchecked = fmt::format(
+        "the modes of M^-1 K below the {} of largest magnitude were not computed, and a complex or negative one "
+        "(flutter, divergence) could set a lower limit",
+        sp.mu.size());
     out.method = fmt::format(
         "undamped, non-symmetric: modes of M^-1 K, each mode's first h where the scheme's growth per step exceeds "
         "exp(2 sigma h) ({} eigenvalues{})",
-        sp.complete ? "every" : "only the largest", out.exact ? ", exact" : ": estimate");
+        sp.complete ? "every" : "only the largest", every_mode ? ", exact" : ": an upper bound of the limit");
     return out;
   }
   if (sys.dofs() <= opts.amplification_dofs) {
@@ -602,7 +615,7 @@ std::string format_packing_table(const PackingReport& r) {
                !i.computed                                      ? "not computed"
                : !i.converged                                   ? "not converged"
                : !i.exact                                       ? "estimate"
-               : i.upper_bound                                  ? "upper bound (-1 crossing)"
+               : i.upper_bound                                  ? "upper bound (" + i.upper_bound_basis + ")"
                : i.certified                                    ? "exact, certified"
                : i.crossing_certified                           ? "certified"
                                                                 : "exact"});
