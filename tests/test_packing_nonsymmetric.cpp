@@ -554,6 +554,29 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
   CHECK_THAT(full.integrators[0].h_crit, WithinRel(vv.h_crit, 1e-8));
 }
 
+TEST_CASE("a physically unstable system's own growth is no crossing for the check below it",
+          "[packing][nonsymmetric]") {
+  // A damped dof with negative stiffness -a (divergence: continuous growth rate sigma, the positive
+  // root of s^2 + c s - a = 0) beside a stiff damped dof whose -1 crossing is h1. The divergent
+  // mode's own eigenvalue of the one-step map is about 1 + sigma h at every h: before, the check
+  // called it a crossing where that passed 1 + 1e-6, at 1e-6 / sigma (a packing at its Coulomb
+  // limit in LAMMPS got h_crit = 6.6e-9 s so, labelled exact). Judged against exp(2 sigma h), as
+  // growth_limit does, nothing crosses below h1.
+  const double a = 4.0, c = 1.0, k = 1e6, c2 = 100.0;
+  Matrix K = Matrix::Zero(2, 2), C = Matrix::Zero(2, 2);
+  K.diagonal() << -a, k;
+  C.diagonal() << c, c2;
+  LinearSystem ls(Vector::Ones(2), K, C);
+  const double sigma = 0.5 * (-c + std::sqrt(c * c + 4.0 * a));
+  // 4 - 2 h c2 - h^2 k = 0
+  const double h1 = (-2.0 * c2 + std::sqrt(4.0 * c2 * c2 + 16.0 * k)) / (2.0 * k);
+  const CrossingCheck judged = check_below_crossing("velocity_verlet", ls, h1, sigma, {0.5, 0.9, 0.99, 1.0 - 1e-6});
+  CHECK(std::isnan(judged.first_unstable));
+  const CrossingCheck blind = check_below_crossing("velocity_verlet", ls, h1, 0.0, {0.5, 0.9, 0.99, 1.0 - 1e-6});
+  REQUIRE(std::isfinite(blind.first_unstable));
+  CHECK_THAT(blind.first_unstable, WithinRel(1e-6 / sigma, 1e-3));
+}
+
 TEST_CASE("a complex crossing before the -1 crossing is found by the check below it", "[packing][nonsymmetric]") {
   // Two equal undamped-frequency modes coupled circulatorily (K = [[k, -b], [b, k]] + a third, stiffer
   // dof that sets the -1 crossing), damped by c: physically stable for b < c sqrt(k) (continuous
@@ -572,7 +595,7 @@ TEST_CASE("a complex crossing before the -1 crossing is found by the check below
   CHECK(scan.h_crit < 0.99 * 2.0 / std::sqrt(k3));
   // The -1 crossing is the third dof's (the pair's roots mu are complex).
   const double h1 = 2.0 / std::sqrt(k3);
-  const CrossingCheck check = check_below_crossing("velocity_verlet", ls, h1, {0.5, 0.9, 0.99, 1.0 - 1e-6});
+  const CrossingCheck check = check_below_crossing("velocity_verlet", ls, h1, 0.0, {0.5, 0.9, 0.99, 1.0 - 1e-6});
   REQUIRE(std::isfinite(check.first_unstable));
   // The pair's growth per step against its closed form z^2 - (2 - hc - h^2 mu) z + (1 - hc) = 0 with
   // mu = k + ib: |z| = 1 at the step found, to the check's tolerance (1e-6 on |z|).

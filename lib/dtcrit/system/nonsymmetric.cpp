@@ -191,7 +191,7 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
 
 constexpr double growth_tolerance = 1e-6;
 
-CrossingCheck check_below_crossing(std::string_view spec, MechanicalSystem& ls, double h1,
+CrossingCheck check_below_crossing(std::string_view spec, MechanicalSystem& ls, double h1, double sigma,
                                    const std::vector<double>& fractions) {
   CrossingCheck out;
   out.fractions = fractions;
@@ -199,7 +199,12 @@ CrossingCheck check_below_crossing(std::string_view spec, MechanicalSystem& ls, 
   // Eigenvalues only (the condition-aware test of critical_step needs both eigenvector sets, 4-5
   // times the cost at 1200 x 1200); 1e-6 is above the rounding of a Jordan block at +1 (free modes,
   // ~sqrt(eps)) and below any growth that matters (e-folding in 1e6 steps).
-  auto unstable = [&](double h) { return spectral_radius(amplification_matrix(*integ, ls, h)) > 1.0 + growth_tolerance; };
+  // A physically unstable system grows by exp(sigma h) per step at any h: only faster growth is the
+  // scheme's (before, such a packing got h1 = 1e-6 / sigma, where its own growth passed 1 + 1e-6).
+  const double rate = std::max(0.0, sigma);
+  auto unstable = [&](double h) {
+    return spectral_radius(amplification_matrix(*integ, ls, h)) > (1.0 + growth_tolerance) * std::exp(2.0 * rate * h);
+  };
   double lo = 0.0;
   for (double f : fractions) {
     if (!unstable(f * h1)) {

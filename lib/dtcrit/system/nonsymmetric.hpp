@@ -84,7 +84,8 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double dashpot_fact
 
 // Complex crossings below the -1 crossing h1 (every kind of crossing, measured on the integrator's own
 // amplification matrix of the whole LinearSystem(M, K, C): unstable when its spectral radius exceeds
-// 1 + 1e-6): checked at the
+// (1 + 1e-6) exp(2 sigma h), sigma > 0 the growth rate of a physically unstable system, as
+// growth_limit): checked at the
 // steps h1 x fractions (ascending, below 1). stable_to: the largest fraction checked below the first
 // unstable one; first_unstable: NaN when every step checked is stable, else the first unstable
 // step found by bisection [s].
@@ -92,7 +93,7 @@ struct CrossingCheck {
   std::vector<double> fractions;
   double first_unstable = std::numeric_limits<double>::quiet_NaN();
 };
-CrossingCheck check_below_crossing(std::string_view integrator_spec, MechanicalSystem& linear_system, double h1,
+CrossingCheck check_below_crossing(std::string_view integrator_spec, MechanicalSystem& linear_system, double h1, double sigma,
                                    const std::vector<double>& fractions);
 
 // One mode mu of M^-1 K (complex, or real and negative) as the real 2-dof system K = [[a, -b],
