@@ -18,6 +18,8 @@
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/io/step_recommendation.hpp"
 #include "dtcrit/packing/confirmation.hpp"
+#include "dtcrit/packing/packing_checks.hpp"
+#include "dtcrit/lammps/lammps_input.hpp"
 #include "dtcrit/system/nonsymmetric.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 #include "dtcrit/packing/stepper_adapter.hpp"
@@ -540,6 +542,24 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
                                               Contains("--crossing-check-dofs"));
   CHECK(to_json(*rec)["h_recommended"].is_null());
   CHECK(to_json(*rec)["basis"] == "none");
+  // Nor from an estimate: rk4's scalar limit at the top mode's damping ratio (before, 0.8 of it was
+  // recommended, "the limit stands in").
+  const auto rk4 = recommend_from(std::vector<PackingIntegratorLimit>{r.integrators[2]}, 0.8);
+  REQUIRE(rk4);
+  CHECK(rk4->h_crit_estimate);
+  CHECK(std::isnan(rk4->recommended()));
+  CHECK_THAT(format_recommendation(*rk4), Contains("recommended step: none - the limit of rk4 here is an estimate"));
+  CHECK(to_json(*rk4)["basis"] == "none");
+  // And no verdict on a script's timestep, on either side of it.
+  LammpsInput script;
+  script.units = si_units();
+  script.integrator = "rk4";
+  for (double ratio : {0.5, 2.0}) {
+    script.timestep = ratio * r.integrators[2].h_crit;
+    const TimestepCheck tc = check_timestep(script, r, 0.8, "zero histories", std::nullopt);
+    CHECK(tc.verdict == TimestepVerdict::unknown);
+    CHECK_THAT(tc.text, Contains("here is an estimate"));
+  }
   // Checked below the crossing on the amplification matrix: no complex crossing, the limit itself.
   o.crossing_check_dofs = 48;
   const PackingReport checked = analyse_packing(p, g, o);

@@ -14,7 +14,7 @@ double StepRecommendation::recommended() const {
   if (stability == Stability::unconditional) return h_accuracy.value_or(nan);
   if (stability != Stability::conditional) return nan;
   // An upper bound of the limit is no basis for a step: the limit may lie anywhere below it.
-  if (h_crit_upper_bound && !h_safe) return nan;
+  if ((h_crit_upper_bound || h_crit_estimate) && !h_safe) return nan;
   const double stable = margin * h_safe.value_or(h_crit);
   return h_accuracy ? std::min(stable, *h_accuracy) : stable;
 }
@@ -48,6 +48,12 @@ std::string format_recommendation(const StepRecommendation& r) {
                        "Decide with --crossing-check-dofs (dense: minutes at 600 dofs, growing as dofs^3) or "
                        "confirm a step in LAMMPS with dtcrit lammps-check\n",
                        r.integrator, t(r.h_crit));
+  if (r.h_crit_estimate && !r.h_safe)
+    return fmt::format("recommended step: none - the limit of {} here is an estimate, {} (the scalar limit at the "
+                       "top mode's damping ratio, not the integrator's own amplification matrix); no step rests on "
+                       "an estimate. Get the limit with --amplification-dofs at least the packing's dofs (a scan of "
+                       "dense amplification matrices: slow above a few hundred dofs), or choose velocity_verlet\n",
+                       r.integrator, t(r.h_crit));
   const std::string basis =
       r.h_safe && r.h_safe_certified
           ? fmt::format("{}, the stability limit of {} less 1e-6, proven by a Cholesky certificate",
@@ -72,9 +78,10 @@ nlohmann::json to_json(const StepRecommendation& r) {
           {"h_crit", num(r.h_crit)},
           {"h_safe", r.h_safe ? num(*r.h_safe) : nlohmann::json(nullptr)},
           {"margin", r.margin},
-          {"basis", r.h_safe ? "h_safe" : r.h_crit_upper_bound ? "none" : "h_crit"},
+          {"basis", r.h_safe ? "h_safe" : r.h_crit_upper_bound || r.h_crit_estimate ? "none" : "h_crit"},
           {"h_safe_certified", r.h_safe_certified},
           {"h_crit_upper_bound", r.h_crit_upper_bound},
+          {"h_crit_estimate", r.h_crit_estimate},
           {"h_accuracy", r.h_accuracy ? num(*r.h_accuracy) : nlohmann::json(nullptr)},
           {"accuracy", r.accuracy},
           {"h_recommended", num(r.recommended())}};

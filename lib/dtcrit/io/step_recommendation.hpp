@@ -29,6 +29,9 @@ struct StepRecommendation {
   bool h_crit_upper_bound = false;
   std::string upper_bound_basis = "-1 crossing";  // what the bound is, and what was not checked below it
   std::string upper_bound_unchecked = "complex crossings below it were not checked at this size";
+  // h_crit is an estimate (a scalar limit at the top mode's damping, not the integrator's own
+  // amplification matrix): no step rests on it, and the text says how to get the limit.
+  bool h_crit_estimate = false;
   double margin = default_step_margin;
   // The accuracy-limited step, when asked for (--accuracy): its value and what it keeps, e.g.
   // "restitution within 1%".
@@ -37,7 +40,7 @@ struct StepRecommendation {
   std::string time_unit = "s";  // the unit of every step (a LAMMPS script's units: tau for lj)
 
   // min(margin x (h_safe, else h_crit), h_accuracy); without a stability limit (unconditional)
-  // h_accuracy alone; NaN when there is neither, or when h_crit is only an upper bound.
+  // h_accuracy alone; NaN when there is neither, or when h_crit is only an upper bound or an estimate.
   double recommended() const;
 };
 
@@ -64,6 +67,7 @@ std::optional<StepRecommendation> recommend_from(const Limits& limits, double ma
     rec.upper_bound_basis = chosen->upper_bound_basis;
     rec.upper_bound_unchecked = chosen->upper_bound_unchecked;
   }
+  if constexpr (requires { chosen->exact; }) rec.h_crit_estimate = !chosen->exact && chosen->stability == Stability::conditional;
   if constexpr (requires { chosen->certified; }) rec.h_safe_certified = rec.h_safe && chosen->certified;
   rec.margin = margin;
   return rec;
