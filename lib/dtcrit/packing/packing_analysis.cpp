@@ -595,9 +595,20 @@ std::string format_packing_table(const PackingReport& r) {
       out += fmt::format("  PHYSICALLY UNSTABLE: {}, growth rate sigma = max Re s = {} 1/{} (e-folding time {} {}): the "
                          "packing grows at any time step; the limits below are numerical\n",
                          ph.kind, format_number(ph.growth_rate), time, format_number(ph.efolding_time), time);
-    else
-      out += fmt::format("  physically stable: no eigenvalue with |Im mu| or -Re mu above {:.0e} of the largest{}\n",
-                         ph.tolerance, ph.complete ? "" : " (among the largest in magnitude only)");
+    else {
+      const std::string criterion =
+          r.damped ? fmt::format("no eigenvalue s of the first-order system with Re s above {:.0e} of the largest |s|",
+                                 ph.tolerance)
+                   : fmt::format("no eigenvalue mu of M^-1 K with |Im mu| or -Re mu above {:.0e} of the largest",
+                                 ph.tolerance);
+      // Arnoldi computes the eigenvalues of largest magnitude: a slower mode that grows (flutter is
+      // typically low in frequency) is not among them, so stability is not established.
+      out += ph.complete ? fmt::format("  physically stable: {}\n", criterion)
+                         : fmt::format("  physical stability not established: {} among the eigenvalues of largest "
+                                       "magnitude computed (the others were not: a slower growing mode is not "
+                                       "excluded)\n",
+                                       criterion);
+    }
     out += "  numerical limit: the first h at which the scheme's growth per step exceeds exp(2 sigma h), sigma = max(0, "
            "max Re s)\n";
   }
