@@ -371,13 +371,12 @@ void GlobalSystem::for_each_block(F&& f) const {
     }
     const ContactCoefficients q = coef(k);
     const Vec3& n = c.normal;
-    const Mat3 P = Mat3::Identity() - n * n.transpose();
     contact::ContactBlocks b;
     b.K.block<3, 3>(0, 0) = contact::isotropic_block(q.kn, q.kt, n);
-    b.K.block<3, 3>(3, 3) = q.k_roll * P;
+    b.K.block<3, 3>(3, 3) = contact::isotropic_block(0.0, q.k_roll, n);  // rolling acts across n only
     b.K(6, 6) = q.k_twist;
     b.C.block<3, 3>(0, 0) = contact::isotropic_block(q.cn, q.ct, n);
-    b.C.block<3, 3>(3, 3) = q.c_roll * P;
+    b.C.block<3, 3>(3, 3) = contact::isotropic_block(0.0, q.c_roll, n);
     b.C(6, 6) = q.c_twist;
     b.geometric = q.geometric;
     const contact::BodyBlocks bb = body_blocks(k, b);
