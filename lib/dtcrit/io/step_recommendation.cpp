@@ -37,17 +37,12 @@ std::string format_recommendation(const StepRecommendation& r) {
   if (r.stability != Stability::conditional)
     return fmt::format("recommended step: none, {} is {} here; choose another --integrator\n", r.integrator,
                        stability_label(r.stability));
-  if (r.h_crit_upper_bound && !r.h_safe && r.upper_bound_basis != "-1 crossing")
-    return fmt::format("recommended step: none - the limit of {} is known here only as an upper bound, {} ({}: "
-                       "unstable above it); {}. Decide with --eigensolver dense (every mode) or confirm a step in "
-                       "LAMMPS with dtcrit lammps-check\n",
-                       r.integrator, t(r.h_crit), r.upper_bound_basis, r.upper_bound_unchecked);
   if (r.h_crit_upper_bound && !r.h_safe)
-    return fmt::format("recommended step: none - the limit of {} is known here only as an upper bound, {} (the -1 "
-                       "crossing: unstable above it); complex crossings below it were not checked at this size. "
-                       "Decide with --crossing-check-dofs (dense: minutes at 600 dofs, growing as dofs^3) or "
-                       "confirm a step in LAMMPS with dtcrit lammps-check\n",
-                       r.integrator, t(r.h_crit));
+    return fmt::format("recommended step: none - the limit of {} is known here only as an upper bound, {} (the {}: "
+                       "unstable above it); whether {} was not checked at this size. Decide with {} ({}) or confirm "
+                       "a step in LAMMPS with dtcrit lammps-check\n",
+                       r.integrator, t(r.h_crit), r.bound.what, r.bound.unchecked, r.bound.decide,
+                       r.bound.decide_cost);
   if (r.h_crit_estimate && !r.h_safe)
     return fmt::format("recommended step: none - the limit of {} here is an estimate, {} (the scalar limit at the "
                        "top mode's damping ratio, not the integrator's own amplification matrix); no step rests on "

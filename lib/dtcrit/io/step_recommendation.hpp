@@ -27,8 +27,7 @@ struct StepRecommendation {
   // h_crit is an upper bound of the limit (a non-symmetric damped packing above the size whose
   // complex crossings are checked): no step is recommended, and the text says how to decide.
   bool h_crit_upper_bound = false;
-  std::string upper_bound_basis = "-1 crossing";  // what the bound is, and what was not checked below it
-  std::string upper_bound_unchecked = "complex crossings below it were not checked at this size";
+  UpperBound bound;  // with h_crit_upper_bound: what h_crit is, and what was not checked below it
   // h_crit is an estimate (a scalar limit at the top mode's damping, not the integrator's own
   // amplification matrix): no step rests on it, and the text says how to get the limit.
   bool h_crit_estimate = false;
@@ -63,10 +62,7 @@ std::optional<StepRecommendation> recommend_from(const Limits& limits, double ma
   if constexpr (requires { chosen->h_safe; })
     if (std::isfinite(chosen->h_safe)) rec.h_safe = chosen->h_safe;
   if constexpr (requires { chosen->upper_bound; }) rec.h_crit_upper_bound = chosen->upper_bound;
-  if constexpr (requires { chosen->upper_bound_basis; }) {
-    rec.upper_bound_basis = chosen->upper_bound_basis;
-    rec.upper_bound_unchecked = chosen->upper_bound_unchecked;
-  }
+  if constexpr (requires { chosen->bound; }) rec.bound = chosen->bound;
   if constexpr (requires { chosen->exact; }) rec.h_crit_estimate = !chosen->exact && chosen->stability == Stability::conditional;
   if constexpr (requires { chosen->certified; }) rec.h_safe_certified = rec.h_safe && chosen->certified;
   rec.margin = margin;

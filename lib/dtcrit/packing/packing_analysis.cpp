@@ -205,11 +205,12 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
     // A found mode unstable at every step is proof; stability at every step is not (a mode not
     // computed may grow).
     out.exact = every_mode || out.stability == Stability::unstable || out.upper_bound;
-    out.upper_bound_basis = "modes computed";
-    out.upper_bound_unchecked = fmt::format(
-        "the modes of M^-1 K below the {} of largest magnitude were not computed, and a complex or negative one "
-        "(flutter, divergence) could set a lower limit",
-        sp.mu.size());
+    if (out.upper_bound)
+      out.bound = {"limit of the modes computed",
+                   fmt::format("a mode of M^-1 K outside the {} of largest magnitude computed is complex or negative "
+                               "(flutter, divergence) and sets a lower limit",
+                               sp.mu.size()),
+                   "--eigensolver dense", "every mode"};
     out.method = fmt::format(
         "undamped, non-symmetric: modes of M^-1 K, each mode's first h where the scheme's growth per step exceeds "
         "exp(2 sigma h) ({} eigenvalues{})",
@@ -626,7 +627,7 @@ std::string format_packing_table(const PackingReport& r) {
                !i.computed                                      ? "not computed"
                : !i.converged                                   ? "not converged"
                : !i.exact                                       ? "estimate"
-               : i.upper_bound                                  ? "upper bound (" + i.upper_bound_basis + ")"
+               : i.upper_bound                                  ? "upper bound (" + i.bound.what + ")"
                : i.certified                                    ? "exact, certified"
                : i.crossing_certified                           ? "certified"
                                                                 : "exact"});

@@ -106,13 +106,9 @@ TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report,
     // Above the -1 crossing the run is unstable for certain; below it, only where no complex pair
     // leaves the unit circle first, which was not checked at this size.
     if (ratio < 1.0 && lim->upper_bound)
-      detail += lim->upper_bound_basis == "-1 crossing"
-                    ? "; h_crit is the -1 crossing, an upper bound of the limit: SAFE unless a complex pair of "
-                      "eigenvalues leaves the unit circle below it, which was not checked at this size (decide with "
-                      "--crossing-check-dofs, or confirm in LAMMPS with dtcrit lammps-check)"
-                    : fmt::format("; h_crit is an upper bound of the limit ({}): SAFE unless {} (decide with "
-                                  "--eigensolver dense, or confirm in LAMMPS with dtcrit lammps-check)",
-                                  lim->upper_bound_basis, lim->upper_bound_unchecked);
+      detail += fmt::format("; h_crit is the {}, an upper bound of the limit: SAFE unless {}, which was not checked "
+                            "at this size (decide with {}, or confirm in LAMMPS with dtcrit lammps-check)",
+                            lim->bound.what, lim->bound.unchecked, lim->bound.decide);
     c.json["h_crit_upper_bound"] = lim->upper_bound;
     c.text = fmt::format("  timestep                    {:.6g} {} ({})\n  h_crit {:<20} {:.6g} {}\n"
                          "  timestep / h_crit           {:.6g}\n",

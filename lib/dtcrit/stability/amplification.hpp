@@ -49,6 +49,16 @@ struct CriticalStep {
   bool crossing_certified = false;
 };
 
+// A limit known only from above (h_crit an upper bound: unstable above it): what h_crit is, what
+// below it was not checked, and how to decide. The default is the -1 crossing of a non-symmetric
+// damped system whose complex crossings were not checked.
+struct UpperBound {
+  std::string what = "-1 crossing";  // tables: "upper bound (what)"; texts: "the what"
+  std::string unchecked = "a complex pair of eigenvalues leaves the unit circle below it";  // "SAFE unless ..."
+  std::string decide = "--crossing-check-dofs";
+  std::string decide_cost = "dense: minutes at 600 dofs, growing as dofs^3";
+};
+
 // On a LinearSystem the free modes N = ker K ∩ ker C are set aside first and the rest is judged
 // alone (without_free_modes, dynamics/linear_system.hpp: the free motion decouples exactly, for
 // non-symmetric K and C through their left null space, and is polynomial drift, a Jordan block at
