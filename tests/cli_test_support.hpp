@@ -1,6 +1,6 @@
 #pragma once
 // Runs the dtcrit command (DTCRIT_CLI, set by tests/CMakeLists.txt) for the CLI tests: exit status,
-// output and wall time.
+// output and wall time; in `folder` when one is given (for outputs written to the working folder).
 #include <sys/wait.h>
 
 #include <chrono>
@@ -15,8 +15,9 @@ struct CliRun {
   double seconds = 0.0;
 };
 
-inline CliRun run_cli(const std::string& args, bool with_stderr = true) {
-  const std::string cmd = std::string(DTCRIT_CLI) + " " + args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+inline CliRun run_cli(const std::string& args, bool with_stderr = true, const std::string& folder = "") {
+  const std::string cmd = (folder.empty() ? "" : "cd '" + folder + "' && ") + std::string(DTCRIT_CLI) + " " + args +
+                          (with_stderr ? " 2>&1" : " 2>/dev/null");
   const auto t0 = std::chrono::steady_clock::now();
   FILE* pipe = popen(cmd.c_str(), "r");
   REQUIRE(pipe != nullptr);

@@ -11,6 +11,8 @@
 #include <numbers>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -490,26 +492,22 @@ TEST_CASE("pair --accuracy spin with --impact-angle: the law's oblique collision
   CHECK(h < 1.39e-7);
   CHECK(p["recommended_step"]["h_recommended"].get<double>() == h);
   CHECK_THAT(p["recommended_step"]["accuracy"].get<std::string>(), Contains("spin within 1%") && Contains("60 deg"));
-  const CliRun no_angle = run(beads + "--accuracy spin=1%");
-  CHECK(no_angle.status != 0);
-  CHECK_THAT(no_angle.out, Contains("needs --impact-angle"));
-  const CliRun angle_alone = run(beads + "--impact-angle 30");
-  CHECK(angle_alone.status != 0);
-  CHECK_THAT(angle_alone.out, Contains("--impact-angle is read only by --accuracy"));
-  const CliRun normal_quantity = run(beads + "--accuracy restitution=1% --impact-angle 30");
-  CHECK(normal_quantity.status != 0);
-  CHECK_THAT(normal_quantity.out, Contains("not restitution"));
-  const CliRun square = run("pair --body1 shape=rect,a=1e-3,b=1e-3,rho=2500,t=1e-3 --body2 shape=sphere,r=5e-4,rho=2500 "
-                            "--hertz-mindlin E=63e9,nu=0.22,e=0.5,mu=0.3 --r-eff 2.5e-4 --impact-velocity 2 "
-                            "--accuracy spin=1% --impact-angle 30");
-  CHECK(square.status != 0);
-  CHECK_THAT(square.out, Contains("not round"));
-  const CliRun steep = run(beads + "--accuracy spin=1% --impact-angle 95");
-  CHECK(steep.status != 0);
-  CHECK_THAT(steep.out, Contains("--impact-angle = 95"));
-  const CliRun head_on = run(beads + "--accuracy spin=1% --impact-angle 0");
-  CHECK(head_on.status != 0);
-  CHECK_THAT(head_on.out, Contains("--impact-angle = 0 deg must lie in (0, 89]"));
+  const std::vector<std::pair<std::string, std::string>> refused{
+      {beads + "--accuracy spin=1%", "needs --impact-angle"},
+      {beads + "--impact-angle 30", "--impact-angle is read only by --accuracy"},
+      {beads + "--accuracy restitution=1% --impact-angle 30", "not restitution"},
+      {"pair --body1 shape=rect,a=1e-3,b=1e-3,rho=2500,t=1e-3 --body2 shape=sphere,r=5e-4,rho=2500 "
+       "--hertz-mindlin E=63e9,nu=0.22,e=0.5,mu=0.3 --r-eff 2.5e-4 --impact-velocity 2 "
+       "--accuracy spin=1% --impact-angle 30",
+       "not round"},
+      {beads + "--accuracy spin=1% --impact-angle 95", "--impact-angle = 95"},
+      {beads + "--accuracy spin=1% --impact-angle 0", "--impact-angle = 0 deg must lie in (0, 89]"}};
+  for (const auto& [args, message] : refused) {
+    CAPTURE(args);
+    const CliRun r = run(args);
+    CHECK(r.status != 0);
+    CHECK_THAT(r.out, Contains(message));
+  }
 }
 
 TEST_CASE("sweep --threads: the JSON equals the one-thread JSON apart from wall times, and rejects 0 by name", "[cli]") {
@@ -551,18 +549,16 @@ TEST_CASE("an option that takes a value does not take the next option as it", "[
   // and `--keep-probe --json` made a folder of that name before LAMMPS failed in it.
   const auto dir = scratch("option_as_value");
   std::filesystem::create_directories(dir);
-  const std::string in_dir = "cd '" + dir.string() + "' && ";
-  const CliRun mode = run_cli("--version >/dev/null; " + in_dir + DTCRIT_CLI +
-                              " packing --lattice fcc --n 3 --kn 1e5 --kt 1e4 --write-mode --json");
+  const std::string lattice = "packing --lattice fcc --n 3 --kn 1e5 --kt 1e4 ";
+  const CliRun mode = run_cli(lattice + "--write-mode --json", true, dir.string());
   CHECK(mode.status != 0);
   CHECK_THAT(mode.out, Catch::Matchers::Contains("--write-mode needs a value, got the option --json"));
-  const CliRun keep = run_cli("lammps-check --lammps-data x.data --kn 1e5 --keep-probe --json");
+  const CliRun keep = run_cli("lammps-check --lammps-data x.data --kn 1e5 --keep-probe --json", true, dir.string());
   CHECK(keep.status != 0);
   CHECK_THAT(keep.out, Catch::Matchers::Contains("--keep-probe needs a value, got the option --json"));
   CHECK(std::filesystem::is_empty(dir));
   // Written with '=', the value is the user's: a path that begins with --.
-  const CliRun explicit_value = run_cli("--version >/dev/null; " + in_dir + DTCRIT_CLI +
-                                        " packing --lattice fcc --n 3 --kn 1e5 --kt 1e4 --write-mode=--json");
+  const CliRun explicit_value = run_cli(lattice + "--write-mode=--json", true, dir.string());
   CHECK(explicit_value.status == 0);
   CHECK(std::filesystem::exists(dir / "--json"));
   std::filesystem::remove_all(dir);
