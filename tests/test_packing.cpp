@@ -741,8 +741,9 @@ TEST_CASE("granular with rotations gives a non-symmetric system, without rotatio
   laws.base = contact::parse_lammps_pair("granular hertz 4e9 2e4 tangential mindlin 1e9 0.5 0.4");
   const GlobalSystem rotating(p, find_contacts(p, laws), true), still(p, find_contacts(p, laws), false);
   CHECK(!rotating.symmetric());
-  CHECK(rotating.general_contacts() == rotating.contacts().contacts.size());
+  CHECK(rotating.torque_arm_contacts() == rotating.contacts().contacts.size());
+  CHECK(rotating.nonsymmetric_contacts() == rotating.contacts().contacts.size());
   CHECK_THROWS_WITH(largest_eigen(rotating, 1.0, 0.0), Contains("not symmetric"));
   CHECK(still.symmetric());
-  CHECK(still.general_contacts() == 0);
+  CHECK(still.nonsymmetric_contacts() == 0);
 }

@@ -75,7 +75,8 @@ TEST_CASE("granular torque arms: matrix-free = assembled non-symmetric K = diffe
   const GlobalSystem g(p, find_contacts(p, laws), true, true);
   REQUIRE(g.contacts().contacts.size() == 12 + 24);
   CHECK(!g.symmetric());
-  CHECK(g.general_contacts() == 12);  // the pairs; wall contacts have equal arms
+  CHECK(g.torque_arm_contacts() == 12);  // the pairs; wall contacts have equal arms
+  CHECK(g.general_contacts() == 0);  // applied by the contact kernel with their torque arms
   const Matrix K = Matrix(g.stiffness());
   CHECK((K - K.transpose()).norm() > 1e-8 * K.norm());  // arms differ by delta/2 = 1e-3 r: far above rounding
   // Matrix-free, plain and scaled, against the assembled matrix.

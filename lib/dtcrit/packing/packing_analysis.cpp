@@ -298,7 +298,8 @@ void analyse_nonsymmetric(const GlobalSystem& sys, const PackingAnalysisOptions&
   so.dense_below = opts.eigen.method == EigenMethod::dense ? std::numeric_limits<Index>::max() : opts.eigen.dense_below;
   so.tolerance = opts.eigen.tolerance;
   const bool arnoldi = opts.eigen.method == EigenMethod::lanczos || opts.eigen.method == EigenMethod::spectra;
-  say(fmt::format("non-symmetric K ({} contacts with full blocks): eigenvalues of M^-1 K{}", sys.general_contacts(),
+  say(fmt::format("non-symmetric K ({} contacts with full blocks, {} with torque arms r - delta/2): eigenvalues of M^-1 K{}",
+                  sys.general_contacts(), sys.torque_arm_contacts(),
                   r.damped ? " and of the first-order system" : ""));
   const Spectrum sp = nonsymmetric_spectrum(sys, so, arnoldi && sys.dofs() > 2 * so.nev + 2);
   r.physical = physical_stability(sp, r.damped);
@@ -407,6 +408,7 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
   r.damped = sys.damped();
   r.symmetric = sys.symmetric();
   r.general_contacts = static_cast<Index>(sys.general_contacts());
+  r.torque_arm_contacts = static_cast<Index>(sys.torque_arm_contacts());
   r.history_springs = has_history_springs(sys.contacts().laws);
   r.particles = sys.particles();
   r.dofs = sys.dofs();
@@ -541,7 +543,8 @@ nlohmann::json to_json(const PackingReport& r) {
                                {"min_real_mu_relative", r.physical.min_real_relative},
                                {"rounding_tolerance_relative", r.physical.tolerance},
                                {"all_eigenvalues_checked", r.physical.complete},
-                               {"contacts_with_full_blocks", r.general_contacts}};
+                               {"contacts_with_full_blocks", r.general_contacts},
+                               {"contacts_with_torque_arms", r.torque_arm_contacts}};
   j["h_exact_velocity_verlet"] = number_or_null(r.h_exact);
   j["h_exact_converged"] = r.h_exact_converged;
   j["estimates"] = nlohmann::json::object();
@@ -590,7 +593,7 @@ std::string format_packing_table(const PackingReport& r) {
   } else {
     out += fmt::format("  K not symmetric ({} contacts with histories, sliding or granular torque arms): "
                        "omega_max = sqrt(max |mu|) = {} rad/{}, mu the eigenvalues of M^-1 K ({})\n",
-                       r.general_contacts, format_number(r.omega_max), time, r.eigen_method);
+                       r.general_contacts + r.torque_arm_contacts, format_number(r.omega_max), time, r.eigen_method);
     const auto& ph = r.physical;
     if (ph.unstable)
       out += fmt::format("  PHYSICALLY UNSTABLE: {}, growth rate sigma = max Re s = {} 1/{} (e-folding time {} {}): the "

@@ -67,7 +67,8 @@ struct PackingReport {
   int dim = 3;
   bool rotation = true, damped = false;
   bool symmetric = true;           // K and C symmetric (else the non-symmetric analysis, nonsymmetric.hpp)
-  Index general_contacts = 0;      // contacts with full blocks (histories, sliding, granular torque arms)
+  Index general_contacts = 0;      // contacts with full blocks (histories, sliding, curved walls)
+  Index torque_arm_contacts = 0;   // granular pairs whose torque arm r - delta/2 is not their velocity arm r
   PhysicalStability physical;      // assessed on non-symmetric systems: flutter / divergence, growth rate
   Index particles = 0, dofs = 0, pair_contacts = 0, wall_contacts = 0;
   Index rattlers = 0;              // particles with fewer than dim + 1 contacts (pairs and walls)

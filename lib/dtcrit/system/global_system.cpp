@@ -160,7 +160,7 @@ void GlobalSystem::setup() {
   }
   per_contact_ = per_contact_ || geometric_;
   find_general_contacts();
-  per_contact_ = per_contact_ || !general_.empty();
+  per_contact_ = per_contact_ || !general_.empty() || torque_arm_contacts_ > 0;
   if (!per_contact_) {
     // Per unit effective mass: the dashpots of mass_velocity damping are m_eff times these.
     for (const auto& law : contacts_.laws) {
@@ -172,15 +172,17 @@ void GlobalSystem::setup() {
   }
   const std::size_t nc = contacts_.contacts.size();
   coef_.resize(nc);
-  if (resistance_ || geometric_) extra_.resize(nc);
+  if (resistance_ || geometric_ || torque_arm_contacts_ > 0) extra_.resize(nc);
   for (std::size_t k = 0; k < nc; ++k) {
     if (!general_slot_.empty() && general_slot_[k] >= 0) continue;  // zero here: applied by apply_general
     const Contact& c = contacts_.contacts[k];
+    const contact::ContactLaw& law = contacts_.laws[static_cast<std::size_t>(c.law)];
     const contact::RoundContact rc = round_contact(k);
-    const contact::IsotropicBlocks l = linearise(contacts_.laws[static_cast<std::size_t>(c.law)], rc,
-                                                 effective_mass(c), geometric_, contacts_.history(k));
+    const contact::IsotropicBlocks l = linearise(law, rc, effective_mass(c), geometric_, contacts_.history(k));
     coef_[k] = {l.kn, l.kt, l.cn, l.ct};
-    if (!extra_.empty()) extra_[k] = {l.k_roll, l.c_roll, l.k_twist, l.c_twist, l.geometric, rc.r_eff()};
+    if (!extra_.empty())
+      extra_[k] = {l.k_roll, l.c_roll, l.k_twist, l.c_twist, l.geometric, rc.r_eff(),
+                   contact::torque_arm(law, rc, true), contact::torque_arm(law, rc, false)};
   }
 }
 
@@ -205,7 +207,12 @@ void GlobalSystem::find_general_contacts() {
     if (!contacts_.has_history(k) && !unequal_arms && !turning && !sliding_r_eff) continue;
     const contact::ContactBlocks cb = contact_state_blocks(law, rc, effective_mass(c), contacts_.history(k), geometric_);
     const contact::IsotropicBlocks iso = contact::isotropic_part(cb, rc.normal);
-    if (iso.exact && !turning && !sliding_r_eff && !(unequal_arms && (iso.kt != 0.0 || iso.ct != 0.0))) continue;
+    if (iso.exact && !turning && !sliding_r_eff) {
+      // Isotropic at the contact point: the kernel applies it, with its torque arms (extra_). Without
+      // a tangential spring or dashpot the force is along n and has no torque: the arms do not matter.
+      if (unequal_arms && (iso.kt != 0.0 || iso.ct != 0.0)) ++torque_arm_contacts_, symmetric_ = false;
+      continue;
+    }
     if (general_slot_.empty()) general_slot_.assign(nc, -1);
     general_slot_[k] = static_cast<std::int32_t>(general_.size());
     general_.push_back(k);
@@ -490,6 +497,9 @@ void contact_kernel(const KernelData& kd, double a, double b, const double* scal
         }
       }
       [[maybe_unused]] const double rj = Rot && !Arms && pair ? (*kd.radius)[static_cast<std::size_t>(c.j)] : 0.0;
+      // The torques' arms: r_i, r_j, or with resistance coefficients per contact, their torque arms.
+      [[maybe_unused]] double ti = ri, tj = rj;
+      if constexpr (Resist && Rot && !Arms) ti = (*kd.extra)[k].torque_arm_i, tj = pair ? (*kd.extra)[k].torque_arm_j : 0.0;
       [[maybe_unused]] const Vec3* ai = Arms ? kd.arms + 2 * k : nullptr;
       [[maybe_unused]] const Vec3* aj = Arms ? kd.arms + 2 * k + 1 : nullptr;
       double gi[dpp], gj[dpp];  // J_i^T f and J_j^T f
@@ -505,7 +515,7 @@ void contact_kernel(const KernelData& kd, double a, double b, const double* scal
           for (int d = 0; d < 3; ++d) gi[3 + d] = ti[d], gj[3 + d] = -tj[d];
         } else if constexpr (Rot) {
           const Vec3 fxn = f.cross(n);
-          for (int d = 0; d < 3; ++d) gi[3 + d] = ri * fxn[d], gj[3 + d] = rj * fxn[d];
+          for (int d = 0; d < 3; ++d) gi[3 + d] = ti * fxn[d], gj[3 + d] = tj * fxn[d];
         }
       } else {
         double ux = xi[0] - xj[0], uy = xi[1] - xj[1];
@@ -526,7 +536,7 @@ void contact_kernel(const KernelData& kd, double a, double b, const double* scal
           gj[2] = -(aj->x() * fy - aj->y() * fx);
         } else if constexpr (Rot) {
           const double ft = fx * tx + fy * ty;
-          gi[2] = ri * ft, gj[2] = rj * ft;
+          gi[2] = ti * ft, gj[2] = tj * ft;
         }
       }
       if constexpr (Resist) {
@@ -895,7 +905,7 @@ void require_symmetric(const GlobalSystem& s, const char* what) {
   if (!s.symmetric())
     fail(fmt::format("{}: K or C is not symmetric ({} contacts with histories, sliding or granular torque arms); use "
                      "the non-symmetric analysis (system/nonsymmetric.hpp)",
-                     what, s.general_contacts()));
+                     what, s.nonsymmetric_contacts()));
 }
 
 Matrix dense_scaled(const GlobalSystem& s, double a, double b) {

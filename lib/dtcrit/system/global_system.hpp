@@ -11,12 +11,13 @@
 // geometric stiffness of the normal force (-F_n / |x_i - x_j| (I - n n^T) on the relative
 // translation) is optional; without it the answer is that of the law's own stiffness.
 //
-// A contact whose linearisation is not of that isotropic form -- a non-zero history (read from a
-// LAMMPS contact dump), a sliding contact, or `granular` with rotations (torque arm r - delta/2, velocity
-// arm r: A != J) -- keeps its full body blocks (contact::body_blocks over its 2 x dofs-per-particle
-// coordinates, evaluated at its overlap and history) and is applied as a small dense block; K and C
-// are then in general not symmetric (symmetric() false), and the analysis takes the non-symmetric
-// path (system/nonsymmetric.hpp).
+// A `granular` pair with rotations keeps the isotropic K_c but scatters its torques with the arm
+// r - delta/2 (velocity arm r: A != J), in the same kernel. A contact whose linearisation is not of
+// the isotropic form -- a non-zero history (read from a LAMMPS contact dump), a sliding contact, a
+// curved wall turning with the contact point -- keeps its full body blocks (contact::body_blocks over
+// its 2 x dofs-per-particle coordinates, evaluated at its overlap and history), applied as a small
+// dense block. Either makes K and C in general not symmetric (symmetric() false), and the analysis
+// takes the non-symmetric path (system/nonsymmetric.hpp).
 //
 // Degrees of freedom, particle-major: 3D (x, y, z, phi_x, phi_y, phi_z), 2D (x, y, theta); without
 // rotation only the translations. M = diag(m, .., I, ..).
@@ -64,6 +65,9 @@ struct LinearCoefficients {
 };
 struct ResistanceCoefficients {
   double k_roll = 0.0, c_roll = 0.0, k_twist = 0.0, c_twist = 0.0, geometric = 0.0, r_eff = 0.0;
+  // Round bodies: the lengths of the torque arms of i and j (contact::torque_arm: r - delta/2 for a
+  // granular pair, else r); the velocity arms stay r_i, r_j.
+  double torque_arm_i = 0.0, torque_arm_j = 0.0;
 };
 struct KernelData {
   const std::vector<Contact>* contacts;
@@ -101,8 +105,13 @@ class GlobalSystem {
   // K and C symmetric: every contact is isotropic, or its full blocks are symmetric. The symmetric
   // solvers (largest_eigen, half_step_damped_limit) refuse a non-symmetric system.
   bool symmetric() const { return symmetric_; }
-  // Contacts applied through their full blocks (histories, sliding, granular torque arms).
+  // Contacts applied through their full blocks (histories, sliding, curved walls).
   std::size_t general_contacts() const { return general_.size(); }
+  // Contacts whose torque arm differs from their velocity arm (granular pairs with rotations,
+  // r - delta/2 against r: A != J), applied by the contact kernel with both arms.
+  std::size_t torque_arm_contacts() const { return torque_arm_contacts_; }
+  // The contacts that can make K or C non-symmetric: both of the above.
+  std::size_t nonsymmetric_contacts() const { return general_.size() + torque_arm_contacts_; }
 
   // The coefficients stored for contact k (the k-th of contacts()), as the operator applies them; for
   // a contact with full blocks, their isotropic projection (n.K n, half the trace across n: what the
@@ -209,7 +218,7 @@ class GlobalSystem {
   // effective mass, cn_lin / m_eff = gamma_n): a contact's dashpot is m_eff times that.
   std::vector<LinearCoefficients> law_lin_;
   // Per contact (when per_contact_): the law's isotropic blocks at that contact; extra_ when some law
-  // has rolling or twisting resistance or the geometric stiffness is on.
+  // has rolling or twisting resistance, the geometric stiffness is on or some torque arm is not r.
   std::vector<LinearCoefficients> coef_;
   std::vector<ResistanceCoefficients> extra_;
   // Contacts with full blocks: their indices (ascending), their isotropic projection, and their K
@@ -218,6 +227,7 @@ class GlobalSystem {
   std::vector<ContactCoefficients> general_iso_;
   std::vector<double> general_blocks_;
   std::vector<std::int32_t> general_slot_;  // per contact: its index in general_, or -1 (empty if none)
+  std::size_t torque_arm_contacts_ = 0;
   bool symmetric_ = true;
   int threads_ = 1;
   mutable std::vector<Vector> scratch_;  // per-part scatter buffers of apply() (part 0 writes y)

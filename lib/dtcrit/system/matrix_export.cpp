@@ -77,9 +77,9 @@ nlohmann::json dof_description(const Packing& p, const GlobalSystem& sys, double
 
 TopMode top_mode(const GlobalSystem& sys, const EigenOptions& opts) {
   if (!sys.symmetric())
-    fail(fmt::format("the top mode is written for symmetric K only; this packing has {} contacts with full, "
-                     "non-symmetric blocks (packing/README.md, non-symmetric packings)",
-                     sys.general_contacts()));
+    fail(fmt::format("the top mode is written for symmetric K only; this packing has {} contacts with "
+                     "histories, sliding or granular torque arms (packing/README.md, non-symmetric packings)",
+                     sys.nonsymmetric_contacts()));
   EigenOptions o = opts;
   o.want_vector = true;
   const ExtremeEigen top = largest_eigen(sys, 1.0, 0.0, o);
