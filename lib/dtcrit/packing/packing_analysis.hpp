@@ -37,7 +37,7 @@ struct PackingIntegratorLimit {
   // h_crit is an upper bound of the limit, not the limit: the first -1 crossing of a non-symmetric
   // damped system (unstable just above it), with complex crossings below it not excluded.
   bool upper_bound = false;
-  UpperBound bound;  // with upper_bound: what h_crit is and what was not checked below it
+  UpperBound bound{};  // with upper_bound: what h_crit is and what was not checked below it
   // h_crit is the certified root of a crossing function of the amplification matrix (CriticalStep).
   bool crossing_certified = false;
   Index free_modes = 0;                      // free modes set aside by the amplification route
