@@ -129,7 +129,17 @@ TEST_CASE("non-symmetric eigenvalues: Arnoldi and dense against Eigen", "[packin
   for (std::size_t k = 0; k < mu.size(); ++k) CHECK(std::abs(dense.mu[k] - mu[k]) < 1e-10 * scale);
   SpectrumOptions o;
   o.tolerance = 1e-12;
+  // progress: every application of each Arnoldi run, counted from 1 in each run.
+  std::vector<Index> ticks;
+  o.progress = [&](Index applications) { ticks.push_back(applications); };
   const Spectrum arnoldi = nonsymmetric_spectrum(g, o, true);
+  CHECK(static_cast<Index>(ticks.size()) == arnoldi.operations);
+  Index runs = 0;
+  for (std::size_t k = 0; k < ticks.size(); ++k) {
+    if (ticks[k] == 1) ++runs;
+    else CHECK(ticks[k] == ticks[k - 1] + 1);
+  }
+  CHECK(runs == (damped ? 2 : 1));
   CHECK(!arnoldi.complete);
   REQUIRE(arnoldi.mu.size() == 6);
   CHECK(std::abs(std::abs(arnoldi.mu.front()) - scale) < 1e-9 * scale);

@@ -298,6 +298,14 @@ void analyse_nonsymmetric(const GlobalSystem& sys, const PackingAnalysisOptions&
   so.dense_below = opts.eigen.method == EigenMethod::dense ? std::numeric_limits<Index>::max() : opts.eigen.dense_below;
   so.tolerance = opts.eigen.tolerance;
   const bool arnoldi = opts.eigen.method == EigenMethod::lanczos || opts.eigen.method == EigenMethod::spectra;
+  auto last_report = std::chrono::steady_clock::now();
+  if (opts.progress)
+    so.progress = [&](Index applications) {  // at most every 5 s
+      if (seconds_since(last_report) < 5.0) return;
+      last_report = std::chrono::steady_clock::now();
+      say(fmt::format("  Arnoldi: {} operator applications in this run ({:.0f} s in this stage)", applications,
+                      seconds_since(t0)));
+    };
   say(fmt::format("non-symmetric K ({} contacts with full blocks, {} with torque arms r - delta/2): eigenvalues of M^-1 K{}",
                   sys.general_contacts(), sys.torque_arm_contacts(),
                   r.damped ? " and of the first-order system" : ""));

@@ -18,12 +18,26 @@ namespace {
 using Complex = std::complex<double>;
 
 // K~ = M^-1/2 K M^-1/2 (similar to M^-1 K), matrix-free.
+// Counts an Arnoldi run's operator applications for SpectrumOptions::progress.
+struct ProgressTick {
+  const std::function<void(Index)>* progress = nullptr;
+  mutable Index applications = 0;
+  void operator()() const {
+    ++applications;
+    if (progress && *progress) (*progress)(applications);
+  }
+};
+
 struct StiffnessOp {
   using Scalar = double;
   const GlobalSystem* sys;
+  ProgressTick tick{};
   Index rows() const { return sys->dofs(); }
   Index cols() const { return sys->dofs(); }
-  void perform_op(const double* x, double* y) const { sys->apply_scaled(1.0, 0.0, x, y); }
+  void perform_op(const double* x, double* y) const {
+    sys->apply_scaled(1.0, 0.0, x, y);
+    tick();
+  }
 };
 
 // The companion operators of both eigenproblems here, on a state (w y, z) balanced by a frequency w
@@ -36,6 +50,7 @@ struct CompanionOp {
   using Scalar = double;
   const GlobalSystem* sys;
   double w, k, c;
+  ProgressTick tick{};
   mutable Vector tmp;
   Index rows() const { return 2 * sys->dofs(); }
   Index cols() const { return 2 * sys->dofs(); }
@@ -48,6 +63,7 @@ struct CompanionOp {
       for (Index i = 0; i < n; ++i) y[n + i] += tmp[i];
     }
     for (Index i = 0; i < n; ++i) y[i] = w * x[n + i];
+    tick();
   }
 };
 
@@ -124,10 +140,10 @@ Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& o
     out.method = "dense (Eigen::EigenSolver)";
     return out;
   }
-  StiffnessOp k{&sys};
+  StiffnessOp k{&sys, {&opts.progress}};
   out.mu = arnoldi(k, opts, out.operations, "M^-1/2 K M^-1/2");
   if (damped) {
-    CompanionOp a{&sys, std::sqrt(std::abs(out.mu.front())), -1.0, -1.0, {}};
+    CompanionOp a{&sys, std::sqrt(std::abs(out.mu.front())), -1.0, -1.0, {&opts.progress}, {}};
     out.s = arnoldi(a, opts, out.operations, "first-order system");
   }
   out.complete = false;
@@ -153,7 +169,7 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
     mu.assign(ev.data(), ev.data() + 2 * n);
     out.method = "every root (dense, Eigen::EigenSolver)";
   } else {
-    CompanionOp op{&sys, w, 0.25, 0.25 * f, {}};
+    CompanionOp op{&sys, w, 0.25, 0.25 * f, {&o.progress}, {}};
     const Index nev = std::min<Index>(std::max<Index>(o.nev, 6), 2 * n - 2);
     // Twice the spectrum's basis: the top of a packing's spectrum is a cluster, and the restarts of a
     // small basis dominate (4000 spheres, fcc, polydisperse: 51 s with 30 vectors, 31 s with 60).

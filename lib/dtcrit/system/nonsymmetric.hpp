@@ -8,6 +8,7 @@
 //   sigma+ = max(0, max Re s): the scheme's own (spurious) growth rate exceeds the physical one.
 // For a system the exact flow does not grow (sigma+ = 0) this is the classical limit rho(A(h)) > 1.
 #include <complex>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct SpectrumOptions {
   Index ncv = 30;           // its basis size
   Index max_restarts = 5000;
   double tolerance = 1e-10;  // Spectra's relative tolerance on the Ritz values
+  // Called after every operator application of an Arnoldi run with the run's applications so far
+  // (Spectra says nothing until it has converged: this is the only sign of life on long runs).
+  std::function<void(Index applications)> progress;
 };
 
 struct Spectrum {
