@@ -12,15 +12,9 @@ namespace dtcrit::contact {
 
 namespace {
 
-std::string joined(const std::vector<std::string>& w) {
-  std::string s;
-  for (const auto& t : w) s += (s.empty() ? "" : " ") + t;
-  return s;
-}
-
 std::string line_text(const PairCoeffLine& l) {
   if (!l.text.empty()) return l.text;
-  return fmt::format("pair_coeff {} {} {}", l.type_i, l.type_j, joined(l.coefficients));
+  return fmt::format("pair_coeff {} {} {}", l.type_i, l.type_j, fmt::join(l.coefficients, " "));
 }
 
 // A type index: all digits, no sign (LAMMPS reads it with strtol and then checks the bounds).
@@ -118,11 +112,11 @@ TypeLaws lammps_type_laws(const std::vector<std::string>& style_words, const std
       lammps_type_bounds(l.type_i, types, line_text(l));
       lammps_type_bounds(l.type_j, types, line_text(l));
     }
-    const ContactLaw law = parse_lammps_pair(style_words, {}, fmt::format("pair_style {}", joined(style_words)));
+    const ContactLaw law = parse_lammps_pair(style_words, {}, fmt::format("pair_style {}", fmt::join(style_words, " ")));
     for (const auto& l : lines)
       if (!l.coefficients.empty())
         fail(fmt::format("{}: pair_coeff of {} takes no arguments after the types, got '{}'", line_text(l),
-                         style_words[0], joined(l.coefficients)));
+                         style_words[0], fmt::join(l.coefficients, " ")));
     for (int i = 1; i <= types; ++i)
       for (int j = i; j <= types; ++j) out.laws[{i, j}] = law;
     return out;

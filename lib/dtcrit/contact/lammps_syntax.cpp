@@ -44,15 +44,9 @@ class Cursor {
   std::size_t i_ = 0;
 };
 
-std::string joined(const std::vector<std::string>& w) {
-  std::string s;
-  for (const auto& t : w) s += (s.empty() ? "" : " ") + t;
-  return s;
-}
-
 ContactLaw parse_classic(Style style, const std::vector<std::string>& w, std::string_view where) {
   // pair_gran_hooke_history.cpp settings(): kn kt gamman gammat xmu dampflag [limit_damping]
-  Cursor c(w, where, joined(w));
+  Cursor c(w, where, fmt::format("{}", fmt::join(w, " ")));
   c.next("the style");
   ContactLaw law;
   law.style = style;
@@ -89,7 +83,7 @@ ContactLaw parse_classic(Style style, const std::vector<std::string>& w, std::st
 
 ContactLaw parse_granular(const std::vector<std::string>& w, std::string_view where) {
   // pair_granular.cpp coeff(): the keywords after the two type columns.
-  Cursor c(w, where, joined(w));
+  Cursor c(w, where, fmt::format("{}", fmt::join(w, " ")));
   ContactLaw law;
   law.style = Style::granular;
   law.damping = DampingModel::viscoelastic;  // LAMMPS' default damping model
@@ -189,7 +183,7 @@ ContactLaw parse_lammps_pair(const std::vector<std::string>& style_words, const 
   if (style == "gran/hooke" || style == "gran/hooke/history" || style == "gran/hertz/history") {
     if (!coeff_words.empty())
       fail(fmt::format("{}: pair_coeff of {} takes no arguments after the types, got '{}'", where, style,
-                       joined(coeff_words)));
+                       fmt::join(coeff_words, " ")));
     const Style s = style == "gran/hooke" ? Style::gran_hooke
                     : style == "gran/hooke/history" ? Style::gran_hooke_history
                                                     : Style::gran_hertz_history;
