@@ -120,10 +120,12 @@ print('\n'.join(lines))" > "$probe/in.nyq_${k}_$f"
       (cd "$probe" && OMP_NUM_THREADS=1 lmp -in "in.nyq_${k}_$f" -log none -screen none)
     done
   done
-  /usr/bin/python3 - "$probe" "$h" <<'PY'
+  /usr/bin/python3 - "$probe" "$h" "$here" <<'PY'
 import sys
 import numpy as np
 probe, h = sys.argv[1], float(sys.argv[2])
+sys.path.insert(0, sys.argv[3])
+from probe_dumps import frames_by_step
 
 def atoms(path):  # id -> (type, radius, position, spin) from a data file written by write_data
     lines = open(path).read().split("\n")
@@ -156,24 +158,15 @@ for r in np.loadtxt(f"{probe}/pair_contacts.dump", skiprows=9):
 q = np.quantile(alphas, [0.0, 0.5])
 print(f"drum: alpha over {len(alphas)} jkr pairs: min 1 - {1 - q[0]:.2g}, median 1 - {1 - q[1]:.2g}")
 
-def frames(path):
-    out, lines = {}, open(path).read().split("\n")
-    i = 0
-    while i < len(lines):
-        if lines[i].startswith("ITEM: TIMESTEP"):
-            step, n = int(lines[i + 1]), int(lines[i + 3])
-            out[step] = np.array([list(map(float, l.split())) for l in lines[i + 9:i + 9 + n]])
-            i += 9 + n
-        else:
-            i += 1
-    return out
+def frames(path):  # step -> rows (mass, radius, v, omega) in the dump's id order
+    return {s: np.array(list(f.values())) for s, f in frames_by_step(path).items()}
 
 for f in ("0.99", "1.01", "1.05"):
     rest, pert = frames(f"{probe}/nyq_rest_{f}.dump"), frames(f"{probe}/nyq_perturbed_{f}.dump")
     steps = sorted(s for s in rest if s in pert and s >= 900)
-    m, rad = rest[steps[0]][:, 1], rest[steps[0]][:, 2]
+    m, rad = rest[steps[0]][:, 0], rest[steps[0]][:, 1]
     inertia = 0.4 * m * rad ** 2
-    S = [pert[s][:, 3:9] - rest[s][:, 3:9] for s in steps]
+    S = [pert[s][:, 2:8] - rest[s][:, 2:8] for s in steps]
     energy = lambda d: 0.5 * (m[:, None] * d[:, :3] ** 2).sum() + 0.5 * (inertia[:, None] * d[:, 3:] ** 2).sum()
     alt = np.mean([energy((S[k] - S[k - 1]) / 2) for k in range(1, len(S))])
     smooth = np.mean([energy((S[k] + S[k - 1]) / 2) for k in range(1, len(S))])

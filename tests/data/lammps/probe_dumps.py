@@ -3,15 +3,20 @@ omegaz, sorted by id), read independently of dtcrit by the live tests."""
 import math
 
 
-def frames(path):
-    """One {id: [mass, radius, vx, vy, vz, wx, wy, wz]} per frame of a dump custom file."""
+def frames_by_step(path):
+    """{step: {id: [mass, radius, vx, vy, vz, wx, wy, wz]}} over the frames of a dump custom file."""
     lines = open(path).read().split("\n")
-    k, out = 0, []
+    k, out = 0, {}
     while k < len(lines) and lines[k].startswith("ITEM: TIMESTEP"):
         n = int(lines[k + 3])
-        out.append({int(r.split()[0]): list(map(float, r.split()[1:])) for r in lines[k + 9:k + 9 + n]})
+        out[int(lines[k + 1])] = {int(r.split()[0]): list(map(float, r.split()[1:])) for r in lines[k + 9:k + 9 + n]}
         k += 9 + n
     return out
+
+
+def frames(path):
+    """One {id: [mass, radius, vx, vy, vz, wx, wy, wz]} per frame of a dump custom file."""
+    return list(frames_by_step(path).values())
 
 
 def separation_growth(folder, tag, inertia=0.4):
