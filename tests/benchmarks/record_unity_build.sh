@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CPU time of a cold build of the dtcrit command (--target dtcrit_cli: the library and the tool),
-# one object per source file against CMake's unity build (CMAKE_UNITY_BUILD, batches of 8 sources),
+# one object per source file against the unity build (DTCRIT_UNITY_BUILD, batches of 8 sources),
 # alternated ROUNDS times (default 1) on a clone of HEAD, ccache off; then checks that both
 # binaries print the same main job (`dtcrit example`) and the same packing answer. Writes OUT
 # (default results/benchmarks/build_unity.md). Takes about 10 CPU-minutes per round.
@@ -21,7 +21,7 @@ for round in $(seq 1 "$rounds"); do
     unity=OFF
     [ "$mode" = unity ] && unity=ON
     cmake -S "$work/src" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DDTCRIT_BUILD_TESTS=OFF -DDTCRIT_BUILD_STUDIES=OFF \
-      -DDTCRIT_BUILD_PYTHON=OFF -DCMAKE_UNITY_BUILD="$unity" > "$work/configure.log"
+      -DDTCRIT_BUILD_PYTHON=OFF -DDTCRIT_UNITY_BUILD="$unity" > "$work/configure.log"
     load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
     /usr/bin/time -f "%U %S %e %M" -o "$work/time" cmake --build "$dir" -j2 --target dtcrit_cli > "$work/build.log"
     read -r user sys wall kb < "$work/time"
@@ -56,7 +56,7 @@ PY
   echo "$(date -u +%Y-%m-%d), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)),"
   echo "$(c++ --version | head -1). Each build: a fresh build directory of a clone of the commit,"
   echo "\`cmake -DCMAKE_BUILD_TYPE=Release -DDTCRIT_BUILD_TESTS=OFF -DDTCRIT_BUILD_STUDIES=OFF"
-  echo "-DDTCRIT_BUILD_PYTHON=OFF -DCMAKE_UNITY_BUILD=OFF|ON\`, then \`cmake --build DIR -j2 --target"
+  echo "-DDTCRIT_BUILD_PYTHON=OFF -DDTCRIT_UNITY_BUILD=OFF|ON\`, then \`cmake --build DIR -j2 --target"
   echo "dtcrit_cli\` with CCACHE_DISABLE=1 under /usr/bin/time (user and sys summed over every compiler"
   echo "and linker process). The machine is shared: compare the rows of one session, not with other files."
   echo
