@@ -89,9 +89,11 @@ std::string law_text(const contact::ContactLaw& l, const UnitSystem& u) { return
 
 std::string periodic_text(const Packing& p) {
   std::string out;
-  const char* names[] = {"x", "y", "z"};
   for (int d = 0; d < p.dim; ++d)
-    if (p.periodic[d]) out += (out.empty() ? "" : ",") + std::string(names[d]);
+    if (p.periodic[d]) {
+      if (!out.empty()) out += ',';
+      out += "xyz"[d];  // appended, not "," + name: GCC 12 warns (-Wrestrict) on that temporary when inlined
+    }
   return out.empty() ? "none" : out;
 }
 
