@@ -2,7 +2,10 @@
 // Packings shared by several test files.
 #include <string>
 
+#include <catch2/catch.hpp>
+
 #include "dtcrit/contact/lammps_syntax.hpp"
+#include "dtcrit/packing/packing_analysis.hpp"
 #include "dtcrit/system/global_system.hpp"
 
 namespace dtcrit::packing::test {
@@ -30,3 +33,12 @@ inline GlobalSystem polydisperse_sc_box(const std::string& law) {
 }
 
 }  // namespace dtcrit::packing::test
+
+// The report's row of one integrator (fails the test when there is none).
+inline const dtcrit::packing::PackingIntegratorLimit& limit_of(const dtcrit::packing::PackingReport& r,
+                                                               const std::string& name) {
+  for (const auto& l : r.integrators)
+    if (l.name == name) return l;
+  FAIL("no limit for " << name);
+  return r.integrators.front();
+}

@@ -17,6 +17,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_test_support.hpp"
+#include "packing_test_support.hpp"
+#include "test_support.hpp"
+#include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/analysis/pair_analysis.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/io/body_spec.hpp"
@@ -42,13 +45,6 @@ json tensor(const Mat3& J) {
                       json::array({J(2, 0), J(2, 1), J(2, 2)})});
 }
 
-Mat3 cross_matrix(const Vec3& a) {
-  Mat3 m;
-  m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
-  return m;
-}
-
-double rel(double a, double b) { return std::abs(a - b) / std::abs(b); }
 
 // A random assembly: `free` bodies with random masses, rotated inertia tensors (or scalar in 2D),
 // centres in a unit-ish cloud; `fixed` immovable bodies; every pair of free bodies in contact up to
@@ -173,7 +169,7 @@ Dense dense_reference(const RandomAssembly& a, int dim, double kn, double kt, do
       if (a.fixed[static_cast<std::size_t>(b)]) continue;
       const double s = side ? -1.0 : 1.0;
       const Vec3 arm = (side ? pj : pi) - a.centre[static_cast<std::size_t>(b)];
-      const Mat3 Gr = -cross_matrix(arm);
+      const Mat3 Gr = -contact::cross_matrix(arm);
       const Index o = slot[static_cast<std::size_t>(b)] * dpp;
       for (int r = 0; r < dim; ++r) {
         for (int d = 0; d < dim; ++d) G(r, o + d) += s * (r == d ? 1.0 : 0.0);
@@ -204,12 +200,6 @@ double dense_damped_limit(const Dense& d) {
   return 0.5 * (lo + hi);
 }
 
-const packing::PackingIntegratorLimit& limit_of(const packing::PackingReport& r, const std::string& name) {
-  for (const auto& l : r.integrators)
-    if (l.name == name) return l;
-  FAIL("no limit for " << name);
-  return r.integrators.front();
-}
 
 packing::PackingReport analyse(const packing::GlobalSystem& sys, std::vector<std::string> integrators) {
   packing::PackingAnalysisOptions o;

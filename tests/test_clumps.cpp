@@ -15,6 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_test_support.hpp"
+#include "packing_test_support.hpp"
+#include "test_support.hpp"
+#include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/assembly/clumps.hpp"
 #include "dtcrit/packing/confirmation.hpp"
@@ -32,13 +35,6 @@ using Vec3 = Eigen::Vector3d;
 
 namespace {
 
-double rel(double a, double b) { return std::abs(a - b) / std::abs(b); }
-
-Mat3 cross_matrix(const Vec3& a) {
-  Mat3 m;
-  m << 0.0, -a.z(), a.y(), a.z(), 0.0, -a.x(), -a.y(), a.x(), 0.0;
-  return m;
-}
 
 // A compressed FCC lattice (periodic, polydisperse) whose atoms are grouped `per_body` at a time in
 // the lattice's own order: 2 = dimers of basis sites 0-1 (nearest neighbours), 4 = the tetrahedron of
@@ -94,7 +90,7 @@ double constrained_omega2(const packing::Packing& p, const packing::ContactSet& 
     const Vec3 d = p.centre[static_cast<std::size_t>(s)] - com[static_cast<std::size_t>(b)];
     REQUIRE(d.norm() < 3e-3);  // not wrapped across the box
     T.block<3, 3>(6 * s, 6 * b) = Mat3::Identity();
-    T.block<3, 3>(6 * s, 6 * b + 3) = -cross_matrix(d);  // Phi x d = -[d]x Phi
+    T.block<3, 3>(6 * s, 6 * b + 3) = -contact::cross_matrix(d);  // Phi x d = -[d]x Phi
     T.block<3, 3>(6 * s + 3, 6 * b + 3) = Mat3::Identity();
   }
   const Eigen::MatrixXd Ks = Eigen::MatrixXd(spheres.stiffness());
@@ -120,12 +116,6 @@ packing::Packing walled_dimers() {
   return p;
 }
 
-const packing::PackingIntegratorLimit& limit_of(const packing::PackingReport& r, const std::string& name) {
-  for (const auto& l : r.integrators)
-    if (l.name == name) return l;
-  FAIL("no row " << name);
-  return r.integrators.front();
-}
 
 }  // namespace
 

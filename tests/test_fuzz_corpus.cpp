@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "test_support.hpp"
 #include "fuzz/entry_points.hpp"
 
 using Catch::Matchers::Contains;
@@ -17,10 +18,6 @@ namespace {
 
 const std::filesystem::path fuzz_dir = std::filesystem::path(DTCRIT_SOURCE_DIR) / "tests" / "fuzz";
 
-std::string contents(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 // Every reproducer (tests/fuzz/regressions/<target>/<file>) and a part of the named error it must
 // now end in ("" : it must parse). Those below were found in review while the targets were written

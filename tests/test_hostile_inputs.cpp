@@ -4,6 +4,7 @@
 // each of its outputs pointed at each of its inputs. The parsers' crashes are replayed from
 // tests/fuzz/regressions by test_fuzz_corpus.cpp.
 #include <catch2/catch.hpp>
+#include "test_support.hpp"
 #include "cli_test_support.hpp"
 
 #include <sys/stat.h>
@@ -40,10 +41,6 @@ fs::path scratch_folder(const std::string& name) {
   return dir;
 }
 
-std::string contents(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 

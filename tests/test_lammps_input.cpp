@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
+#include "test_support.hpp"
 #include "cli_test_support.hpp"
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
@@ -36,7 +37,6 @@ using V3 = Eigen::Vector3d;
 
 namespace {
 
-const std::string data_dir = std::string(DTCRIT_SOURCE_DIR) + "/tests/data/lammps/";
 
 // The rows of the last snapshot of a LAMMPS text dump, by column name (read here independently of
 // the library's readers).
@@ -94,7 +94,7 @@ std::string write_script(const std::string& name, const std::string& text) {
 
 // A valid script around the checked-in Hertz packing; `extra` is appended.
 std::string hertz_script(const std::string& extra = "") {
-  return "units si\natom_style sphere\nboundary p p f\nread_data " + data_dir +
+  return "units si\natom_style sphere\nboundary p p f\nread_data " + lammps_data_dir +
          "settled_hertz.data\npair_style gran/hertz/history 1e8 NULL 3e4 NULL 0.5 1\npair_coeff * *\n"
          "fix integ all nve/sphere\ntimestep 1e-6\n" +
          extra;
@@ -119,7 +119,7 @@ contact::ContactInput at_rest(const packing::Packing& p, const packing::Contact&
 }  // namespace
 
 TEST_CASE("LAMMPS input script: the settled Hertz packing, its law, walls and timestep", "[lammps]") {
-  const auto in = packing::read_lammps_input(data_dir + "in.hertz");
+  const auto in = packing::read_lammps_input(lammps_data_dir + "in.hertz");
   CHECK(in.timestep == 1e-6);  // via ${dt}
   CHECK_FALSE(in.timestep_default);
   CHECK(in.integrator == "velocity_verlet");
@@ -138,7 +138,7 @@ TEST_CASE("LAMMPS input script: the settled Hertz packing, its law, walls and ti
 
   // Positions: the data file's, to the last digit (LAMMPS wrote the wall dump at the same state with
   // %.17g; its contact point x, y is the particle's centre).
-  const auto wall = read_dump_snapshots(data_dir + "wall_hertz.dump").back();
+  const auto wall = read_dump_snapshots(lammps_data_dir + "wall_hertz.dump").back();
   std::map<std::int64_t, V3> centre;
   for (Index i = 0; i < in.packing.size(); ++i) centre[in.packing.atom_id(i)] = in.packing.centre[static_cast<std::size_t>(i)];
   for (std::size_t r = 0; r < wall.rows.size(); ++r) {
@@ -154,7 +154,7 @@ TEST_CASE("LAMMPS contact dumps: every contact found, normal forces and historie
     INFO(kind);
     packing::ReadOptions ro;
     ro.periodic = std::array<bool, 3>{true, true, false};
-    packing::Packing p = packing::read_lammps_data(data_dir + "settled_" + kind + ".data", ro);
+    packing::Packing p = packing::read_lammps_data(lammps_data_dir + "settled_" + kind + ".data", ro);
     packing::sort_spatially(p);  // the ids must survive it
     const std::string law_text =
         kind == "hertz" ? "gran/hertz/history 1e8 NULL 3e4 NULL 0.5 1"
@@ -174,15 +174,15 @@ TEST_CASE("LAMMPS contact dumps: every contact found, normal forces and historie
     }
     p.walls.push_back(w);
     auto cs = packing::find_contacts(p, laws);
-    const auto pair_dump = read_dump_snapshots(data_dir + "contacts_" + kind + ".dump").back();
-    const auto wall_dump = read_dump_snapshots(data_dir + "wall_" + kind + ".dump").back();
+    const auto pair_dump = read_dump_snapshots(lammps_data_dir + "contacts_" + kind + ".dump").back();
+    const auto wall_dump = read_dump_snapshots(lammps_data_dir + "wall_" + kind + ".dump").back();
     Index lammps_walls = 0;
     for (std::size_t r = 0; r < wall_dump.rows.size(); ++r) lammps_walls += wall_dump.at(r, "f_wall[1]") != 0.0;
     // LAMMPS' contact counts.
     CHECK(cs.pair_contacts == static_cast<Index>(pair_dump.rows.size()));
     CHECK(cs.wall_contacts == lammps_walls);
 
-    const auto s = packing::read_lammps_contacts({data_dir + "contacts_" + kind + ".dump", data_dir + "wall_" + kind + ".dump"},
+    const auto s = packing::read_lammps_contacts({lammps_data_dir + "contacts_" + kind + ".dump", lammps_data_dir + "wall_" + kind + ".dump"},
                                                  p, cs);
     CHECK(s.pairs_read == cs.pair_contacts);
     CHECK(s.walls_read == cs.wall_contacts);
@@ -284,10 +284,10 @@ TEST_CASE("LAMMPS input script: errors name the file and the line", "[lammps]") 
       {hertz_script("set type 1 diameter 0.002\n"), ":9: set changes the particles"},
       {hertz_script("frobnicate 3\n"), ":9: command 'frobnicate'"},
       {hertz_script("run_style respa 2 2\n"), ":9: run_style 'respa 2 2'"},
-      {"units si\natom_style sphere\nboundary p p f\nread_data " + data_dir +
+      {"units si\natom_style sphere\nboundary p p f\nread_data " + lammps_data_dir +
            "settled_hertz.data\npair_style gran/hertz/history 1e8 NULL 3e4 NULL 0.5 1\npair_coeff * *\n",
        ":6: no fix nve/sphere"},
-      {"units si\natom_style sphere\nboundary p p f\nread_data " + data_dir +
+      {"units si\natom_style sphere\nboundary p p f\nread_data " + lammps_data_dir +
            "settled_hertz.data\npair_style granular\npair_coeff * * hertz/material 5e7 0.3 0.3 tangential "
            "mindlin NULL 1.0 0.5 bogus\nfix i all nve/sphere\n",
        ":6:"},
@@ -299,14 +299,14 @@ TEST_CASE("LAMMPS input script: errors name the file and the line", "[lammps]") 
   }
   // Without a timestep line: LAMMPS' si default, flagged.
   const auto in = packing::read_lammps_input(write_script("no_dt.in", "units si\natom_style sphere\nboundary p p f\nread_data " +
-                                                                      data_dir + "settled_hertz.data\npair_style gran/hooke/history 1e5 NULL 0 NULL 0.5 0\npair_coeff * *\nfix i all nve/sphere\n"));
+                                                                      lammps_data_dir + "settled_hertz.data\npair_style gran/hooke/history 1e5 NULL 0 NULL 0.5 0\npair_coeff * *\nfix i all nve/sphere\n"));
   CHECK(in.timestep == 1e-8);
   CHECK(in.timestep_default);
 }
 
 TEST_CASE("dtcrit packing --lammps-input: is my timestep safe?", "[lammps][cli]") {
-  const std::string args = "packing --lammps-input " + data_dir + "in.hertz --lammps-contacts " + data_dir +
-                           "contacts_hertz.dump --lammps-contacts " + data_dir + "wall_hertz.dump --integrator velocity_verlet";
+  const std::string args = "packing --lammps-input " + lammps_data_dir + "in.hertz --lammps-contacts " + lammps_data_dir +
+                           "contacts_hertz.dump --lammps-contacts " + lammps_data_dir + "wall_hertz.dump --integrator velocity_verlet";
   const CliRun r = run_cli(args + " --json", false);
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
@@ -339,7 +339,7 @@ TEST_CASE("dtcrit packing --lammps-input: is my timestep safe?", "[lammps][cli]"
   CHECK_THAT(t.out, Contains(1e-6 < h_crit ? below + ": timestep is" : "UNSAFE"));
 
   // What the script gives is an error when given again.
-  const CliRun c = run_cli("packing --lammps-input " + data_dir + "in.hertz --kn 1e5");
+  const CliRun c = run_cli("packing --lammps-input " + lammps_data_dir + "in.hertz --kn 1e5");
   CHECK(c.status != 0);
   CHECK_THAT(c.out, Contains("--kn conflicts with --lammps-input"));
   const CliRun b = run_cli("packing --lammps-input " + write_script("bad.in", "units real\n"));
@@ -350,7 +350,7 @@ TEST_CASE("dtcrit packing --lammps-input: is my timestep safe?", "[lammps][cli]"
 TEST_CASE("reference stepper against LAMMPS: two spheres, gran/hooke/history, 100 steps", "[lammps][stepper]") {
   // in.two_spheres: d = 1 mm, rho = 2500, an oblique collision with spins; LAMMPS' fix nve/sphere
   // (velocity Verlet with the force at v_{n+1/2}), dumped every step with %.17g.
-  const auto snaps = read_dump_snapshots(data_dir + "two_spheres.dump");
+  const auto snaps = read_dump_snapshots(lammps_data_dir + "two_spheres.dump");
   REQUIRE(snaps.size() == 101);
   const double r = 5e-4, m = 4.0 * M_PI / 3.0 * r * r * r * 2500.0, h = 1.5e-7;
   stepper::ParticleSystem sys(3, contact::parse_lammps_pair("gran/hooke/history 1e5 NULL 2e5 NULL 0.3 1"));
@@ -395,7 +395,7 @@ TEST_CASE("a LAMMPS script on a non-symmetric damped packing: the -1 crossing, c
   // sds, twisting marshall, damping tsuji): K is not symmetric (torque arm r - delta/2), 600 dofs.
   // Above --crossing-check-dofs the verdict and the recommended step say that the limit is the -1
   // crossing, an upper bound; never an estimate.
-  const CliRun r = run_cli("packing --lammps-input " + data_dir + "in.granular --integrator velocity_verlet "
+  const CliRun r = run_cli("packing --lammps-input " + lammps_data_dir + "in.granular --integrator velocity_verlet "
                            "--crossing-check-dofs 0 --json", false);
   REQUIRE(r.status == 0);
   const auto j = nlohmann::json::parse(r.out);
@@ -551,7 +551,7 @@ TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 1, two spheres, he
   // Measured (build/tests/dtcrit_tests "[chung-ooi]" -s): the positions equal LAMMPS' to the last bit,
   // the velocities within 5.8e-17 (glass) and 3.6e-16 (limestone) of 10 m/s; contact at steps 3-83 and
   // 3-110 in both codes.
-  const auto snaps = read_dump_snapshots(data_dir + "chung_ooi_1.dump");
+  const auto snaps = read_dump_snapshots(lammps_data_dir + "chung_ooi_1.dump");
   REQUIRE(snaps.size() == 119);
   const double r = 0.01, h = 5e-7;
   struct Case { std::string coeffs; double rho; std::size_t row; };
@@ -577,7 +577,7 @@ TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 2, a sphere on fix
   // the stepper's positions within 1.4e-16 r, velocities within 5.6e-16 (aluminium) and 1.6e-13
   // (magnesium) of 0.2 m/s: the overlap (at most 6e-5 m, chung_ooi_summary.py) is r minus z = 0.1 m,
   // whose last bit (1.4e-17 m) is 2e-13 of it, so rounding of z alone moves the force that much.
-  const auto snaps = read_dump_snapshots(data_dir + "chung_ooi_2.dump");
+  const auto snaps = read_dump_snapshots(lammps_data_dir + "chung_ooi_2.dump");
   REQUIRE(snaps.size() == 101);
   const double r = 0.1, h = 1e-5;
   struct Case { std::string coeffs; double E, nu, rho; std::size_t row; };
@@ -623,7 +623,7 @@ TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 3, damping tsuji o
   // Measured: positions equal to the last bit, velocities within 1.1e-16, 2.3e-16 and 3.4e-16 of
   // 3.9 m/s. LAMMPS' rebound is 0.3408, 0.6160 and 0.6154 of the impact speed, not the e given
   // (Tsuji's polynomial in LAMMPS' damping; lib/dtcrit/contact/README.md).
-  const auto snaps = read_dump_snapshots(data_dir + "chung_ooi_3.dump");
+  const auto snaps = read_dump_snapshots(lammps_data_dir + "chung_ooi_3.dump");
   REQUIRE(snaps.size() == 176);
   const double r = 2.5e-3, h = 1e-7;
   struct Case { std::string coeffs; double rho; std::size_t row; };
@@ -647,7 +647,7 @@ TEST_CASE("sweep case chung-ooi-3 with lammps=1 is the collision LAMMPS runs in 
   // contact lasts as many steps as the integrated duration within one step, and the rebound is the
   // law's restitution within 1e-3 (velocity Verlet's error at that step). A rigid plane (lammps=0's
   // 2E) would last 18 % shorter; EDEM's damping would rebound at 0.5.
-  const auto snaps = read_dump_snapshots(data_dir + "chung_ooi_3.dump");
+  const auto snaps = read_dump_snapshots(lammps_data_dir + "chung_ooi_3.dump");
   const double r = 2.5e-3, h = 1e-7;
   struct Case { std::string set; std::size_t row; };
   for (const Case& c : {Case{"lammps=1,restitution=0.5", 1},
@@ -671,7 +671,7 @@ TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Test 4, oblique impacts
   // x_gammat = 1, h = 1e-7 s, 88 steps; both spheres in one system with one wall.
   // Measured: positions equal to the last bit, velocities within 3.4e-16 of 3.9 m/s, spins within
   // 1.5e-16 of 3.9 m/s / r; LAMMPS' impulse ratio 0.0448 at 10 degrees and 0.092 (to 1e-9) at 45.
-  const auto snaps = read_dump_snapshots(data_dir + "chung_ooi_4.dump");
+  const auto snaps = read_dump_snapshots(lammps_data_dir + "chung_ooi_4.dump");
   REQUIRE(snaps.size() == 89);
   const double r = 2.5e-3, h = 1e-7, mu = 0.092;
   const std::string coeffs = "hertz/material 3.8e11 0.98 0.23 damping tsuji tangential mindlin NULL 1.0 0.092";
@@ -729,7 +729,7 @@ TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Tests 6 and 8, spinning
   // normal impulse) holds only where damping is weak (Test 4, e = 0.98: 0.092 to 1e-9).
   const std::string coeffs = "hertz/material 7.0e10 0.5 0.33 damping tsuji tangential mindlin NULL 1.0 0.4";
   {
-    const auto snaps = read_dump_snapshots(data_dir + "chung_ooi_6.dump");
+    const auto snaps = read_dump_snapshots(lammps_data_dir + "chung_ooi_6.dump");
     REQUIRE(snaps.size() == 111);
     const auto impulse_ratio = [&](std::size_t row) {
       const auto &a = snaps.front().rows[row], &b = snaps.back().rows[row];
@@ -747,7 +747,7 @@ TEST_CASE("reference stepper against LAMMPS: Chung & Ooi Tests 6 and 8, spinning
     check_followed(res, snaps.size());
   }
   {
-    const auto snaps = read_dump_snapshots(data_dir + "chung_ooi_8.dump");
+    const auto snaps = read_dump_snapshots(lammps_data_dir + "chung_ooi_8.dump");
     REQUIRE(snaps.size() == 101);
     stepper::ParticleSystem sys(
         3, contact::parse_lammps_pair("granular hertz/material 1.3986013986013986e11 0.5 0.33 damping tsuji "
@@ -773,9 +773,9 @@ TEST_CASE("LAMMPS input: a wall's tsuji damping converted once per initialisatio
   // write_data does.
   std::string base;
   {
-    std::ifstream in(data_dir + "in.granular");
+    std::ifstream in(lammps_data_dir + "in.granular");
     for (std::string line; std::getline(in, line);)
-      if (line.rfind("run", 0) != 0) base += (line.rfind("read_data", 0) == 0 ? "read_data " + data_dir + "settled_granular.data" : line) + "\n";
+      if (line.rfind("run", 0) != 0) base += (line.rfind("read_data", 0) == 0 ? "read_data " + lammps_data_dir + "settled_granular.data" : line) + "\n";
   }
   const double once = contact::tsuji_coefficient(0.3);
   const double twice = contact::tsuji_polynomial(once), thrice = contact::tsuji_polynomial(twice);
@@ -812,7 +812,7 @@ TEST_CASE("LAMMPS' fix wall/gran converts a tsuji restitution again at every run
   // of one conversion (what in.chung_ooi_3's single run used, and what pair contacts use) it does not.
   // Measured (build/tests/dtcrit_tests "[chung-ooi]" -s): LAMMPS' rebounds become 0.7927, 0.4760 and
   // 0.4761 of the impact speed instead of 0.3408, 0.6160 and 0.6154.
-  const auto snaps = read_dump_snapshots(data_dir + "chung_ooi_3_two_runs.dump");
+  const auto snaps = read_dump_snapshots(lammps_data_dir + "chung_ooi_3_two_runs.dump");
   REQUIRE(snaps.size() == 186);
   const double r = 2.5e-3, h = 1e-7;
   struct Case { std::string coeffs; double rho; std::size_t row; };

@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "test_support.hpp"
 #include "cli_test_support.hpp"
 #include "dtcrit/lammps/lammps_expression.hpp"
 #include "dtcrit/lammps/lammps_input.hpp"
@@ -22,7 +23,6 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-const std::string data_dir = std::string(DTCRIT_SOURCE_DIR) + "/tests/data/lammps/";
 
 std::string write_file(const std::string& name, const std::string& text) {
   const auto dir = std::filesystem::temp_directory_path() / "dtcrit_lammps_script_tests";
@@ -94,7 +94,7 @@ struct Scale {
 };
 
 std::string rescaled_data(const Scale& s) {
-  std::ifstream in(data_dir + "settled_hertz.data");
+  std::ifstream in(lammps_data_dir + "settled_hertz.data");
   std::ostringstream out;
   std::string line;
   bool atoms = false;
@@ -211,7 +211,7 @@ TEST_CASE("a script that makes its own particles: the state beside it, the physi
                       Contains(script + ":9: the script makes its particles itself (create_box") &&
                           Contains("--lammps-data"));
   packing::LammpsInputOptions o;
-  o.data_file = data_dir + "settled_hertz.data";
+  o.data_file = lammps_data_dir + "settled_hertz.data";
   const auto in = packing::read_lammps_input(script, o);
   CHECK(in.units.name == "si");
   CHECK(in.runs == 2);
@@ -234,23 +234,23 @@ TEST_CASE("a script that makes its own particles: the state beside it, the physi
   CHECK_THROWS_WITH(packing::read_lammps_input(script, o), Contains("--lammps-run 3") && Contains("has 2 run commands"));
 
   // The same packing and physics as in.hertz: the same limit through the CLI.
-  const CliRun a = run_cli("packing --lammps-input " + script + " --lammps-data " + data_dir +
+  const CliRun a = run_cli("packing --lammps-input " + script + " --lammps-data " + lammps_data_dir +
                                "settled_hertz.data --integrator velocity_verlet --json",
                            false);
-  const CliRun b = run_cli("packing --lammps-input " + data_dir + "in.hertz --integrator velocity_verlet --json", false);
+  const CliRun b = run_cli("packing --lammps-input " + lammps_data_dir + "in.hertz --integrator velocity_verlet --json", false);
   REQUIRE(a.status == 0);
   REQUIRE(b.status == 0);
   const auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
   CHECK(ja.at("integrators").at("velocity_verlet").at("h_crit") == jb.at("integrators").at("velocity_verlet").at("h_crit"));
   CHECK(ja.at("lammps_input").at("state") == "--lammps-data");
   CHECK(ja.at("timestep_check").at("timestep").get<double>() == 5e-7);
-  const CliRun r = run_cli("packing --lammps-data " + data_dir + "settled_hertz.data --lammps-run 1 --kn 1e5 --kt 1e5");
+  const CliRun r = run_cli("packing --lammps-data " + lammps_data_dir + "settled_hertz.data --lammps-run 1 --kn 1e5 --kt 1e5");
   CHECK(r.status != 0);
   CHECK_THAT(r.out, Contains("--lammps-run picks a run of --lammps-input"));
 }
 
 TEST_CASE("LAMMPS scripts: type ranges, hybrid with one granular style, unfix, include", "[lammps][script]") {
-  const std::string head = "units si\natom_style sphere\nboundary p p f\nread_data " + data_dir + "settled_hertz.data\n";
+  const std::string head = "units si\natom_style sphere\nboundary p p f\nread_data " + lammps_data_dir + "settled_hertz.data\n";
   const std::string tail = "fix integ all nve/sphere\ntimestep 1e-6\n";
   {
     const auto in = packing::read_lammps_input(write_file(
@@ -289,7 +289,7 @@ TEST_CASE("LAMMPS scripts: type ranges, hybrid with one granular style, unfix, i
   {
     // No units line: LAMMPS' default lj, and its default time step 0.005 tau.
     const auto in = packing::read_lammps_input(write_file(
-        "in.lj", "atom_style sphere\nboundary p p f\nread_data " + data_dir +
+        "in.lj", "atom_style sphere\nboundary p p f\nread_data " + lammps_data_dir +
                      "settled_hertz.data\npair_style gran/hooke 1e5 NULL 0 NULL 0.5 0\npair_coeff * *\nfix i all "
                      "nve/sphere\n"));
     CHECK(in.units.name == "lj");
@@ -301,7 +301,7 @@ TEST_CASE("LAMMPS scripts: type ranges, hybrid with one granular style, unfix, i
 
 TEST_CASE("the diverging step of a frictional script: its limit with normal springs and dashpots only, and the regimes",
           "[lammps][script][cli]") {
-  std::ifstream in(data_dir + "in.hertz");
+  std::ifstream in(lammps_data_dir + "in.hertz");
   std::stringstream text;
   text << in.rdbuf();
   // The same script with every tangential spring and dashpot written as zero (pair and wall alike).
@@ -312,7 +312,7 @@ TEST_CASE("the diverging step of a frictional script: its limit with normal spri
     return s;
   };
   auto answer = [&](const std::string& name, const std::string& script) {
-    const CliRun r = run_cli("packing --lammps-input " + write_file(name, script) + " --lammps-data " + data_dir +
+    const CliRun r = run_cli("packing --lammps-input " + write_file(name, script) + " --lammps-data " + lammps_data_dir +
                                  "settled_hertz.data --integrator velocity_verlet --json",
                              false);
     REQUIRE(r.status == 0);

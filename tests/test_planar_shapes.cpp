@@ -9,6 +9,7 @@
 #include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 
+#include "test_support.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/network/planar_shapes.hpp"
 #include "dtcrit/packing/confirmation.hpp"
@@ -22,7 +23,6 @@ using network::PlanarShape;
 
 namespace {
 
-double rel(double a, double b) { return std::abs(a - b) / std::abs(b); }
 
 PlanarShape square(double half) {
   PlanarShape s;

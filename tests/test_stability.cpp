@@ -274,7 +274,7 @@ TEST_CASE("limits scale with omega_max and ignore rigid-body modes", "[stability
   K << kk, -kk, -kk, kk;
   LinearSystem free_pair((Vector(2) << m1, m2).finished(), K, Matrix::Zero(2, 2));
   const double w = std::sqrt(kk * (1 / m1 + 1 / m2));
-  CHECK_THAT(test::omega_max_of(free_pair), WithinRel(w, 1e-14));
+  CHECK_THAT(dtcrit::test::omega_max_of(free_pair), WithinRel(w, 1e-14));
   for (const char* spec : {"velocity_verlet", "leapfrog", "central_difference", "gear4"}) {
     const CriticalStep c = critical_step(spec, free_pair, w);
     INFO(spec);
@@ -285,7 +285,7 @@ TEST_CASE("limits scale with omega_max and ignore rigid-body modes", "[stability
 }
 
 TEST_CASE("GS4 U0(1,1,0) is Newmark average acceleration, U0(rho,rho,rho) generalised-alpha", "[stability]") {
-  auto sys = test::coupled_two_dof(2.0);
+  auto sys = dtcrit::test::coupled_two_dof(2.0);
   for (double h : {0.01, 0.7, 5.0, 300.0}) {
     auto u0 = make_integrator("gs4_u0:rho=1,rho_s=1,rho_ss=0"), nm = make_integrator("newmark_average");
     const Matrix A = amplification_matrix(*u0, sys, h), B = amplification_matrix(*nm, sys, h);
@@ -378,7 +378,7 @@ TEST_CASE("central difference and LAMMPS velocity Verlet are members of the GS4 
   // velocity Verlet Lambda = (1, ½, 0, ½, 0, 1), lambda = (1, ½, 0, 1, ½) (dashpots on v + ½ h a).
   const GS4Coefficients cd{"cd by hand", 1.0, 0.5, 0.0, 1.0, 0.5, 1.0, 1.0, 1.0, 0.5, 0.0, 1.0, 0.5};
   const GS4Coefficients vv{"vv by hand", 1.0, 0.5, 0.0, 0.5, 0.0, 1.0, 1.0, 1.0, 0.5, 0.0, 1.0, 0.5};
-  auto sys = test::coupled_two_dof(3.0);
+  auto sys = dtcrit::test::coupled_two_dof(3.0);
   for (double h : {0.05, 0.5, 1.2}) {
     GS4Integrator cd_family(cd), vv_family(vv);
     auto cd_row = make_integrator("central_difference"), vv_row = make_integrator("velocity_verlet");
@@ -432,12 +432,12 @@ TEST_CASE("runs just below the predicted limit stay bounded, just above they gro
   const std::vector<Case> cases = {
       {"undamped oscillator", [] { return scalar_oscillator(1.0, 0.0); }},
       {"damped oscillator", [] { return scalar_oscillator(1.0, 0.1); }},
-      {"coupled damped 2-DOF", [] { return test::coupled_two_dof(2.0); }},
+      {"coupled damped 2-DOF", [] { return dtcrit::test::coupled_two_dof(2.0); }},
   };
   for (const auto& row : integrator_registry()) {
     for (const auto& cs : cases) {
       LinearSystem sys = cs.make();
-      const double w = test::omega_max_of(sys);
+      const double w = dtcrit::test::omega_max_of(sys);
       const CriticalStep c = critical_step(row.name, sys, w);
       if (c.stability != Stability::conditional) continue;
       INFO(row.name << ", " << cs.name << ": h_crit omega = " << c.h_crit * w);
@@ -494,7 +494,7 @@ TEST_CASE("regression: implicit schemes on a stiff system in physical units stay
   Matrix K(2, 2);
   K << 7.47e10, -2.35e10, -2.35e10, 7.91e10;
   LinearSystem stiff(Vector::Ones(2), K, Matrix::Zero(2, 2));
-  const double w = test::omega_max_of(stiff);
+  const double w = dtcrit::test::omega_max_of(stiff);
   for (const char* spec : {"variational_2", "newmark_average", "hht", "generalized_alpha", "gs4_u0", "gs4_v0"}) {
     INFO(spec);
     CHECK(critical_step(spec, stiff, w).stability == Stability::unconditional);
