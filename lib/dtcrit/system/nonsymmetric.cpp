@@ -17,7 +17,6 @@ namespace {
 
 using Complex = std::complex<double>;
 
-// K~ = M^-1/2 K M^-1/2 (similar to M^-1 K), matrix-free.
 // Counts an Arnoldi run's operator applications for SpectrumOptions::progress.
 struct ProgressTick {
   const std::function<void(Index)>* progress = nullptr;
@@ -28,6 +27,7 @@ struct ProgressTick {
   }
 };
 
+// K~ = M^-1/2 K M^-1/2 (similar to M^-1 K), matrix-free.
 struct StiffnessOp {
   using Scalar = double;
   const GlobalSystem* sys;

@@ -13,12 +13,13 @@ does. Prints the bracket LAMMPS' divergence lies in, as a ratio to h_diverge.
   diverge_check.py DTCRIT_CLI        (exit 77: lmp or lammps-examples is not installed)"""
 import json
 import os
-import shutil
 import subprocess
 import sys
 
-EXAMPLES = "/usr/share/lammps/examples"
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from lammps_examples import EXAMPLES, skip_unless_installed  # noqa: E402
+
 HEATING = 10.0
 OF_H_DIVERGE = [0.90, 0.94, 0.97, 0.99, 1.01, 1.03, 1.05, 1.10]
 
@@ -26,9 +27,7 @@ OF_H_DIVERGE = [0.90, 0.94, 0.97, 0.99, 1.01, 1.03, 1.05, 1.10]
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    if not os.path.isdir(EXAMPLES) or shutil.which("lmp") is None:
-        print(f"skipped: needs lmp and {EXAMPLES} (DTCRIT_WITH_LAMMPS=1 tools/setup.sh)")
-        sys.exit(77)
+    skip_unless_installed()
     state = ["--lammps-input", os.path.join(EXAMPLES, "pour/in.pour"), "--lammps-data",
              os.path.join(HERE, "examples", "pour_settled.data"), "--lammps-run", "1"]
     packing = json.loads(subprocess.run([sys.argv[1], "packing", *state, "--json"], capture_output=True, text=True,

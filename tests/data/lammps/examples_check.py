@@ -13,8 +13,9 @@ import re
 import subprocess
 import sys
 
-EXAMPLES = "/usr/share/lammps/examples"
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from lammps_examples import EXAMPLES, skip_unless_installed  # noqa: E402
 
 # (example, state beside it [+ its contact dump], units, expected verdict, expected regime). Every example
 # runs to its end at its own timestep in LAMMPS (make_examples.sh ran them): where dtcrit says SAFE, it
@@ -45,9 +46,7 @@ REFUSALS = [
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    if not os.path.isdir(EXAMPLES):
-        print(f"skipped: {EXAMPLES} not found (Debian package lammps-examples)")
-        sys.exit(77)
+    skip_unless_installed(need_lmp=False)
     cli = sys.argv[1]
     failures = 0
     for example, state, units, expected, regime in VERDICTS:

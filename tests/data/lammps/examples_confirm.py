@@ -10,14 +10,13 @@ and dtcrit must say so rather than confirm.
   examples_confirm.py DTCRIT_CLI        (exit 77: lmp or lammps-examples is not installed)"""
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
-EXAMPLES = "/usr/share/lammps/examples"
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from lammps_examples import EXAMPLES, skip_unless_installed  # noqa: E402
 from probe_dumps import separation_growth  # noqa: E402
 
 # (example, state, extra options, verdict, what the message must say)
@@ -31,9 +30,7 @@ CASES = [
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    if not os.path.isdir(EXAMPLES) or shutil.which("lmp") is None:
-        print(f"skipped: needs lmp and {EXAMPLES} (DTCRIT_WITH_LAMMPS=1 tools/setup.sh)")
-        sys.exit(77)
+    skip_unless_installed()
     failures = 0
     for example, state, extra, verdict, says in CASES:
         with tempfile.TemporaryDirectory() as work:

@@ -23,37 +23,17 @@ trap 'rm -rf "$work"' EXIT
 "$dtcrit" lammps-check --lammps-input "$here/in.granular_hooke" --steps 2000 --json > "$work/hooke.json"
 "$dtcrit" lammps-check --lammps-input "$here/in.granular" --steps 2000 --keep-probe "$work/probe" --json \
   > "$work/check.json"
-/usr/bin/python3 - "$work" <<'PY'
+/usr/bin/python3 - "$work" "$here" <<'PY'
 import json, math, sys
-work = sys.argv[1]
+work, here = sys.argv[1], sys.argv[2]
 check = json.load(open(f"{work}/check.json"))
 print("prediction:", json.dumps(check["prediction"])[:400])
 
-def frames(path):
-    out, lines = {}, open(path).read().split("\n")
-    i = 0
-    while i < len(lines):
-        if lines[i].startswith("ITEM: TIMESTEP"):
-            step, n = int(lines[i + 1]), int(lines[i + 3])
-            cols = lines[i + 8].split()[2:]
-            out[step] = [dict(zip(cols, map(float, l.split()))) for l in lines[i + 9:i + 9 + n]]
-            i += 9 + n
-        else:
-            i += 1
-    return out
+sys.path.insert(0, here)
+from probe_dumps import separations
 
 def growth(factor):
-    a = frames(f"{work}/probe/velocities_perturbed_{factor}.dump")
-    b = frames(f"{work}/probe/velocities_rest_{factor}.dump")
-    S = []
-    for step in sorted(set(a) & set(b)):
-        s = 0.0
-        for p, q in zip(a[step], b[step]):
-            assert p["id"] == q["id"]
-            m, r = p["mass"], p["radius"]
-            s += 0.5 * m * sum((p[k] - q[k]) ** 2 for k in ("vx", "vy", "vz"))
-            s += 0.5 * 0.4 * m * r * r * sum((p[k] - q[k]) ** 2 for k in ("omegax", "omegay", "omegaz"))
-        S.append(s)
+    S = separations(f"{work}/probe", factor)
     # The amplitude over time, every 160 frames: the README quotes it.
     print(f"separation at {factor} (amplitude, every 160 steps):",
           " ".join(f"{math.sqrt(v / S[0]):.3g}" for v in S[::160]))

@@ -19,9 +19,9 @@ def frames(path):
     return list(frames_by_step(path).values())
 
 
-def separation_growth(folder, tag, inertia=0.4):
-    """sqrt(max S / S(0)) of the step TAG's two runs, S the kinetic energy of their velocity difference
-    (I = inertia x m r^2)."""
+def separations(folder, tag, inertia=0.4):
+    """S over the frames of the step TAG's two runs (up to the shorter), S the kinetic energy of their
+    velocity difference (I = inertia x m r^2)."""
     rest = frames(f"{folder}/velocities_rest_{tag}.dump")
     pert = frames(f"{folder}/velocities_perturbed_{tag}.dump")
     s = []
@@ -31,4 +31,10 @@ def separation_growth(folder, tag, inertia=0.4):
             d = [y - x for x, y in zip(v, b[i][2:])]
             e += 0.5 * m * sum(x * x for x in d[:3]) + 0.5 * inertia * m * r * r * sum(x * x for x in d[3:])
         s.append(e)
+    return s
+
+
+def separation_growth(folder, tag, inertia=0.4):
+    """sqrt(max S / S(0)) of separations()."""
+    s = separations(folder, tag, inertia)
     return math.sqrt(max(s) / s[0])
