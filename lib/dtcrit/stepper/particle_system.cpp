@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/contact/hooke_history_force.hpp"
 
 namespace dtcrit::stepper {
 
@@ -22,6 +24,14 @@ struct Geom {
 };
 
 // Sorted-vector key of a bonded pair i < j.
+// A visitor made of several lambdas, chosen by their arguments.
+template <class... F>
+struct Overloaded : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
 std::uint64_t bond_key(Index i, Index j) { return (static_cast<std::uint64_t>(i) << 32) | static_cast<std::uint64_t>(j); }
 
 Vec3 project_tangent(const Vec3& a, const Vec3& n) { return a - a.dot(n) * n; }
@@ -268,14 +278,35 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
   Geom g;
   g.dt = dt;
 
+  // A visitor that takes a gran/hooke/history contact's force as contact::hooke_history_force gives it
+  // (force() only: no derivative, no energy) gets it so for such laws under the traditional history:
+  // the same numbers, without the general law's inputs and outputs.
+  constexpr bool takes_hooke = std::is_invocable_v<Visit&, const Geom&, const ContactLaw&,
+                                                   const contact::HookeHistoryForce&, const Record&>;
+  const bool hooke_path =
+      takes_hooke && specialised_laws_ && !consistent && !for_energy && derivative == contact::Differentiate::none;
+  const bool hooke_pairs = hooke_path && contact::hooke_history_force_applies(law_);
+
   // The law at one contact: histories from the committed record, advanced to t (traditional) or read
   // from the positions (consistent), then the law itself.
-  auto finish = [&](const ContactLaw& law, const Vec3& s_now, const Vec3& s_prev, double overlap_prev,
+  auto finish = [&](const ContactLaw& law, bool hooke, const Vec3& s_now, const Vec3& s_prev, double overlap_prev,
                     const Vec3& phi_i, const Vec3& phi_i_prev, const Vec3& phi_j, const Vec3& phi_j_prev) {
     while (cur != cur_end && cur->key < g.key) next_record();
     const Record* old = (cur != cur_end && cur->key == g.key) ? cur : nullptr;
     rec.key = g.key;  // every other field of rec is set below
     const Vec3 vj = g.j >= 0 ? vel(g.j) : Vec3(Vec3::Zero()), wj = g.j >= 0 ? omega(g.j) : Vec3(Vec3::Zero());
+    if constexpr (takes_hooke) {
+      if (hooke) {
+        const contact::HookeHistoryForce hf = contact::hooke_history_force(
+            law, g.rc, vel(g.i), omega(g.i), vj, wj, g.m_eff, old ? old->xi : Vec3(Vec3::Zero()), dt);
+        rec.xi = hf.xi_t;
+        rec.xi_r = old ? old->xi_r : Vec3(Vec3::Zero());  // kept, as the general law keeps them
+        rec.xi_tw = old ? old->xi_tw : 0.0;
+        rec.a_prev = old ? old->a_prev : 0.0;
+        visit(g, law, hf, rec);
+        return;
+      }
+    }
     contact::ContactInput in = contact::contact_input(g.rc, vel(g.i), omega(g.i), vj, wj, g.m_eff, {},
                                                       contact::uses_resistance_rates(law));
     contact::History h;
@@ -335,9 +366,9 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
         const Vec3 d_prev = have_prev ? Vec3(ci_prev - centre(x_committed_, j)) : d;
         const Vec3 phi_j = phi(x, j);
         const Vec3 phi_j_prev = have_prev ? phi(x_committed_, j) : phi_j;
-        finish(law_, d, d_prev, R - d_prev.norm(), phi_i, phi_i_prev, phi_j, phi_j_prev);
+        finish(law_, false, d, d_prev, R - d_prev.norm(), phi_i, phi_i_prev, phi_j, phi_j_prev);
       } else {
-        finish(law_, d, d, 0.0, phi_i, phi_i, Vec3::Zero(), Vec3::Zero());
+        finish(law_, hooke_pairs, d, d, 0.0, phi_i, phi_i, Vec3::Zero(), Vec3::Zero());
       }
     }
     for (std::size_t w = 0; w < walls_.size(); ++w) {
@@ -351,7 +382,8 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
       g.rc = contact::RoundContact{wall.normal, overlap, radius_[i], 0.0, 0.0, true};
       g.m_eff = contact::effective_mass(contact_mass(i), contact::immovable_mass);
       const double overlap_prev = radius_[i] - (ci_prev - wall.point).dot(wall.normal);
-      finish(wall.law, ci_pos, ci_prev, overlap_prev, phi_i, phi_i_prev, Vec3::Zero(), Vec3::Zero());
+      finish(wall.law, hooke_path && contact::hooke_history_force_applies(wall.law), ci_pos, ci_prev, overlap_prev,
+             phi_i, phi_i_prev, Vec3::Zero(), Vec3::Zero());
     }
   }
 
@@ -449,15 +481,44 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
     return ContactReport{g.key, g.rc.overlap, g.rc.normal, out.normal_force, out.tangential_force, out.xi_t,
                          out.sliding, out.rolling_force, out.twisting_torque};
   };
+  // The same for a gran/hooke/history contact's force (contact/hooke_history_force.hpp).
+  // Element by element (the same operations as loads()): built from Eigen temporaries, its 3-vectors
+  // were stored as scalars and read back as pairs, a store-forwarding stall that was a fifth of the
+  // contact loop (perf annotate).
+  auto hooke_loads = [](const Geom& g, const ContactLaw& law, const contact::HookeHistoryForce& hf) {
+    const double n0 = g.rc.normal.x(), n1 = g.rc.normal.y(), n2 = g.rc.normal.z();
+    const double t0 = hf.tangential_force.x(), t1 = hf.tangential_force.y(), t2 = hf.tangential_force.z();
+    const double c0 = n1 * t2 - n2 * t1, c1 = n2 * t0 - n0 * t2, c2 = n0 * t1 - n1 * t0;  // n x F_t
+    const double ai = -contact::torque_arm(law, g.rc, true), aj = -contact::torque_arm(law, g.rc, false);
+    const double fn = hf.normal_force;
+    Load l;
+    l.i = g.i;
+    l.j = g.j;
+    l.force = Vec3(fn * n0 + t0, fn * n1 + t1, fn * n2 + t2);
+    l.torque_i = Vec3(ai * c0, ai * c1, ai * c2);
+    l.torque_j = Vec3(aj * c0, aj * c1, aj * c2);
+    return l;
+  };
+  auto hooke_report = [](const Geom& g, const contact::HookeHistoryForce& hf) {
+    return ContactReport{g.key, g.rc.overlap, g.rc.normal, hf.normal_force, hf.tangential_force, hf.xi_t,
+                         hf.sliding, Vec3::Zero(), 0.0};
+  };
   RangeShare* own = nullptr;  // one thread: the share that takes the trial records
-  auto serial = [&](const Geom& g, const ContactLaw& law, const contact::ContactInput& in,
-                    const contact::ContactResponse& out, const Record& rec, const Anchor& anc) {
-    apply(loads(g, law, in, out));
+  auto serial_load = [&](const Geom& g, const Load& l, const Record& rec, const Anchor& anc, auto&& make_report) {
+    apply(l);
     if (g.bond) return;
     own->trial.push_back(rec);
     if (consistent) own->anchors.push_back(anc);
-    if (reports_on_) reports_.push_back(report(g, out));
+    if (reports_on_) reports_.push_back(make_report());
   };
+  Overloaded serial{
+      [&](const Geom& g, const ContactLaw& law, const contact::ContactInput& in, const contact::ContactResponse& out,
+          const Record& rec, const Anchor& anc) {
+        serial_load(g, loads(g, law, in, out), rec, anc, [&] { return report(g, out); });
+      },
+      [&](const Geom& g, const ContactLaw& law, const contact::HookeHistoryForce& hf, const Record& rec) {
+        serial_load(g, hooke_loads(g, law, hf), rec, Anchor{}, [&] { return hooke_report(g, hf); });
+      }};
   if (ranges <= 1) {
     body_loads(0, np);
     if (shares_.empty()) shares_.resize(1);
@@ -496,25 +557,31 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
       sh.anchors.clear();
       sh.reports.clear();
       const Index end = first(r + 1), clean = clean_from_[static_cast<std::size_t>(r)];
-      for_each_contact_in(t, x, v, false, contact::Differentiate::none, first(r), end, false,
-                          [&](const Geom& g, const ContactLaw& law, const contact::ContactInput& in,
-                              const contact::ContactResponse& out, const Record& rec, const Anchor& anc) {
-                            Load l = loads(g, law, in, out);
-                            if (g.j >= end) sh.cross.push_back(l);
-                            // The halves on clean particles now; l.i / l.j = -1 marks a half as done.
-                            if (l.i >= clean) {
-                              add_generalised(f, l.i, l.force, l.torque_i);
-                              l.i = -1;
-                            }
-                            if (l.j >= clean && l.j < end) {
-                              add_generalised(f, l.j, -l.force, l.torque_j);
-                              l.j = -1;
-                            }
-                            if (l.i >= 0 || (l.j >= 0 && l.j < end)) sh.loads.push_back(l);
-                            sh.trial.push_back(rec);
-                            if (consistent) sh.anchors.push_back(anc);
-                            if (reports_on_) sh.reports.push_back(report(g, out));
-                          });
+      auto take = [&](const Geom& g, Load l, const Record& rec, const Anchor& anc, auto&& make_report) {
+        if (g.j >= end) sh.cross.push_back(l);
+        // The halves on clean particles now; l.i / l.j = -1 marks a half as done.
+        if (l.i >= clean) {
+          add_generalised(f, l.i, l.force, l.torque_i);
+          l.i = -1;
+        }
+        if (l.j >= clean && l.j < end) {
+          add_generalised(f, l.j, -l.force, l.torque_j);
+          l.j = -1;
+        }
+        if (l.i >= 0 || (l.j >= 0 && l.j < end)) sh.loads.push_back(l);
+        sh.trial.push_back(rec);
+        if (consistent) sh.anchors.push_back(anc);
+        if (reports_on_) sh.reports.push_back(make_report());
+      };
+      Overloaded visit{
+          [&](const Geom& g, const ContactLaw& law, const contact::ContactInput& in,
+              const contact::ContactResponse& out, const Record& rec, const Anchor& anc) {
+            take(g, loads(g, law, in, out), rec, anc, [&] { return report(g, out); });
+          },
+          [&](const Geom& g, const ContactLaw& law, const contact::HookeHistoryForce& hf, const Record& rec) {
+            take(g, hooke_loads(g, law, hf), rec, Anchor{}, [&] { return hooke_report(g, hf); });
+          }};
+      for_each_contact_in(t, x, v, false, contact::Differentiate::none, first(r), end, false, visit);
     };
     std::vector<std::size_t> offset(static_cast<std::size_t>(ranges) + 1, 0);
     auto apply_range = [&](int r) {

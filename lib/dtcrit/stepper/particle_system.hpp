@@ -218,6 +218,11 @@ class ParticleSystem final : public MechanicalSystem {
   // On by default. Long runs that never read last_contacts() (--confirm, the benchmark) turn them
   // off: a report is 144 bytes written per contact and step.
   void set_contact_reports(bool on) { reports_on_ = on; reports_.clear(); }
+  // On by default: force() evaluates gran/hooke/history contacts (traditional history) through
+  // contact::hooke_history_force, the law specialised, which gives the same numbers to the last bit
+  // as the general contact::evaluate(). Off: every contact through the general law (the tests
+  // compare the two).
+  void set_specialised_laws(bool on) { specialised_laws_ = on; }
   // Touching pairs and wall contacts (overlap > 0, bonds excluded) at x: through the cell list,
   // and by an O(N^2) scan (the test oracle).
   std::vector<ContactKey> find_contacts(const Vector& x) const;
@@ -257,6 +262,7 @@ class ParticleSystem final : public MechanicalSystem {
   double skin_ = -1.0;
   bool geometric_ = false;
   bool reports_on_ = true;
+  bool specialised_laws_ = true;
   int threads_ = 1;
   // One particle range's share of a threaded force() call: its contacts' loads in visiting order,
   // those whose j lies beyond the range again (`cross`, applied by the range that owns j), and its
