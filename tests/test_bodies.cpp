@@ -444,7 +444,7 @@ TEST_CASE("bodies: dtcrit packing --bodies, JSON and CSV", "[bodies][cli]") {
   // Options the file gives are errors.
   const CliRun kn = run_cli(fmt::format("packing --bodies {} --kn 1e5", file.string()));
   CHECK(kn.status != 0);
-  CHECK(kn.out.find("--kn does not apply with --bodies") != std::string::npos);
+  CHECK(kn.out.find("--kn is not read with --bodies: it applies to a law given by --kn and --kt") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

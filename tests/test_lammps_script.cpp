@@ -246,7 +246,7 @@ TEST_CASE("a script that makes its own particles: the state beside it, the physi
   CHECK(ja.at("timestep_check").at("timestep").get<double>() == 5e-7);
   const CliRun r = run_cli("packing --lammps-data " + lammps_data_dir + "settled_hertz.data --lammps-run 1 --kn 1e5 --kt 1e5");
   CHECK(r.status != 0);
-  CHECK_THAT(r.out, Contains("--lammps-run picks a run of --lammps-input"));
+  CHECK_THAT(r.out, Contains("--lammps-run is not read with --lammps-data: it applies to --lammps-input"));
 }
 
 TEST_CASE("LAMMPS scripts: type ranges, hybrid with one granular style, unfix, include", "[lammps][script]") {

@@ -108,7 +108,7 @@ def test_script_options_conflict_as_in_the_cli():
     ({"kt_ratio": 0.3}, "give one of kt = 50000 and kt_ratio = 0.3"),
     ({"kt": None, "kt_ratio": -0.3}, "kt_ratio = -0.3 (k_t / k_n) must be non-negative and finite"),
     ({"law": "gran/hooke 1e5 5e4 0 0 0.5 0"}, "law= gives the whole law: drop kn=, kt=, kt_ratio=, gamma_n= and gamma_t="),
-    ({"ncv": 30}, "ncv= is Spectra's basis size: it needs eigensolver= spectra"),
+    ({"ncv": 30}, "ncv= is not read: it applies to eigensolver= spectra (it is Spectra's basis size)"),
 ])
 def test_errors_name_the_python_keywords_not_the_cli_options(kwargs, message):
     # Issue 35: the library's messages spoke of --kn and --lammps-pair to Python callers.
@@ -189,7 +189,7 @@ def test_confirmation_equals_the_cli():
 
 
 def test_network_takes_no_particle_keywords():
-    with pytest.raises(ValueError, match="kn= does not apply with --bodies"):
+    with pytest.raises(ValueError, match="kn= is not read with --bodies: it applies to a law given by kn= and kt="):
         dtcrit.packing_from_network("tests/data/network/plate_plate.json", kn=1e5)
 
 

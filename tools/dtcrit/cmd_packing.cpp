@@ -82,9 +82,6 @@ std::optional<Answered> answer_request(const packing::PackingRequest& r, const s
 
 void run(const PackingOptions& o) {
   const auto& r = o.request;
-  if (!r.clumps.empty())
-    for (const char* opt : {"--write-matrices", "--write-mode"})
-      reject_unread(r, opt, "is not available with --clumps yet (it writes sphere packings' dofs)");
   // Every output is checked before the computation and written only once the report is complete.
   OutputFiles files;
   files.declare("--output", o.output);

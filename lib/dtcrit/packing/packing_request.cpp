@@ -191,28 +191,100 @@ nlohmann::json inputs_json(const Packing& p, const ContactLaws& laws, const std:
 
 namespace {
 
-// --bodies: the file gives bodies, contacts, laws and their states; every option about those is an error.
-void check_network_request(const PackingRequest& o) {
-  for (const char* opt : {"--lattice", "--lammps-data", "--lammps-restart", "--lammps-dump", "--lammps-input"})
-    reject_unread(o, opt, "conflicts with --bodies: give one source");
-  for (const char* opt : {"--kn", "--kt", "--gamma-n", "--gamma-t", "--lammps-pair", "--hertz-mindlin", "--type-law"})
-    reject_unread(o, opt, "does not apply with --bodies: each contact of the file carries its law");
-  for (const char* opt : {"--n", "--radius", "--density", "--compression", "--radius-spread", "--seed", "--dimension",
-                          "--disc", "--periodic", "--wall", "--box-walls", "--gap-tolerance"})
-    reject_unread(o, opt, "does not apply with --bodies: the file gives the bodies, their contacts and the walls (fixed bodies)");
-  reject_unread(o, "--lammps-contacts", "does not apply with --bodies: the file carries the contacts' histories");
-  reject_unread(o, "--geometric-stiffness", "is not available with --bodies (the turning of a normal depends on the shapes)");
-  for (const char* opt : {"--youngs", "--poisson"})
-    reject_unread(o, opt, "does not apply with --bodies: the Rayleigh and P-wave times need spheres");
-  if (o.eigensolver != "spectra") reject_unread(o, "--ncv", "is Spectra's basis size: it needs --eigensolver spectra");
-  for (const char* opt : {"--write-matrices", "--write-mode"})
-    reject_unread(o, opt, "is not available with --bodies yet (it writes sphere packings' dofs)");
+// --- the options each stage reads ---------------------------------------------------------------
+// Every option of the request that only some sources or modes read, listed once with the stage that
+// reads it: an option given that no active stage reads is refused, with the source in use and what
+// the option applies to. "Given but not read" is derived from this table rather than written per
+// source. Options every request reads (the source itself, --integrator, --eigensolver, --margin,
+// --confirm, ...) and the subcommands' own (--json, --operator, lammps-check's) are not listed.
+bool two_dimensional(const PackingRequest& o) {
+  if (!o.lattice.empty()) return lattice_dimension(parse_lattice(o.lattice)) == 2;
+  if (o.packing) return o.packing->dim == 2;
+  return o.dimension == 2;
+}
+bool from_script(const PackingRequest& o) { return !o.lammps_input.empty(); }
+bool of_spheres(const PackingRequest& o) { return o.bodies.empty(); }
+
+struct Stage {
+  const char* applies_to;  // completes "it applies to ..."
+  bool source_bound;       // whether it is read or not depends on the source (the message names it)
+  bool (*active)(const PackingRequest&);
+  std::vector<std::string_view> reads;
+};
+
+const std::vector<Stage>& stages() {
+  static const std::vector<Stage> table{
+      {"--lattice", true, [](const PackingRequest& o) { return !o.lattice.empty(); },
+       {"--n", "--radius", "--compression", "--radius-spread", "--box-walls", "--density"}},
+      {"--lattice with --radius-spread", true,
+       [](const PackingRequest& o) { return !o.lattice.empty() && o.radius_spread != 0.0; }, {"--seed"}},
+      {"--lammps-dump (a data file gives the densities)", true,
+       [](const PackingRequest& o) { return !o.dump_file.empty(); }, {"--density"}},
+      {"a data file, restart or dump read without a script (a lattice's dimension is its kind)", true,
+       [](const PackingRequest& o) { return !from_script(o) && o.lattice.empty() && !o.packing && of_spheres(o); },
+       {"--dimension"}},
+      {"2D packings (a square or hex lattice, or --dimension 2)", true,
+       [](const PackingRequest& o) { return of_spheres(o) && !from_script(o) && two_dimensional(o); }, {"--disc"}},
+      {"a law given by --kn and --kt or by --lammps-pair (a script or a --bodies file carries its own)",
+       true, [](const PackingRequest& o) { return of_spheres(o) && !from_script(o); },
+       {"--kn", "--kt", "--kt-ratio", "--gamma-n", "--gamma-t", "--lammps-pair", "--hertz-mindlin", "--type-law"}},
+      {"walls and periodicity given by --wall and --periodic (a script or a --bodies file gives its own)",
+       true, [](const PackingRequest& o) { return of_spheres(o) && !from_script(o); }, {"--periodic", "--wall"}},
+      {"--lammps-input", true, from_script, {"--lammps-run"}},
+      {"packings of spheres (a --bodies file gives its contacts with their histories)", true, of_spheres,
+       {"--lammps-contacts", "--gap-tolerance", "--clumps"}},
+      {"free spheres (not --bodies or --clumps: the turning of a normal, the Rayleigh and P-wave times and the "
+       "written dofs are those of spheres)",
+       true, [](const PackingRequest& o) { return of_spheres(o) && o.clumps.empty(); },
+       {"--geometric-stiffness", "--youngs", "--poisson", "--write-matrices", "--write-mode"}},
+      {"--eigensolver spectra (it is Spectra's basis size)", false,
+       [](const PackingRequest& o) { return o.eigensolver == "spectra"; }, {"--ncv"}},
+  };
+  return table;
+}
+
+std::string source_text(const PackingRequest& o) {
+  if (!o.bodies.empty()) return "--bodies";
+  if (!o.clumps.empty()) {
+    PackingRequest spheres = o;
+    spheres.clumps.clear();
+    return source_text(spheres) + " and --clumps " + o.clumps;
+  }
+  if (from_script(o)) return "--lammps-input";
+  if (!o.lattice.empty()) return "--lattice";
+  if (o.packing) return "a packing given particle by particle";
+  if (!o.dump_file.empty()) return "--lammps-dump";
+  if (!o.lammps_restart.empty()) return "--lammps-restart";
+  return "--lammps-data";
+}
+
+// The first option given (in name order) that no active stage reads: an error naming it.
+void reject_unread_options(const PackingRequest& o) {
+  for (const std::string& option : o.given) {
+    std::vector<const Stage*> readers;
+    bool read = false;
+    for (const Stage& s : stages())
+      if (std::find(s.reads.begin(), s.reads.end(), option) != s.reads.end()) {
+        readers.push_back(&s);
+        read = read || s.active(o);
+      }
+    if (readers.empty() || read) continue;
+    const bool by_source = std::any_of(readers.begin(), readers.end(), [](const Stage* s) { return s->source_bound; });
+    std::vector<std::string> uses;
+    for (const Stage* s : readers) uses.emplace_back(s->applies_to);
+    fail(fmt::format("{} is not read{}: it applies to {}", option, by_source ? " with " + source_text(o) : "",
+                     fmt::join(uses, ", or to ")));
+  }
 }
 
 }  // namespace
 
 void check_packing_request(const PackingRequest& o) {
-  if (!o.bodies.empty()) return check_network_request(o);
+  if (!o.bodies.empty()) {
+    for (const char* opt : {"--lattice", "--lammps-data", "--lammps-restart", "--lammps-dump", "--lammps-input"})
+      reject_unread(o, opt, "conflicts with --bodies: give one source");
+    return reject_unread_options(o);
+  }
   if (o.lattice.empty() && o.data_file.empty() && o.dump_file.empty() && o.lammps_input.empty() && !o.packing)
     fail("give exactly one of --lattice, --lammps-data (or --lammps-restart), --lammps-dump, --lammps-input and --bodies");
   if (!o.clumps.empty() && o.confirm_steps > 0)
@@ -221,7 +293,6 @@ void check_packing_request(const PackingRequest& o) {
   // With a script, --lammps-data is its state, not a source of its own.
   const int sources = !o.lattice.empty() + (!o.data_file.empty() && o.lammps_input.empty()) + !o.dump_file.empty() +
                       !o.lammps_input.empty() + o.packing.has_value();
-  if (o.lammps_run && o.lammps_input.empty()) fail("--lammps-run picks a run of --lammps-input: give the script");
   if (!o.lammps_input.empty()) {
     // Everything the script gives is an error when given again on the command line.
     const std::pair<const char*, const char*> supplied[] = {
@@ -239,6 +310,7 @@ void check_packing_request(const PackingRequest& o) {
       if (o.given.count(opt)) fail(fmt::format("{} conflicts with --lammps-input {}, which gives {}", opt, o.lammps_input, what));
   }
   if (sources != 1) fail("give exactly one of --lattice, --lammps-data, --lammps-dump and --lammps-input");
+  reject_unread_options(o);
   if (!o.clumps.empty()) {
     if (o.clumps != "molecule")
       fail(fmt::format("--clumps '{}': the one body style is 'molecule' (each molecule ID one rigid body, as fix "
@@ -246,9 +318,6 @@ void check_packing_request(const PackingRequest& o) {
     if (o.data_file.empty() && o.lammps_input.empty())
       fail("--clumps molecule reads molecule IDs: give --lammps-data (or --lammps-input) with a data file of atom_style "
            "hybrid sphere molecular");
-    reject_unread(o, "--geometric-stiffness", "is not available with --clumps (the turning of a normal depends on the shapes)");
-    for (const char* opt : {"--youngs", "--poisson"})
-      reject_unread(o, opt, "does not apply with --clumps: the Rayleigh and P-wave times are for spheres");
   }
   const bool law_given = !o.lammps_pair.empty() || !o.hertz_mindlin.empty();
   if (!o.lammps_input.empty()) {
@@ -264,20 +333,6 @@ void check_packing_request(const PackingRequest& o) {
     if (o.kt_ratio && !(*o.kt_ratio >= 0.0 && std::isfinite(*o.kt_ratio)))
       fail(fmt::format("--kt-ratio = {:g} (k_t / k_n) must be non-negative and finite", *o.kt_ratio));
   }
-  if (o.lattice.empty()) {
-    for (const char* opt : {"--radius", "--compression", "--radius-spread", "--seed"})
-      reject_unread(o, opt, "applies to --lattice only; a file gives the radii and positions");
-    if (!o.data_file.empty()) reject_unread(o, "--density", "is not read with --lammps-data: the data file gives the densities");
-    if (o.packing) reject_unread(o, "--density", "is not read with a packing given particle by particle: it gives the masses");
-    if (o.packing) reject_unread(o, "--dimension", "is not read with a packing given particle by particle: it gives the dimension");
-    if (o.dimension == 3 && !o.packing) reject_unread(o, "--disc", "applies to 2D packings only (--dimension 2)");
-  } else {
-    reject_unread(o, "--dimension", "applies to files only; a lattice's dimension is its kind (square, hex: 2D)");
-    if (o.radius_spread == 0.0) reject_unread(o, "--seed", "is only read with --radius-spread");
-    if (lattice_dimension(parse_lattice(o.lattice)) == 3)
-      reject_unread(o, "--disc", "applies to 2D lattices only (square, hex)");
-  }
-  if (o.eigensolver != "spectra") reject_unread(o, "--ncv", "is Spectra's basis size: it needs --eigensolver spectra");
 }
 
 EigenOptions eigen_options(const PackingRequest& o) {
