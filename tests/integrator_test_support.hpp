@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/integrators/registry.hpp"

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/stability/amplification.hpp"

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 

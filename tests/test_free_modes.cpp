@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 
 #include "dtcrit/contact/law.hpp"
 #include "dtcrit/integrators/registry.hpp"

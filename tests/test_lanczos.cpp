@@ -8,7 +8,7 @@
 #include <numbers>
 #include <random>
 
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 
 #include "dtcrit/linalg/lanczos.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 
 #include "dtcrit/stability/matrix_system.hpp"
 

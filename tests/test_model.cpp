@@ -2,7 +2,7 @@
 // the paper's trends, and the errors bad input must raise.
 #include <catch2/catch.hpp>
 
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 #include <cmath>
 #include <numbers>
 

@@ -17,7 +17,7 @@
 #include <sstream>
 #include <tuple>
 
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 #include <nlohmann/json.hpp>
 
 #include "cli_test_support.hpp"

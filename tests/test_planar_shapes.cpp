@@ -6,7 +6,7 @@
 #include <numbers>
 
 #include <catch2/catch.hpp>
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 #include <fmt/format.h>
 
 #include "test_support.hpp"

@@ -15,7 +15,7 @@
 
 #include <catch2/catch.hpp>
 
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/contact/linear_contact.hpp"

@@ -9,7 +9,7 @@
 #include <complex>
 #include <string>
 
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <optional>
 
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 #include <limits>
 #include <map>
 #include <mutex>

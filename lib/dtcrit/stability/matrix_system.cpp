@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include <Eigen/Cholesky>
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 #include <fmt/format.h>
 
 #include "dtcrit/core/check.hpp"

@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include <Eigen/Cholesky>
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 #include <Spectra/SymEigsSolver.h>
 
 #include "dtcrit/contact/kinematics.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <Eigen/Eigenvalues>
+#include "dtcrit/core/eigen_solvers.hpp"
 #include <Spectra/GenEigsSolver.h>
 
 #include "dtcrit/core/check.hpp"
