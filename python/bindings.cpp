@@ -100,7 +100,10 @@ std::string periodic_spec(const py::object& periodic) {
   if (periodic.is_none()) return "";
   if (py::isinstance<py::str>(periodic)) return periodic.cast<std::string>();
   std::string out;
-  for (const auto& axis : periodic) out += (out.empty() ? "" : ",") + py::str(axis).cast<std::string>();
+  for (const auto& axis : periodic) {
+    if (!out.empty()) out += ',';
+    out += py::str(axis).cast<std::string>();  // appended, not "," + text: GCC 12 warns (-Wrestrict) when inlined
+  }
   return out.empty() ? "none" : out;
 }
 

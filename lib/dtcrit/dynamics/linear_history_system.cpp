@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include <Eigen/SVD>
+#include "dtcrit/core/eigen_solvers.hpp"
 
 #include "dtcrit/core/check.hpp"
 

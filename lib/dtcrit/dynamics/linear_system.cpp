@@ -3,7 +3,7 @@
 #include <limits>
 
 #include <Eigen/LU>
-#include <Eigen/SVD>
+#include "dtcrit/core/eigen_solvers.hpp"
 
 #include "dtcrit/core/check.hpp"
 
