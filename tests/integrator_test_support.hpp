@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/integrators/registry.hpp"

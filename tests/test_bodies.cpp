@@ -11,7 +11,7 @@
 #include <random>
 
 #include <catch2/catch.hpp>
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 
 #include "dtcrit/contact/law.hpp"
 #include "dtcrit/integrators/registry.hpp"

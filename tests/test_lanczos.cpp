@@ -8,7 +8,7 @@
 #include <numbers>
 #include <random>
 
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 
 #include "dtcrit/linalg/lanczos.hpp"
 

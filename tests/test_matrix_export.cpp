@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include <catch2/catch.hpp>
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 #include <unsupported/Eigen/SparseExtra>
 
 #include "dtcrit/contact/law.hpp"

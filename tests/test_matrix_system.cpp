@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 
 #include "dtcrit/stability/matrix_system.hpp"
 

@@ -2,7 +2,7 @@
 // the paper's trends, and the errors bad input must raise.
 #include <catch2/catch.hpp>
 
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <numbers>
 

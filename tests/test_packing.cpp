@@ -17,7 +17,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 #include <nlohmann/json.hpp>
 
 #include "cli_test_support.hpp"

@@ -11,7 +11,7 @@
 #include <complex>
 #include <limits>
 
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 
 #include "dtcrit/contact/lammps_syntax.hpp"

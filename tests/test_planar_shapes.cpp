@@ -6,7 +6,7 @@
 #include <numbers>
 
 #include <catch2/catch.hpp>
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 
 #include "test_support.hpp"

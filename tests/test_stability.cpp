@@ -8,7 +8,7 @@
 #include <functional>
 #include <map>
 
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <fmt/format.h>
 

@@ -15,7 +15,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/contact/linear_contact.hpp"

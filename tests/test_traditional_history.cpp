@@ -9,7 +9,7 @@
 #include <complex>
 #include <string>
 
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 
 #include <catch2/catch.hpp>
 

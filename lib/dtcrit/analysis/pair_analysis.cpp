@@ -5,7 +5,7 @@
 #include <cmath>
 #include <optional>
 
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 #include <limits>
 #include <map>
 #include <mutex>

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/SVD>
 
 #include "dtcrit/core/check.hpp"
 

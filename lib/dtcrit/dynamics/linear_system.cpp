@@ -3,7 +3,7 @@
 #include <limits>
 
 #include <Eigen/LU>
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/SVD>
 
 #include "dtcrit/core/check.hpp"
 

@@ -10,7 +10,7 @@
 
 #include <boost/math/tools/toms748_solve.hpp>
 
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 
 #include "dtcrit/core/check.hpp"

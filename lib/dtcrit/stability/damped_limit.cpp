@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 
 #include "dtcrit/core/check.hpp"
 

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include <Eigen/Cholesky>
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 
 #include "dtcrit/core/check.hpp"

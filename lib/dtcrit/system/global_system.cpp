@@ -8,7 +8,7 @@
 #include <type_traits>
 
 #include <Eigen/Cholesky>
-#include "dtcrit/core/eigen_solvers.hpp"
+#include <Eigen/Eigenvalues>
 #include <Spectra/SymEigsSolver.h>
 
 #include "dtcrit/contact/kinematics.hpp"
