@@ -23,7 +23,6 @@ struct Geom {
   double dt = 0.0;  // traditional: time since the committed call (the increment's factor)
 };
 
-// Sorted-vector key of a bonded pair i < j.
 // A visitor made of several lambdas, chosen by their arguments.
 template <class... F>
 struct Overloaded : F... {
@@ -32,6 +31,7 @@ struct Overloaded : F... {
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
+// Sorted-vector key of a bonded pair i < j.
 std::uint64_t bond_key(Index i, Index j) { return (static_cast<std::uint64_t>(i) << 32) | static_cast<std::uint64_t>(j); }
 
 Vec3 project_tangent(const Vec3& a, const Vec3& n) { return a - a.dot(n) * n; }
@@ -481,10 +481,10 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
     return ContactReport{g.key, g.rc.overlap, g.rc.normal, out.normal_force, out.tangential_force, out.xi_t,
                          out.sliding, out.rolling_force, out.twisting_torque};
   };
-  // The same for a gran/hooke/history contact's force (contact/hooke_history_force.hpp).
-  // Element by element (the same operations as loads()): built from Eigen temporaries, its 3-vectors
-  // were stored as scalars and read back as pairs, a store-forwarding stall that was a fifth of the
-  // contact loop (perf annotate).
+  // The same for a gran/hooke/history contact's force (contact/hooke_history_force.hpp), element by
+  // element with the operations of loads(): built from Eigen temporaries, its 3-vectors were stored
+  // as scalars and read back as pairs, a store-forwarding stall that was a fifth of the contact loop
+  // (perf annotate).
   auto hooke_loads = [](const Geom& g, const ContactLaw& law, const contact::HookeHistoryForce& hf) {
     const double n0 = g.rc.normal.x(), n1 = g.rc.normal.y(), n2 = g.rc.normal.z();
     const double t0 = hf.tangential_force.x(), t1 = hf.tangential_force.y(), t2 = hf.tangential_force.z();
