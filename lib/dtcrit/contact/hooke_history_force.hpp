@@ -4,8 +4,10 @@
 // dt, as the reference stepper needs it once per contact and force call. It is contact_input(),
 // advance_history() and evaluate(law, in, Differentiate::none) fused for this one law: the same
 // operations in the same order, so every output equals theirs to the last bit
-// (tests/test_contact_fast_path.cpp compares them), without building their general inputs and
-// outputs. Any other law goes through evaluate(); applies() says which path a law takes.
+// (tests/test_specialised_law.cpp compares them), without building their general inputs and
+// outputs. Any other law goes through evaluate(); hooke_history_force_applies() says which path a
+// law takes. Equal bits need the compiler to contract neither path into fused multiply-adds: the
+// build sets no -march (x86-64 has no FMA then); with one that has, that test is what would tell.
 #include <cmath>
 
 #include "dtcrit/contact/kinematics.hpp"
