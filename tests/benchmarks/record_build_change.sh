@@ -36,26 +36,7 @@ for round in $(seq 1 "$rounds"); do
 done
 python_built="yes"
 [ -d "$work/build-new/python/dtcrit" ] || python_built="no"
-same="yes"
-"$work/build-old/dtcrit" example > "$work/old.txt"
-"$work/build-new/dtcrit" example > "$work/new.txt"
-cmp -s "$work/old.txt" "$work/new.txt" || same="no"
-packing=(packing --lattice fcc --n 6 --compression 2e-3 --radius-spread 1e-3 --lammps-pair
-  "granular hooke 1e5 2000 damping mass_velocity tangential linear_history 3e4 0.5 0.5" --json)
-"$work/build-old/dtcrit" "${packing[@]}" > "$work/old.json"
-"$work/build-new/dtcrit" "${packing[@]}" > "$work/new.json"
-same_packing="yes"
-/usr/bin/python3 - "$work/old.json" "$work/new.json" <<'PY' || same_packing="no"
-import json, sys
-def timeless(j):  # wall times differ between any two runs
-    if isinstance(j, dict):
-        return {k: timeless(v) for k, v in j.items() if "timings" not in k and "seconds" not in k}
-    if isinstance(j, list):
-        return [timeless(v) for v in j]
-    return j
-a, b = (timeless(json.load(open(f))) for f in sys.argv[1:3])
-sys.exit(0 if a == b else 1)
-PY
+read -r same same_packing < <(tests/benchmarks/same_answers.sh "$work/build-old/dtcrit" "$work/build-new/dtcrit")
 {
   echo "# Cold build of the whole tree: $old against $new"
   echo

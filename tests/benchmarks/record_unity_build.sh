@@ -38,26 +38,7 @@ for round in $(seq 1 "$rounds"); do
     rows+=("| $round | $mode | $objects | $user | $sys | $(awk "BEGIN { printf \"%.1f\", ($user + $sys) / 60 }") | $wall | $load_before / $(cut -d' ' -f1-3 /proc/loadavg) |")
   done
 done
-same="yes"
-"$work/plain/dtcrit" example > "$work/plain.txt"
-"$work/unity/dtcrit" example > "$work/unity.txt"
-cmp -s "$work/plain.txt" "$work/unity.txt" || same="no"
-packing=(packing --lattice fcc --n 6 --compression 2e-3 --radius-spread 1e-3 --lammps-pair
-  "granular hooke 1e5 2000 damping mass_velocity tangential linear_history 3e4 0.5 0.5" --json)
-"$work/plain/dtcrit" "${packing[@]}" > "$work/plain.json"
-"$work/unity/dtcrit" "${packing[@]}" > "$work/unity.json"
-same_packing="yes"
-/usr/bin/python3 - "$work/plain.json" "$work/unity.json" <<'PY' || same_packing="no"
-import json, sys
-def timeless(j):  # wall times differ between any two runs
-    if isinstance(j, dict):
-        return {k: timeless(v) for k, v in j.items() if "timings" not in k and "seconds" not in k}
-    if isinstance(j, list):
-        return [timeless(v) for v in j]
-    return j
-a, b = (timeless(json.load(open(f))) for f in sys.argv[1:3])
-sys.exit(0 if a == b else 1)
-PY
+read -r same same_packing < <(tests/benchmarks/same_answers.sh "$work/plain/dtcrit" "$work/unity/dtcrit")
 {
   if [ "$target" = all ]; then
     echo "# Cold build of the whole tree (library, tool, tests, studies): one object per source against the unity build"

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Whether two dtcrit binaries give the same answers: prints "EXAMPLE PACKING", each "yes" or "no":
+# the output of `dtcrit example`, and the `--json` answer (times aside) on the damped granular fcc
+# packing of record_nonsymmetric.sh, n = 6. Used by the build records (record_unity_build.sh,
+# record_build_change.sh) to show that a faster build builds the same program.
+#   tests/benchmarks/same_answers.sh A/dtcrit B/dtcrit
+set -euo pipefail
+a="$1"; b="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+same="yes"
+"$a" example > "$work/a.txt"
+"$b" example > "$work/b.txt"
+cmp -s "$work/a.txt" "$work/b.txt" || same="no"
+packing=(packing --lattice fcc --n 6 --compression 2e-3 --radius-spread 1e-3 --lammps-pair
+  "granular hooke 1e5 2000 damping mass_velocity tangential linear_history 3e4 0.5 0.5" --json)
+"$a" "${packing[@]}" > "$work/a.json"
+"$b" "${packing[@]}" > "$work/b.json"
+same_packing="yes"
+/usr/bin/python3 - "$work/a.json" "$work/b.json" <<'PY' || same_packing="no"
+import json, sys
+def timeless(j):  # wall times differ between any two runs
+    if isinstance(j, dict):
+        return {k: timeless(v) for k, v in j.items() if "timings" not in k and "seconds" not in k}
+    if isinstance(j, list):
+        return [timeless(v) for v in j]
+    return j
+a, b = (timeless(json.load(open(f))) for f in sys.argv[1:3])
+sys.exit(0 if a == b else 1)
+PY
+echo "$same $same_packing"
