@@ -12,6 +12,7 @@
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
+#include "stepper_test_support.hpp"
 
 using namespace dtcrit;
 using contact::Vec3;
@@ -90,28 +91,15 @@ TEST_CASE("the specialised path runs the general law's trajectory to the last bi
   };
   auto run = [](bool specialised, int threads) {
     std::mt19937_64 rng(5);
-    std::uniform_real_distribution<double> U(-1.0, 1.0);
     const HookeParams law{1.0e4, 2857.0, 20.0, 10.0, 0.3};
+    const contact::ContactLaw granular =
+        contact::parse_lammps_pair("granular hooke 1e4 20 tangential linear_history 2857 0.5 0.3");
     ParticleSystem sys(3, law, TangentialHistory::traditional);
-    const Index n = 256;
-    for (Index i = 0; i < n; ++i) sys.add_particle(0.5 + 0.02 * U(rng), 1.0, sphere_inertia(1.0, 0.5));
-    sys.add_wall(Vec3::Zero(), Vec3::UnitZ(), law);
-    sys.add_wall(Vec3::UnitX() * -0.5, Vec3::UnitX(), law);
-    sys.add_wall(Vec3::UnitX() * 7.43, -Vec3::UnitX(), law);
-    sys.add_wall(Vec3::UnitY() * -0.5, Vec3::UnitY(),
-                 contact::parse_lammps_pair("granular hooke 1e4 20 tangential linear_history 2857 0.5 0.3"));
-    sys.add_wall(Vec3::UnitY() * 7.43, -Vec3::UnitY(), law);
-    sys.set_gravity(Vec3(0, 0, -9.81));
-    Vector x = Vector::Zero(sys.dofs()), v = Vector::Zero(sys.dofs());
-    for (Index i = 0; i < n; ++i) {
-      sys.set_centre(x, i, Vec3(0.99 * (i % 8), 0.99 * ((i / 8) % 8), 0.49 + 0.99 * (i / 64)));
-      sys.set_centre(v, i, 0.05 * Vec3(U(rng), U(rng), U(rng)));
-      sys.set_spin(v, i, 0.2 * Vec3(U(rng), U(rng), U(rng)));
-    }
+    const dtcrit::test::SphereBox box = dtcrit::test::fill_sphere_box(sys, rng, {law, law, law, granular, law});
     sys.set_specialised_laws(specialised);
     sys.set_threads(threads);
     auto vv = make_integrator("velocity_verlet");
-    vv->start(sys, 0.0, x, v, 2e-3);
+    vv->start(sys, 0.0, box.x, box.v, 2e-3);
     for (int k = 0; k < 150; ++k) vv->step(sys);
     return Run{vv->position(), vv->velocity(), sys.history(), sys.last_contacts()};
   };

@@ -22,6 +22,7 @@
 #include "dtcrit/contact/response.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 #include "dtcrit/stepper/planar_pair.hpp"
+#include "stepper_test_support.hpp"
 
 using namespace dtcrit;
 using namespace dtcrit::stepper;
@@ -851,28 +852,14 @@ TEST_CASE("force() on threads: the same trajectory, histories and contacts to th
   };
   auto run = [&](std::vector<int> schedule) {
     std::mt19937_64 rng(11);
-    std::uniform_real_distribution<double> U(-1.0, 1.0);
     const HookeParams law{1.0e4, 2857.0, 20.0, 10.0, 0.3};
     ParticleSystem sys(3, law, mode);
-    const Index n = 256;
-    for (Index i = 0; i < n; ++i) sys.add_particle(0.5 + 0.02 * U(rng), 1.0, sphere_inertia(1.0, 0.5));
-    sys.add_wall(Vec3::Zero(), Vec3::UnitZ(), law);
-    for (int axis = 0; axis < 2; ++axis) {
-      sys.add_wall(Vec3::Unit(axis) * -0.5, Vec3::Unit(axis), law);
-      sys.add_wall(Vec3::Unit(axis) * 7.43, -Vec3::Unit(axis), law);
-    }
+    const dtcrit::test::SphereBox box = dtcrit::test::fill_sphere_box(sys, rng, {law, law, law, law, law});
     sys.add_bond(3, 4, 5e3);
     sys.add_bond(100, 108, 5e3);
-    sys.set_gravity(Vec3(0, 0, -9.81));
-    Vector x = Vector::Zero(sys.dofs()), v = Vector::Zero(sys.dofs());
-    for (Index i = 0; i < n; ++i) {
-      sys.set_centre(x, i, Vec3(0.99 * (i % 8), 0.99 * ((i / 8) % 8), 0.49 + 0.99 * (i / 64)));
-      sys.set_centre(v, i, 0.05 * Vec3(U(rng), U(rng), U(rng)));
-      sys.set_spin(v, i, 0.2 * Vec3(U(rng), U(rng), U(rng)));
-    }
     sys.set_threads(schedule[0]);
     auto vv = make_integrator("velocity_verlet");
-    vv->start(sys, 0.0, x, v, 2e-3);
+    vv->start(sys, 0.0, box.x, box.v, 2e-3);
     ParticleSystem::ContactState saved;
     Vector x_saved, v_saved;
     for (int k = 0; k < 150; ++k) {
