@@ -245,17 +245,13 @@ const std::vector<Stage>& stages() {
 
 std::string source_text(const PackingRequest& o) {
   if (!o.bodies.empty()) return "--bodies";
-  if (!o.clumps.empty()) {
-    PackingRequest spheres = o;
-    spheres.clumps.clear();
-    return source_text(spheres) + " and --clumps " + o.clumps;
-  }
-  if (from_script(o)) return "--lammps-input";
-  if (!o.lattice.empty()) return "--lattice";
-  if (o.packing) return "a packing given particle by particle";
-  if (!o.dump_file.empty()) return "--lammps-dump";
-  if (!o.lammps_restart.empty()) return "--lammps-restart";
-  return "--lammps-data";
+  const std::string source = from_script(o)                 ? "--lammps-input"
+                             : !o.lattice.empty()           ? "--lattice"
+                             : o.packing                    ? "a packing given particle by particle"
+                             : !o.dump_file.empty()         ? "--lammps-dump"
+                             : !o.lammps_restart.empty()    ? "--lammps-restart"
+                                                            : "--lammps-data";
+  return o.clumps.empty() ? source : source + " and --clumps " + o.clumps;
 }
 
 // The first option given (in name order) that no active stage reads: an error naming it.

@@ -46,7 +46,7 @@ TangentialHistory parse_tangential_history(std::string_view name) {
 std::string_view to_string(TangentialHistory mode) { return name_of(mode, tangential_history_names); }
 
 ParticleSystem::ParticleSystem(int dim, const ContactLaw& law, TangentialHistory mode)
-    : dim_(dim), law_(contact::validated(law)), mode_(mode) {
+    : dim_(dim), law_(contact::validated(law)), mode_(mode), hooke_law_(contact::hooke_history_force_applies(law_)) {
   if (dim != 2 && dim != 3) fail(fmt::format("dimension dim = {} must be 2 or 3", dim));
   check_history_mode(law_);
 }
@@ -92,6 +92,7 @@ Index ParticleSystem::add_wall(const Vec3& point, const Vec3& normal, const Cont
     fail(fmt::format("2D wall: point.z = {} and normal.z = {} must be 0", point.z(), normal.z()));
   check_history_mode(law);
   walls_.push_back(Wall{point, normal / len, contact::validated(law)});
+  hooke_walls_.push_back(contact::hooke_history_force_applies(walls_.back().law));
   return static_cast<Index>(walls_.size()) - 1;
 }
 
@@ -285,7 +286,7 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
                                                    const contact::HookeHistoryForce&, const Record&>;
   const bool hooke_path =
       takes_hooke && specialised_laws_ && !consistent && !for_energy && derivative == contact::Differentiate::none;
-  const bool hooke_pairs = hooke_path && contact::hooke_history_force_applies(law_);
+  const bool hooke_pairs = hooke_path && hooke_law_;
 
   // The law at one contact: histories from the committed record, advanced to t (traditional) or read
   // from the positions (consistent), then the law itself.
@@ -382,8 +383,8 @@ void ParticleSystem::for_each_contact_in(double t, const Vector& x, const Vector
       g.rc = contact::RoundContact{wall.normal, overlap, radius_[i], 0.0, 0.0, true};
       g.m_eff = contact::effective_mass(contact_mass(i), contact::immovable_mass);
       const double overlap_prev = radius_[i] - (ci_prev - wall.point).dot(wall.normal);
-      finish(wall.law, hooke_path && contact::hooke_history_force_applies(wall.law), ci_pos, ci_prev, overlap_prev,
-             phi_i, phi_i_prev, Vec3::Zero(), Vec3::Zero());
+      finish(wall.law, hooke_path && hooke_walls_[w], ci_pos, ci_prev, overlap_prev, phi_i, phi_i_prev, Vec3::Zero(),
+             Vec3::Zero());
     }
   }
 

@@ -248,6 +248,9 @@ class ParticleSystem final : public MechanicalSystem {
   int dim_;
   ContactLaw law_;
   TangentialHistory mode_;
+  // Which laws force() evaluates through contact::hooke_history_force: the pair law, each wall's.
+  bool hooke_law_;
+  std::vector<char> hooke_walls_;
   std::vector<double> radius_, pmass_, inertia_;
   Vector mass_;
   std::vector<Wall> walls_;
