@@ -115,9 +115,9 @@ struct PackingAnalysisOptions {
   Index amplification_dofs = 48;
   // Damped non-symmetric packings up to this many dofs: the integrator's amplification matrix is
   // checked below the -1 crossing for complex crossings (check_below_crossing: four dense
-  // eigenvalue solves of 2 x dofs, about 5 s each at 300 dofs); above, the crossing is reported as an
-  // upper bound.
-  Index crossing_check_dofs = 300;
+  // eigenvalue solves of order 2 x dofs, by LAPACK: results/benchmarks/dense_eigenvalues.md); above,
+  // the crossing is reported as an upper bound.
+  Index crossing_check_dofs = 600;
   // Symmetric packings up to this many dofs: each limit is certified by a sparse Cholesky
   // factorisation (certificate.hpp) and h_safe is the limit itself, less 1e-6; above, h_safe rests on
   // Gershgorin bounds.

@@ -17,6 +17,7 @@
 #include "dtcrit/core/roots.hpp"
 #include "dtcrit/dynamics/linear_history_system.hpp"
 #include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 
 namespace dtcrit {
 
@@ -98,9 +99,9 @@ struct Verdict {
 Verdict assess(const Matrix& B) {
   const double norm = B.norm();
   const double floor = 64.0 * eps * norm;
-  Eigen::EigenSolver<Matrix> quick(B, false);
-  if (quick.info() != Eigen::Success) fail("critical_step: eigenvalue iteration did not converge");
-  const double rho = quick.eigenvalues().cwiseAbs().maxCoeff();
+  const std::optional<Eigen::VectorXcd> quick = linalg::general_eigenvalues(B);
+  if (!quick) fail("critical_step: eigenvalue iteration did not converge");
+  const double rho = quick->cwiseAbs().maxCoeff();
   if (rho <= 1.0 + floor) return {false, rho - 1.0};  // kappa >= 1: stable
   // Far outside: no rounding explains it (a split Jordan block of size 3 at +1 would need
   // |B| ~ 1e4 to reach this), so skip the eigenvectors.
@@ -129,9 +130,9 @@ double spectral_radius(const Matrix& A) {
   if (A.rows() != A.cols()) fail(fmt::format("spectral_radius: matrix is {}x{}, not square", A.rows(), A.cols()));
   if (A.size() == 0) return 0.0;
   if (!A.allFinite()) return std::numeric_limits<double>::infinity();
-  Eigen::EigenSolver<Matrix> es(balanced(A), false);
-  if (es.info() != Eigen::Success) fail("spectral_radius: eigenvalue iteration did not converge");
-  return es.eigenvalues().cwiseAbs().maxCoeff();
+  const std::optional<Eigen::VectorXcd> ev = linalg::general_eigenvalues(balanced(A));
+  if (!ev) fail("spectral_radius: eigenvalue iteration did not converge");
+  return ev->cwiseAbs().maxCoeff();
 }
 
 bool exceeds_unit_circle(const Matrix& A) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 
 namespace dtcrit {
 
@@ -28,7 +29,9 @@ double largest_modulus(const Matrix& A) {
   if (A.size() == 0) return 0.0;
   if (A.isApprox(A.transpose(), 0.0))
     return Eigen::SelfAdjointEigenSolver<Matrix>(A, Eigen::EigenvaluesOnly).eigenvalues().cwiseAbs().maxCoeff();
-  return Eigen::EigenSolver<Matrix>(A, false).eigenvalues().cwiseAbs().maxCoeff();
+  const std::optional<Eigen::VectorXcd> ev = linalg::general_eigenvalues(A);
+  if (!ev) fail(fmt::format("the eigenvalues of a {}x{} matrix: the QR iteration did not converge", A.rows(), A.cols()));
+  return ev->cwiseAbs().maxCoeff();
 }
 
 }  // namespace

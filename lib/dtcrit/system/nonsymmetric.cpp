@@ -10,6 +10,7 @@
 #include "dtcrit/core/roots.hpp"
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 
 namespace dtcrit::packing {
 
@@ -91,9 +92,9 @@ std::vector<Complex> by_magnitude(const Eigen::VectorXcd& v) {
 
 // Every eigenvalue of A (dense QR iteration); fails with `failure` unless it converged.
 Eigen::VectorXcd dense_eigenvalues(const Matrix& A, const std::string& failure) {
-  Eigen::EigenSolver<Matrix> es(A, false);
-  if (es.info() != Eigen::Success) fail(failure);
-  return es.eigenvalues();
+  std::optional<Eigen::VectorXcd> ev = linalg::general_eigenvalues(A);
+  if (!ev) fail(failure);
+  return *ev;
 }
 
 // Runs Arnoldi to convergence or fails, its message `prefix`, then the run (`rule` in words, nev,
@@ -137,7 +138,11 @@ Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& o
                                              "dense eigenvalues of the first-order system: the QR iteration did not "
                                              "converge"));
     }
-    out.method = "dense (Eigen::EigenSolver)";
+    const char* solver = linalg::general_eigenvalues_solver(n);
+    const char* first_order = linalg::general_eigenvalues_solver(2 * n);
+    out.method = !damped || solver == first_order
+                     ? fmt::format("dense ({})", solver)
+                     : fmt::format("dense ({} for M^-1 K, {} for the first-order system)", solver, first_order);
     return out;
   }
   StiffnessOp k{&sys, {&opts.progress}};
@@ -167,7 +172,7 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
         companion_matrix(scaled_dense(sys, sys.stiffness()), scaled_dense(sys, sys.damping()), w, 0.25, 0.25 * f);
     const Eigen::VectorXcd ev = dense_eigenvalues(L, "the -1 crossing: the dense QR iteration did not converge");
     mu.assign(ev.data(), ev.data() + 2 * n);
-    out.method = "every root (dense, Eigen::EigenSolver)";
+    out.method = fmt::format("every root (dense, {})", linalg::general_eigenvalues_solver(2 * n));
   } else {
     CompanionOp op{&sys, w, 0.25, 0.25 * f, {&o.progress}, {}};
     const Index nev = std::min<Index>(std::max<Index>(o.nev, 6), 2 * n - 2);

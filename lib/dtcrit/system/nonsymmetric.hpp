@@ -19,7 +19,7 @@
 namespace dtcrit::packing {
 
 struct SpectrumOptions {
-  Index dense_below = 600;  // dofs at or below which every eigenvalue is computed (Eigen::EigenSolver)
+  Index dense_below = 600;  // dofs at or below which every eigenvalue is computed (linalg::general_eigenvalues)
   Index nev = 6;            // Arnoldi (Spectra GenEigsSolver): eigenvalues of largest magnitude wanted
   Index ncv = 30;           // its basis size
   Index max_restarts = 5000;
@@ -33,7 +33,7 @@ struct Spectrum {
   std::vector<std::complex<double>> mu;  // eigenvalues of M^-1 K [1/s^2], largest magnitude first
   std::vector<std::complex<double>> s;   // damped: eigenvalues of the first-order system [1/s]; empty undamped
   bool complete = true;  // every eigenvalue (dense); false: the nev largest in magnitude only (Arnoldi)
-  std::string method;    // "dense (Eigen::EigenSolver)" or "Arnoldi (Spectra GenEigsSolver), ..."
+  std::string method;    // "dense (LAPACK dgeev)" or "Arnoldi (Spectra GenEigsSolver), ..."
   Index operations = 0;  // operator applications (Arnoldi)
 };
 // dense when dofs <= dense_below (or force_dense), else Arnoldi on the matrix-free operators.
