@@ -37,6 +37,8 @@ inline double disc_inertia(double mass, double radius) { return 0.5 * mass * rad
 // m_i m_j / (m_i + m_j); an immovable partner (m_j = immovable_mass, a wall) gives m_i.
 inline constexpr double immovable_mass = std::numeric_limits<double>::infinity();
 inline double effective_mass(double mi, double mj) { return std::isinf(mj) ? mi : mi * mj / (mi + mj); }
+// Two bodies of equal mass m: m / 2 (written so, not as m m / 2m, whose last bit can differ).
+inline double equal_pair_mass(double m) { return 0.5 * m; }
 // r_i r_j / (r_i + r_j); a plane wall (r_j = +inf) gives r_i.
 inline double effective_radius(double ri, double rj) { return std::isinf(rj) ? ri : ri * rj / (ri + rj); }
 

@@ -28,7 +28,7 @@ double p_wave_time(const Material& m) { return m.radius * std::sqrt(m.density / 
 
 double hertz_collision_time(const Material& m) {
   const double mass = contact::sphere_mass(m.radius, m.density);
-  const double m_eff = 0.5 * mass, R_eff = 0.5 * m.radius;
+  const double m_eff = contact::equal_pair_mass(mass), R_eff = 0.5 * m.radius;
   const double E_eff = m.youngs_modulus / (2.0 * (1.0 - m.poisson_ratio * m.poisson_ratio));
   return contact::hertz_duration(m_eff, R_eff, E_eff, m.impact_velocity);
 }

@@ -12,6 +12,7 @@
 
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/suggest.hpp"
+#include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/contact/hertz_mindlin.hpp"
 #include "dtcrit/contact/impact.hpp"
 #include "dtcrit/contact/kinematics.hpp"
@@ -192,7 +193,7 @@ class TwoSphereImpact final : public EqualSpheres {
       gt_ratio_ = require_non_negative("gamma_t_ratio", param(kv, "gamma_t_ratio", 0.5, "gamma_t / gamma_n (De Klerk: 1/2)"));
       uses_tangential_ = true;
     }
-    m_eff_ = 0.5 * m_;
+    m_eff_ = contact::equal_pair_mass(m_);
     gamma_n_ = gamma_n_from_restitution(e_, kn_, m_eff_);
     tc_ = collision_time(gamma_n_, kn_, m_eff_);
     h0_ = tc_ / 8.0;
@@ -534,8 +535,8 @@ class BondedImpact final : public EqualSpheres {
     v_ = require_positive("v", param(kv, "v", 1.0, "initial speed [m/s]"));
     gap_ = require_positive("gap", param(kv, "gap", 0.02, "initial surface gap between pair and striker [m]"));
     const double periods = require_positive("periods", param(kv, "periods", o.quick ? 3.0 : 10.0, "bond periods simulated after the impact"));
-    gamma_n_ = gamma_n_from_restitution(e_, kn_, 0.5 * m_);
-    tc_ = collision_time(gamma_n_, kn_, 0.5 * m_);
+    gamma_n_ = gamma_n_from_restitution(e_, kn_, contact::equal_pair_mass(m_));
+    tc_ = collision_time(gamma_n_, kn_, contact::equal_pair_mass(m_));
     const double T_bond = 2.0 * pi / std::sqrt(2.0 * kb_ / m_);
     h0_ = std::min(tc_, T_bond) / 8.0;
     t_end_ = gap_ / (2.0 * v_) + tc_ + periods * T_bond + h0_;
@@ -595,8 +596,8 @@ class BoxSettle final : public SweepCase {
     spread_ = require_non_negative("spread", param(kv, "spread", 0.3, "initial random speeds, units of sqrt(g d)"));
     seed_ = whole("seed", param(kv, "seed", 1.0, "random seed of the initial state"), 0);
     t_end_ = require_positive("t_end", param(kv, "t_end", o.quick ? 0.4 : 8.0, "simulated time [s]"));
-    gamma_n_ = gamma_n_from_restitution(e_, kn_, 0.5 * m_);
-    tc_ = collision_time(gamma_n_, kn_, 0.5 * m_);
+    gamma_n_ = gamma_n_from_restitution(e_, kn_, contact::equal_pair_mass(m_));
+    tc_ = collision_time(gamma_n_, kn_, contact::equal_pair_mass(m_));
     h0_ = tc_ / 10.0;
     levels_ = o.quick ? 2 : 3;
     reference_integrator_ = "velocity_verlet";
