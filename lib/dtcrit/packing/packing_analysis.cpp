@@ -259,7 +259,7 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
     // the unit circle first (the discrete growth of a circulatory coupling is amplified by
     // 1 / sqrt(1 - (h omega / 2)^2), largest near the crossing).
     LinearSystem ls = sys.linear_system();
-    const CrossingCheck check = check_below_crossing(spec, ls, x.h, sigma, {0.5, 0.9, 0.99, 1.0 - 1e-6});
+    const CrossingCheck check = check_below_crossing(spec, ls, x.h, sigma, {0.5, 0.9, 0.99, 1.0 - 1e-6}, opts.progress);
     if (std::isnan(check.first_unstable)) {
       out.method = fmt::format("{}; no complex crossing before it: the spectral radius of the integrator's "
                                "amplification matrix is at most 1 + 1e-6 at 0.5, 0.9, 0.99 and 1 - 1e-6 of it "

@@ -213,7 +213,8 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
 constexpr double growth_tolerance = 1e-6;
 
 CrossingCheck check_below_crossing(std::string_view spec, MechanicalSystem& ls, double h1, double sigma,
-                                   const std::vector<double>& fractions) {
+                                   const std::vector<double>& fractions,
+                                   const std::function<void(std::string_view)>& progress) {
   CrossingCheck out;
   out.fractions = fractions;
   auto integ = make_integrator(std::string(spec));
@@ -223,7 +224,12 @@ CrossingCheck check_below_crossing(std::string_view spec, MechanicalSystem& ls, 
   // A physically unstable system grows by exp(sigma h) per step at any h: only faster growth is the
   // scheme's (before, such a packing got h1 = 1e-6 / sigma, where its own growth passed 1 + 1e-6).
   const double rate = std::max(0.0, sigma);
+  int solves = 0;
   auto unstable = [&](double h) {
+    if (progress)
+      progress(fmt::format("complex crossings below the -1 crossing: every eigenvalue of {}'s amplification "
+                           "matrix at {:.6g} of it ({} dofs, dense solve {})",
+                           spec, h / h1, ls.dofs(), ++solves));
     return spectral_radius(amplification_matrix(*integ, ls, h)) > (1.0 + growth_tolerance) * std::exp(2.0 * rate * h);
   };
   double lo = 0.0;

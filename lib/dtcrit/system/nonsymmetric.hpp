@@ -92,13 +92,15 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double dashpot_fact
 // growth_limit): checked at the
 // steps h1 x fractions (ascending, below 1). stable_to: the largest fraction checked below the first
 // unstable one; first_unstable: NaN when every step checked is stable, else the first unstable
-// step found by bisection [s].
+// step found by bisection [s]. progress, when set, hears of each dense eigenvalue solve (a large
+// packing's take seconds each).
 struct CrossingCheck {
   std::vector<double> fractions;
   double first_unstable = std::numeric_limits<double>::quiet_NaN();
 };
 CrossingCheck check_below_crossing(std::string_view integrator_spec, MechanicalSystem& linear_system, double h1, double sigma,
-                                   const std::vector<double>& fractions);
+                                   const std::vector<double>& fractions,
+                                   const std::function<void(std::string_view)>& progress = {});
 
 // One mode mu of M^-1 K (complex, or real and negative) as the real 2-dof system K = [[a, -b],
 // [b, a]] (M = I, eigenvalues a +- i b), undamped: its numerical limit by growth_limit with
