@@ -3,6 +3,9 @@
 #include <vector>
 
 #include <Eigen/Eigenvalues>
+#include <fmt/format.h>
+
+#include "dtcrit/core/check.hpp"
 
 // LAPACK's Fortran interface (Debian: liblapack-dev; OpenBLAS provides it optimised).
 extern "C" void dgeev_(const char* jobvl, const char* jobvr, const int* n, double* a, const int* lda, double* wr,
@@ -17,6 +20,7 @@ const char* general_eigenvalues_solver(Index n) {
 
 std::optional<Eigen::VectorXcd> general_eigenvalues(const Matrix& A) {
   const Index n = A.rows();
+  if (A.cols() != n) fail(fmt::format("general_eigenvalues: the matrix is {}x{}, not square", n, A.cols()));
   if (n < lapack_from_order) {
     const Eigen::EigenSolver<Matrix> es(A, false);
     if (es.info() != Eigen::Success) return std::nullopt;
