@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Whether two dtcrit binaries give the same answers: prints "EXAMPLE PACKING", each "yes" or "no":
-# the output of `dtcrit example`, and the `--json` answer (times aside) on the damped granular fcc
-# packing of record_nonsymmetric.sh, n = 6. Used by the build records (record_unity_build.sh,
+# Whether two dtcrit binaries give the same answers: prints the sentence the build records end with,
+# "yes" or "no" for the output of `dtcrit example` and for the `--json` answer (times aside) on the
+# damped granular fcc packing of record_nonsymmetric.sh, n = 6. Used by the build records (record_unity_build.sh,
 # record_build_change.sh) to show that a faster build builds the same program.
 #   tests/benchmarks/same_answers.sh A/dtcrit B/dtcrit
 set -euo pipefail
@@ -28,4 +28,5 @@ def timeless(j):  # wall times differ between any two runs
 a, b = (timeless(json.load(open(f))) for f in sys.argv[1:3])
 sys.exit(0 if a == b else 1)
 PY
-echo "$same $same_packing"
+echo "Same output of \`dtcrit example\` from both binaries: $same. Same \`--json\` answer (times"
+echo "aside) on the damped granular fcc packing of record_nonsymmetric.sh, n = 6: $same_packing."

@@ -140,7 +140,7 @@ Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& o
     }
     const char* solver = linalg::general_eigenvalues_solver(n);
     const char* first_order = linalg::general_eigenvalues_solver(2 * n);
-    out.method = !damped || solver == first_order
+    out.method = !damped || std::string_view(solver) == first_order
                      ? fmt::format("dense ({})", solver)
                      : fmt::format("dense ({} for M^-1 K, {} for the first-order system)", solver, first_order);
     return out;

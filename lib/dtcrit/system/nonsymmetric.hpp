@@ -11,6 +11,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dtcrit/system/global_system.hpp"
