@@ -29,7 +29,7 @@ inline GlobalSystem polydisperse_sc_box(const std::string& law) {
   const Packing p = polydisperse_sc_box_packing();
   ContactLaws laws;
   laws.base = contact::parse_lammps_pair(law);
-  return GlobalSystem(p, find_contacts(p, laws), true);
+  return GlobalSystem(round_assembly(p, find_contacts(p, laws)), true);
 }
 
 }  // namespace dtcrit::packing::test

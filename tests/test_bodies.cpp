@@ -240,7 +240,7 @@ TEST_CASE("bodies: two bodies in a network file reproduce dtcrit pair (Burns & H
               {"normal", {0.0, 1.0}},
               {"law", fmt::format("gran/hooke/history 8e7 4e7 {:.17g} {:.17g} 0.5 1", c.cn / meff, c.ct / meff)},
               {"overlap", 1e-7}}}}};
-    const packing::GlobalSystem sys(network::parse_network_json(f, "pair.json"));
+    const packing::GlobalSystem sys(packing::network_assembly(network::parse_network_json(f, "pair.json")));
     const packing::PackingReport r = analyse(sys, specs);
     CHECK(rel(r.omega_max, model.omega_max()) < 1e-12);
     // The single-contact bound is the pair model itself.
@@ -274,7 +274,7 @@ TEST_CASE("bodies: a sphere packing written as a network file is the sphere pack
   packing::ContactOptions co;
   co.gap_tolerance = 1e-9;
   const packing::ContactSet cs = packing::find_contacts(p, laws, co);
-  const packing::GlobalSystem spheres(p, cs);
+  const packing::GlobalSystem spheres(packing::round_assembly(p, cs));
   REQUIRE(cs.wall_contacts > 0);
 
   // LAMMPS' spheres move their contact at each sphere's own surface point (arms -r_i n, r_j n), which
@@ -303,7 +303,7 @@ TEST_CASE("bodies: a sphere packing written as a network file is the sphere pack
     return f;
   };
   const json f = network_of(true);
-  const packing::GlobalSystem bodies(network::parse_network_json(f, "spheres.json"));
+  const packing::GlobalSystem bodies(packing::network_assembly(network::parse_network_json(f, "spheres.json")));
   REQUIRE(bodies.dofs() == spheres.dofs());
   REQUIRE(bodies.damped());
   const std::vector<std::string> specs{"velocity_verlet", "central_difference", "rk4", "gear4", "newmark_linear"};
@@ -329,7 +329,7 @@ TEST_CASE("bodies: a sphere packing written as a network file is the sphere pack
   // One point per contact: the arm of j is r_j - overlap; omega_max moves by about the relative overlap.
   double max_overlap = 0.0;
   for (const auto& c : cs.contacts) max_overlap = std::max(max_overlap, c.overlap / p.radius[c.i]);
-  const packing::GlobalSystem one_point(network::parse_network_json(network_of(false), "spheres.json"));
+  const packing::GlobalSystem one_point(packing::network_assembly(network::parse_network_json(network_of(false), "spheres.json")));
   const double w1 = std::sqrt(packing::largest_eigen_dense(one_point, 1.0, 0.0));
   CHECK(rel(w1, a.omega_max) > 1e-9);
   CHECK(rel(w1, a.omega_max) < max_overlap);
@@ -339,7 +339,7 @@ TEST_CASE("bodies: a floating assembly has exactly the rigid-body zero modes", "
   for (int dim : {2, 3}) {
     CAPTURE(dim);
     const RandomAssembly a = random_assembly(dim, 5, 0, 10, 7 + static_cast<unsigned>(dim), 2e3);
-    const packing::GlobalSystem sys(network::parse_network_json(a.file, "floating.json"));
+    const packing::GlobalSystem sys(packing::network_assembly(network::parse_network_json(a.file, "floating.json")));
     const Vector w = sys.mass().cwiseSqrt().cwiseInverse();
     const Matrix Kt = w.asDiagonal() * Matrix(sys.stiffness()) * w.asDiagonal();
     const Vector ev = Eigen::SelfAdjointEigenSolver<Matrix>(Kt, Eigen::EigenvaluesOnly).eigenvalues();
@@ -360,7 +360,7 @@ TEST_CASE("bodies: omega_max and the damped limit against dense solves with full
     for (unsigned seed : {1u, 2u, 3u}) {
       CAPTURE(dim, seed);
       const RandomAssembly a = random_assembly(dim, 6, 2, 12, seed, 3e3, false, true);
-      const packing::GlobalSystem sys(network::parse_network_json(a.file, "random.json"));
+      const packing::GlobalSystem sys(packing::network_assembly(network::parse_network_json(a.file, "random.json")));
       const Dense d = dense_reference(a, dim, 1e5, 4e4, 3e3, 1.5e3);
       const double lambda = largest(d.Kt);
       // Dense, three-term Lanczos and Spectra on the matrix-free operator.
@@ -380,8 +380,8 @@ TEST_CASE("bodies: omega_max and the damped limit against dense solves with full
 TEST_CASE("bodies: principal moments with an orientation quaternion equal the world tensor", "[bodies]") {
   const RandomAssembly world = random_assembly(3, 5, 1, 8, 11, 1e3, false);
   const RandomAssembly quat = random_assembly(3, 5, 1, 8, 11, 1e3, true);
-  const packing::GlobalSystem a(network::parse_network_json(world.file, "world.json"));
-  const packing::GlobalSystem b(network::parse_network_json(quat.file, "quaternion.json"));
+  const packing::GlobalSystem a(packing::network_assembly(network::parse_network_json(world.file, "world.json")));
+  const packing::GlobalSystem b(packing::network_assembly(network::parse_network_json(quat.file, "quaternion.json")));
   const double la = packing::largest_eigen_dense(a, 1.0, 0.0), lb = packing::largest_eigen_dense(b, 1.0, 0.0);
   CHECK(rel(la, lb) < 1e-12);
   CHECK(rel(packing::half_step_damped_limit_dense(a), packing::half_step_damped_limit_dense(b)) < 1e-10);
@@ -426,7 +426,7 @@ TEST_CASE("bodies: dtcrit packing --bodies, JSON and CSV", "[bodies][cli]") {
   REQUIRE(run.status == 0);
   const json out = json::parse(run.out);
   // Two discs stacked on a floor: the dense reference of the 6-dof chain.
-  const packing::GlobalSystem sys(network::parse_network_json(two_discs(), "two.json"));
+  const packing::GlobalSystem sys(packing::network_assembly(network::parse_network_json(two_discs(), "two.json")));
   CHECK(rel(out["omega_max"].get<double>(), std::sqrt(packing::largest_eigen_dense(sys, 1.0, 0.0))) < 1e-12);
   CHECK(out["packing"]["wall_contacts"] == 1);
   CHECK(out["inputs"]["fixed_bodies"] == 1);
@@ -528,7 +528,7 @@ TEST_CASE("bodies: contact histories, listed from the fixed body's side, equal t
                              {"r_eff", r},
                              {"history", {{"xi_t", vec(-xi, 3)}}}});
   }
-  const packing::GlobalSystem spheres(p, cs), bodies(network::parse_network_json(f, "corner.json"));
+  const packing::GlobalSystem spheres(packing::round_assembly(p, cs)), bodies(packing::network_assembly(network::parse_network_json(f, "corner.json")));
   REQUIRE(!bodies.symmetric());
   const Matrix Ks = Matrix(spheres.stiffness()), Kb = Matrix(bodies.stiffness());
   CHECK((Ks - Kb).cwiseAbs().maxCoeff() <= 1e-12 * Ks.cwiseAbs().maxCoeff());

@@ -70,7 +70,7 @@ packing::ContactSet inter_body_contacts(const packing::Packing& p, const packing
 // constrained by T to 6 dofs per body (translation and rotation about its centre of mass, from the
 // members' mass-weighted mean computed here), then the generalised eigenproblem K_B v = w^2 M_B v.
 double constrained_omega2(const packing::Packing& p, const packing::ContactSet& inter) {
-  const packing::GlobalSystem spheres(p, inter);
+  const packing::GlobalSystem spheres(packing::round_assembly(p, inter));
   REQUIRE(spheres.dofs() == 6 * p.size());
   std::map<std::int64_t, Index> body;
   for (auto m : p.molecule) body.emplace(m, static_cast<Index>(body.size()));
@@ -178,7 +178,7 @@ TEST_CASE("clumps: a clump of one sphere is the sphere packing", "[clumps]") {
   co.gap_tolerance = 1e-9;
   const packing::ContactSet cs = packing::find_contacts(p, laws, co);
   REQUIRE(cs.wall_contacts > 0);
-  const packing::GlobalSystem spheres(p, cs);
+  const packing::GlobalSystem spheres(packing::round_assembly(p, cs));
   packing::PackingAnalysisOptions o;
   o.integrators = {"velocity_verlet", "rigid_small", "central_difference", "rk4"};
   o.eigen.method = packing::EigenMethod::dense;
@@ -188,7 +188,7 @@ TEST_CASE("clumps: a clump of one sphere is the sphere packing", "[clumps]") {
     p.molecule.clear();
     for (Index i = 0; i < p.size(); ++i) p.molecule.push_back(zero ? 0 : 100 + i);
     packing::ClumpSummary sum;
-    const packing::GlobalSystem clumps(packing::clump_network(p, cs, &sum));
+    const packing::GlobalSystem clumps(packing::network_assembly(packing::clump_network(p, cs, &sum)));
     CHECK(sum.bodies == p.size());
     CHECK(sum.clumps == 0);
     CHECK(sum.single_spheres == (zero ? p.size() : 0));
@@ -227,7 +227,7 @@ TEST_CASE("clumps: omega_max of dimer and tetramer packings equals the sphere pa
       // Dimers: one inner contact each; tetramers: the six edges of each tetrahedron.
       CHECK(sum.inner_contacts == sum.bodies * (per_body == 2 ? 1 : 6));
       CHECK(static_cast<Index>(net.contacts.size()) == static_cast<Index>(inter.contacts.size()));
-      const packing::GlobalSystem clumps(net);
+      const packing::GlobalSystem clumps(packing::network_assembly(net));
       const double w2 = packing::largest_eigen_dense(clumps, 1.0, 0.0);
       CHECK(rel(w2, constrained_omega2(p, inter)) < 1e-10);
       // The matrix-free Lanczos path on the same bodies.
@@ -237,7 +237,7 @@ TEST_CASE("clumps: omega_max of dimer and tetramer packings equals the sphere pa
       CHECK(rel(packing::largest_eigen(clumps, 1.0, 0.0, lz).lambda, w2) < 1e-10);
       // Constraining to a subspace (M_B = T^T M T) cannot raise the largest Rayleigh quotient: the
       // clumps' omega_max lies below that of the same spheres moving freely on the same contacts.
-      const packing::GlobalSystem spheres(p, inter);
+      const packing::GlobalSystem spheres(packing::round_assembly(p, inter));
       CHECK(w2 < packing::largest_eigen_dense(spheres, 1.0, 0.0));
     }
   }
@@ -334,7 +334,7 @@ TEST_CASE("clumps: the reference stepper's rigid clumps confirm the predicted li
     packing::ContactOptions co;
     co.gap_tolerance = 1e-9;
     const packing::ContactSet cs = packing::find_contacts(p, laws, co);
-    const packing::GlobalSystem sys(packing::clump_network(p, cs));
+    const packing::GlobalSystem sys(packing::network_assembly(packing::clump_network(p, cs)));
     packing::PackingAnalysisOptions o;
     // central_difference runs with the tangential history read from the positions
     // (confirmation_history_mode): LAMMPS' rule would advance the spring by h v_{n+1} there.
@@ -411,7 +411,7 @@ TEST_CASE("clumps: histories from LAMMPS' contact dumps are carried to the bodie
   std::size_t carried = 0;
   for (const auto& c : net.contacts) carried += c.has_history;
   CHECK(carried == static_cast<std::size_t>(summary.pairs_read + summary.walls_read));
-  const packing::GlobalSystem spheres(p, cs), clumps(net);
+  const packing::GlobalSystem spheres(packing::round_assembly(p, cs)), clumps(packing::network_assembly(net));
   REQUIRE(!spheres.symmetric());
   const auto a = packing::nonsymmetric_spectrum(spheres), b = packing::nonsymmetric_spectrum(clumps);
   REQUIRE(a.mu.size() == b.mu.size());

@@ -43,7 +43,7 @@ GlobalSystem floor_packing(Variant v) {
   laws.base = contact::hooke_history(1e4, 2857.0, damped ? 2.8e4 : 0.0, damped ? 1.4e4 : 0.0, 0.0);
   if (v == Variant::boxed_damped) add_box_walls(p, 0.0);
   else p.walls.push_back(parse_wall("z=0", p, laws.base));
-  return GlobalSystem(p, find_contacts(p, laws, {1e-9}), true);  // dtcrit packing's gap tolerance for lattices
+  return GlobalSystem(round_assembly(p, find_contacts(p, laws, {1e-9})), true);  // dtcrit packing's gap tolerance for lattices
 }
 
 struct FloorSpectrum {

@@ -56,7 +56,7 @@ Packing lattice(LatticeKind kind, Index n, bool periodic = true, double compress
 
 // Velocity Verlet's limit on the packing's global system, required exact.
 PackingIntegratorLimit verlet_limit(const Packing& p, const ContactLaws& laws) {
-  const GlobalSystem g(p, find_contacts(p, laws), true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
   PackingAnalysisOptions o;
   o.integrators = {"velocity_verlet"};
   const PackingReport r = analyse_packing(p, g, o);
@@ -125,12 +125,12 @@ TEST_CASE("matrix-free operator equals the assembled K and C, K matches the step
   Packing p = lattice(LatticeKind::hex, 3, false, 1e-3, 5e-4);
   add_box_walls(p, 1e-6, stepper::HookeParams{2e5, 1e5, 30.0, 10.0, 0.0});
   const ContactLaws laws = hooke(1e5, 4e4, 50.0, 20.0, 10.0);
-  const GlobalSystem g(p, find_contacts(p, laws), true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
   check_matrix_free_equals_assembled(g);
   const SparseMatrix K = g.stiffness(), C = g.damping();
   // The stepper (consistent history: xi follows the positions) assembles the same tangent K at rest;
   // with the geometric stiffness of the turning normals on both sides, the same again.
-  const GlobalSystem gg(p, find_contacts(p, laws), true, true);
+  const GlobalSystem gg(round_assembly(p, find_contacts(p, laws)), true, true);
   check_matrix_free_equals_assembled(gg);
   const SparseMatrix Kg = gg.stiffness();
   CHECK((Matrix(Kg) - Matrix(K)).norm() > 1e-6 * Matrix(K).norm());  // compression 1e-3: visible
@@ -152,7 +152,7 @@ TEST_CASE("Lanczos omega_max agrees with dense eigenvalues", "[packing]") {
   const auto [method, name] = GENERATE(std::make_pair(EigenMethod::lanczos, "lanczos"),
                                        std::make_pair(EigenMethod::spectra, "spectra"));
   Packing p = lattice(LatticeKind::fcc, 3, true, 2e-3, 1e-3);  // 108 spheres, polydisperse masses
-  const GlobalSystem g(p, find_contacts(p, hooke(1e5, 3e4)), rotation);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, hooke(1e5, 3e4))), rotation);
   const double dense = largest_eigen_dense(g, 1.0, 0.0);
   EigenOptions lanczos;
   lanczos.method = method;
@@ -186,7 +186,7 @@ TEST_CASE("closed forms: periodic chains and simple cubic lattices without rotat
   // (the zone-boundary mode x_j = (-1)^j, each spring stretched by 2: m w^2 = 4k).
   {
     const Packing p = lattice(LatticeKind::square, 4);
-    const GlobalSystem g(p, find_contacts(p, hooke(kn, 0.0), {1e-9}), false);
+    const GlobalSystem g(round_assembly(p, find_contacts(p, hooke(kn, 0.0), {1e-9})), false);
     CHECK_THAT(std::sqrt(largest_eigen(g, 1, 0).lambda), WithinRel(2.0 * std::sqrt(kn / p.mass[0]), 1e-12));
   }
   // Simple cubic, translations only, normal and tangential springs. The dynamical matrix is
@@ -194,7 +194,7 @@ TEST_CASE("closed forms: periodic chains and simple cubic lattices without rotat
   // q = (pi, pi, pi): omega_max^2 = 4 (kn + 2 kt) / m (n even, so q = pi is on the grid).
   for (Index n : {2, 4}) {
     const Packing p = lattice(LatticeKind::sc, n);
-    const GlobalSystem g(p, find_contacts(p, hooke(kn, kt), {1e-9}), false);
+    const GlobalSystem g(round_assembly(p, find_contacts(p, hooke(kn, kt), {1e-9})), false);
     CHECK_THAT(largest_eigen(g, 1, 0).lambda, WithinRel(4.0 * (kn + 2.0 * kt) / p.mass[0], 1e-12));
   }
 }
@@ -235,7 +235,7 @@ TEST_CASE("simple cubic with rotation: omega_max equals the Bloch analysis", "[p
         Eigen::SelfAdjointEigenSolver<C6> es(D, Eigen::EigenvaluesOnly);
         oracle = std::max(oracle, es.eigenvalues().maxCoeff());
       }
-  const GlobalSystem g(p, find_contacts(p, hooke(kn, kt), {1e-9}), true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, hooke(kn, kt), {1e-9})), true);
   CHECK_THAT(largest_eigen(g, 1, 0).lambda, WithinRel(oracle, 1e-12));
   // Rotation only adds stiffness: at least the translational closed form.
   CHECK(oracle >= 4.0 * (kn + 2.0 * kt) / m * (1.0 - 1e-12));
@@ -244,7 +244,7 @@ TEST_CASE("simple cubic with rotation: omega_max equals the Bloch analysis", "[p
 TEST_CASE("Yade's per-body bound and the single-contact estimate on a simple cubic lattice", "[packing]") {
   const double kn = 1e5, kt = 4e4;
   const Packing p = lattice(LatticeKind::sc, 2);
-  const GlobalSystem g(p, find_contacts(p, hooke(kn, kt), {1e-9}), true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, hooke(kn, kt), {1e-9})), true);
   const double m = p.mass[0], I = p.inertia[0], r = p.radius[0];
   // Per body: K_xx = 2 kn + 4 kt (two contacts along x, four across); K^rot_xx = 4 kt r^2.
   const double yade = 1.41044 * 0.8 * std::sqrt(std::min(m / (2 * kn + 4 * kt), I / (4 * kt * r * r)));
@@ -260,7 +260,7 @@ TEST_CASE("damped velocity Verlet: the limit is where 4M - 2hC - h^2 K loses def
   add_box_walls(p, 4e-6, stepper::HookeParams{2e5, 5e4, 300.0, 100.0, 0.0});
   const double gn = GENERATE(200.0, 3000.0);
   const ContactLaws laws = hooke(1e5, 3e4, gn, 0.4 * gn);
-  const GlobalSystem g(p, find_contacts(p, laws), true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
   REQUIRE(g.damped());
   CAPTURE(gn, g.dofs());
   const double wmax = std::sqrt(largest_eigen_dense(g, 1, 0));
@@ -309,7 +309,7 @@ TEST_CASE("damped limit on a symmetric lattice: every solver finds the top mode 
   const double kn = 1e7, m = p.mass[0];
   const double zeta = damping_ratio_from_restitution(0.7);
   const double gn = 2.0 * zeta * std::sqrt(kn / (0.5 * m));
-  const GlobalSystem g(p, find_contacts(p, hooke(kn, 0.25 * kn, gn, 0.5 * gn)), true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, hooke(kn, 0.25 * kn, gn, 0.5 * gn))), true);
   REQUIRE(g.dofs() == 96);
   const double wmax = std::sqrt(largest_eigen_dense(g, 1, 0));
   const double oracle = half_step_damped_limit_dense(g);
@@ -363,7 +363,7 @@ TEST_CASE("sort_spatially: a permutation into cell order that changes no answer"
     b[{q.centre[k].x(), q.centre[k].y(), q.centre[k].z()}] = {q.radius[k], q.mass[k]};
   }
   CHECK(a == b);
-  const GlobalSystem gp(p, find_contacts(p, hooke(1e5, 3e4))), gq(q, find_contacts(q, hooke(1e5, 3e4)));
+  const GlobalSystem gp(round_assembly(p, find_contacts(p, hooke(1e5, 3e4)))), gq(round_assembly(q, find_contacts(q, hooke(1e5, 3e4))));
   CHECK(gq.contacts().contacts.size() == gp.contacts().contacts.size());
   CHECK_THAT(largest_eigen_dense(gq, 1, 0), WithinRel(largest_eigen_dense(gp, 1, 0), 1e-12));
 }
@@ -474,7 +474,7 @@ TEST_CASE("the stepper on a compressed packing is bounded at 0.99 and grows at 1
   const bool damped = GENERATE(false, true);
   const ContactLaws laws = damped ? hooke(1e5, 5e4, 400.0, 200.0, 10.0) : hooke(1e5, 5e4, 0.0, 0.0, 10.0);
   CAPTURE(damped);
-  const GlobalSystem g(p, find_contacts(p, laws), true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
   REQUIRE(g.contacts().contacts.size() == 3 * 2 * 9 + 6 * 9);
   CHECK(equilibrium_residual(p, laws) < 1e-9);
   PackingAnalysisOptions o;
@@ -514,10 +514,10 @@ TEST_CASE("the stepper with rolling resistance is bounded at 0.99 and grows at 1
                                                   "rolling sds 2e5 0 10");
   no_rolling.base = laws.base;
   no_rolling.base.rolling = contact::RollingModel::none;
-  const GlobalSystem g(p, find_contacts(p, laws), true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
   CHECK(equilibrium_residual(p, laws) < 1e-9);
   // Rolling resistance raises omega_max (dense eigen-solves of both).
-  CHECK(largest_eigen_dense(g, 1.0, 0.0) > 1.5 * largest_eigen_dense(GlobalSystem(p, find_contacts(p, no_rolling), true), 1.0, 0.0));
+  CHECK(largest_eigen_dense(g, 1.0, 0.0) > 1.5 * largest_eigen_dense(GlobalSystem(round_assembly(p, find_contacts(p, no_rolling)), true), 1.0, 0.0));
   PackingAnalysisOptions o;
   o.integrators = {"velocity_verlet", "leapfrog"};
   const PackingReport r = analyse_packing(p, g, o);
@@ -712,7 +712,7 @@ TEST_CASE("Hertz and rolling laws in a packing: matrix-free equals assembled, La
   INFO(law_text << (geometric ? " with geometric stiffness" : ""));
   ContactLaws laws;
   laws.base = contact::parse_lammps_pair(law_text);
-  const GlobalSystem g(p, find_contacts(p, laws), true, geometric);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true, geometric);
   CHECK(g.per_contact());
   check_matrix_free_equals_assembled(g);
   // The overlap-dependent stiffness: a contact's kn is 3/2 k_n sqrt(R_eff delta).
@@ -730,7 +730,7 @@ TEST_CASE("a linear law given in LAMMPS syntax gives the packing exactly the sam
   Packing p = lattice(LatticeKind::fcc, 3, true, 1e-3, 1e-3);
   ContactLaws a = hooke(1e5, 3e4, 40.0, 20.0), b;
   b.base = contact::parse_lammps_pair("gran/hooke/history 1e5 3e4 40 20 0.5 1");
-  const GlobalSystem ga(p, find_contacts(p, a), true), gb(p, find_contacts(p, b), true);
+  const GlobalSystem ga(round_assembly(p, find_contacts(p, a)), true), gb(round_assembly(p, find_contacts(p, b)), true);
   CHECK(largest_eigen_dense(ga, 1.0, 0.0) == largest_eigen_dense(gb, 1.0, 0.0));
   CHECK(half_step_damped_limit_dense(ga) == half_step_damped_limit_dense(gb));
 }
@@ -739,7 +739,7 @@ TEST_CASE("granular with rotations gives a non-symmetric system, without rotatio
   Packing p = lattice(LatticeKind::sc, 2, true, 1e-3);
   ContactLaws laws;
   laws.base = contact::parse_lammps_pair("granular hertz 4e9 2e4 tangential mindlin 1e9 0.5 0.4");
-  const GlobalSystem rotating(p, find_contacts(p, laws), true), still(p, find_contacts(p, laws), false);
+  const GlobalSystem rotating(round_assembly(p, find_contacts(p, laws)), true), still(round_assembly(p, find_contacts(p, laws)), false);
   CHECK(!rotating.symmetric());
   CHECK(rotating.torque_arm_contacts() == rotating.contacts().contacts.size());
   CHECK(rotating.nonsymmetric_contacts() == rotating.contacts().contacts.size());

@@ -72,7 +72,7 @@ TEST_CASE("granular torque arms: matrix-free = assembled non-symmetric K = diffe
   const Packing p = sc_block(2, 1e-3);
   const ContactLaws laws = laws_of(kGranular);
   // With the geometric stiffness: the stepper's forces turn with the normals.
-  const GlobalSystem g(p, find_contacts(p, laws), true, true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true, true);
   REQUIRE(g.contacts().contacts.size() == 12 + 24);
   CHECK(!g.symmetric());
   CHECK(g.torque_arm_contacts() == 12);  // the pairs; wall contacts have equal arms
@@ -118,7 +118,7 @@ TEST_CASE("non-symmetric eigenvalues: Arnoldi and dense against Eigen", "[packin
   CAPTURE(damped);
   const ContactLaws laws = laws_of(damped ? "granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10"
                                           : kGranular);
-  const GlobalSystem g(p, find_contacts(p, laws), true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
   REQUIRE(!g.symmetric());
   REQUIRE(g.damped() == damped);
   const auto mu = sorted_by_magnitude(Eigen::EigenSolver<Matrix>(dense_mass_inverse_k(g), false).eigenvalues());
@@ -221,7 +221,7 @@ Corner corner(double xi_fraction) {
 TEST_CASE("flutter of a sphere in a corner: reported, and its growth rate in the stepper",
           "[packing][nonsymmetric]") {
   const Corner c = corner(0.5);
-  const GlobalSystem g(c.packing, c.contacts, true);
+  const GlobalSystem g(round_assembly(c.packing, c.contacts), true);
   REQUIRE(!g.symmetric());
   CHECK(g.general_contacts() == 2);
   PackingAnalysisOptions o;
@@ -236,7 +236,7 @@ TEST_CASE("flutter of a sphere in a corner: reported, and its growth rate in the
   CHECK(to_json(r)["physical_stability"]["unstable"] == true);
   // The closed form on (x, z) without rotation: mu = k +- i c (see corner()).
   {
-    const GlobalSystem t(c.packing, c.contacts, false);  // translations only: the closed form
+    const GlobalSystem t(round_assembly(c.packing, c.contacts), false);  // translations only: the closed form
     const Spectrum sp = nonsymmetric_spectrum(t);
     const double m = c.packing.mass[0], R = c.packing.radius[0], a = std::sqrt(R * c.delta);
     const double kn = 1e9, kt = 2.0 / 7.0 * kn;  // gran/hertz/history: NULL k_t = 2/7 k_n
@@ -289,7 +289,7 @@ TEST_CASE("non-symmetric, stable packing: the stepper at 0.99 and 1.01 of veloci
           "[packing][nonsymmetric]") {
   const Packing p = sc_block(2, 1e-4);
   const ContactLaws laws = laws_of(kGranular);
-  const GlobalSystem g(p, find_contacts(p, laws), true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
   REQUIRE(!g.symmetric());
   PackingAnalysisOptions o;
   o.integrators = {"velocity_verlet"};
@@ -349,7 +349,7 @@ TEST_CASE("geometric stiffness of a pressed pair: -F_n / d across the normal", "
   const ContactLaws laws = laws_of("gran/hertz/history 1e9 NULL 0 NULL 10 0");
   const ContactSet cs = find_contacts(p, laws);
   REQUIRE(cs.contacts.size() == 1);
-  const GlobalSystem plain(p, cs, true), geo(p, cs, true, true);
+  const GlobalSystem plain(round_assembly(p, cs), true), geo(round_assembly(p, cs), true, true);
   const Matrix dK = Matrix(geo.stiffness()) - Matrix(plain.stiffness());
   const double Fn = 1e9 * std::sqrt(0.5 * r * delta) * delta, d = 2.0 * r - delta;
   const Eigen::Matrix3d P = Eigen::Matrix3d::Identity() - n * n.transpose();
@@ -379,7 +379,7 @@ TEST_CASE("a sliding contact (history beyond the Coulomb cap) takes the full-blo
   REQUIRE(cs.contacts.size() == 1);
   const double kt = 2.0 / 7.0 * kn;  // NULL k_t
   cs.history_to_fill(0).xi_t = Vec3(10.0 * mu * kn * delta / kt, 0.0, 0.0);
-  const GlobalSystem g(p, cs, true);
+  const GlobalSystem g(round_assembly(p, cs), true);
   CHECK(g.general_contacts() == 1);
   CHECK(!g.symmetric());
   const Matrix K = Matrix(g.stiffness());
@@ -454,7 +454,7 @@ TEST_CASE("the -1 crossing of non-symmetric damped packings against the integrat
   if (which == "granular") {
     p = sc_block(2, 1e-3);
     laws = laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10");
-    g.emplace(p, find_contacts(p, laws), true);
+    g.emplace(round_assembly(p, find_contacts(p, laws)), true);
   } else {
     p = sc_block(2, 1e-3);
     laws = laws_of("gran/hooke/history 1e5 NULL 2e4 NULL 0.1 0");
@@ -463,7 +463,7 @@ TEST_CASE("the -1 crossing of non-symmetric damped packings against the integrat
     std::size_t wall = 0;
     while (cs.contacts[wall].j >= 0) ++wall;
     cs.history_to_fill(wall).xi_t = cs.contacts[wall].normal.unitOrthogonal() * (2e-3 * p.radius[0]);
-    g.emplace(p, cs, true);
+    g.emplace(round_assembly(p, cs), true);
   }
   REQUIRE(!g->symmetric());
   REQUIRE(g->damped());
@@ -491,7 +491,7 @@ TEST_CASE("undamped non-symmetric packings with the largest modes only: an upper
   // lower one. Before, that bound was labelled "estimate" and a step was recommended from it.
   const Packing p = sc_block(3, 1e-3);
   const ContactLaws laws = laws_of("granular hertz/material 7e10 0 0.3 tangential mindlin NULL 0 10");
-  const GlobalSystem g(p, find_contacts(p, laws), true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
   REQUIRE(!g.symmetric());
   REQUIRE(!g.damped());
   PackingAnalysisOptions o;
@@ -528,7 +528,7 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
   // rows without one (rk4) stay estimates and are labelled so.
   const Packing p = sc_block(2, 1e-3);
   const ContactLaws laws = laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10");
-  const GlobalSystem g(p, find_contacts(p, laws), true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
   PackingAnalysisOptions o;
   o.integrators = {"velocity_verlet", "central_difference", "rk4"};
   o.amplification_dofs = 0;
@@ -652,16 +652,15 @@ TEST_CASE("zero springs LAMMPS accepts are analysed: rolling sds 0 0, twisting s
   // without it, and so do the limits.
   const Packing p = sc_block(2, 1e-3);
   const std::string base = "granular hooke 1e5 50 tangential linear_history 2.857e4 1 0.5";
-  const GlobalSystem with(p, find_contacts(p, laws_of(base + " rolling sds 0 0 0.3 twisting sds 0 0 0.1")), true);
-  const GlobalSystem without(p, find_contacts(p, laws_of(base)), true);
+  const GlobalSystem with(round_assembly(p, find_contacts(p, laws_of(base + " rolling sds 0 0 0.3 twisting sds 0 0 0.1"))), true);
+  const GlobalSystem without(round_assembly(p, find_contacts(p, laws_of(base))), true);
   CHECK((Matrix(with.stiffness()) - Matrix(without.stiffness())).norm() == 0.0);
   CHECK((Matrix(with.damping()) - Matrix(without.damping())).norm() == 0.0);
   PackingAnalysisOptions o;
   CHECK(analyse_packing(p, with, o).h_exact == analyse_packing(p, without, o).h_exact);
   // A tangential spring of zero (damping only) is a law too.
-  CHECK_NOTHROW(GlobalSystem(p, find_contacts(p, laws_of("granular hooke 1e5 50 tangential linear_history 0 1 0.5 "
-                                                         "twisting marshall")),
-                             true));
+  CHECK_NOTHROW(GlobalSystem(round_assembly(p, find_contacts(p, laws_of("granular hooke 1e5 50 tangential linear_history 0 1 0.5 "
+                                                         "twisting marshall"))), true));
   // Negative springs, which LAMMPS also accepts, are refused by name.
   CHECK_THROWS_WITH(laws_of(base + " rolling sds -1 0 0.3"), Contains("rolling stiffness k_roll"));
 }

@@ -57,7 +57,7 @@ Packing boxed(LatticeKind kind) {
 }
 
 PackingReport analyse(const Packing& p, const contact::ContactLaw& law, int threads = 1) {
-  GlobalSystem sys(p, find_contacts(p, laws_of(law), {1e-9}));
+  GlobalSystem sys(round_assembly(p, find_contacts(p, laws_of(law), {1e-9})));
   sys.set_threads(threads);
   PackingAnalysisOptions o;
   o.integrators = default_integrator_specs();
@@ -180,7 +180,7 @@ TEST_CASE("packing answers are the same with 1 and 2 threads", "[packing][proper
   s.radius_spread = 0.004;
   const Packing p = make_lattice(s);
   const contact::ContactLaw law = damped_law();
-  GlobalSystem one(p, find_contacts(p, laws_of(law), {1e-9})), two(p, find_contacts(p, laws_of(law), {1e-9}));
+  GlobalSystem one(round_assembly(p, find_contacts(p, laws_of(law), {1e-9}))), two(round_assembly(p, find_contacts(p, laws_of(law), {1e-9})));
   REQUIRE(one.contacts().contacts.size() >= 50000);
   one.set_threads(1);
   two.set_threads(2);

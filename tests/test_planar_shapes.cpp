@@ -167,7 +167,7 @@ TEST_CASE("planar shapes: a packing of ellipses of aspect ratio 1 is the disc pa
     laws.base = contact::parse_lammps_pair(law);
     packing::ContactOptions co;
     co.gap_tolerance = 1e-9;
-    const packing::GlobalSystem discs(p, packing::find_contacts(p, laws, co)), ellipses(net);
+    const packing::GlobalSystem discs(packing::round_assembly(p, packing::find_contacts(p, laws, co))), ellipses(packing::network_assembly(net));
     packing::PackingAnalysisOptions o;
     o.integrators = {"velocity_verlet", "rk4"};
     o.eigen.method = packing::EigenMethod::dense;
@@ -206,7 +206,7 @@ TEST_CASE("planar shapes: omega_max of random polygon and ellipse packings again
     if (cs.contacts_per_body) CHECK(net.contacts.size() == cs.contacts_per_body * net.bodies.size());
     REQUIRE(net.contacts.size() > net.bodies.size());
     for (const auto& c : net.contacts) REQUIRE(c.overlap > 0.0);
-    const packing::GlobalSystem sys(net);
+    const packing::GlobalSystem sys(packing::network_assembly(net));
     const double w2 = dense_omega2(net, kn, kt);
     CHECK(rel(packing::largest_eigen_dense(sys, 1.0, 0.0), w2) < 1e-11);
     packing::EigenOptions lz;
@@ -237,7 +237,7 @@ TEST_CASE("planar shapes: fixed-arm linear dynamics confirm the predicted limits
   for (const char* law : {"gran/hooke/history 1e5 3e4 0 0 0.5 0", "gran/hooke/history 1e5 3e4 2e4 1e4 0.5 0"}) {
     CAPTURE(law);
     spec.law = law;
-    const packing::GlobalSystem sys(network::planar_packing(spec));
+    const packing::GlobalSystem sys(packing::network_assembly(network::planar_packing(spec)));
     packing::PackingAnalysisOptions o;
     o.integrators = {"velocity_verlet", "central_difference", "rk4"};
     const auto report = packing::analyse_system("pentagons", sys, o);

@@ -140,7 +140,7 @@ TEST_CASE("a sphere in a cylinder or sphere region: overlap, normal and LAMMPS' 
     p.region_walls.push_back(region("cylinder z 0 0 2 -5 5 side in units box"));
     ContactLaws laws;
     laws.base = contact::parse_lammps_pair("gran/hertz/history 1e6 0 0 0 0 0");
-    const GlobalSystem g(p, find_contacts(p, laws), false);
+    const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), false);
     const Matrix K(g.stiffness());
     const double r_eff = 2.0 * r * R / (2.0 * R - r);
     CHECK(radial.dot(K * radial) == Approx(1.5e6 * std::sqrt(delta * r_eff)).epsilon(1e-10));
@@ -168,8 +168,8 @@ TEST_CASE("block region faces equal plane walls to the bit", "[regions]") {
   CAPTURE(law, geometric);
   ContactLaws laws;
   laws.base = contact::parse_lammps_pair(law);
-  const GlobalSystem a(planes, find_contacts(planes, laws), true, geometric);
-  const GlobalSystem b(block, find_contacts(block, laws), true, geometric);
+  const GlobalSystem a(round_assembly(planes, find_contacts(planes, laws)), true, geometric);
+  const GlobalSystem b(round_assembly(block, find_contacts(block, laws)), true, geometric);
   REQUIRE(a.contacts().wall_contacts > 20);
   REQUIRE(b.contacts().wall_contacts == a.contacts().wall_contacts);
   CHECK(Matrix(a.stiffness()) == Matrix(b.stiffness()));
@@ -234,8 +234,8 @@ TEST_CASE("curved region walls: the linearisation equals finite differences of t
     const double eps = 1e-7;
     for (int d = 0; d < 3; ++d)
       K_fd.col(d) = -(force(c.x0 + eps * Vec3::Unit(d)) - force(c.x0 - eps * Vec3::Unit(d))) / (2.0 * eps);
-    const Matrix K(GlobalSystem(p, cs, false, true).stiffness());
-    const Matrix K0(GlobalSystem(p, cs, false, false).stiffness());
+    const Matrix K(GlobalSystem(round_assembly(p, cs), false, true).stiffness());
+    const Matrix K0(GlobalSystem(round_assembly(p, cs), false, false).stiffness());
     INFO("finite differences\n" << K_fd << "\nlinearised\n" << K << "\nwithout geometric stiffness\n" << K0);
     CHECK((K - K_fd).norm() <= 1e-6 * K_fd.norm());
     // The geometric term is visible at these overlaps (it is what makes the two agree).
@@ -254,7 +254,7 @@ TEST_CASE("the geometric stiffness of a curved wall restores inside and destabil
     p.add(x, r, 1000.0, BodyModel::sphere);
     p.region_walls.push_back(region(words));
     const ContactSet cs = find_contacts(p, laws);
-    return Eigen::Matrix3d(Matrix(GlobalSystem(p, cs, false, true).stiffness()) - Matrix(GlobalSystem(p, cs, false, false).stiffness()));
+    return Eigen::Matrix3d(Matrix(GlobalSystem(round_assembly(p, cs), false, true).stiffness()) - Matrix(GlobalSystem(round_assembly(p, cs), false, false).stiffness()));
   };
   const Eigen::Matrix3d Gc = geometric_part("cylinder z 0 0 2 -5 5 side in units box", Vec3(R - r + delta, 0.0, 0.0));
   CHECK(Gc(1, 1) == Approx(kn * delta / (R - r + delta)).epsilon(1e-12));

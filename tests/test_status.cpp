@@ -61,7 +61,7 @@ TEST_CASE("the exact damped packing criteria follow the registry's dashpot_veloc
   add_box_walls(p, 4e-6, contact::HookeParams{2e5, 5e4, 300.0, 100.0, 0.0});
   ContactLaws laws;
   laws.base = contact::HookeParams{1e5, 3e4, 3000.0, 1200.0, 0.0};
-  const GlobalSystem g(p, find_contacts(p, laws), true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
   REQUIRE(g.damped());
   const double wmax = std::sqrt(largest_eigen_dense(g, 1, 0));
   PackingAnalysisOptions o;
@@ -106,7 +106,7 @@ TEST_CASE("half_step_damped_limit reports convergence", "[status][packing]") {
   add_box_walls(p, 4e-6, contact::HookeParams{2e5, 5e4, 300.0, 100.0, 0.0});
   ContactLaws laws;
   laws.base = contact::HookeParams{1e5, 3e4, 3000.0, 1200.0, 0.0};
-  const GlobalSystem g(p, find_contacts(p, laws), true);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
   const double wmax = std::sqrt(largest_eigen_dense(g, 1, 0));
   const DampedLimit d = half_step_damped_limit(g, wmax);
   CHECK(d.converged);

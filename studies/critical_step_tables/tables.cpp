@@ -99,7 +99,7 @@ std::string packing_table(bool quick, std::string& csv) {
         const double gn = e < 1.0 ? gamma_n_from_restitution(e, kn, 0.5 * m) : 0.0;
         packing::ContactLaws laws;
         laws.base = contact::HookeParams{kn, kt * kn, gn, 0.5 * gn, 0.0};
-        const packing::GlobalSystem sys(p, packing::find_contacts(p, laws), true);
+        const packing::GlobalSystem sys(packing::round_assembly(p, packing::find_contacts(p, laws)), true);
         packing::PackingAnalysisOptions opts;
         opts.integrators = {"velocity_verlet", "central_difference"};
         const auto r = packing::analyse_packing(p, sys, opts);

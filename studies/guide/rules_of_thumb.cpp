@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
     const packing::Packing p = packing::make_lattice(spec);
     packing::ContactLaws laws;
     laws.base = contact::HookeParams{kn, kt, gamma_n, 0.5 * gamma_n, 0.0};
-    const packing::GlobalSystem sys(p, packing::find_contacts(p, laws), true);
+    const packing::GlobalSystem sys(packing::round_assembly(p, packing::find_contacts(p, laws)), true);
     packing::PackingAnalysisOptions opts;
     opts.integrators = {"velocity_verlet", "central_difference"};
     const auto pk = packing::analyse_packing(p, sys, opts);

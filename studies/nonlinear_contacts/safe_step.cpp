@@ -210,7 +210,7 @@ int main(int argc, char** argv) {
       packing::ContactLaws laws;
       const std::string rolling = ratio > 0.0 ? fmt::format(" rolling sds {:.17g} 0 0.5", 1e4 * ratio) : "";
       laws.base = contact::parse_lammps_pair("granular hooke 1e4 0 tangential linear_history 2857 0 0.5" + rolling, "study");
-      const packing::GlobalSystem sys(pk, packing::find_contacts(pk, laws), true);
+      const packing::GlobalSystem sys(packing::round_assembly(pk, packing::find_contacts(pk, laws)), true);
       packing::PackingAnalysisOptions opts;
       const auto report = packing::analyse_packing(pk, sys, opts);
       const auto& lim = report.integrators.at(0);

@@ -98,8 +98,8 @@ Row analyse(const std::string& family, packing::Packing p, int per_body, bool as
   o.eigen.method = packing::EigenMethod::lanczos;
   o.eigen.tolerance = 1e-12;
   packing::ClumpSummary sum;
-  const auto sys = as_spheres ? std::make_unique<packing::GlobalSystem>(p, cs)
-                              : std::make_unique<packing::GlobalSystem>(packing::clump_network(p, cs, &sum));
+  const auto sys = as_spheres ? std::make_unique<packing::GlobalSystem>(packing::round_assembly(p, cs))
+                              : std::make_unique<packing::GlobalSystem>(packing::network_assembly(packing::clump_network(p, cs, &sum)));
   const auto r = as_spheres ? packing::analyse_packing(p, *sys, o) : packing::analyse_system(family, *sys, o);
   Row row{family, per_body, p.size(), as_spheres ? p.size() : sum.bodies, r.omega_max, r.h_exact};
   row.gershgorin = estimate(r, "gershgorin");
@@ -132,7 +132,7 @@ PlanarRow analyse_planar(const std::string& name, const network::PlanarShape& sh
   spec.seed = 3;
   spec.law = fmt::format("gran/hooke/history {:g} {:g} 0 0 0.5 0", planar_kn, planar_kt);
   const network::ContactNetwork net = network::planar_packing(spec);
-  const packing::GlobalSystem sys(net);
+  const packing::GlobalSystem sys(packing::network_assembly(net));
   packing::PackingAnalysisOptions o;
   o.integrators = {"velocity_verlet"};
   o.eigen.method = packing::EigenMethod::lanczos;
@@ -239,7 +239,7 @@ int main(int argc, char** argv) {
       laws.base = contact::hooke_history(planar_kn, planar_kt, 0.0, 0.0, 0.5);
       packing::ContactOptions co;
       co.gap_tolerance = 1e-9;
-      const packing::GlobalSystem ds(discs, packing::find_contacts(discs, laws, co));
+      const packing::GlobalSystem ds(packing::round_assembly(discs, packing::find_contacts(discs, laws, co)));
       const double w = std::sqrt(packing::largest_eigen_dense(ds, 1.0, 0.0));
       const bool ok = std::abs(planar[0].omega_max / w - 1.0) < 1e-12;
       std::cout << (ok ? "ok   " : "FAIL ")

@@ -43,7 +43,7 @@ void BM_Packing(benchmark::State& state) {
     const Packing p = make_lattice(spec);
     ContactSet cs = find_contacts(p, laws, {1e-9});
     contacts = static_cast<Index>(cs.contacts.size());
-    const GlobalSystem g(p, std::move(cs), true);
+    const GlobalSystem g(round_assembly(p, std::move(cs)), true);
     PackingAnalysisOptions o;
     o.integrators = {"velocity_verlet", "leapfrog"};
     o.eigen.method = state.range(2) ? EigenMethod::spectra : EigenMethod::automatic;

@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   const auto nc = cs.contacts.size();
   std::printf("contacts           %8.3f s  %zu contacts\n", since(t0), nc);
   t0 = Clock::now();
-  GlobalSystem g(p, std::move(cs), true);
+  GlobalSystem g(round_assembly(p, std::move(cs)), true);
   if (const char* t = std::getenv("DTCRIT_THREADS")) g.set_threads(std::atoi(t));  // default: min(2, cores)
   std::printf("global system      %8.3f s  %lld dofs, threads %d\n", since(t0), static_cast<long long>(g.dofs()),
               g.threads());

@@ -150,7 +150,7 @@ std::optional<std::string> network_json(std::string_view input) {
   if (j.is_discarded()) return std::string("not JSON");  // read_network's named error, before the reader
   return named_errors([&] {
     const network::ContactNetwork net = network::parse_network_json(j, "fuzz.json");
-    const packing::GlobalSystem sys(net, true);
+    const packing::GlobalSystem sys(packing::network_assembly(net), true);
     require(sys.dofs() >= 0, "a global system has a size");
     if (sys.dofs() > 0) require(!(sys.gershgorin_bound(1.0, 0.0) < 0.0), "Gershgorin bound of K~ is not negative");
   });
@@ -161,7 +161,7 @@ std::optional<std::string> network_json(std::string_view input) {
 std::optional<std::string> json_input(std::string_view input) {
   return named_errors([&] {
     const network::ContactNetwork net = network::parse_network_json(parse_json_input(input, "fuzz.json"), "fuzz.json");
-    const packing::GlobalSystem sys(net, true);
+    const packing::GlobalSystem sys(packing::network_assembly(net), true);
     require(sys.dofs() >= 0, "a global system has a size");
   });
 }
@@ -230,7 +230,7 @@ std::optional<std::string> network_csv(std::string_view input) {
   write_file(network::contacts_csv_path(bodies_path.string()), contacts);
   return named_errors([&] {
     const network::ContactNetwork net = network::read_network(bodies_path.string());
-    const packing::GlobalSystem sys(net, true);
+    const packing::GlobalSystem sys(packing::network_assembly(net), true);
     require(sys.dofs() >= 0, "a global system has a size");
     if (sys.dofs() > 0) require(!(sys.gershgorin_bound(1.0, 0.0) < 0.0), "Gershgorin bound of K~ is not negative");
   });
@@ -260,7 +260,7 @@ std::optional<std::string> lammps_contacts(std::string_view input) {
     auto cs = packing::find_contacts(p, laws);
     const auto s = packing::read_lammps_contacts({path.string()}, p, cs);
     require(s.pairs_read <= cs.pair_contacts && s.walls_read <= cs.wall_contacts, "no more histories read than contacts");
-    const packing::GlobalSystem sys(p, cs, true);
+    const packing::GlobalSystem sys(packing::round_assembly(p, cs), true);
     require(sys.dofs() == 18, "three free spheres have 18 dofs");
   });
 }

@@ -537,7 +537,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
       lc.contacts.push_back(c);
       ++(c.j >= 0 ? lc.pair_contacts : lc.wall_contacts);
     }
-    sys.emplace(lp, std::move(lc), opts.rotation, opts.geometric_stiffness);
+    sys.emplace(packing::round_assembly(lp, std::move(lc)), opts.rotation, opts.geometric_stiffness);
     sys->set_threads(1);  // one rank per core
   });
   RankFigures mine;

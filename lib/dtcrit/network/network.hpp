@@ -3,7 +3,7 @@
 // inertia tensor, centre of mass, fixed or free) and their contacts (point, normal, law and the
 // law's state), as any DEM code can export them. Read from JSON or from a CSV pair (bodies.csv,
 // contacts.csv); the format is documented in network/README.md. The analysis is
-// packing::GlobalSystem's (the constructor from a ContactNetwork).
+// packing::GlobalSystem's, built from packing::network_assembly(network).
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -126,7 +126,7 @@ struct PackingAnalysisOptions {
 };
 
 PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const PackingAnalysisOptions& opts);
-// The same for any global system (a contact network of rigid bodies: GlobalSystem(ContactNetwork));
+// The same for any global system (a contact network of rigid bodies: GlobalSystem(network_assembly(network)));
 // without the material heuristics (opts.material must be empty: they read the particles' radii).
 PackingReport analyse_system(const std::string& source, const GlobalSystem& sys, const PackingAnalysisOptions& opts);
 

@@ -20,8 +20,7 @@ DivergingStep diverging_step(const Packing& p, const ContactLaws& laws, const st
   so.integrators = {integrator};
   so.material.reset();
   so.progress = [](std::string_view) {};
-  const GlobalSystem sliding_system(sliding_packing, find_contacts(sliding_packing, sliding_laws, contacts), rotation,
-                                    geometric_stiffness);
+  const GlobalSystem sliding_system(round_assembly(sliding_packing, find_contacts(sliding_packing, sliding_laws, contacts)), rotation, geometric_stiffness);
   const PackingReport r = analyse_packing(sliding_packing, sliding_system, so);
   DivergingStep d;
   d.integrator = integrator;

@@ -528,7 +528,7 @@ PackingAnswer answer_network(const PackingRequest& o, const Progress& progress) 
   const network::ContactNetwork net = network::read_network(o.bodies);
   progress(fmt::format("assembling the global system ({} contacts)", net.contacts.size()));
   PackingAnswer a;
-  a.system = std::make_unique<const GlobalSystem>(net, !o.no_rotation);
+  a.system = std::make_unique<const GlobalSystem>(network_assembly(net), !o.no_rotation);
   a.report = analyse_system("contact network " + net.source, *a.system, analysis_options(o, std::nullopt, progress));
   NetworkInputs in;
   in.source = net.source;
@@ -620,13 +620,13 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
     const network::ContactNetwork net = clump_network(p, contacts, &summary);
     clumps = summary;
     progress(fmt::format("assembling the global system ({} bodies, {} contacts)", summary.bodies, net.contacts.size()));
-    analysed.system = std::make_unique<const GlobalSystem>(net, !o.no_rotation);
+    analysed.system = std::make_unique<const GlobalSystem>(network_assembly(net), !o.no_rotation);
     analysed.report = analyse_system(p.source + ", clumps by molecule ID", *analysed.system, ao);
   } else if (analyse) {
     analysed = analyse(p, std::move(contacts), ao);
   } else {
     progress(fmt::format("assembling the global system ({} contacts)", contacts.contacts.size()));
-    analysed.system = std::make_unique<const GlobalSystem>(p, std::move(contacts), !o.no_rotation, o.geometric_stiffness);
+    analysed.system = std::make_unique<const GlobalSystem>(round_assembly(p, std::move(contacts)), !o.no_rotation, o.geometric_stiffness);
     analysed.report = analyse_packing(p, *analysed.system, ao);
   }
   auto& report = analysed.report;

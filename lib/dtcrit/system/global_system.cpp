@@ -60,87 +60,37 @@ using Mat3 = Eigen::Matrix3d;
 
 }  // namespace
 
-GlobalSystem::GlobalSystem(const Packing& p, ContactSet contacts, bool rotation, bool geometric_stiffness)
-    : dim_(p.dim), rotation_(rotation), geometric_(geometric_stiffness), contacts_(std::move(contacts)) {
-  validate(p);
+GlobalSystem::GlobalSystem(Assembly a, bool rotation, bool geometric_stiffness)
+    : dim_(a.dim), rotation_(rotation), geometric_(geometric_stiffness), bodies_(!a.round),
+      contacts_(std::move(a.contacts)) {
+  if (dim_ != 2 && dim_ != 3) fail(fmt::format("assembly: dimension {} must be 2 or 3", dim_));
   dpp_ = rotation ? (dim_ == 2 ? 3 : 6) : dim_;
-  radius_ = p.radius;
-  pmass_ = p.mass;
-  inertia_ = p.inertia;
-  const Index n = p.size();
+  pmass_ = std::move(a.mass);
+  const Index n = particles(), moments = a.moments_per_body();
+  if (static_cast<Index>(a.inertia.size()) != n * moments)
+    fail(fmt::format("assembly: {} moments of inertia for {} bodies", a.inertia.size(), n));
+  // M's diagonal: the mass on each translation, the (principal) moment on each rotation.
   mass_.resize(n * dpp_);
   for (Index i = 0; i < n; ++i)
-    for (Index d = 0; d < dpp_; ++d) mass_[i * dpp_ + d] = d < dim_ ? pmass_[i] : inertia_[i];
-  particle_scale_.resize(static_cast<std::size_t>(2 * n));
-  for (Index i = 0; i < n; ++i) {
-    particle_scale_[static_cast<std::size_t>(2 * i)] = 1.0 / std::sqrt(pmass_[static_cast<std::size_t>(i)]);
-    particle_scale_[static_cast<std::size_t>(2 * i + 1)] = 1.0 / std::sqrt(inertia_[static_cast<std::size_t>(i)]);
-  }
-  setup();
-}
-
-GlobalSystem::GlobalSystem(const network::ContactNetwork& net, bool rotation)
-    : dim_(net.dimension), rotation_(rotation), bodies_(true) {
-  if (dim_ != 2 && dim_ != 3) fail(fmt::format("contact network: dimension {} must be 2 or 3", dim_));
-  dpp_ = rotation ? (dim_ == 2 ? 3 : 6) : dim_;
-  // Free bodies get dofs in the file's order; fixed bodies become walls.
-  const std::size_t nb = net.bodies.size();
-  std::vector<std::int32_t> slot(nb, -1), wall(nb, -1);
-  std::int32_t walls = 0;
-  mass_.resize(static_cast<Index>(net.free_bodies()) * dpp_);
-  for (std::size_t b = 0; b < nb; ++b) {
-    const network::Body& body = net.bodies[b];
-    if (body.fixed) {
-      wall[b] = walls++;
-      continue;
-    }
-    const auto s = static_cast<Index>(pmass_.size());
-    slot[b] = static_cast<std::int32_t>(s);
-    pmass_.push_back(require_positive("body mass", body.mass));
     for (Index d = 0; d < dpp_; ++d)
-      mass_[s * dpp_ + d] =
-          require_positive("body inertia", d < dim_ ? body.mass : dim_ == 2 ? body.moments[2] : body.moments[d - 3]);
-    if (dim_ == 3 && rotation) axes_.insert(axes_.end(), body.axes.data(), body.axes.data() + 9);
-  }
-  if (pmass_.empty()) fail("contact network: no body is free to move");
-  contacts_.laws = net.laws;
-  contacts_.contacts.reserve(net.contacts.size());
-  arms_.reserve(2 * net.contacts.size());
-  for (const network::Contact& nc : net.contacts) {
-    // i is a free body; a fixed partner is a wall. The operator's normal points from j to i.
-    const bool swap = net.bodies[static_cast<std::size_t>(nc.i)].fixed;
-    const auto bi = static_cast<std::size_t>(swap ? nc.j : nc.i), bj = static_cast<std::size_t>(swap ? nc.i : nc.j);
-    if (net.bodies[bi].fixed) fail("contact network: a contact between two fixed bodies");
-    Contact c;
-    c.i = slot[bi];
-    c.j = net.bodies[bj].fixed ? -(wall[bj] + 1) : slot[bj];
-    c.law = nc.law;
-    c.normal = swap ? nc.normal : Vec3(-nc.normal);
-    c.overlap = nc.overlap;
-    contacts_.contacts.push_back(c);
-    const Vec3& point_i = swap ? nc.point_j : nc.point_i;
-    const Vec3& point_j = swap ? nc.point_i : nc.point_j;
-    arms_.push_back(point_i - net.bodies[bi].centre);
-    arms_.push_back(c.j < 0 ? Vec3::Zero() : Vec3(point_j - net.bodies[bj].centre));
-    // A law that reads no radius of curvature gets 1 m: it multiplies zero blocks only.
-    r_eff_.push_back(nc.r_eff > 0.0 ? nc.r_eff : 1.0);
-    member_radii_.push_back(swap ? nc.member_radius_j : nc.member_radius_i);
-    member_radii_.push_back(swap ? nc.member_radius_i : nc.member_radius_j);
-    ++(c.j < 0 ? contacts_.wall_contacts : contacts_.pair_contacts);
-  }
-  // Yade's clump rule needs every free side's member radius.
-  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k)
-    if (!(member_radii_[2 * k] > 0.0) || (contacts_.contacts[k].j >= 0 && !(member_radii_[2 * k + 1] > 0.0))) {
-      member_radii_.clear();
-      break;
+      mass_[i * dpp_ + d] =
+          d < dim_ ? pmass_[static_cast<std::size_t>(i)] : a.inertia[static_cast<std::size_t>(i * moments + (moments == 3 ? d - 3 : 0))];
+  if (bodies_) {
+    for (Index i = 0; i < n; ++i)
+      for (Index d = 0; d < dpp_; ++d) require_positive(d < dim_ ? "body mass" : "body inertia", mass_[i * dpp_ + d]);
+    arms_ = std::move(a.arms);
+    r_eff_ = std::move(a.r_eff);
+    member_radii_ = std::move(a.member_radii);
+    if (dim_ == 3 && rotation) axes_ = std::move(a.axes);
+  } else {
+    if (static_cast<Index>(a.radius.size()) != n) fail(fmt::format("assembly: {} radii for {} bodies", a.radius.size(), n));
+    radius_ = std::move(a.radius);
+    inertia_ = std::move(a.inertia);
+    particle_scale_.resize(static_cast<std::size_t>(2 * n));
+    for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+      particle_scale_[2 * i] = 1.0 / std::sqrt(pmass_[i]);
+      particle_scale_[2 * i + 1] = 1.0 / std::sqrt(inertia_[i]);
     }
-  for (std::size_t k = 0; k < net.contacts.size(); ++k) {
-    const network::Contact& nc = net.contacts[k];
-    if (!nc.has_history) continue;
-    contact::History& h = contacts_.history_to_fill(k);
-    h = nc.history;
-    // The tangential history is i's displacement relative to j: it changes sign with the roles.
-    if (net.bodies[static_cast<std::size_t>(nc.i)].fixed) h.xi_t = -h.xi_t;
   }
   setup();
 }

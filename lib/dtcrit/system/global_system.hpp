@@ -45,7 +45,7 @@
 #include "dtcrit/stability/damped_limit.hpp"
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/core/parts_pool.hpp"
-#include "dtcrit/network/network.hpp"
+#include "dtcrit/assembly/assembly.hpp"
 #include "dtcrit/assembly/contacts.hpp"
 
 
@@ -82,12 +82,11 @@ struct KernelData {
 
 class GlobalSystem {
  public:
-  // rotation = false freezes the rotations (translational dofs only). geometric_stiffness adds the
-  // turning of each pair's normal under its normal force (-F_n / |x_i - x_j| on the translations).
-  GlobalSystem(const Packing& p, ContactSet contacts, bool rotation = true, bool geometric_stiffness = false);
-  // The assembly of a contact network: its free bodies in the file's order (fixed bodies are walls),
-  // each contact's law at its overlap and history, arms from the centres to the contact point.
-  explicit GlobalSystem(const network::ContactNetwork& net, bool rotation = true);
+  // The system of an assembly (assembly/assembly.hpp): round_assembly(packing, contacts) or
+  // network_assembly(network). rotation = false freezes the rotations (translational dofs only).
+  // geometric_stiffness adds the turning of each pair's normal under its normal force
+  // (-F_n / |x_i - x_j| on the translations; round bodies).
+  explicit GlobalSystem(Assembly assembly, bool rotation = true, bool geometric_stiffness = false);
 
   int dim() const { return dim_; }
   bool rotation() const { return rotation_; }
@@ -95,7 +94,7 @@ class GlobalSystem {
   // Whether the coefficients are evaluated per contact (overlap-dependent laws, resistance, geometric).
   bool per_contact() const { return per_contact_; }
   Index particles() const { return static_cast<Index>(pmass_.size()); }  // bodies: the free ones
-  bool bodies() const { return bodies_; }  // built from a contact network (arms, principal axes)
+  bool bodies() const { return bodies_; }  // rigid bodies (arms, principal axes), not round ones
   const std::vector<double>& particle_masses() const { return pmass_; }
   Index dofs_per_particle() const { return dpp_; }
   Index dofs() const { return particles() * dpp_; }
@@ -174,7 +173,7 @@ class GlobalSystem {
   void find_general_contacts();  // fills general_*, symmetric_
   std::array<int, 12> selected_dofs() const;
   SparseMatrix assemble(bool stiffness) const;
-  void setup();  // both constructors, once bodies, masses and contacts are in place
+  void setup();  // the constructor's second half, once bodies, masses and contacts are in place
   double effective_mass(const Contact& c) const;
   contact::RoundContact round_contact(std::size_t k) const;
   // Wall contact k's forces at rest (F_ntot and F_ne: the terms of a curved region wall).
