@@ -6,8 +6,9 @@
 # spread (default 1e-3, polydisperse; SPREAD=0, equal radii, writes distributed_n<n>_perfect.md: its
 # top eigenvalue converges in fewer applications, so larger lattices fit a session). The operators in
 # OPERATORS (default "shell assembled"; the assembled matrix needs ~19 kB per sphere on 1 rank) on the
-# rank counts in RANKS (default "1 2"). Writes results/benchmarks/distributed_n<n>.md, which tests/distributed/scale_model.py
-# reads.
+# rank counts in RANKS (default "1 2"). SOLVER: the distributed eigensolver, slepc (Krylov-Schur, the
+# default: results/benchmarks/distributed_n<n>.md, which tests/distributed/scale_model.py reads) or
+# lanczos (the three-term recurrence over the ranks: distributed_lanczos_n<n>.md).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n="${1:-63}"
@@ -15,7 +16,13 @@ bin="${DTCRIT_BIN:-build-distributed/dtcrit}"
 spread="${SPREAD:-1e-3}"
 suffix=""
 [[ "$spread" == 0 ]] && suffix="_perfect"
-out="results/benchmarks/distributed_n$n$suffix.md"
+solver="${SOLVER:-slepc}"
+case "$solver" in
+  slepc) prefix="" ;;
+  lanczos) prefix="_lanczos" ;;
+  *) echo "record_distributed.sh: SOLVER=$solver is not slepc or lanczos" >&2; exit 2 ;;
+esac
+out="results/benchmarks/distributed${prefix}_n$n$suffix.md"
 operators="${OPERATORS:-shell assembled}"
 ranks="${RANKS:-1 2}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
@@ -29,13 +36,15 @@ trap 'rm -rf "$tmp"' EXIT
 /usr/bin/time -f %M -o "$tmp/serial.rss" "$bin" "${args[@]}" --eigensolver lanczos > "$tmp/serial.json"
 for op in $operators; do
   for np in $ranks; do
-    /usr/bin/time -f %e -o "$tmp/$op$np.time" mpirun -n "$np" "$bin" "${args[@]}" --operator "$op" > "$tmp/$op$np.json"
+    /usr/bin/time -f %e -o "$tmp/$op$np.time" mpirun -n "$np" "$bin" "${args[@]}" --operator "$op" \
+      --eigensolver "$([[ $solver == slepc ]] && echo slepc || echo auto)" > "$tmp/$op$np.json"
   done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-/usr/bin/python3 - "$tmp" "$n" "$commit" "$load_before" "$load_after" "${args[*]}" "$bin" "$operators" "$ranks" > "$out" <<'PY'
+/usr/bin/python3 - "$tmp" "$n" "$commit" "$load_before" "$load_after" "${args[*]}" "$bin" "$operators" "$ranks" "$solver" > "$out" <<'PY'
 import json, sys, datetime, platform, subprocess
-tmp, n, commit, lb, la, args, binary, operators, ranks = sys.argv[1:10]
+tmp, n, commit, lb, la, args, binary, operators, ranks, solver = sys.argv[1:11]
+solver_text = "SLEPc Krylov-Schur (`--eigensolver slepc`)" if solver == "slepc" else "the three-term Lanczos recurrence over the ranks (`--eigensolver auto`)"
 s = json.load(open(f"{tmp}/serial.json"))
 cpu = subprocess.run(["sh", "-c", "lscpu | sed -n 's/^Model name: *//p'"], capture_output=True, text=True).stdout.strip()
 print(f"# Distributed packing analysis (MPI, PETSc, SLEPc): FCC n = {n}, time and memory per rank\n")
@@ -44,12 +53,12 @@ print(f"- Date: {datetime.datetime.utcnow():%Y-%m-%dT%H:%MZ}; commit {commit}")
 print(f"- Machine: {cpu}, {subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()} cores, shared with other "
       f"builds; load average before / after: {lb} / {la} (wall times are upper bounds)")
 print(f"- Command: `dtcrit {args}` — serial: `--eigensolver lanczos` without mpirun (the contact loop on 2 threads); "
-      f"distributed: `mpirun -n P {binary} ... --operator shell|assembled` (one thread per rank)\n")
+      f"distributed: `mpirun -n P {binary} ... --operator shell|assembled`, omega_max by {solver_text} (one thread per rank)\n")
 print(f"Serial (three-term Lanczos, same binary): omega_max = {s['omega_max']:.13e} rad/s, "
       f"{s['eigen']['operator_applications']} operator applications, {s['timings_s']['omega_max']:.1f} s for omega_max, "
       f"peak RSS {int(open(f'{tmp}/serial.rss').read()) / 1024:.0f} MB.\n")
 print("| operator | ranks | rank | particles | ghosts | contacts | wall time in the analysis [s] | peak RSS [MB] | omega_max [s] | "
-      "operator applications | SLEPc solves | mpirun wall time [s] | omega_max [rad/s] | relative to serial |")
+      "operator applications | solves | mpirun wall time [s] | omega_max [rad/s] | relative to serial |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for op, np_ in ((o, int(k)) for o in operators.split() for k in ranks.split()):
     d = json.load(open(f"{tmp}/{op}{np_}.json"))

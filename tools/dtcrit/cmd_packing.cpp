@@ -50,7 +50,8 @@ std::optional<Answered> answer_request(const packing::PackingRequest& r, const s
                                        const std::function<void(std::string_view)>& progress) {
 #ifdef DTCRIT_WITH_MPI
   // Networks are analysed serially on rank 0, and so is any request naming a serial eigensolver; the
-  // rest with SLEPc over the ranks (also on a single one).
+  // rest over the ranks (also on a single one): auto by the three-term Lanczos recurrence, slepc by
+  // SLEPc's Krylov-Schur.
   const bool parallel = r.bodies.empty() && (r.eigensolver == "auto" || r.eigensolver == "slepc");
   if (r.bodies.empty() && !parallel)
     reject_unread(r, "--operator", "applies to the distributed analysis (--eigensolver auto or slepc) only");
@@ -65,8 +66,11 @@ std::optional<Answered> answer_request(const packing::PackingRequest& r, const s
                                           "without mpirun");
   }, true);
   packing::PackingRequest request = r;
-  request.eigensolver = "auto";  // the distributed analysis solves with SLEPc whatever the serial default
-  auto answered = distributed::answer_packing_distributed(request, distributed::parse_operator_kind(operator_kind), progress);
+  request.eigensolver = "auto";  // the distributed analysis chooses its own solver (below), whatever the serial default
+  const auto solver = r.eigensolver == "slepc" ? distributed::DistributedEigensolver::krylov_schur
+                                               : distributed::DistributedEigensolver::lanczos;
+  auto answered = distributed::answer_packing_distributed(request, distributed::parse_operator_kind(operator_kind),
+                                                          solver, progress);
   if (!answered) return std::nullopt;  // rank 0 writes the report
   nlohmann::json dj = distributed::to_json(answered->report);
   nlohmann::json extra;

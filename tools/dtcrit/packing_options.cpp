@@ -68,9 +68,10 @@ void add_packing_request_options(CLI::App* cmd, packing::PackingRequest& o) {
                 "compressed sc or square lattice is in equilibrium");
   cmd->add_option("--lanczos-tol", o.lanczos_tol, "relative residual tolerance [-] of the iterative eigensolvers")->capture_default_str();
   cmd->add_option("--eigensolver", o.eigensolver,
-                  "omega_max by: auto (dense up to 600 dofs, else lanczos; the distributed build: slepc), dense, "
-                  "lanczos (three-term, matrix-free), spectra (Spectra's restarted Lanczos, matrix-free), slepc "
-                  "(distributed build, mpirun -np P: SLEPc Krylov-Schur over ranks)")
+                  "omega_max by: auto (dense up to 600 dofs, else lanczos; the distributed build: the three-term "
+                  "Lanczos recurrence over the ranks), dense, lanczos (three-term, matrix-free), spectra (Spectra's "
+                  "restarted Lanczos, matrix-free), slepc (distributed build, mpirun -np P: SLEPc Krylov-Schur over "
+                  "ranks); in the distributed build dense, lanczos and spectra run serially on rank 0")
       ->capture_default_str();
   cmd->add_option("--ncv", o.ncv, "Spectra's Lanczos basis size (--eigensolver spectra)")->capture_default_str();
   cmd->add_option("--amplification-dofs", o.amplification_dofs,

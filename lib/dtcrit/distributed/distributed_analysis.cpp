@@ -20,6 +20,7 @@
 #include "dtcrit/distributed/runtime.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/io/text_table.hpp"
+#include "dtcrit/linalg/lanczos.hpp"
 
 namespace dtcrit::distributed {
 
@@ -304,6 +305,7 @@ PetscErrorCode shell_mult(Mat A, Vec x, Vec y) {
 struct TopEigen {
   double lambda = kNaN, relative_residual = kNaN;
   bool converged = false;
+  bool residual_is_true = true;  // false: the Lanczos recurrence's estimate (no vector computed)
   Index iterations = 0;
 };
 
@@ -343,6 +345,75 @@ TopEigen solve_top(Mat A, double tolerance, Index max_iterations, Vec v) {
     throw;
   }
   EPSDestroy(&eps);
+  return out;
+}
+
+// The same by the serial path's three-term Lanczos recurrence (linalg/lanczos.hpp) over the ranks:
+// each rank iterates on its owned entries, A's MatMult gathers the ghosts, the recurrence's sums go
+// through MPI_Allreduce, so every rank builds the same tridiagonal matrix and stops at the same step.
+// Converged by the recurrence's own criterion (the serial path's). With want_vector the Ritz vector
+// (a second pass of the recurrence) goes into v, and the reported residual is its true one,
+// |A v - theta v| / theta, from one more application (into w), as SLEPc's EPSComputeError; without,
+// the recurrence's estimate, as the serial path reports it.
+TopEigen solve_top_lanczos(Mat A, double tolerance, Index max_steps, bool want_vector, Vec v, Vec w,
+                           const std::function<void(Index, double)>& progress) {
+  PetscInt owned = 0, global = 0;
+  check(VecGetLocalSize(v, &owned), "VecGetLocalSize");
+  check(VecGetSize(v, &global), "VecGetSize");
+  // Vectors that wrap the recurrence's own arrays (no copies): x and y of each application.
+  Vec xv = nullptr, yv = nullptr;
+  check(VecCreateMPIWithArray(PETSC_COMM_WORLD, 1, owned, global, nullptr, &xv), "VecCreateMPIWithArray");
+  check(VecCreateMPIWithArray(PETSC_COMM_WORLD, 1, owned, global, nullptr, &yv), "VecCreateMPIWithArray");
+  TopEigen out;
+  auto body = [&] {
+    linalg::LanczosOptions lo;
+    lo.tolerance = tolerance;
+    lo.max_steps = max_steps;
+    lo.want_vector = want_vector;
+    lo.seed = 20161 + static_cast<std::uint64_t>(rank());  // a different random start on each rank
+    lo.global_size = global;
+    lo.progress = progress;
+    lo.sum_over_ranks = [](double* values, int count) {
+      if (MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD) != MPI_SUCCESS)
+        fail("MPI_Allreduce failed in the distributed Lanczos recurrence");
+    };
+    const linalg::LanczosResult res = linalg::lanczos_largest(
+        owned,
+        [&](const double* x, double* y) {
+          check(VecPlaceArray(xv, x), "VecPlaceArray");
+          check(VecPlaceArray(yv, y), "VecPlaceArray");
+          check(MatMult(A, xv, yv), "MatMult");
+          check(VecResetArray(xv), "VecResetArray");
+          check(VecResetArray(yv), "VecResetArray");
+        },
+        lo);
+    out.iterations = res.steps;
+    out.lambda = res.lambda;
+    out.converged = res.converged && std::isfinite(res.lambda);
+    if (!want_vector) {
+      out.relative_residual = res.residual_estimate / std::abs(res.lambda);
+      out.residual_is_true = false;
+      return;
+    }
+    PetscScalar* va = nullptr;
+    check(VecGetArray(v, &va), "VecGetArray");
+    std::copy(res.vector.data(), res.vector.data() + owned, va);
+    check(VecRestoreArray(v, &va), "VecRestoreArray");
+    check(MatMult(A, v, w), "MatMult");
+    check(VecAXPY(w, -res.lambda, v), "VecAXPY");
+    PetscReal norm = 0.0;
+    check(VecNorm(w, NORM_2, &norm), "VecNorm");
+    out.relative_residual = norm / std::abs(res.lambda);
+  };
+  try {
+    body();
+  } catch (...) {
+    VecDestroy(&xv);
+    VecDestroy(&yv);
+    throw;
+  }
+  VecDestroy(&xv);
+  VecDestroy(&yv);
   return out;
 }
 
@@ -412,6 +483,8 @@ DistributedOptions shared_options(const DistributedOptions& mine) {
   std::vector<char> bytes;
   if (rank() == 0) {
     const nlohmann::json j{{"op", mine.op == OperatorKind::assembled ? "assembled" : "shell"},
+                           {"lanczos", mine.eigensolver == DistributedEigensolver::lanczos},
+                           {"max_steps", mine.analysis.eigen.max_steps},
                            {"integrators", mine.analysis.integrators},
                            {"tolerance", mine.analysis.eigen.tolerance},
                            {"amplification_dofs", mine.analysis.amplification_dofs},
@@ -426,6 +499,8 @@ DistributedOptions shared_options(const DistributedOptions& mine) {
   const auto j = nlohmann::json::parse(bytes.begin(), bytes.end());
   DistributedOptions o = mine;
   o.op = parse_operator_kind(j.at("op").get<std::string>());
+  o.eigensolver = j.at("lanczos").get<bool>() ? DistributedEigensolver::lanczos : DistributedEigensolver::krylov_schur;
+  o.analysis.eigen.max_steps = j.at("max_steps").get<Index>();
   o.analysis.integrators = j.at("integrators").get<std::vector<std::string>>();
   o.analysis.eigen.tolerance = j.at("tolerance").get<double>();
   o.analysis.amplification_dofs = j.at("amplification_dofs").get<Index>();
@@ -451,6 +526,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
   DistributedReport out;
   out.ranks = P;
   out.operator_kind = opts.op;
+  out.eigensolver = opts.eigensolver;
   packing::PackingReport& r = out.report;
 
   // Rank 0: the facts of the whole packing, the partition and every rank's part.
@@ -603,20 +679,29 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
     }
 
     // omega_max.
-    say(fmt::format("omega_max: largest eigenvalue of M^-1/2 K M^-1/2 ({} dofs, {} contacts, SLEPc Krylov-Schur on {} "
-                    "ranks)",
-                    N, r.pair_contacts + r.wall_contacts, P));
+    const bool lanczos = opts.eigensolver == DistributedEigensolver::lanczos;
+    say(fmt::format("omega_max: largest eigenvalue of M^-1/2 K M^-1/2 ({} dofs, {} contacts, {} on {} ranks)", N,
+                    r.pair_contacts + r.wall_contacts, lanczos ? "three-term Lanczos" : "SLEPc Krylov-Schur", P));
     auto t0 = std::chrono::steady_clock::now();
     const double tol = opts.analysis.eigen.tolerance;
+    // Progress of a Lanczos solve, on rank 0 (the serial path's callback, when the caller gave one).
+    const std::function<void(Index, double)> lanczos_progress =
+        me == 0 ? opts.analysis.eigen.progress : std::function<void(Index, double)>{};
+    // One largest-eigenvalue solve at the shell's current (a, b); the vector into v when asked for
+    // (SLEPc always computes it).
+    auto solve = [&](bool want_vector) {
+      ++out.eigensolves;
+      return lanczos ? solve_top_lanczos(A, tol, opts.analysis.eigen.max_steps, want_vector, v, w, lanczos_progress)
+                     : solve_top(A, tol, opts.max_iterations, v);
+    };
     ctx.a = 1.0, ctx.b = 0.0;
-    const TopEigen top = solve_top(A, tol, opts.max_iterations, v);
-    ++out.eigensolves;
+    const TopEigen top = solve(damped);  // damped: the top mode's vector gives its damping ratio
     r.omega_max = std::sqrt(top.lambda);
     r.eigen_residual = top.relative_residual;
-    r.eigen_residual_is_true = true;
+    r.eigen_residual_is_true = top.residual_is_true;
     r.eigen_tolerance = tol;
     r.eigen_converged = top.converged && std::isfinite(r.omega_max);
-    r.eigen_method = "slepc";
+    r.eigen_method = lanczos ? "lanczos" : "slepc";
     if (r.eigen_converged && damped) {  // the top mode's modal damping ratio v^T C~ v / (2 omega_max)
       ctx.a = 0.0, ctx.b = 1.0;
       check(MatMult(A, v, w), "MatMult");
@@ -664,13 +749,12 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
     } else if (!damped) {
       r.h_exact = 2.0 / r.omega_max;
     } else {
-      // 4/h^2 = lambda_max(M^-1/2 (K + 2C/h) M^-1/2): Newton on the SLEPc solves of h^2 K~ + 2h C~.
+      // 4/h^2 = lambda_max(M^-1/2 (K + 2C/h) M^-1/2): Newton on the solves of h^2 K~ + 2h C~.
       say("damped velocity_verlet limit: Newton on lambda_max(h^2 K~ + 2h C~) = 4");
       bool solved = true;
       const packing::DampedLimit half = packing::half_step_newton(r.omega_max, r.top_mode_zeta, [&](double h, bool want_slope) {
         ctx.a = h * h, ctx.b = 2.0 * h;
-        const TopEigen t = solve_top(A, tol, opts.max_iterations, v);
-        ++out.eigensolves;
+        const TopEigen t = solve(want_slope);
         solved = solved && t.converged;
         packing::TopAtStep s;
         s.lambda = t.converged ? t.lambda : kNaN;  // an unconverged solve ends the iteration (h_crit NaN)
@@ -729,7 +813,8 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
 nlohmann::json to_json(const DistributedReport& r) {
   nlohmann::json j = packing::to_json(r.report);
   j["ranks"] = r.ranks;
-  j["eigensolver"] = "slepc";
+  const bool lanczos = r.eigensolver == DistributedEigensolver::lanczos;
+  j["eigensolver"] = lanczos ? "lanczos" : "slepc";
   nlohmann::json per = nlohmann::json::array();
   for (std::size_t q = 0; q < r.per_rank.size(); ++q) {
     const RankFigures& f = r.per_rank[q];
@@ -741,7 +826,8 @@ nlohmann::json to_json(const DistributedReport& r) {
       {"operator", r.operator_kind == OperatorKind::assembled
                        ? "PETSc MPIAIJ M^-1/2 K M^-1/2 (and C) assembled from GlobalSystem's blocks of owned rows"
                        : "PETSc MatShell: GlobalSystem::apply_scaled on owned particles and ghosts"},
-      {"eigensolver", "SLEPc Krylov-Schur, EPS_HEP, EPS_LARGEST_REAL, relative residual tolerance"},
+      {"eigensolver", lanczos ? "three-term Lanczos over the ranks (MPI_Allreduce of its sums), relative residual tolerance"
+                              : "SLEPc Krylov-Schur, EPS_HEP, EPS_LARGEST_REAL, relative residual tolerance"},
       {"eigensolves", r.eigensolves},
       {"input", "read and built on rank 0 (O(N) memory there), then scattered"},
       {"not_computed", r.not_computed},
@@ -751,9 +837,10 @@ nlohmann::json to_json(const DistributedReport& r) {
 
 std::string format_distributed(const DistributedReport& r) {
   std::string out = fmt::format(
-      "\ndistributed: {} ranks (particles by recursive coordinate bisection, weight 1 + contacts); omega_max by SLEPc "
-      "Krylov-Schur on {}, {} eigensolves, {} operator applications\n",
-      r.ranks, r.operator_kind == OperatorKind::assembled ? "an assembled PETSc MPIAIJ matrix" : "a PETSc MatShell (matrix-free)", r.eigensolves, r.report.eigen_operations);
+      "\ndistributed: {} ranks (particles by recursive coordinate bisection, weight 1 + contacts); omega_max by {} on "
+      "{}, {} eigensolves, {} operator applications\n",
+      r.ranks, r.eigensolver == DistributedEigensolver::lanczos ? "the three-term Lanczos recurrence" : "SLEPc Krylov-Schur",
+      r.operator_kind == OperatorKind::assembled ? "an assembled PETSc MPIAIJ matrix" : "a PETSc MatShell (matrix-free)", r.eigensolves, r.report.eigen_operations);
   TextTable t({"rank", "particles", "ghosts", "contacts", "wall time [s]", "peak memory [MB]"});
   for (std::size_t q = 0; q < r.per_rank.size(); ++q) {
     const RankFigures& f = r.per_rank[q];
@@ -768,9 +855,11 @@ std::string format_distributed(const DistributedReport& r) {
 }
 
 std::optional<DistributedAnswer> answer_packing_distributed(const packing::PackingRequest& request, OperatorKind op,
+                                                           DistributedEigensolver eigensolver,
                                                            const std::function<void(std::string_view)>& progress) {
   DistributedOptions dopt;
   dopt.op = op;
+  dopt.eigensolver = eigensolver;
   if (rank() != 0) {
     collectively([] {}, true);  // rank 0's input stage: its error is raised here too
     analyse_distributed(nullptr, nullptr, dopt);

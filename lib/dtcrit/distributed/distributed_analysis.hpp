@@ -1,6 +1,7 @@
 #pragma once
 // `mpirun -np P dtcrit packing ...`: the packing analysis of packing/packing_analysis.hpp with the
-// particles dealt to ranks in space (distributed/partition.hpp) and omega_max from SLEPc.
+// particles dealt to ranks in space (distributed/partition.hpp) and omega_max by the three-term
+// Lanczos recurrence over the ranks (or SLEPc's Krylov-Schur).
 //
 // Rank 0 holds the whole packing and its contacts (read or built by the CLI as in the serial path),
 // partitions the particles, and sends each rank its owned particles, the ghost copies of their
@@ -11,10 +12,10 @@
 // and their ghosts gathered by a VecScatter, GlobalSystem::apply_scaled on the local packing, the
 // owned rows kept.
 //
-// Computed as in the serial path: omega_max (SLEPc Krylov-Schur, EPS_HEP, largest real, relative
+// Computed as in the serial path: omega_max (three-term Lanczos or SLEPc Krylov-Schur, relative
 // residual tolerance of --lanczos-tol), every limit that follows from it (packing_analysis'
 // limit_from_spectrum: undamped rows, damped central-difference rows, the top-mode estimate above
-// --amplification-dofs), the damped backward-difference limit (half_step_newton with SLEPc solves of
+// --amplification-dofs), the damped backward-difference limit (half_step_newton with solves of
 // M^-1/2 (h^2 K + 2h C) M^-1/2) and the bounds (Gershgorin over owned rows, Yade, single contact,
 // reduced over ranks). Not computed: the rows that need the amplification matrix of the whole system
 // (damped, at most --amplification-dofs dofs): reported as such, never as a number.
@@ -38,11 +39,19 @@ namespace dtcrit::distributed {
 enum class OperatorKind { shell, assembled };
 OperatorKind parse_operator_kind(const std::string& name);  // "shell", "assembled"
 
+// The eigensolver of every largest-eigenvalue solve: the serial path's three-term Lanczos recurrence
+// (linalg/lanczos.hpp) over the ranks -- each rank its owned entries, the sums reduced by
+// MPI_Allreduce, three vectors and one application per step (`--eigensolver auto`) -- or SLEPc's
+// Krylov-Schur (`--eigensolver slepc`), which orthogonalises against a basis of vectors and needs
+// about twice the applications on the lattices measured (results/benchmarks/distributed_*.md).
+enum class DistributedEigensolver { lanczos, krylov_schur };
+
 struct DistributedOptions {
   OperatorKind op = OperatorKind::shell;
+  DistributedEigensolver eigensolver = DistributedEigensolver::lanczos;
   packing::PackingAnalysisOptions analysis;  // integrators, material, eigen.tolerance, amplification_dofs
   bool rotation = true, geometric_stiffness = false;
-  Index max_iterations = 10000;  // SLEPc restarts per eigensolve
+  Index max_iterations = 10000;  // SLEPc restarts per eigensolve (Lanczos: analysis.eigen.max_steps)
 };
 
 struct RankFigures {
@@ -55,7 +64,8 @@ struct DistributedReport {
   packing::PackingReport report;  // complete on rank 0 only
   int ranks = 1;
   OperatorKind operator_kind = OperatorKind::shell;
-  Index eigensolves = 0;          // SLEPc solves (1 undamped; 1 + Newton iterations damped)
+  DistributedEigensolver eigensolver = DistributedEigensolver::lanczos;
+  Index eigensolves = 0;          // largest-eigenvalue solves (1 undamped; 1 + Newton iterations damped)
   std::vector<RankFigures> per_rank;  // rank 0 only
   std::vector<std::string> not_computed;  // integrator rows this path does not compute
 };
@@ -75,9 +85,10 @@ struct DistributedAnswer {
   DistributedReport report;
 };
 std::optional<DistributedAnswer> answer_packing_distributed(const packing::PackingRequest& request, OperatorKind op,
+                                                           DistributedEigensolver eigensolver,
                                                            const std::function<void(std::string_view)>& progress);
 
-// to_json(report) with "ranks", "eigensolver": "slepc" and "distributed" (partition, operator,
+// to_json(report) with "ranks", "eigensolver" ("lanczos" or "slepc") and "distributed" (partition, operator,
 // eigensolves, per rank: particles, ghosts, contacts, wall time, peak memory).
 nlohmann::json to_json(const DistributedReport& r);
 // The lines the text report adds: ranks, partition, time and memory per rank, rows not computed.

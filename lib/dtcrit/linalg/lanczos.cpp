@@ -114,8 +114,13 @@ TridiagonalTop tridiagonal_largest(const std::vector<double>& alpha, const std::
 }
 
 LanczosResult lanczos_largest(Index n, const SymmetricOperator& op, const LanczosOptions& opts) {
-  if (n < 1) fail(fmt::format("lanczos_largest: operator size n = {} must be at least 1", n));
+  const Index size = opts.sum_over_ranks && opts.global_size > 0 ? opts.global_size : n;
+  if (size < 1 || n < 0) fail(fmt::format("lanczos_largest: operator size n = {} must be at least 1", size));
   require_positive("Lanczos tolerance", opts.tolerance);
+  auto over_ranks = [&](double s) {  // a local sum's total over the processes
+    if (opts.sum_over_ranks) opts.sum_over_ranks(&s, 1);
+    return s;
+  };
   Vector v(n), v_prev = Vector::Zero(n), w(n);
   if (opts.start && opts.start->size() == n && opts.start->norm() > 0.0) {
     v = *opts.start;
@@ -124,7 +129,7 @@ LanczosResult lanczos_largest(Index n, const SymmetricOperator& op, const Lanczo
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     for (Index i = 0; i < n; ++i) v[i] = u(rng);
   }
-  v.normalize();
+  v /= std::sqrt(over_ranks(v.squaredNorm()));
   Vector v0;
   if (opts.want_vector) v0 = v;
 
@@ -147,7 +152,7 @@ LanczosResult lanczos_largest(Index n, const SymmetricOperator& op, const Lanczo
     for (double p : partial) total += p;
     return total;
   };
-  for (Index step = 0; step < std::min(opts.max_steps, n); ++step) {
+  for (Index step = 0; step < std::min(opts.max_steps, size); ++step) {
     op(v.data(), w.data());
     ++out.operations;
     double a = 0.0;
@@ -159,6 +164,7 @@ LanczosResult lanczos_largest(Index n, const SymmetricOperator& op, const Lanczo
       });
       a = summed();
     }
+    a = over_ranks(a);
     // w -= a v + beta_prev v_prev and |w|^2 in one pass (the vectors are large)
     over_ranges([&](int t, Index begin, Index end) {
       double ss = 0.0;
@@ -169,11 +175,11 @@ LanczosResult lanczos_largest(Index n, const SymmetricOperator& op, const Lanczo
       }
       partial[static_cast<std::size_t>(t)] = ss;
     });
-    const double ss = summed();
+    const double ss = over_ranks(summed());
     const double b = std::sqrt(ss);
     alpha.push_back(a);
     out.steps = step + 1;
-    const bool last = out.steps == std::min(opts.max_steps, n);
+    const bool last = out.steps == std::min(opts.max_steps, size);
     // Check every step early on, then every ~2% of the steps: the check is O(steps).
     if (step < 100 || step % (step / 50) == 0 || last || !(b > 0.0)) {
       top = tridiagonal_largest(alpha, beta);
@@ -215,7 +221,7 @@ LanczosResult lanczos_largest(Index n, const SymmetricOperator& op, const Lanczo
     });
     v_prev.swap(v);
   }
-  out.vector = y / y.norm();
+  out.vector = y / std::sqrt(over_ranks(y.squaredNorm()));
   return out;
 }
 

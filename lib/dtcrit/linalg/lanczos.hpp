@@ -42,6 +42,12 @@ struct LanczosOptions {
   // from one range's at rounding level (the sums are grouped differently).
   int parts = 1;
   std::function<void(int parts, const std::function<void(int)>& f)> run_parts;
+  // A vector dealt over processes (MPI ranks): each holds `n` entries of a vector of global_size,
+  // the operator exchanges what it needs, and sum_over_ranks(values, count) replaces each of the
+  // `count` local sums by its sum over every process (MPI_Allreduce). Every process then runs the
+  // same recurrence on the same alpha, beta and stops at the same step. Empty: one process.
+  std::function<void(double* values, int count)> sum_over_ranks;
+  Index global_size = 0;  // 0: n
 };
 
 struct LanczosResult {
@@ -53,6 +59,8 @@ struct LanczosResult {
   bool converged = false;
 };
 
+// n: the local size (opts.sum_over_ranks set) or the whole. The vector, when asked for, is this
+// process' part of the unit Ritz vector.
 LanczosResult lanczos_largest(Index n, const SymmetricOperator& op, const LanczosOptions& opts = {});
 
 // The largest eigenvalue of the symmetric tridiagonal matrix with diagonal alpha (size k) and
