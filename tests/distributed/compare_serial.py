@@ -6,7 +6,8 @@ on rank 0 alone, without mpirun): omega_max, every integrator limit the distribu
 h_safe, the exact velocity_verlet step and the bounds must agree within 1e-9 relative. Rows the
 distributed path does not compute must say so (stability "not computed", h_crit null), never carry a
 number. Also checked: "ranks", "eigensolver" (lanczos, or slepc with --eigensolver slepc), one entry per
-rank whose particles add up.
+rank whose particles add up; against the serial Lanczos, the distributed Lanczos' omega_max to 1e-12
+and (undamped) its number of applications.
 """
 import json
 import math
@@ -71,6 +72,15 @@ def main():
     expect(close(dist["packing"]["mean_coordination"], serial["packing"]["mean_coordination"]), "mean coordination")
     expect(dist["eigen"]["converged"], f"{solver} did not converge")
     expect(close(dist["omega_max"], serial["omega_max"]), f"omega_max {dist['omega_max']!r} != serial {serial['omega_max']!r}")
+    if solver == "lanczos" and o.serial_solver == "lanczos":
+        # The same recurrence from the same start vector on any number of ranks: equal up to the rounding
+        # of the sums, and (one solve without its vector: undamped) in as many applications.
+        rel = abs(dist["omega_max"] - serial["omega_max"]) / serial["omega_max"]
+        expect(rel <= 1e-12, f"omega_max differs from the serial Lanczos by {rel:.1e} (> 1e-12)")
+        if not serial["packing"]["damped"]:
+            expect(dist["eigen"]["operator_applications"] == serial["eigen"]["operator_applications"],
+                   f"{dist['eigen']['operator_applications']} applications, the serial Lanczos "
+                   f"{serial['eigen']['operator_applications']}")
     expect(close(dist["h_exact_velocity_verlet"], serial["h_exact_velocity_verlet"]),
            f"h_exact {dist['h_exact_velocity_verlet']!r} != {serial['h_exact_velocity_verlet']!r}")
     for name, e in serial["estimates"].items():

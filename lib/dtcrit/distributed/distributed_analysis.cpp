@@ -9,6 +9,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <random>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -114,12 +115,13 @@ struct WireContact {  // packing::Contact without Eigen's types
 };
 
 // What a rank receives: its owned particles (first) and ghosts, their global indices in the
-// partitioned numbering (rank by rank, owned particles contiguous), and the contacts touching an
-// owned particle in local indices.
+// partitioned numbering (rank by rank, owned particles contiguous), the owned particles' indices in
+// the packing as read (ascending), and the contacts touching an owned particle in local indices.
 struct LocalPart {
   Index owned = 0;
   std::int64_t first_global = 0;  // global index of the first owned particle
   std::vector<std::int64_t> global;
+  std::vector<std::int64_t> original;  // owned particles only
   std::vector<double> centre, radius, mass, inertia;
   std::vector<int> type;
   std::vector<WireContact> contacts;
@@ -134,6 +136,7 @@ void fields(Io& io, Part& l) {
   io.field(l.owned);
   io.field(l.first_global);
   io.field(l.global);
+  io.field(l.original);
   io.field(l.centre);
   io.field(l.radius);
   io.field(l.mass);
@@ -218,7 +221,10 @@ class Splitter {
     LocalPart l;
     l.owned = count_[ur];
     l.first_global = first_[ur];
-    for (std::int64_t g = first_[ur]; g < first_[ur] + count_[ur]; ++g) l.global.push_back(g);
+    for (std::int64_t g = first_[ur]; g < first_[ur] + count_[ur]; ++g) {
+      l.global.push_back(g);
+      l.original.push_back(original_[static_cast<std::size_t>(g)]);  // ascending: new_index_ keeps the order
+    }
     std::vector<std::int64_t> ghosts;
     for (auto k : by_rank_[ur]) {
       const packing::Contact& c = cs_.contacts[k];
@@ -348,15 +354,37 @@ TopEigen solve_top(Mat A, double tolerance, Index max_iterations, Vec v) {
   return out;
 }
 
+// This rank's part of the serial path's start vector (linalg::lanczos_largest's seeded random vector over
+// the dofs of the packing as read): the whole sequence is drawn (O(dofs) per rank, about 5 ns each)
+// and the entries of the owned particles kept, so that every rank count starts from the same vector
+// and the answer does not depend on it beyond the rounding of the sums.
+Vector serial_start_vector(const std::vector<std::int64_t>& original, Index dpp, std::int64_t particles) {
+  const linalg::LanczosOptions defaults;
+  std::mt19937_64 rng(defaults.seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Vector v(static_cast<Index>(original.size()) * dpp);
+  std::size_t next = 0;
+  for (std::int64_t i = 0; i < particles; ++i) {
+    const bool mine = next < original.size() && original[next] == i;
+    for (Index d = 0; d < dpp; ++d) {
+      const double x = u(rng);
+      if (mine) v[static_cast<Index>(next) * dpp + d] = x;
+    }
+    if (mine) ++next;
+  }
+  return v;
+}
+
 // The same by the serial path's three-term Lanczos recurrence (linalg/lanczos.hpp) over the ranks:
-// each rank iterates on its owned entries, A's MatMult gathers the ghosts, the recurrence's sums go
-// through MPI_Allreduce, so every rank builds the same tridiagonal matrix and stops at the same step.
+// each rank iterates on its owned entries from its part of the serial start vector, A's MatMult gathers
+// the ghosts, the recurrence's sums go through MPI_Allreduce, so every rank builds the same tridiagonal
+// matrix and stops at the same step.
 // Converged by the recurrence's own criterion (the serial path's). With want_vector the Ritz vector
 // (a second pass of the recurrence) goes into v, and the reported residual is its true one,
 // |A v - theta v| / theta, from one more application (into w), as SLEPc's EPSComputeError; without,
 // the recurrence's estimate, as the serial path reports it.
-TopEigen solve_top_lanczos(Mat A, double tolerance, Index max_steps, bool want_vector, Vec v, Vec w,
-                           const std::function<void(Index, double)>& progress) {
+TopEigen solve_top_lanczos(Mat A, double tolerance, Index max_steps, bool want_vector, const Vector& start, Vec v,
+                           Vec w, const std::function<void(Index, double)>& progress) {
   PetscInt owned = 0, global = 0;
   check(VecGetLocalSize(v, &owned), "VecGetLocalSize");
   check(VecGetSize(v, &global), "VecGetSize");
@@ -370,7 +398,7 @@ TopEigen solve_top_lanczos(Mat A, double tolerance, Index max_steps, bool want_v
     lo.tolerance = tolerance;
     lo.max_steps = max_steps;
     lo.want_vector = want_vector;
-    lo.seed = 20161 + static_cast<std::uint64_t>(rank());  // a different random start on each rank
+    lo.start = &start;
     lo.global_size = global;
     lo.progress = progress;
     lo.sum_over_ranks = [](double* values, int count) {
@@ -680,6 +708,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
 
     // omega_max.
     const bool lanczos = opts.eigensolver == DistributedEigensolver::lanczos;
+    const Vector start = lanczos ? serial_start_vector(part.original, dpp, globals.particles) : Vector();
     say(fmt::format("omega_max: largest eigenvalue of M^-1/2 K M^-1/2 ({} dofs, {} contacts, {} on {} ranks)", N,
                     r.pair_contacts + r.wall_contacts, lanczos ? "three-term Lanczos" : "SLEPc Krylov-Schur", P));
     auto t0 = std::chrono::steady_clock::now();
@@ -691,7 +720,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
     // (SLEPc always computes it).
     auto solve = [&](bool want_vector) {
       ++out.eigensolves;
-      return lanczos ? solve_top_lanczos(A, tol, opts.analysis.eigen.max_steps, want_vector, v, w, lanczos_progress)
+      return lanczos ? solve_top_lanczos(A, tol, opts.analysis.eigen.max_steps, want_vector, start, v, w, lanczos_progress)
                      : solve_top(A, tol, opts.max_iterations, v);
     };
     ctx.a = 1.0, ctx.b = 0.0;
