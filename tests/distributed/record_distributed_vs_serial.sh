@@ -57,7 +57,7 @@ for r in range(rounds):
 ms, mm = statistics.median(x["wall"] for x in s), statistics.median(x["wall"] for x in m)
 rel = max(abs(a["omega"] - b["omega"]) / b["omega"] for a in m for b in s)
 print(f"\nMedian wall time: serial {ms:.2f} s, mpirun -np 2 {mm:.2f} s: **ratio {mm / ms:.3f}** (distributed / serial). "
-      f"Largest relative difference of omega_max between the two: {rel:.1e} (each solve stops at a relative residual "
-      f"of 1e-8 from its own start vector; the Ritz value's error is of the order of its square, scaled by the gap).")
+      f"Largest relative difference of omega_max between the two: {rel:.1e} (both run the same "
+      f"recurrence from the same start vector; only the grouping of its sums differs).")
 PY
 echo "wrote $out"
