@@ -713,9 +713,15 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
                     r.pair_contacts + r.wall_contacts, lanczos ? "three-term Lanczos" : "SLEPc Krylov-Schur", P));
     auto t0 = std::chrono::steady_clock::now();
     const double tol = opts.analysis.eigen.tolerance;
-    // Progress of a Lanczos solve, on rank 0 (the serial path's callback, when the caller gave one).
-    const std::function<void(Index, double)> lanczos_progress =
-        me == 0 ? opts.analysis.eigen.progress : std::function<void(Index, double)>{};
+    // Progress of a Lanczos solve on rank 0, at most every 2 s, as the serial path prints it.
+    auto last_report = std::chrono::steady_clock::now();
+    std::function<void(Index, double)> lanczos_progress;
+    if (me == 0 && opts.analysis.progress)
+      lanczos_progress = [&](Index steps, double residual) {
+        if (seconds(last_report) < 2.0) return;
+        last_report = std::chrono::steady_clock::now();
+        say(fmt::format("  Lanczos step {}: relative residual {:.2g} (tolerance {:.2g})", steps, residual, tol));
+      };
     // One largest-eigenvalue solve at the shell's current (a, b); the vector into v when asked for
     // (SLEPc always computes it).
     auto solve = [&](bool want_vector) {
