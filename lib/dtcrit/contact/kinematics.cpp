@@ -166,7 +166,9 @@ BodyBlocks body_blocks(const ContactArms& arms, const ContactBlocks& b) {
   const ArmJacobians a = arm_jacobians(arms);
   BodyBlocks out;
   out.K = body_product(a, b.K);
-  out.C = body_product(a, b.C);
+  // An undamped contact's C is zero, and so is its product: skipped (a packing builds these blocks
+  // per contact for its Gershgorin bound; at 10^7 spheres that pass takes minutes).
+  out.C = b.C.isZero(0.0) ? Eigen::Matrix<double, 12, 12>::Zero().eval() : body_product(a, b.C);
   if (b.geometric != 0.0) {
     const Mat3 gP = b.geometric * (Mat3::Identity() - n * n.transpose());
     out.K.block<3, 3>(0, 0) -= gP;
