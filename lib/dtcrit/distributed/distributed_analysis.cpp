@@ -735,7 +735,10 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
     r.eigen_residual = top.relative_residual;
     r.eigen_residual_is_true = top.residual_is_true;
     r.eigen_tolerance = tol;
-    r.eigen_converged = top.converged && std::isfinite(r.omega_max);
+    // As the serial path: a true residual (with the vector) is held to the tolerance too, since loss of
+    // orthogonality can make the recurrence's estimate optimistic.
+    r.eigen_converged = top.converged && std::isfinite(r.omega_max) &&
+                        (!top.residual_is_true || top.relative_residual <= tol);
     r.eigen_method = lanczos ? "lanczos" : "slepc";
     if (r.eigen_converged && damped) {  // the top mode's modal damping ratio v^T C~ v / (2 omega_max)
       ctx.a = 0.0, ctx.b = 1.0;
