@@ -8,11 +8,24 @@
 #   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DDTCRIT_BUILD_BENCHMARKS=ON
 #   cmake --build build-bench --target write_lattice_data dtcrit_cli)
 # DTCRIT_BIN names the dtcrit binary (default build-bench/dtcrit), WORKDIR where the data file goes
-# (default a temporary folder; it is about 100 bytes per sphere and removed at the end).
+# (default a temporary folder; it is about 100 bytes per sphere and removed at the end). RANKS=P runs
+# `mpirun -n P` of the distributed build instead (DTCRIT_BIN default build-distributed/dtcrit) and
+# writes ten_million_np<P>.md; the peak memory is then that of the largest process (rank 0, which
+# reads the whole file).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n="${1:-136}"
-bin="${DTCRIT_BIN:-build-bench/dtcrit}"
+ranks="${RANKS:-}"
+if [[ -n "$ranks" ]]; then
+  bin="${DTCRIT_BIN:-build-distributed/dtcrit}"
+  launch=(mpirun -n "$ranks")
+  out=results/benchmarks/ten_million_np$ranks.md
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+else
+  bin="${DTCRIT_BIN:-build-bench/dtcrit}"
+  launch=()
+  out=results/benchmarks/ten_million.md
+fi
 writer="${WRITER:-build-bench/tests/benchmarks/write_lattice_data}"
 for f in "$bin" "$writer"; do
   [[ -x "$f" ]] || { echo "record_ten_million.sh: $f is not built (see the usage above)" >&2; exit 2; }
@@ -27,10 +40,9 @@ commit=$(git rev-parse --short HEAD)
 git diff --quiet HEAD -- lib tools tests CMakeLists.txt || commit="$commit (with uncommitted changes)"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "running: $bin ${args[*]}" >&2
-/usr/bin/time -f "%e %U %S %M" -o "$work/time" "$bin" "${args[@]}" > "$work/out.json"
+/usr/bin/time -f "%e %U %S %M" -o "$work/time" "${launch[@]}" "$bin" "${args[@]}" > "$work/out.json"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-out=results/benchmarks/ten_million.md
-/usr/bin/python3 - "$work" "$n" "$commit" "$load_before" "$load_after" "$bin ${args[*]}" "$bytes" > "$out" <<'PY'
+/usr/bin/python3 - "$work" "$n" "$commit" "$load_before" "$load_after" "${launch[*]} $bin ${args[*]}" "$bytes" > "$out" <<'PY'
 import json, subprocess, sys, datetime
 work, n, commit, lb, la, command, nbytes = sys.argv[1:8]
 j = json.load(open(f"{work}/out.json"))
@@ -44,7 +56,11 @@ print(f"- Machine: {cpu}, {subprocess.run(['nproc'], capture_output=True, text=T
       f"{int(open('/proc/meminfo').read().split()[1]) / 2**20:.0f} GiB, shared; load average before / after: {lb} / {la}")
 print(f"- Input: FCC n = {n} written by `write_lattice_data {n} 1e-3` as a LAMMPS data file of {int(nbytes) / 1e9:.2f} GB "
       "(radii +-0.1 %, compression 2e-3, periodic)")
-print(f"- Command: `{command.replace(work, 'WORK')}`\n")
+print(f"- Command: `{command.strip().replace(work, 'WORK')}`\n")
+if "ranks" in j:
+    print("Distributed: " + ", ".join(f"rank {r['rank']}: {r['particles']} particles, {r['ghosts']} ghosts, "
+                                       f"{r['peak_memory_mb'] / 1024:.2f} GiB peak" for r in j["distributed"]["per_rank"])
+          + f"; eigensolver {j['eigensolver']}.\n")
 print(f"Whole command: **{float(wall):.1f} s wall** ({float(user):.1f} s user, {float(sys_):.1f} s system), "
       f"**peak RSS {int(rss) / 2**20:.2f} GiB**.\n")
 print(f"- {p['particles']} spheres, {p['dofs']} dofs, {p['pair_contacts']} contacts")
