@@ -9,7 +9,6 @@
 #include <cstring>
 #include <exception>
 #include <limits>
-#include <random>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -354,24 +353,18 @@ TopEigen solve_top(Mat A, double tolerance, Index max_iterations, Vec v) {
   return out;
 }
 
-// This rank's part of the serial path's start vector (linalg::lanczos_largest's seeded random vector over
-// the dofs of the packing as read): the whole sequence is drawn (O(dofs) per rank, about 5 ns each)
-// and the entries of the owned particles kept, so that every rank count starts from the same vector
-// and the answer does not depend on it beyond the rounding of the sums.
+// This rank's part of the serial path's start vector (linalg::lanczos_start_entries over the dofs of
+// the packing as read): the whole sequence is drawn (O(dofs) per rank, a few ns each) and the entries
+// of the owned particles (`original`, ascending) kept, so that every rank count starts from the same
+// vector and the answer does not depend on it beyond the rounding of the sums.
 Vector serial_start_vector(const std::vector<std::int64_t>& original, Index dpp, std::int64_t particles) {
-  const linalg::LanczosOptions defaults;
-  std::mt19937_64 rng(defaults.seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
   Vector v(static_cast<Index>(original.size()) * dpp);
-  std::size_t next = 0;
-  for (std::int64_t i = 0; i < particles; ++i) {
-    const bool mine = next < original.size() && original[next] == i;
-    for (Index d = 0; d < dpp; ++d) {
-      const double x = u(rng);
-      if (mine) v[static_cast<Index>(next) * dpp + d] = x;
-    }
-    if (mine) ++next;
-  }
+  std::size_t next = 0;  // the first owned particle not yet passed
+  linalg::lanczos_start_entries(particles * dpp, linalg::LanczosOptions{}.seed, [&](Index dof, double x) {
+    const Index particle = dof / dpp;
+    while (next < original.size() && original[next] < particle) ++next;
+    if (next < original.size() && original[next] == particle) v[static_cast<Index>(next) * dpp + dof % dpp] = x;
+  });
   return v;
 }
 

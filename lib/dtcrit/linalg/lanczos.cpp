@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/roots.hpp"
@@ -125,9 +124,7 @@ LanczosResult lanczos_largest(Index n, const SymmetricOperator& op, const Lanczo
   if (opts.start && opts.start->size() == n && opts.start->norm() > 0.0) {
     v = *opts.start;
   } else {
-    std::mt19937_64 rng(opts.seed);
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    for (Index i = 0; i < n; ++i) v[i] = u(rng);
+    lanczos_start_entries(n, opts.seed, [&](Index i, double x) { v[i] = x; });
   }
   v /= std::sqrt(over_ranks(v.squaredNorm()));
   Vector v0;

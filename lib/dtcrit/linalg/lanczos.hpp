@@ -15,6 +15,7 @@
 // applications, no storage).
 #include <cstdint>
 #include <functional>
+#include <random>
 #include <vector>
 
 #include "dtcrit/core/types.hpp"
@@ -58,6 +59,16 @@ struct LanczosResult {
   Index operations = 0;            // operator applications (steps, twice with want_vector)
   bool converged = false;
 };
+
+// The seeded random start vector of lanczos_largest (without opts.start), entry by entry in order:
+// f(i, value) for i = 0, ..., n - 1. A distributed caller keeps its own entries, so that the
+// recurrence starts from the same vector on any number of ranks.
+template <class F>
+void lanczos_start_entries(Index n, std::uint64_t seed, F&& f) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (Index i = 0; i < n; ++i) f(i, u(rng));
+}
 
 // n: the local size (opts.sum_over_ranks set) or the whole. The vector, when asked for, is this
 // process' part of the unit Ritz vector.
