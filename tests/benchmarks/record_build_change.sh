@@ -50,7 +50,11 @@ answers=$(tests/benchmarks/same_answers.sh "$work/build-old/dtcrit" "$work/build
   echo "$(date -u +%Y-%m-%d), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)),"
   echo "$(c++ --version | head -1). Each build: a fresh build directory of a clone at the commit,"
   echo "\`cmake -DCMAKE_BUILD_TYPE=Release -DDTCRIT_BUILD_TESTS=ON -DDTCRIT_BUILD_STUDIES=ON\` (the"
-  echo "default unity build; the Python module when pybind11 is installed: built here: $python_built),"
+  if [ "$target" = all ]; then
+    echo "default unity build; the Python module when pybind11 is installed: built here: $python_built),"
+  else
+    echo "default unity build),"
+  fi
   echo "then \`cmake --build DIR -j2 --target $target\` with CCACHE_DISABLE=1 under /usr/bin/time (user and sys summed over"
   echo "every compiler and linker process). The machine is shared: compare the rows of one session."
   echo
