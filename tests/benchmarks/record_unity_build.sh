@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CPU time of a cold build, one object per source file against the unity build
-# (DTCRIT_UNITY_BUILD, batches of 8 sources), alternated ROUNDS times (default 1) on a clone of
+# (DTCRIT_UNITY_BUILD, batches of DTCRIT_UNITY_BATCH sources), alternated ROUNDS times (default 1) on a clone of
 # HEAD, ccache off; then checks that both binaries print the same main job (`dtcrit example`) and
 # the same packing answer. TARGET=dtcrit_cli (default: the library and the tool; writes
 # results/benchmarks/build_unity.md) or TARGET=all (the whole tree: tests and studies too, Python
