@@ -4,6 +4,7 @@
 #include <array>
 #include <random>
 
+#include "dtcrit/core/random_draws.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 
 namespace dtcrit::test {
@@ -29,8 +30,8 @@ inline SphereBox fill_sphere_box(stepper::ParticleSystem& sys, std::mt19937_64& 
   SphereBox box{Vector::Zero(sys.dofs()), Vector::Zero(sys.dofs())};
   for (Index i = 0; i < n; ++i) {
     sys.set_centre(box.x, i, Vec3(0.99 * (i % 8), 0.99 * ((i / 8) % 8), 0.49 + 0.99 * (i / 64)));
-    sys.set_centre(box.v, i, 0.05 * Vec3(U(rng), U(rng), U(rng)));
-    sys.set_spin(box.v, i, 0.2 * Vec3(U(rng), U(rng), U(rng)));
+    sys.set_centre(box.v, i, 0.05 * draw_vec3(U, rng));
+    sys.set_spin(box.v, i, 0.2 * draw_vec3(U, rng));
   }
   return box;
 }

@@ -19,6 +19,7 @@
 #include "cli_test_support.hpp"
 #include "packing_test_support.hpp"
 #include "test_support.hpp"
+#include "dtcrit/core/random_draws.hpp"
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/analysis/pair_analysis.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
@@ -64,8 +65,8 @@ RandomAssembly random_assembly(int dim, int free, int fixed, int contacts, unsig
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> U(-1.0, 1.0);
   auto rvec = [&] {
-    Vec3 v(U(rng), U(rng), dim == 3 ? U(rng) : 0.0);
-    return v;
+    const double z = dim == 3 ? U(rng) : 0.0, y = U(rng);  // z first: every compiler draws alike
+    return Vec3(U(rng), y, z);
   };
   RandomAssembly a;
   a.file["dimension"] = dim;
@@ -90,8 +91,9 @@ RandomAssembly random_assembly(int dim, int free, int fixed, int contacts, unsig
         body["inertia"] = I;
       } else {
         // In [1, 2] e-10: a rigid body's moments (each at most the sum of the other two).
-        const Vec3 moments = 1e-10 * Vec3(1.5 + 0.5 * U(rng), 1.5 + 0.5 * U(rng), 1.5 + 0.5 * U(rng));
-        const Eigen::Quaterniond q = Eigen::Quaterniond(U(rng), U(rng), U(rng), U(rng)).normalized();
+        const Vec3 moments = 1e-10 * (1.5 + 0.5 * draw_vec3(U, rng).array()).matrix();
+        const Vec3 q_xyz = draw_vec3(U, rng);
+        const Eigen::Quaterniond q = Eigen::Quaterniond(U(rng), q_xyz.x(), q_xyz.y(), q_xyz.z()).normalized();
         const Mat3 R = q.toRotationMatrix();
         a.J.back() = R * moments.asDiagonal() * R.transpose();
         if (quaternion) {

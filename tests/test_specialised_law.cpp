@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "dtcrit/core/random_draws.hpp"
 #include "dtcrit/contact/hooke_history_force.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/integrators/registry.hpp"
@@ -20,7 +21,11 @@ using contact::Vec3;
 TEST_CASE("hooke_history_force equals the general law to the last bit", "[contact][stepper]") {
   std::mt19937_64 rng(2024);
   std::uniform_real_distribution<double> U(-1.0, 1.0), P(0.0, 1.0);
-  auto random_vec = [&](double scale) { return Vec3(scale * U(rng), scale * U(rng), scale * U(rng)); };
+  auto random_vec = [&](double scale) -> Vec3 { return scale * draw_vec3(U, rng); };
+  auto product_of_two = [&] {  // two draws in a fixed order, whatever the compiler
+    const double a = P(rng);
+    return a * P(rng);
+  };
   // Friction from none to almost none to ample, with and without tangential dashpots and springs:
   // the draws below stick and slide, with zero and non-zero histories.
   const std::vector<contact::ContactLaw> laws = {
@@ -34,7 +39,7 @@ TEST_CASE("hooke_history_force equals the general law to the last bit", "[contac
     for (int k = 0; k < 4000; ++k) {
       contact::RoundContact g;
       g.normal = random_vec(1.0).normalized();
-      g.overlap = 1e-4 * P(rng) * P(rng);
+      g.overlap = 1e-4 * product_of_two();
       g.ri = 1e-3 * (0.5 + P(rng));
       g.rj = 1e-3 * (0.5 + P(rng));
       g.wall = k % 5 == 0;
@@ -42,7 +47,7 @@ TEST_CASE("hooke_history_force equals the general law to the last bit", "[contac
       const Vec3 vi = random_vec(0.1), wi = random_vec(100.0), vj = random_vec(0.1), wj = random_vec(100.0);
       const double m_eff = 1e-5 * (0.2 + P(rng)), dt = k % 7 == 0 ? 0.0 : 1e-5 * P(rng);  // 0: a first call
       contact::History h;
-      if (k % 3 != 0) h.xi_t = random_vec(1e-4 * P(rng) * P(rng));
+      if (k % 3 != 0) h.xi_t = random_vec(1e-4 * product_of_two());
       const contact::HookeHistoryForce fast = contact::hooke_history_force(law, g, vi, wi, vj, wj, m_eff, h.xi_t, dt);
 
       contact::ContactInput in = contact::contact_input(g, vi, wi, vj, wj, m_eff, {}, false);

@@ -17,6 +17,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "dtcrit/core/random_draws.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/contact/response.hpp"
@@ -647,7 +648,10 @@ TEST_CASE("cell list finds exactly the contacts of an O(N^2) search", "[stepper]
   sys.add_wall(Vec3(L, 0, 0), -Vec3::UnitX(), law);
   sys.add_bond(0, 1, 1.0e4);  // bonded pairs are never ordinary contacts
   Vector x = Vector::Zero(sys.dofs());
-  for (Index i = 0; i < N; ++i) sys.set_centre(x, i, Vec3(L * U(rng), L * U(rng), dim == 3 ? L * U(rng) : 0.0));
+  for (Index i = 0; i < N; ++i) {
+    const double z = dim == 3 ? L * U(rng) : 0.0, y = L * U(rng);  // z first: every compiler draws alike
+    sys.set_centre(x, i, Vec3(L * U(rng), y, z));
+  }
   sys.set_centre(x, 1, sys.centre(x, 0) + Vec3(0.3, 0, 0));
   sys.set_skin(0.2);
   auto same = [&](const Vector& xx) {
@@ -661,7 +665,8 @@ TEST_CASE("cell list finds exactly the contacts of an O(N^2) search", "[stepper]
   std::normal_distribution<double> G(0.0, 1.0);
   Vector dx = Vector::Zero(sys.dofs());
   for (Index i = 0; i < N; ++i) {
-    Vec3 d(G(rng), G(rng), dim == 3 ? G(rng) : 0.0);
+    const double z = dim == 3 ? G(rng) : 0.0, y = G(rng);
+    const Vec3 d(G(rng), y, z);
     sys.set_centre(dx, i, 0.099 * d / d.norm());
   }
   same(x + dx);
@@ -819,7 +824,7 @@ TEST_CASE("contact reports off: the same trajectory to the last bit, and last_co
     Vector x = Vector::Zero(sys.dofs()), v = Vector::Zero(sys.dofs());
     for (Index i = 0; i < 27; ++i) {
       sys.set_centre(x, i, Vec3(0.97 * (i % 3), 0.97 * ((i / 3) % 3), 0.48 + 0.97 * (i / 9)));
-      sys.set_centre(v, i, 0.05 * Vec3(U(rng), U(rng), U(rng)));
+      sys.set_centre(v, i, 0.05 * draw_vec3(U, rng));
     }
     sys.set_contact_reports(reports);
     auto vv = make_integrator("velocity_verlet");

@@ -14,6 +14,7 @@
 #include <random>
 #include <vector>
 
+#include "dtcrit/core/random_draws.hpp"
 #include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 
@@ -78,7 +79,7 @@ inline StepperPacking fcc_packing(Index n, stepper::TangentialHistory mode) {
   p.v = Vector::Zero(p.sys->dofs());
   for (Index i = 0; i < n; ++i) {
     p.sys->set_centre(p.x, i, sites[i]);
-    p.sys->set_centre(p.v, i, 1e-3 * Vec3(U(rng), U(rng), U(rng)));
+    p.sys->set_centre(p.v, i, 1e-3 * draw_vec3(U, rng));
   }
   return p;
 }

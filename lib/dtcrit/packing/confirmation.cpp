@@ -6,6 +6,7 @@
 #include <random>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/random_draws.hpp"
 #include "dtcrit/integrators/integrate.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/packing/stepper_adapter.hpp"
@@ -154,10 +155,10 @@ ConfirmationRun confirm_with_stepper(const Packing& given, const ContactLaws& gi
   std::uniform_real_distribution<double> U(-1.0, 1.0);
   Vector x = sp.x0;
   for (Index i = 0; i < p.size(); ++i)
-    sp.system->set_centre(x, i, p.centre[static_cast<std::size_t>(i)] + amplitude * Vec3(U(rng), U(rng), U(rng)));
+    sp.system->set_centre(x, i, p.centre[static_cast<std::size_t>(i)] + amplitude * draw_vec3(U, rng));
   Vector v = Vector::Zero(x.size());
   if (spin > 0.0)
-    for (Index i = 0; i < p.size(); ++i) sp.system->set_spin(v, i, spin * Vec3(U(rng), U(rng), U(rng)));
+    for (Index i = 0; i < p.size(); ++i) sp.system->set_spin(v, i, spin * draw_vec3(U, rng));
   return run_pair(*sp.system, *ref.system, sp.x0, x, v, out, steps, ref.system.get());
 }
 

@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/random_draws.hpp"
 #include "dtcrit/core/suggest.hpp"
 #include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/contact/hertz_mindlin.hpp"
@@ -642,11 +643,12 @@ class BoxSettle final : public SweepCase {
     for (long i = 0; i < n_; ++i) {
       sys->add_particle(R, m_, stepper::sphere_inertia(m_, R));
       const long layer = i / (per_row * per_row), k = i % (per_row * per_row);
-      const Vec3 c(off + static_cast<double>(k % per_row) * a + jitter * U(rng),
-                   off + static_cast<double>(k / per_row) * a + jitter * U(rng), d_ + static_cast<double>(layer) * a);
+      const double jitter_y = U(rng), jitter_x = U(rng);  // in g++'s order of the arguments they were in
+      const Vec3 c(off + static_cast<double>(k % per_row) * a + jitter * jitter_x,
+                   off + static_cast<double>(k / per_row) * a + jitter * jitter_y, d_ + static_cast<double>(layer) * a);
       if (c.z() + R > H) fail(fmt::format("box-settle: {} spheres do not fit in the box", n_));
       sys->set_centre(s.x0, i, c);
-      sys->set_centre(s.v0, i, Vec3(vs * U(rng), vs * U(rng), vs * U(rng)));
+      sys->set_centre(s.v0, i, vs * draw_vec3(U, rng));
     }
     s.system = std::move(sys);
     return s;
