@@ -262,6 +262,10 @@ const IntegratorInfo& integrator_info(std::string_view spec) {
   return it->second;
 }
 
+bool dashpots_read_backward_difference(std::string_view spec) {
+  return integrator_info(spec).dashpot_velocity == DashpotVelocity::backward_difference;
+}
+
 std::vector<std::string> default_integrator_specs() {
   std::vector<std::string> specs;
   for (const Row& r : rows()) {

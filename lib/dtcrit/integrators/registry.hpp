@@ -55,6 +55,10 @@ std::unique_ptr<Integrator> make_integrator(std::string_view spec);
 // are created once and live for the rest of the program.
 const IntegratorInfo& integrator_info(std::string_view spec);
 
+// Whether the scheme a spec names reads its dashpots at (x_n - x_{n-1}) / h (velocity Verlet as
+// LAMMPS runs it, leapfrog, ...): the rows whose damped limit is the -1 crossing of 4M - 2hC - h^2 K.
+bool dashpots_read_backward_difference(std::string_view spec);
+
 // What "--integrator all" means: every row with its default parameters, each scheme once (a
 // parametrised row whose defaults equal an alias is listed under the alias only).
 std::vector<std::string> default_integrator_specs();

@@ -92,7 +92,7 @@ ConfirmationRun checked_run(const std::string& integrator, double h_predicted, d
 
 stepper::TangentialHistory confirmation_history_mode(const std::string& integrator, const contact::ContactLaw& law,
                                                      bool seeded_histories) {
-  if (seeded_histories || integrator_info(integrator).dashpot_velocity == DashpotVelocity::backward_difference)
+  if (seeded_histories || dashpots_read_backward_difference(integrator))
     return stepper::TangentialHistory::traditional;
   const bool displacement_spring =
       law.rolling == contact::RollingModel::none && law.twisting == contact::TwistingModel::none &&

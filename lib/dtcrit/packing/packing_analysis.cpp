@@ -127,7 +127,7 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
 PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const GlobalSystem& sys, double omega_max,
                                                 double zeta, const PackingAnalysisOptions& opts,
                                                 std::optional<DampedLimit> half_step_limit) {
-  const bool backward = sys.damped() && integrator_info(spec).dashpot_velocity == DashpotVelocity::backward_difference;
+  const bool backward = sys.damped() && dashpots_read_backward_difference(spec);
   if (backward && !half_step_limit) half_step_limit = half_step_damped_limit(sys, omega_max, opts.eigen, zeta);
   SpectrumFacts f;
   f.damped = sys.damped();
@@ -401,7 +401,7 @@ bool has_history_springs(const std::vector<contact::ContactLaw>& laws) {
 }
 
 bool limit_holds_for_both_updates(const PackingReport& r, const std::string& integrator) {
-  return !r.history_springs || integrator_info(integrator).dashpot_velocity == DashpotVelocity::backward_difference;
+  return !r.history_springs || dashpots_read_backward_difference(integrator);
 }
 
 PackingReport analyse_system(const std::string& source, const GlobalSystem& sys, const PackingAnalysisOptions& opts) {
@@ -473,9 +473,8 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
   t0 = std::chrono::steady_clock::now();
   say("Gershgorin bounds (h_safe)");
   sys.gershgorin_bound(1.0, 0.0);
-  const bool backward_row = std::any_of(opts.integrators.begin(), opts.integrators.end(), [](const std::string& spec) {
-    return integrator_info(spec).dashpot_velocity == DashpotVelocity::backward_difference;
-  });
+  const bool backward_row = std::any_of(opts.integrators.begin(), opts.integrators.end(),
+                                       [](const std::string& spec) { return dashpots_read_backward_difference(spec); });
   if (r.damped && backward_row) sys.gershgorin_bound(0.0, 1.0);
   r.timings.emplace_back("gershgorin bounds", seconds_since(t0));
 
