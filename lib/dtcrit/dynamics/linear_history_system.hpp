@@ -35,6 +35,7 @@ class LinearHistorySystem final : public MechanicalSystem {
 
   const Matrix& stiffness() const { return K_; }
   const Matrix& damping() const { return C_; }
+  using MechanicalSystem::damping;  // the virtual damping(t, x, v, C) stays visible beside the accessor
   const Matrix& history_force() const { return P_; }  // P
   const Matrix& history_rate() const { return R_; }   // R
 

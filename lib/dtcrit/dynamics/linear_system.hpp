@@ -21,6 +21,7 @@ class LinearSystem final : public MechanicalSystem {
 
   const SparseMatrix& stiffness() const { return K_; }
   const SparseMatrix& damping() const { return C_; }
+  using MechanicalSystem::damping;  // the virtual damping(t, x, v, C) stays visible beside the accessor
   // A constant external load added to the force (gravity-like); zero by default.
   void set_load(Vector load);
 

@@ -56,6 +56,7 @@ class PlanarContactPair final : public MechanicalSystem {
   Eigen::Matrix<double, 2, 6> contact_jacobian() const { return G_; }
   Matrix stiffness() const;  // G^T diag(k_t, k_n) G
   Matrix damping() const;    // G^T diag(c_t, c_n) G
+  using MechanicalSystem::damping;  // the virtual damping(t, x, v, C) stays visible beside the accessor
   TangentialHistory history_mode() const { return mode_; }
   // traditional: forget xi; the next force() call at t0 re-initialises it from the positions.
   void reset_history(double t0);
