@@ -21,7 +21,7 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 read -r user sys wall < "$work/time"
 /usr/bin/python3 - "$work/compiles.log" "$work/build" "$commit" "$user" "$sys" "$wall" "$load_before" \
   "$(cut -d' ' -f1-3 /proc/loadavg)" "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" \
-  "$(c++ --version | head -1)" > "$out" <<'PY'
+  "$(tests/benchmarks/compiler_of.sh "$work/build")" > "$out" <<'PY'
 import collections, sys
 log, build, commit, user, sys_, wall, load0, load1, cpu, cxx = sys.argv[1:]
 rows = []

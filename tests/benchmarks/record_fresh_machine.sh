@@ -5,6 +5,8 @@
 # phases of the test run, the slowest tests and the CPU time to $OUT (default
 # results/benchmarks/fresh_machine.md). On a machine where Debian's packages are already installed
 # apt takes seconds; run it on a freshly booted machine to measure what a new user waits.
+# EMPTY_CCACHE=1 gives the clone an empty ccache of its own (CCACHE_DIR in the work folder): with the
+# packages installed, that is a new user's machine without apt's download.
 # With --logs RUN_LOG TEST_LOG it only summarises two logs written earlier by this script's
 # stamp() (the machine and commit are then those given by $MACHINE_NOTE and $COMMIT).
 set -euo pipefail
@@ -26,6 +28,10 @@ else
   trap 'rm -rf "$work"' EXIT
   git clone -q . "$work/src"
   note="load before: $(cut -d' ' -f1-3 /proc/loadavg); uptime $(cut -d' ' -f1 /proc/uptime) s"
+  if [ "${EMPTY_CCACHE:-0}" = 1 ]; then
+    export CCACHE_DIR="$work/ccache"
+    note="$note; an empty ccache (EMPTY_CCACHE=1)"
+  fi
   run_log="$work/run.log"; test_log="$work/test.log"
   (cd "$work/src" && stamp "$run_log" tools/run.sh && stamp "$test_log" bash .ci/run)
 fi

@@ -40,7 +40,7 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo
   echo "- Date: $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- lib/dtcrit/packing tests/benchmarks ':!*.md' || echo ' (packing sources modified)')"
   echo "- Machine: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(nproc) cores; load average before / after: ${load_before} / ${load_after} (shared machine: wall times are upper bounds)"
-  echo "- Compiler: $(c++ --version | head -1), Release (-O3 -DNDEBUG); the contact loop of the operator runs on 2 threads (Google Benchmark's \"Library was built as DEBUG\" warning in the raw output is about Debian's libbenchmark package, not this code)"
+  echo "- Compiler: $(tests/benchmarks/compiler_of.sh "$build"), Release (-O3 -DNDEBUG); the contact loop of the operator runs on 2 threads (Google Benchmark's \"Library was built as DEBUG\" warning in the raw output is about Debian's libbenchmark package, not this code)"
   echo "- Command per row: \`/usr/bin/time -f %M $build/tests/benchmarks/bench_packing --benchmark_filter='BM_Packing/n:N/poly:P/spectra:S/damped:D/'\`"
   echo
   echo "Case: FCC lattice, periodic, 4 n^3 spheres (n = 6, 14, 29, 63), R = 1 mm, rho = 2500 kg/m^3, every"

@@ -56,7 +56,7 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo
   echo "- Date: $(date -u +%Y-%m-%dT%H:%MZ); commit $commit"
   echo "- Machine: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(nproc) cores; load average before / after: $load_before / $load_after (shared machine: times are upper bounds)"
-  echo "- Compiler: $(c++ --version | head -1), Release (-O3 -DNDEBUG); the operator on 2 threads, the recurrence on one"
+  echo "- Compiler: $(tests/benchmarks/compiler_of.sh "$build"), Release (-O3 -DNDEBUG); the operator on 2 threads, the recurrence on one"
   echo
   echo "Cases (profile_packing N POLY DAMPED): FCC lattice, periodic, 4 N^3 spheres, compression 2e-3, radii +-0.1 %"
   echo "(POLY 1), k_n = 1e5 N/m, k_t = 3e4 N/m, with rotation; DAMPED 1: gamma_n = 2000 1/s, gamma_t = 1000 1/s."

@@ -129,7 +129,7 @@ fi
   echo
   echo "- Date: $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- lib/dtcrit/stepper tests/benchmarks || echo ' (stepper sources modified)')"
   echo "- Machine: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(nproc) cores available; load average before / after: ${load_before} / ${load_after} (the machine is shared: figures are lower bounds)"
-  echo "- Compiler: $(c++ --version | head -1), Release (-O3 -DNDEBUG); single thread in this table"
+  echo "- Compiler: $(tests/benchmarks/compiler_of.sh "$build"), Release (-O3 -DNDEBUG); single thread in this table"
   echo "- Command: \`$build/tests/benchmarks/bench_stepper --benchmark_min_time=$min_time\`"
   echo
   echo "Case: 3D spheres on an FCC lattice (R = 1 mm +-0.2 %, every nominal neighbour overlapping by 1 % of"

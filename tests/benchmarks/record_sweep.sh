@@ -102,7 +102,7 @@ tmp=$(mktemp)
   echo
   echo "- Date: $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- lib tools || echo ' (with uncommitted changes)')"
   echo "- Machine: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(nproc) cores available (shared with other users: the load averages say how busy; figures are upper bounds)"
-  echo "- Compiler: $(c++ --version | head -1), Release (-O3 -DNDEBUG)"
+  echo "- Compiler: $(tests/benchmarks/compiler_of.sh "$build"), Release (-O3 -DNDEBUG)"
   echo "- new: \`$new\` with \`--threads $threads\` (the default: the hardware threads) and with \`--threads 1\`"
   if [ -n "$old" ]; then
     echo "- old: \`$old\`, a Release build of commit ${OLD_COMMIT:-(not given)} (single thread: it has no --threads)"
