@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The first line of `--version` of the C++ compiler a build directory was configured with (its
-# CMakeCache.txt): CMakeLists.txt picks clang++ when it is there, so `c++ --version` would name g++.
+# The first line of `--version` of the C++ compiler a build directory was configured with (the
+# compiler CMake identified, CMakeFiles/<version>/CMakeCXXCompiler.cmake): CMakeLists.txt picks
+# clang++ when it is there, so `c++ --version` would name g++.
 #   tests/benchmarks/compiler_of.sh build-bench
 set -euo pipefail
-cache="${1:?usage: compiler_of.sh BUILD_DIR}/CMakeCache.txt"
-compiler="$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$cache")"
-[ -n "$compiler" ] || { echo "compiler_of.sh: no CMAKE_CXX_COMPILER in $cache" >&2; exit 1; }
+dir="${1:?usage: compiler_of.sh BUILD_DIR}"
+compiler="$(sed -n 's/^set(CMAKE_CXX_COMPILER "\(.*\)")$/\1/p' "$dir"/CMakeFiles/*/CMakeCXXCompiler.cmake 2>/dev/null | head -1 || true)"
+[ -n "$compiler" ] || { echo "compiler_of.sh: no compiler identified in $dir/CMakeFiles" >&2; exit 1; }
 "$compiler" --version | head -1

@@ -120,7 +120,7 @@ fi
   echo
   echo "- Date: $(date -u +%Y-%m-%dT%H:%MZ); new: commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- lib tests/benchmarks ':!*.md' || echo ' (sources modified)') in \`$build\`; old: commit $old_commit in \`$old\`"
   echo "- Machine: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(nproc) cores; load average before / after: ${load_before} / ${load_after} (a shared machine: other processes compete for the cores, so wall times are upper bounds and vary between rounds; compare old and new within a round)"
-  echo "- Compiler: $(tests/benchmarks/compiler_of.sh "$build"), Release (-O3 -DNDEBUG), both builds"
+  echo "- Compiler: new $(tests/benchmarks/compiler_of.sh "$build"), old $(tests/benchmarks/compiler_of.sh "$old"), Release (-O3 -DNDEBUG)"
   echo "- Command per run: \`/usr/bin/time -f '%M %e %U' BUILD/tests/benchmarks/bench_packing --benchmark_filter='BM_Packing/n:N/poly:P/spectra:S/damped:D/'\`, $rounds rounds, old and new alternated (order swapped every round)"
   echo
   echo "Cases (bench_packing.cpp): FCC lattice, periodic, 4 n^3 spheres, radii +-0.1 % (poly 1), k_n = 1e5 N/m,"
