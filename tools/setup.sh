@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 preset="${1:-default}"
 target="${2:-}"
 
-# clang: the compiler CMakeLists.txt picks when it is there (about 0.6 of g++'s CPU for this tree).
+# clang: the compiler CMakeLists.txt picks when it is there (0.78 of g++'s CPU for the command's build).
 # liblapack-dev: dgeev for large dense eigenvalue problems; libopenblas0-pthread runs it (and the BLAS
 # under it) blocked and threaded, 7-15x faster than the reference build at order 1200-2400.
 packages=(cmake clang g++ make libeigen3-dev libspectra-dev libboost-math-dev libboost-iostreams-dev
