@@ -643,7 +643,7 @@ class BoxSettle final : public SweepCase {
     for (long i = 0; i < n_; ++i) {
       sys->add_particle(R, m_, stepper::sphere_inertia(m_, R));
       const long layer = i / (per_row * per_row), k = i % (per_row * per_row);
-      const double jitter_y = U(rng), jitter_x = U(rng);  // in g++'s order of the arguments they were in
+      const double jitter_y = U(rng), jitter_x = U(rng);  // y first: g++'s order, which the recorded sweeps used
       const Vec3 c(off + static_cast<double>(k % per_row) * a + jitter * jitter_x,
                    off + static_cast<double>(k / per_row) * a + jitter * jitter_y, d_ + static_cast<double>(layer) * a);
       if (c.z() + R > H) fail(fmt::format("box-settle: {} spheres do not fit in the box", n_));
