@@ -264,6 +264,7 @@ const std::vector<PackingKeyword> common_keywords{
     {"youngs", "--youngs", DTCRIT_NUMBER(youngs)},
     {"poisson", "--poisson", DTCRIT_NUMBER(poisson)},
     {"eigensolver", "--eigensolver", DTCRIT_TEXT(eigensolver, "eigensolver")},
+    {"rtol", "--rtol", DTCRIT_NUMBER(rtol)},
     {"lanczos_tol", "--lanczos-tol", DTCRIT_NUMBER(lanczos_tol)},
     {"ncv", "--ncv", DTCRIT_INDEX(ncv)},
     {"amplification_dofs", "--amplification-dofs", DTCRIT_INDEX(amplification_dofs)},
@@ -593,7 +594,7 @@ contact's overlap), or hertz_mindlin = "E=...,nu=...,e=...,mu=..."; type_laws: [
 periodic: "x,y" or ["x", "y"]; walls: ["z=0", "z=0,kn=1e6,kt=5e5"]; gap_tolerance (default 0);
 rotation: rotational dofs; integrators: registry specs, ["all"] or ["none"]; margin: recommended step
 = margin x the limit; youngs [Pa], poisson: Rayleigh / P-wave times; eigensolver: auto, dense,
-lanczos, spectra; lanczos_tol, ncv, amplification_dofs, crossing_check_dofs, certify_dofs: as the CLI's
+lanczos, spectra; rtol, lanczos_tol, ncv, amplification_dofs, crossing_check_dofs, certify_dofs: as the CLI's
 options; confirm: steps of the reference stepper at 0.99 and 1.01 of every limit (--confirm).)");
 
   m.def("packing_from_lammps", &packing_from_lammps, py::arg("path"), py::kw_only(), py::arg("format"),
@@ -606,7 +607,7 @@ options; confirm: steps of the reference stepper at 0.99 and 1.01 of every limit
         "[kg/m^3], compression, radius_spread, seed, disc, box_walls.");
   m.def("packing_from_network", &packing_from_network, py::arg("path"),
         "A contact network of rigid bodies of any shape (as --bodies PATH: FILE.json or a CSV pair): the analysis "
-        "keywords of packing() (integrators, margin, rotation, eigensolver, lanczos_tol, ncv, amplification_dofs, "
+        "keywords of packing() (integrators, margin, rotation, eigensolver, rtol, lanczos_tol, ncv, amplification_dofs, "
         "crossing_check_dofs, certify_dofs, confirm).");
 
   m.def("sweep", &sweep, py::arg("case"), py::arg("integrators") = Strings{"all"}, py::kw_only(),

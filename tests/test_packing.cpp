@@ -301,6 +301,60 @@ TEST_CASE("damped velocity Verlet: the limit is where 4M - 2hC - h^2 K loses def
   CHECK_THAT(lim.h_crit, WithinRel(d.h_crit, 1e-10));
 }
 
+TEST_CASE("damped limit to a precision: the bracket holds the root, looser costs fewer applications", "[packing]") {
+  // The walled polydisperse square lattice of the test above (damping not proportional to stiffness),
+  // by the matrix-free Lanczos solves at three precisions; with the geometric stiffness of its
+  // compressed contacts K is not semi-definite, and the root must bracket from both sides.
+  Packing p = lattice(LatticeKind::square, 4, false, 2e-3, 1e-3);
+  add_box_walls(p, 4e-6, stepper::HookeParams{2e5, 5e4, 300.0, 100.0, 0.0});
+  const ContactLaws laws = hooke(1e5, 3e4, 3000.0, 1200.0);
+  for (const bool geometric : {false, true}) {
+    const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true, geometric);
+    CAPTURE(geometric, g.dofs());
+    REQUIRE(g.stiffness_semidefinite() == !geometric);
+    const double wmax = std::sqrt(largest_eigen_dense(g, 1, 0));
+    const double oracle = half_step_damped_limit_dense(g);  // bisection on the definiteness of dense S(h)
+    EigenOptions eo;
+    eo.method = EigenMethod::lanczos;
+    Index loose_operations = 0;
+    for (const double rtol : {1e-3, 1e-6, 1e-11}) {
+      CAPTURE(rtol);
+      const DampedLimit d = half_step_damped_limit(g, wmax, eo, 0.0, rtol);
+      REQUIRE(d.converged);
+      CHECK(d.h_crit - d.h_low <= rtol * d.h_crit);
+      // The oracle is bisected to 1e-14: the bracket holds it to that.
+      CHECK(d.h_low <= oracle * (1.0 + 1e-13));
+      CHECK(d.h_crit >= oracle * (1.0 - 1e-13));
+      CHECK(d.operations > 0);
+      if (rtol == 1e-3) loose_operations = d.operations;
+      if (rtol == 1e-11) CHECK(d.operations > loose_operations);
+    }
+  }
+}
+
+TEST_CASE("undamped limits to a precision: [h_low, h_crit] holds Omega / omega_max", "[packing]") {
+  // 108 spheres (648 dofs) by Lanczos at a loose and a tight precision against the dense omega_max.
+  Packing p = lattice(LatticeKind::fcc, 3, true, 2e-3, 1e-3);
+  const GlobalSystem g(round_assembly(p, find_contacts(p, hooke(1e5, 3e4))), true);
+  const double exact = 2.0 / std::sqrt(largest_eigen_dense(g, 1, 0));
+  for (const double rtol : {1e-4, 1e-10}) {
+    CAPTURE(rtol);
+    PackingAnalysisOptions o;
+    o.integrators = {"velocity_verlet", "rk4"};
+    o.eigen.method = EigenMethod::lanczos;
+    o.rtol = rtol;
+    o.eigen.tolerance = omega_tolerance(rtol);
+    const PackingReport r = analyse_packing(p, g, o);
+    const PackingIntegratorLimit& vv = r.integrators.at(0);
+    CHECK(vv.h_crit - vv.h_low <= rtol * vv.h_crit * (1.0 + 1e-12));
+    CHECK(vv.h_low <= exact * (1.0 + 1e-14));
+    CHECK(vv.h_crit >= exact * (1.0 - 1e-14));
+    // RK4's Omega_crit = 2 sqrt(2): the same bracket, scaled.
+    CHECK_THAT(r.integrators.at(1).h_low / vv.h_low, WithinRel(std::sqrt(2.0), 1e-6));
+    CHECK(r.rtol == rtol);
+  }
+}
+
 TEST_CASE("damped limit on a symmetric lattice: every solver finds the top mode of each h", "[packing]") {
   // A perfect periodic bcc lattice, damped: the top mode of h^2 K + 2h C lies in another symmetry
   // sector than the undamped one. Warm-started Krylov solves stayed in the first sector and gave a
@@ -688,16 +742,30 @@ TEST_CASE("dtcrit packing --eigensolver: every solver gives the closed form, a b
                                        std::pair{"spectra", "spectra"}, std::pair{"dense", "dense"}}) {
     CAPTURE(solver);
     std::string out;
-    REQUIRE(run(base + " --eigensolver " + solver, out) == 0);
+    REQUIRE(run(base + " --eigensolver " + solver + " --rtol 1e-12", out) == 0);
     const auto j = nlohmann::json::parse(out);
     CHECK(j["eigen"]["method"] == method);
     CHECK_THAT(j["omega_max"].get<double>(), WithinRel(w, 1e-12));
+    // At the default precision (rtol 1e-6): a Ritz value, from below, within its residual bound.
+    REQUIRE(run(base + " --eigensolver " + solver, out) == 0);
+    const auto d = nlohmann::json::parse(out);
+    const double omega = d["omega_max"].get<double>(), tol = d["eigen"]["tolerance"].get<double>();
+    CHECK(tol == omega_tolerance(1e-6));
+    CHECK(omega <= w * (1.0 + 1e-12));  // the dense solver: to rounding
+    CHECK(w * w <= omega * omega * (1.0 + tol));
   }
   std::string out;
   CHECK(run(base + " --eigensolver arpack", out) != 0);
   CHECK_THAT(out, Contains("eigensolver 'arpack'"));
   CHECK(run(base + " --lanczos-tol 0", out) != 0);
   CHECK_THAT(out, Contains("--lanczos-tol = 0"));
+  CHECK(run(base + " --rtol 0.5", out) != 0);
+  CHECK_THAT(out, Contains("--rtol = 0.5"));
+  // --rtol sets omega_max's residual tolerance, (1 + rtol)^2 - 1; --lanczos-tol sets it instead.
+  REQUIRE(run(base + " --rtol 1e-4", out) == 0);
+  CHECK_THAT(nlohmann::json::parse(out)["eigen"]["tolerance"].get<double>(), WithinRel(2.0001e-4, 1e-12));
+  REQUIRE(run(base + " --rtol 1e-4 --lanczos-tol 3e-9", out) == 0);
+  CHECK(nlohmann::json::parse(out)["eigen"]["tolerance"].get<double>() == 3e-9);
 }
 
 TEST_CASE("Hertz and rolling laws in a packing: matrix-free equals assembled, Lanczos equals dense", "[packing][contact]") {

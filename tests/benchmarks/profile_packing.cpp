@@ -1,8 +1,9 @@
 // Where the time of `dtcrit packing` goes on one FCC case of bench_packing.cpp: the phases (lattice,
 // contacts, global system, omega_max, the damped limit), the cost of one operator application, and,
-// damped, every eigenvalue solve of the Newton iteration for the velocity Verlet limit (its step h,
-// whether it rebuilt the eigenvector for the slope, its operator applications and its time).
-// The solves are those of half_step_damped_limit (global_system.cpp), replayed with a counter.
+// damped, every eigenvalue solve of the bracketed root for the velocity Verlet limit (its step h, its
+// tolerance, its operator applications and its time) at the precision RTOL (environment; default
+// PackingAnalysisOptions' rtol). The solves are those of half_step_damped_limit (global_system.cpp),
+// replayed with a counter.
 //
 // Run: build with -DDTCRIT_BUILD_BENCHMARKS=ON, then
 //   build/tests/benchmarks/profile_packing N POLY DAMPED     e.g. 29 1 1
@@ -129,26 +130,22 @@ int main(int argc, char** argv) {
   Index total_ops = 0;
   int solve = 0;
   t0 = Clock::now();
-  const DampedLimit d = half_step_newton(omega, zeta, [&](double h, bool want_slope) {
-    EigenOptions o;
-    o.want_vector = want_slope;
-    const auto ts = Clock::now();
-    const ExtremeEigen e = largest_eigen(g, h * h, 2.0 * h, o);
-    TopAtStep t;
-    t.lambda = e.lambda;
-    Index ops = e.operations;
-    if (want_slope) {
-      Vector w(g.dofs());
-      g.apply_scaled(2.0 * h, 2.0, e.vector.data(), w.data());
-      t.slope = e.vector.dot(w);
-      ++ops;
-    }
-    total_ops += ops;
-    std::printf("  newton solve %d   %8.3f s  h = %.17g  slope %s  %lld applications  lambda - 4 = %.3e\n", ++solve,
-                since(ts), h, want_slope ? "yes" : "no ", static_cast<long long>(ops), e.lambda - 4.0);
-    return t;
-  });
-  std::printf("damped limit       %8.3f s  %d solves, %lld applications  h_crit %.17g  zeta %.6f\n", since(t0), solve,
-              static_cast<long long>(total_ops), d.h_crit, zeta);
+  const double rtol = std::getenv("RTOL") ? std::atof(std::getenv("RTOL")) : PackingAnalysisOptions{}.rtol;
+  const DampedLimit d = half_step_root(
+      omega, zeta, rtol,
+      [&](double h, double tolerance) {
+        EigenOptions o;
+        o.want_vector = false;
+        o.tolerance = tolerance;
+        const auto ts = Clock::now();
+        const ExtremeEigen e = largest_eigen(g, h * h, 2.0 * h, o);
+        total_ops += e.operations;
+        std::printf("  solve %d   %8.3f s  h = %.17g  tolerance %.2g  %lld applications  lambda - 4 = %.3e\n", ++solve,
+                    since(ts), h, tolerance, static_cast<long long>(e.operations), e.lambda - 4.0);
+        return TopAtStep{e.lambda, e.residual, e.operations};
+      },
+      g.stiffness_semidefinite());
+  std::printf("damped limit       %8.3f s  %d solves, %lld applications  h_crit %.17g  h_low %.17g  zeta %.6f\n",
+              since(t0), solve, static_cast<long long>(total_ops), d.h_crit, d.h_low, zeta);
   return 0;
 }

@@ -66,7 +66,12 @@ void add_packing_request_options(CLI::App* cmd, packing::PackingRequest& o) {
   cmd->add_flag("--box-walls", o.box_walls,
                 "lattice with --periodic none: six (four) walls pressed in by the compression overlap 2 r c, so that a "
                 "compressed sc or square lattice is in equilibrium");
-  cmd->add_option("--lanczos-tol", o.lanczos_tol, "relative residual tolerance [-] of the iterative eigensolvers")->capture_default_str();
+  cmd->add_option("--rtol", o.rtol,
+                  "relative precision [-] of every limit: each exact limit h_crit comes with h_low, h_crit - h_low <= "
+                  "rtol h_crit (the eigensolvers stop there; 1e-12 for the last digits)")
+      ->capture_default_str();
+  cmd->add_option("--lanczos-tol", o.lanczos_tol,
+                  "relative residual tolerance [-] of omega_max's iterative solve (default: from --rtol, (1 + rtol)^2 - 1)");
   cmd->add_option("--eigensolver", o.eigensolver,
                   "omega_max by: auto (dense up to 600 dofs, else lanczos; the distributed build: the three-term "
                   "Lanczos recurrence over the ranks), dense, lanczos (three-term, matrix-free), spectra (Spectra's "

@@ -728,6 +728,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
     r.eigen_residual = top.relative_residual;
     r.eigen_residual_is_true = top.residual_is_true;
     r.eigen_tolerance = tol;
+    r.rtol = opts.analysis.rtol;
     // As the serial path: a true residual (with the vector) is held to the tolerance too, since loss of
     // orthogonality can make the recurrence's estimate optimistic.
     r.eigen_converged = top.converged && std::isfinite(r.omega_max) &&
@@ -771,6 +772,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
     f.damped = damped;
     f.dofs = N;
     f.omega_max = r.omega_max;
+    f.omega_residual = r.eigen_residual;
     f.top_mode_zeta = r.top_mode_zeta;
     f.gershgorin_k = estimates.gershgorin_omega2;
     f.gershgorin_c = gershgorin_c;
@@ -780,25 +782,29 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
     } else if (!damped) {
       r.h_exact = 2.0 / r.omega_max;
     } else {
-      // 4/h^2 = lambda_max(M^-1/2 (K + 2C/h) M^-1/2): Newton on the solves of h^2 K~ + 2h C~.
-      say("damped velocity_verlet limit: Newton on lambda_max(h^2 K~ + 2h C~) = 4");
+      // 4/h^2 = lambda_max(M^-1/2 (K + 2C/h) M^-1/2): the bracketed root of stability/damped_limit.hpp
+      // on eigenvalue solves of h^2 K~ + 2h C~ (no vectors), each at the tolerance it asks for.
+      say("damped velocity_verlet limit: root of lambda_max(h^2 K~ + 2h C~) = 4");
       bool solved = true;
-      const packing::DampedLimit half = packing::half_step_newton(r.omega_max, r.top_mode_zeta, [&](double h, bool want_slope) {
-        ctx.a = h * h, ctx.b = 2.0 * h;
-        const TopEigen t = solve(want_slope);
-        solved = solved && t.converged;
-        packing::TopAtStep s;
-        s.lambda = t.converged ? t.lambda : kNaN;  // an unconverged solve ends the iteration (h_crit NaN)
-        if (want_slope && t.converged) {  // g'(h) = v^T (2h K~ + 2 C~) v (Hellmann-Feynman)
-          ctx.a = 2.0 * h, ctx.b = 2.0;
-          check(MatMult(A, v, w), "MatMult");
-          PetscScalar d = 0.0;
-          check(VecDot(v, w, &d), "VecDot");
-          s.slope = d;
-        }
-        return s;
-      });
+      const bool semidefinite = allreduce(sys && !sys->stiffness_semidefinite() ? 1.0 : 0.0, MPI_MAX) == 0.0;
+      const packing::DampedLimit half = packing::half_step_root(
+          r.omega_max, r.top_mode_zeta, opts.analysis.rtol,
+          [&](double h, double tolerance) {
+            ctx.a = h * h, ctx.b = 2.0 * h;
+            ++out.eigensolves;
+            const Index before = ctx.applications;
+            const TopEigen t = lanczos ? solve_top_lanczos(A, tolerance, opts.analysis.eigen.max_steps, false, start,
+                                                           v, w, lanczos_progress)
+                                       : solve_top(A, tolerance, opts.max_iterations, v);
+            solved = solved && t.converged;
+            // An unconverged solve ends the iteration (h_crit NaN).
+            return packing::TopAtStep{t.converged ? t.lambda : kNaN, t.relative_residual * std::abs(t.lambda),
+                                      ctx.applications - before};
+          },
+          semidefinite);
       f.half_step = half;
+      r.damped_solves = half.iterations;
+      r.damped_operations = half.operations;
       r.h_exact = half.h_crit;
       r.h_exact_converged = half.converged && solved;
     }
@@ -817,7 +823,6 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
       if (!r.eigen_converged && l->computed) l->converged = false, l->h_crit = kNaN;
       r.integrators.push_back(*l);
     }
-    r.eigen_operations = ctx.applications;
     r.timings.emplace_back("integrator limits", seconds(t0));
   } catch (...) {
     destroy();
@@ -871,7 +876,7 @@ std::string format_distributed(const DistributedReport& r) {
       "\ndistributed: {} ranks (particles by recursive coordinate bisection, weight 1 + contacts); omega_max by {} on "
       "{}, {} eigensolves, {} operator applications\n",
       r.ranks, r.eigensolver == DistributedEigensolver::lanczos ? "the three-term Lanczos recurrence" : "SLEPc Krylov-Schur",
-      r.operator_kind == OperatorKind::assembled ? "an assembled PETSc MPIAIJ matrix" : "a PETSc MatShell (matrix-free)", r.eigensolves, r.report.eigen_operations);
+      r.operator_kind == OperatorKind::assembled ? "an assembled PETSc MPIAIJ matrix" : "a PETSc MatShell (matrix-free)", r.eigensolves, r.report.eigen_operations + r.report.damped_operations);
   TextTable t({"rank", "particles", "ghosts", "contacts", "wall time [s]", "peak memory [MB]"});
   for (std::size_t q = 0; q < r.per_rank.size(); ++q) {
     const RankFigures& f = r.per_rank[q];

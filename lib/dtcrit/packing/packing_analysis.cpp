@@ -90,6 +90,7 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
   if (!f.damped) {
     const CriticalStep scalar = scalar_limit(spec, 0.0);
     from(scalar, 1.0 / f.omega_max);
+    out.h_low = out.h_crit / std::sqrt(1.0 + f.omega_residual);
     if (scalar.stability == Stability::conditional) {
       out.h_safe = scalar.h_crit / std::sqrt(k);
       out.h_safe_method = "Omega_crit / sqrt(Gershgorin bound of omega_max^2)";
@@ -101,6 +102,7 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
   if (dashpot == DashpotVelocity::backward_difference) {
     if (!f.half_step) return std::nullopt;
     out.h_crit = f.half_step->h_crit;
+    out.h_low = f.half_step->h_low;
     out.converged = f.half_step->converged;
     out.method = "damped, dashpot at (x_n - x_{n-1})/h: first h where 4M - 2hC - h^2 K is singular (exact)";
     out.h_safe = (std::sqrt(c * c + 4.0 * k) - c) / k;
@@ -109,6 +111,7 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
   }
   if (dashpot == DashpotVelocity::central_difference) {
     out.h_crit = 2.0 / f.omega_max;
+    out.h_low = out.h_crit / std::sqrt(1.0 + f.omega_residual);
     out.method = "damped, dashpot at v_{n+1}: first h where 4M - h^2 K is singular, 2 / omega_max (exact)";
     out.h_safe = 2.0 / std::sqrt(k);
     out.h_safe_method = "2 / sqrt(Gershgorin bound of omega_max^2)";
@@ -126,13 +129,15 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
 
 PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const GlobalSystem& sys, double omega_max,
                                                 double zeta, const PackingAnalysisOptions& opts,
-                                                std::optional<DampedLimit> half_step_limit) {
+                                                std::optional<DampedLimit> half_step_limit, double omega_residual) {
   const bool backward = sys.damped() && dashpots_read_backward_difference(spec);
-  if (backward && !half_step_limit) half_step_limit = half_step_damped_limit(sys, omega_max, opts.eigen, zeta);
+  if (backward && !half_step_limit)
+    half_step_limit = half_step_damped_limit(sys, omega_max, opts.eigen, zeta, opts.rtol);
   SpectrumFacts f;
   f.damped = sys.damped();
   f.dofs = sys.dofs();
   f.omega_max = omega_max;
+  f.omega_residual = omega_residual;
   f.top_mode_zeta = zeta;
   f.gershgorin_k = sys.gershgorin_bound(1.0, 0.0);
   f.gershgorin_c = backward ? sys.gershgorin_bound(0.0, 1.0) : 0.0;
@@ -457,6 +462,7 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
   // tolerance here: loss of orthogonality can make the three-term estimate optimistic.
   r.eigen_residual_is_true = top.vector.size() > 0;
   r.eigen_tolerance = eigen.tolerance;
+  r.rtol = opts.rtol;
   if (top.method != "dense") r.eigen_converged = std::isfinite(r.eigen_residual) && r.eigen_residual <= eigen.tolerance;
   if (!std::isfinite(r.omega_max)) r.eigen_converged = false;
   r.eigen_method = top.method;
@@ -481,7 +487,9 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
   t0 = std::chrono::steady_clock::now();
   say("integrator limits");
   // The reference: the exact velocity_verlet step (LAMMPS' scheme), also the leapfrog limit.
-  const DampedLimit reference = half_step_damped_limit(sys, r.omega_max, opts.eigen, r.top_mode_zeta);
+  const DampedLimit reference = half_step_damped_limit(sys, r.omega_max, opts.eigen, r.top_mode_zeta, opts.rtol);
+  r.damped_solves = reference.iterations;
+  r.damped_operations = reference.operations;
   r.h_exact = reference.h_crit;
   r.h_exact_converged = reference.converged;
   const auto limits_start = std::chrono::steady_clock::now();
@@ -491,7 +499,8 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
     const double spent = seconds_since(limits_start);
     say(fmt::format("  {} ({}/{}{})", opts.integrators[i], i + 1, n,
                     i == 0 ? "" : fmt::format(", about {:.0f} s left", spent / i * (n - i))));
-    r.integrators.push_back(packing_integrator_limit(opts.integrators[i], sys, r.omega_max, r.top_mode_zeta, opts, reference));
+    r.integrators.push_back(
+        packing_integrator_limit(opts.integrators[i], sys, r.omega_max, r.top_mode_zeta, opts, reference, r.eigen_residual));
     if (!r.eigen_converged) {  // every limit scales with omega_max: none is trustworthy
       r.integrators.back().converged = false;
       r.integrators.back().h_crit = kNaN;
@@ -548,6 +557,9 @@ nlohmann::json to_json(const PackingReport& r) {
                 {"relative_residual", r.eigen_residual},
                 {"residual_is_true", r.eigen_residual_is_true},
                 {"tolerance", r.eigen_tolerance},
+                {"rtol", r.rtol},
+                {"damped_solves", r.damped_solves},
+                {"damped_operator_applications", r.damped_operations},
                 {"converged", r.eigen_converged},
                 {"operator_applications", r.eigen_operations},
                 {"top_mode_zeta", r.top_mode_zeta}};
@@ -573,7 +585,7 @@ nlohmann::json to_json(const PackingReport& r) {
   j["integrators"] = nlohmann::json::object();
   for (const auto& i : r.integrators)
     j["integrators"][i.name] = {
-        {"h_crit", number_or_null(i.h_crit)},
+        {"h_crit", number_or_null(i.h_crit)}, {"h_low", number_or_null(i.h_low)},
         {"stability", i.computed ? std::string(stability_keyword(i.stability)) : std::string("not computed")}, {"exact", i.exact},
         {"converged", i.converged},           {"computed", i.computed}, {"method", i.method}, {"free_modes", i.free_modes},
         {"upper_bound", i.upper_bound},
@@ -684,6 +696,19 @@ std::string format_packing_table(const PackingReport& r) {
   if (gershgorin)
     out += "\nh_safe: a proven safe step from Gershgorin upper bounds of omega_max^2 and of the damping; the true "
            "limit\nlies in [h_safe, h_crit] (h_crit from the Lanczos omega_max, a lower bound of the true omega_max).\n";
+  // The precision of the exact rows, shown on the reference row (velocity_verlet) or the first bracketed one.
+  const PackingIntegratorLimit* bracketed = nullptr;
+  for (const auto& i : r.integrators)
+    if (std::isfinite(i.h_low) && std::isfinite(i.h_crit) && (!bracketed || i.name == "velocity_verlet")) bracketed = &i;
+  if (bracketed && r.rtol > 0.0) {
+    const int digits = std::clamp(static_cast<int>(std::ceil(-std::log10(r.rtol))) + 2, 6, 17);
+    out += fmt::format(
+        "\nprecision (rtol {:g}): {}'s limit lies in [{:.{}g}, {:.{}g}] {}; every exact row's h_crit is within rtol of "
+        "its\nbracket's lower end h_low (JSON). h_crit is never below the limit (Ritz values are never above the "
+        "eigenvalues);\nh_low is below it if the eigensolver's Ritz value belongs to the top eigenvalue, which no Krylov "
+        "solver certifies.\n",
+        r.rtol, bracketed->name, bracketed->h_low, digits, bracketed->h_crit, digits, time);
+  }
   out += fmt::format("\nratio: step / exact velocity_verlet step {} {} ({}).\n", format_number(r.h_exact), time,
                      r.damped ? "damped, half-step dashpots as LAMMPS" : "undamped");
   return out;

@@ -47,6 +47,11 @@ struct PackingIntegratorLimit {
   // on Gershgorin upper bounds.
   double h_safe = std::numeric_limits<double>::quiet_NaN();
   std::string h_safe_method{};
+  // The lower end of h_crit's bracket [h_low, h_crit] (NaN where the row has none: estimates,
+  // amplification matrices): h_crit is never below the limit (it reads Ritz values, never above the
+  // eigenvalues), h_low is below it if the eigensolver's Ritz value belongs to the top eigenvalue,
+  // which a Krylov solver cannot certify (packing/README.md, "Precision"). h_crit - h_low <= rtol h_crit.
+  double h_low = std::numeric_limits<double>::quiet_NaN();
   bool certified = false;
   // false: this path does not compute the row (the distributed analysis: the amplification matrix of
   // the whole system); h_crit is NaN and the report says so.
@@ -80,6 +85,9 @@ struct PackingReport {
   bool eigen_converged = true;     // the residual is within eigen_tolerance (a true residual above it: false)
   std::string eigen_method;
   Index eigen_operations = 0;
+  int damped_solves = 0;           // eigenvalue solves of the damped backward-difference root (0: none)
+  Index damped_operations = 0;     // and their operator applications
+  double rtol = 0.0;               // the precision asked of the limits (PackingAnalysisOptions::rtol)
   double top_mode_zeta = 0.0;      // v^T C~ v / (2 omega_max): modal damping ratio of the top mode
   double h_exact = 0.0;            // exact velocity_verlet (LAMMPS) step: the estimates' reference
   bool h_exact_converged = true;   // its root finding converged (else h_exact is NaN)
@@ -110,6 +118,10 @@ struct PackingAnalysisOptions {
   std::vector<std::string> integrators{"velocity_verlet"};  // registry specs (expanded: no "all")
   std::optional<PackingMaterial> material;
   EigenOptions eigen;
+  // The relative width asked of each limit's bracket [h_low, h_crit] (the damped root's stopping
+  // rule); omega_max's residual tolerance eigen.tolerance gives its own, omega_tolerance(rtol) this
+  // one. The default is the default eigen.tolerance's.
+  double rtol = 5e-9;
   // Damped packings with integrators outside the exact criteria: the amplification matrix of the
   // whole LinearSystem(M, K, C) is used up to this many dofs; above, the top-mode estimate.
   Index amplification_dofs = 48;
@@ -124,6 +136,10 @@ struct PackingAnalysisOptions {
   Index certify_dofs = 6000;
   std::function<void(std::string_view)> progress;  // stage messages (may be empty)
 };
+
+// The relative residual tolerance of omega_max^2's solve for limits rtol wide: lambda_max lies in
+// [theta, theta (1 + tol)], so Omega / omega_max in [Omega / sqrt(theta (1 + tol)), Omega / sqrt(theta)].
+inline double omega_tolerance(double rtol) { return (1.0 + rtol) * (1.0 + rtol) - 1.0; }
 
 PackingReport analyse_packing(const Packing& p, const GlobalSystem& sys, const PackingAnalysisOptions& opts);
 // The same for any global system (a contact network of rigid bodies: GlobalSystem(network_assembly(network)));
@@ -162,7 +178,8 @@ void add_material_estimates(PackingReport& r, const PackingMaterial& material, d
 // central_difference 2 / sqrt(k); none for the others.
 PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const GlobalSystem& sys, double omega_max,
                                                 double top_mode_zeta, const PackingAnalysisOptions& opts,
-                                                std::optional<DampedLimit> half_step_limit = std::nullopt);
+                                                std::optional<DampedLimit> half_step_limit = std::nullopt,
+                                                double omega_residual = 0.0);
 
 // The numerical limit of one integrator on a non-symmetric system (packing/README.md, "Non-symmetric
 // packings"): undamped, per mode of M^-1 K (the largest real one by the scalar limit, each complex
@@ -187,6 +204,9 @@ struct SpectrumFacts {
   bool damped = false;
   Index dofs = 0;
   double omega_max = 0.0, top_mode_zeta = 0.0, gershgorin_k = 0.0, gershgorin_c = 0.0;
+  // omega_max^2's relative residual r: lambda_max <= omega_max^2 (1 + r) if the Ritz value belongs to
+  // the top eigenvalue (the lower ends h_low of the rows that scale with 1 / omega_max)
+  double omega_residual = 0.0;
   std::optional<DampedLimit> half_step;
 };
 // packing_integrator_limit's rows that follow from those facts: every undamped row, the damped

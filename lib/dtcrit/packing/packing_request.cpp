@@ -333,7 +333,9 @@ void check_packing_request(const PackingRequest& o) {
 
 EigenOptions eigen_options(const PackingRequest& o) {
   EigenOptions eigen;
-  eigen.tolerance = require_positive("--lanczos-tol", o.lanczos_tol);
+  if (!(o.rtol > 0.0 && o.rtol <= 1e-2))
+    fail(fmt::format("--rtol = {:g} (relative precision of the limits) must lie in (0, 0.01]", o.rtol));
+  eigen.tolerance = o.lanczos_tol ? require_positive("--lanczos-tol", *o.lanczos_tol) : omega_tolerance(o.rtol);
   eigen.method = parse_eigen_method(o.eigensolver);
   eigen.ncv = o.ncv;
   return eigen;
@@ -479,6 +481,7 @@ PackingAnalysisOptions analysis_options(const PackingRequest& o, const std::opti
     ao.material = PackingMaterial{*o.youngs, *o.poisson};
   }
   ao.eigen = eigen_options(o);
+  ao.rtol = o.rtol;
   ao.amplification_dofs = o.amplification_dofs;
   ao.crossing_check_dofs = o.crossing_check_dofs;
   ao.certify_dofs = o.certify_dofs;

@@ -66,7 +66,10 @@ struct PackingRequest {
   std::vector<std::string> integrators{"all"};
   std::optional<double> youngs, poisson;
   std::string eigensolver = "auto";
-  double lanczos_tol = EigenOptions{}.tolerance;
+  // The relative precision of every limit (the width of its bracket [h_low, h_crit]); the residual
+  // tolerance of omega_max's solve follows from it unless lanczos_tol is given.
+  double rtol = 1e-6;
+  std::optional<double> lanczos_tol;
   Index ncv = EigenOptions{}.ncv;
   Index amplification_dofs = 48;
   Index crossing_check_dofs = PackingAnalysisOptions{}.crossing_check_dofs;

@@ -4,48 +4,73 @@
 #include <cmath>
 
 #include <Eigen/Eigenvalues>
+#include <fmt/format.h>
 
 #include "dtcrit/core/check.hpp"
 
 namespace dtcrit {
 
-DampedLimit half_step_newton(double omega_max, double top_mode_zeta,
-                             const std::function<TopAtStep(double h, bool want_slope)>& top) {
+DampedLimit half_step_root(double omega_max, double top_mode_zeta, double rtol, const TopSolve& top,
+                           bool stiffness_semidefinite) {
   require_positive("omega_max", omega_max);
   require_non_negative("top_mode_zeta", top_mode_zeta);
+  if (!(rtol > 0.0 && rtol < 0.1)) fail(fmt::format("damped limit: rtol = {} must lie in (0, 0.1)", rtol));
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   DampedLimit out;
-  const double h_max = 2.0 / omega_max;  // the undamped limit bounds the damped one
+  // lambda(2 / omega_max) >= 4 lambda_max(K~) / omega_max^2 >= 4, omega_max a Ritz value (C~ >= 0).
+  double lo = 0.0, hi = 2.0 / omega_max;
   double h = 2.0 * (std::sqrt(1.0 + top_mode_zeta * top_mode_zeta) - top_mode_zeta) / omega_max;
-  // First derivative: that of the top mode's own Rayleigh quotient v0^T (h^2 K~ + 2h C~) v0, exact
-  // when damping does not mix the modes; later ones from the eigenvector at h while steps are large.
-  double dg = 2.0 * h * omega_max * omega_max + 4.0 * top_mode_zeta * omega_max;
-  bool fresh_derivative = false;
+  double h_prev = kNaN, theta_prev = kNaN;
+  // A solve at final_tol moves the bracket's width by about final_tol (theta + r against theta). The
+  // first solve is at it too: the start is usually within 1e-6 of the root, and a loose Ritz value
+  // (below lambda(h) by about its tolerance) would send the next step the wrong way.
+  const double final_tol = 0.25 * rtol;
+  double tol = final_tol;
   for (int it = 1; it <= 60; ++it) {
-    // Once the steps are below 1e-6 h the last derivative is kept: g' changes by O(step) and its
-    // error enters the next step squared.
-    const TopAtStep t = top(h, fresh_derivative);
+    const TopAtStep t = top(h, tol);
     out.iterations = it;
+    out.operations += t.operations;
     out.lambda_at_root = t.lambda;
-    const double g = t.lambda - 4.0;
-    if (!std::isfinite(g)) break;  // NaN guard: not converged, h_crit NaN below
-    if (fresh_derivative) {
-      dg = t.slope;
-      if (std::isnan(dg)) break;
-      if (!(dg > 0.0)) fail("damped limit: lambda_max(h^2 K + 2h C) does not grow with h");
+    const double theta = t.lambda, upper = t.lambda + std::max(t.residual, 0.0);
+    if (!std::isfinite(theta) || !std::isfinite(upper) || !(theta > 0.0)) break;
+    // Upper ends of the root from theta <= lambda(h): rigorous whatever the tolerance.
+    hi = std::min(hi, theta >= 4.0 ? h * 2.0 / std::sqrt(theta)
+                                   : (stiffness_semidefinite ? h * 4.0 / theta : hi));
+    // Lower ends from lambda(h) <= theta + r, only from a solve as tight as the final one.
+    if (t.residual <= final_tol * theta) {
+      if (upper <= 4.0) lo = std::max(lo, h * 2.0 / std::sqrt(upper));
+      else if (stiffness_semidefinite) lo = std::max(lo, h * 4.0 / upper);
     }
-    const double step = g / dg;
-    // Convex and increasing: from the right (g >= 0) Newton moves left and never passes the root.
-    // g < 0 (a start or a Ritz value just left of it) moves right, past the root, at most to h_max.
-    const double h_new = g >= 0.0 ? std::clamp(h - step, 0.5 * h, h) : std::min(h - step, h_max);
-    const bool done = std::abs(h_new - h) <= 1e-12 * h;
-    fresh_derivative = std::abs(h_new - h) > 1e-6 * h;
-    h = h_new;
-    if (done) {
-      out.converged = std::isfinite(h) && h > 0.0;
+    // Both ends from one value to rounding can cross by an ulp; more means a solve missed the top.
+    if (lo > hi * (1.0 + 1e-12))
+      fail(fmt::format("damped limit: the bracket [{}, {}] s is empty (a solve missed the top eigenvalue)", lo, hi));
+    lo = std::min(lo, hi);
+    if (hi - lo <= rtol * hi) {
+      out.converged = true;
       break;
     }
+    // The model lambda = A h^2 + B h through the last two solves (one solve: A = omega_max^2, the
+    // undamped top mode's), and its root 8 / (B + sqrt(B^2 + 16 A)).
+    double A = omega_max * omega_max, B = (theta - A * h * h) / h;
+    if (std::isfinite(h_prev) && h_prev != h) {
+      const double q = (theta / h - theta_prev / h_prev) / (h - h_prev);  // A
+      A = q;
+      B = theta / h - q * h;
+    }
+    const double d = B * B + 16.0 * A;
+    double next = d >= 0.0 && B + std::sqrt(d) > 0.0 ? 8.0 / (B + std::sqrt(d)) : kNaN;
+    // Without (K) bounds a solve right of the root gives no lower end: aim just left of it.
+    if (!stiffness_semidefinite && lo == 0.0) next *= 1.0 - 0.25 * rtol;
+    if (!(next > lo && next < hi)) next = lo > 0.0 ? 0.5 * (lo + hi) : hi;
+    if (next == h) next = 0.5 * (lo + hi);
+    // The next solve's tolerance: about the square of how far this one was from the root.
+    const double miss = std::abs(theta / 4.0 - 1.0);
+    tol = std::max(final_tol, std::min(1e-3, miss * miss));
+    h_prev = h, theta_prev = theta;
+    h = next;
   }
-  out.h_crit = out.converged ? h : std::numeric_limits<double>::quiet_NaN();
+  out.h_crit = out.converged ? hi : kNaN;
+  out.h_low = out.converged ? lo : kNaN;
   return out;
 }
 
@@ -62,16 +87,11 @@ DampedLimit half_step_damped_limit(const LinearSystem& s) {
   const double omega_max = std::sqrt(std::max(undamped.eigenvalues()[top], 0.0));
   const Vector v0 = undamped.eigenvectors().col(top);
   const double zeta = std::max(0.0, v0.dot(C * v0)) / (2.0 * omega_max);
-  return half_step_newton(omega_max, zeta, [&](double h, bool want_slope) {
-    const Eigen::SelfAdjointEigenSolver<Matrix> es(h * h * K + 2.0 * h * C);
-    const Index t = es.eigenvalues().size() - 1;
-    TopAtStep out;
-    out.lambda = es.eigenvalues()[t];
-    if (want_slope) {
-      const Vector v = es.eigenvectors().col(t);
-      out.slope = v.dot((2.0 * h * K + 2.0 * C) * v);
-    }
-    return out;
+  // Dense solves are exact to rounding: a residual of 1e-13 lambda covers it at a handful of dofs.
+  return half_step_root(omega_max, zeta, 1e-12, [&](double h, double) {
+    const Eigen::SelfAdjointEigenSolver<Matrix> es(h * h * K + 2.0 * h * C, Eigen::EigenvaluesOnly);
+    const double top = es.eigenvalues().maxCoeff();
+    return TopAtStep{top, 1e-13 * std::abs(top)};
   });
 }
 

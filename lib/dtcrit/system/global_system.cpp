@@ -944,36 +944,42 @@ ExtremeEigen largest_eigen(const GlobalSystem& s, double a, double b, const Eige
   return out;
 }
 
+bool GlobalSystem::stiffness_semidefinite() const {
+  if (geometric_ || !general_.empty()) return false;
+  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
+    const ContactCoefficients q = coef(k);
+    if (q.kn < 0.0 || q.kt < 0.0 || q.k_roll < 0.0 || q.k_twist < 0.0) return false;
+  }
+  return true;
+}
+
 DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts,
-                                   double top_mode_zeta) {
+                                   double top_mode_zeta, double rtol) {
   require_positive("omega_max", omega_max);
   require_non_negative("top_mode_zeta", top_mode_zeta);
   require_symmetric(s, "half_step_damped_limit");
   if (!s.damped()) {
     DampedLimit out;
-    out.h_crit = 2.0 / omega_max;  // the undamped limit
+    out.h_crit = out.h_low = 2.0 / omega_max;  // the undamped limit
     out.lambda_at_root = 4.0;
     out.converged = true;
     return out;
   }
   EigenOptions o = opts;
+  o.want_vector = false;  // the root needs eigenvalues only (damped_limit.hpp)
+  o.progress = nullptr;
   // Every solve starts from the same random vector, never from the last eigenvector: a Krylov space
   // started inside one invariant subspace of A(h) (a symmetry sector of a lattice) stays in it, and
   // the top mode of h^2 K + 2h C can lie in another sector than the one at the previous h. Warm
   // starts gave a bcc lattice's damped limit 1.4 % too large (unsafe), with converged residuals.
-  return half_step_newton(omega_max, top_mode_zeta, [&](double h, bool want_slope) {
-    // The derivative needs the eigenvector (with Lanczos a second pass).
-    o.want_vector = want_slope;
-    const ExtremeEigen e = largest_eigen(s, h * h, 2.0 * h, o);
-    TopAtStep t;
-    t.lambda = e.lambda;
-    if (want_slope) {  // g'(h) = v^T (2h K~ + 2 C~) v (Hellmann-Feynman)
-      Vector w(s.dofs());
-      s.apply_scaled(2.0 * h, 2.0, e.vector.data(), w.data());
-      t.slope = e.vector.dot(w);
-    }
-    return t;
-  });
+  return half_step_root(
+      omega_max, top_mode_zeta, rtol,
+      [&](double h, double tolerance) {
+        o.tolerance = tolerance;
+        const ExtremeEigen e = largest_eigen(s, h * h, 2.0 * h, o);
+        return TopAtStep{e.lambda, e.residual, e.operations};
+      },
+      s.stiffness_semidefinite());
 }
 
 double half_step_damped_limit_dense(const GlobalSystem& s) {

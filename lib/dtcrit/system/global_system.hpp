@@ -111,6 +111,9 @@ class GlobalSystem {
   std::size_t torque_arm_contacts() const { return torque_arm_contacts_; }
   // The contacts that can make K or C non-symmetric: both of the above.
   std::size_t nonsymmetric_contacts() const { return general_.size() + torque_arm_contacts_; }
+  // K positive semi-definite by construction: no geometric stiffness, no full blocks, and every
+  // contact's stiffnesses (normal, tangential, rolling, twisting) non-negative (K = sum J^T D J).
+  bool stiffness_semidefinite() const;
 
   // The coefficients stored for contact k (the k-th of contacts()), as the operator applies them; for
   // a contact with full blocks, their isotropic projection (n.K n, half the trace across n: what the
@@ -277,13 +280,14 @@ ExtremeEigen largest_eigen(const GlobalSystem& s, double a, double b, const Eige
 double largest_eigen_dense(const GlobalSystem& s, double a, double b);
 
 // --- the damped limit of velocity Verlet with half-step damping (and Cundall's leapfrog) ------------
-// The criterion and the Newton iteration are stability/damped_limit.hpp's (DampedLimit, TopAtStep,
-// half_step_newton); here with the matrix-free operator's eigensolver.
+// The criterion and the bracketed root are stability/damped_limit.hpp's (DampedLimit, TopAtStep,
+// half_step_root); here with the matrix-free operator's eigensolver, eigenvalues only, each solve at
+// the tolerance the root asks for. rtol: the bracket's relative width [h_low, h_crit].
 using dtcrit::DampedLimit;
-using dtcrit::half_step_newton;
+using dtcrit::half_step_root;
 using dtcrit::TopAtStep;
 DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts = {},
-                                   double top_mode_zeta = 0.0);
+                                   double top_mode_zeta = 0.0, double rtol = 1e-10);
 // The same by bisection on the smallest eigenvalue of the dense S(h) (the tests' cross-check).
 double half_step_damped_limit_dense(const GlobalSystem& s);
 
