@@ -508,6 +508,7 @@ DistributedOptions shared_options(const DistributedOptions& mine) {
                            {"max_steps", mine.analysis.eigen.max_steps},
                            {"integrators", mine.analysis.integrators},
                            {"tolerance", mine.analysis.eigen.tolerance},
+                           {"rtol", mine.analysis.rtol},
                            {"amplification_dofs", mine.analysis.amplification_dofs},
                            {"rotation", mine.rotation},
                            {"geometric_stiffness", mine.geometric_stiffness},
@@ -524,6 +525,7 @@ DistributedOptions shared_options(const DistributedOptions& mine) {
   o.analysis.eigen.max_steps = j.at("max_steps").get<Index>();
   o.analysis.integrators = j.at("integrators").get<std::vector<std::string>>();
   o.analysis.eigen.tolerance = j.at("tolerance").get<double>();
+  o.analysis.rtol = j.at("rtol").get<double>();
   o.analysis.amplification_dofs = j.at("amplification_dofs").get<Index>();
   o.rotation = j.at("rotation").get<bool>();
   o.geometric_stiffness = j.at("geometric_stiffness").get<bool>();
