@@ -51,7 +51,7 @@ std::string format_recommendation(const StepRecommendation& r) {
                        r.integrator, t(r.h_crit));
   const std::string basis =
       r.h_safe && r.h_safe_certified
-          ? fmt::format("{}, the stability limit of {} less 1e-6, proven by a Cholesky certificate",
+          ? fmt::format("{}, the stability limit of {} (its h_low) less 1e-6, proven by a Cholesky certificate",
                         t(*r.h_safe), r.integrator)
       : r.h_safe ? fmt::format("{}, the proven safe step of {} (Gershgorin bound, below its limit {})",
                                t(*r.h_safe), r.integrator, t(r.h_crit))

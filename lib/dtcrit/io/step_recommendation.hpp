@@ -23,7 +23,7 @@ struct StepRecommendation {
   Stability stability = Stability::conditional;  // the limit's verdict
   double h_crit = std::numeric_limits<double>::quiet_NaN();  // largest stable step [s]
   std::optional<double> h_safe;                               // proven safe step [s], when known
-  bool h_safe_certified = false;  // h_safe is the limit itself less 1e-6, proven (system/certificate.hpp)
+  bool h_safe_certified = false;  // h_safe is the limit's h_low less 1e-6, proven (system/certificate.hpp)
   // h_crit is an upper bound of the limit (a non-symmetric damped packing above the size whose
   // complex crossings are checked): no step is recommended, and the text says how to decide.
   bool h_crit_upper_bound = false;

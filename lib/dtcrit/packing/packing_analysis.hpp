@@ -131,7 +131,7 @@ struct PackingAnalysisOptions {
   // the crossing is reported as an upper bound.
   Index crossing_check_dofs = 600;
   // Symmetric packings up to this many dofs: each limit is certified by a sparse Cholesky
-  // factorisation (certificate.hpp) and h_safe is the limit itself, less 1e-6; above, h_safe rests on
+  // factorisation (certificate.hpp) and h_safe is the limit's h_low, less 1e-6; above, h_safe rests on
   // Gershgorin bounds.
   Index certify_dofs = 6000;
   std::function<void(std::string_view)> progress;  // stage messages (may be empty)
