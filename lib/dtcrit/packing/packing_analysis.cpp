@@ -59,8 +59,7 @@ void certify_limits(const GlobalSystem& sys, PackingReport& r) {
       cert = &*omega;
       step = row.h_crit * r.omega_max * omega->step;  // Omega_crit / omega_cert
     } else if (dashpot == DashpotVelocity::backward_difference && std::isfinite(r.h_exact) && r.h_exact_converged) {
-      // The rows share the criterion (h_crit = h_exact), and so the lower end of its bracket.
-      if (!half) half = certify_half_step(sys, std::isfinite(row.h_low) ? row.h_low * r.h_exact / row.h_crit : r.h_exact);
+      if (!half) half = certify_half_step(sys, row.h_low);  // the rows share the criterion and its bracket
       cert = &*half;
       step = half->step * row.h_crit / r.h_exact;  // the rows share the criterion: h_crit = h_exact
     } else {

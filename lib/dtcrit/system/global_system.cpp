@@ -967,7 +967,6 @@ DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, cons
   }
   EigenOptions o = opts;
   o.want_vector = false;  // the root needs eigenvalues only (damped_limit.hpp)
-  o.progress = nullptr;
   // Every solve starts from the same random vector, never from the last eigenvector: a Krylov space
   // started inside one invariant subspace of A(h) (a symmetry sector of a lattice) stays in it, and
   // the top mode of h^2 K + 2h C can lie in another sector than the one at the previous h. Warm
