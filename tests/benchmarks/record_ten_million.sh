@@ -67,7 +67,10 @@ print(f"- {p['particles']} spheres, {p['dofs']} dofs, {p['pair_contacts']} conta
 print(f"- omega_max = {j['omega_max']:.13e} rad/s by {j['eigen']['method']}, {j['eigen']['operator_applications']} "
       f"operator applications, relative residual {j['eigen']['relative_residual']:.2e} "
       f"({'true' if j['eigen']['residual_is_true'] else 'the recurrence estimate'}), converged: {j['eigen']['converged']}")
-print(f"- h_crit of velocity Verlet (undamped: 2/omega_max) = {j['h_exact_velocity_verlet']:.13e} s\n")
+vv = j["integrators"]["velocity_verlet"]
+print(f"- h_crit of velocity Verlet (undamped: 2/omega_max) = {j['h_exact_velocity_verlet']:.13e} s; "
+      f"to --rtol {j['eigen']['rtol']:g} it lies in [{vv['h_low']:.13e}, {vv['h_crit']:.13e}] s "
+      f"(the upper end rigorous, the lower end if the Ritz value is the top eigenvalue's)\n")
 print("| phase | seconds |\n|---|---|")
 for k, v in j["timings_s"].items():
     print(f"| {k} | {v:.1f} |")
