@@ -5,10 +5,9 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Eigenvalues>
-
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 
 namespace dtcrit::test {
 
@@ -87,8 +86,7 @@ inline LinearSystem coupled_two_dof(double damping_scale) {
 
 // Largest undamped angular frequency of M x'' + K x = 0.
 inline double omega_max_of(const LinearSystem& sys) {
-  Eigen::GeneralizedSelfAdjointEigenSolver<Matrix> es(Matrix(sys.stiffness()), Matrix(sys.mass().asDiagonal()));
-  return std::sqrt(es.eigenvalues().maxCoeff());
+  return std::sqrt(linalg::generalized_symmetric_eigen(Matrix(sys.stiffness()), Matrix(sys.mass().asDiagonal()), true).values.maxCoeff());
 }
 
 }  // namespace dtcrit::test

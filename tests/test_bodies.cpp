@@ -19,6 +19,7 @@
 #include "cli_test_support.hpp"
 #include "packing_test_support.hpp"
 #include "test_support.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/core/random_draws.hpp"
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/analysis/pair_analysis.hpp"
@@ -45,7 +46,6 @@ json tensor(const Mat3& J) {
   return json::array({json::array({J(0, 0), J(0, 1), J(0, 2)}), json::array({J(1, 0), J(1, 1), J(1, 2)}),
                       json::array({J(2, 0), J(2, 1), J(2, 2)})});
 }
-
 
 // A random assembly: `free` bodies with random masses, rotated inertia tensors (or scalar in 2D),
 // centres in a unit-ish cloud; `fixed` immovable bodies; every pair of free bodies in contact up to
@@ -187,7 +187,7 @@ Dense dense_reference(const RandomAssembly& a, int dim, double kn, double kt, do
 }
 
 double largest(const Matrix& A) {
-  return Eigen::SelfAdjointEigenSolver<Matrix>(0.5 * (A + A.transpose()), Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
+  return linalg::symmetric_eigenvalues(0.5 * (A + A.transpose())).maxCoeff();
 }
 
 // The first h at which 4I - 2hC~ - h^2 K~ loses positive definiteness (bisection on dense solves).
@@ -195,13 +195,12 @@ double dense_damped_limit(const Dense& d) {
   const Index N = d.Kt.rows();
   auto pd = [&](double h) {
     const Matrix S = 4.0 * Matrix::Identity(N, N) - 2.0 * h * d.Ct - h * h * d.Kt;
-    return Eigen::SelfAdjointEigenSolver<Matrix>(0.5 * (S + S.transpose()), Eigen::EigenvaluesOnly).eigenvalues().minCoeff() > 0.0;
+    return linalg::symmetric_eigenvalues(0.5 * (S + S.transpose())).minCoeff() > 0.0;
   };
   double lo = 0.0, hi = 2.0 / std::sqrt(largest(d.Kt)) * (1.0 + 1e-9);
   for (int k = 0; k < 200 && hi - lo > 1e-15 * hi; ++k) (pd(0.5 * (lo + hi)) ? lo : hi) = 0.5 * (lo + hi);
   return 0.5 * (lo + hi);
 }
-
 
 packing::PackingReport analyse(const packing::GlobalSystem& sys, std::vector<std::string> integrators) {
   packing::PackingAnalysisOptions o;
@@ -344,7 +343,7 @@ TEST_CASE("bodies: a floating assembly has exactly the rigid-body zero modes", "
     const packing::GlobalSystem sys(packing::network_assembly(network::parse_network_json(a.file, "floating.json")));
     const Vector w = sys.mass().cwiseSqrt().cwiseInverse();
     const Matrix Kt = w.asDiagonal() * Matrix(sys.stiffness()) * w.asDiagonal();
-    const Vector ev = Eigen::SelfAdjointEigenSolver<Matrix>(Kt, Eigen::EigenvaluesOnly).eigenvalues();
+    const Vector ev = linalg::symmetric_eigenvalues(Kt);
     const double top = ev.maxCoeff();
     Index zero = 0;
     for (Index k = 0; k < ev.size(); ++k) zero += std::abs(ev[k]) < 1e-12 * top;

@@ -7,9 +7,8 @@
 #include <cmath>
 #include <string>
 
-#include <Eigen/Eigenvalues>
-
 #include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/stability/amplification.hpp"
 
 using namespace dtcrit;
@@ -30,7 +29,7 @@ LinearSystem damped_chain(double c_scale = 1.0) {
 double omega_max_of(const LinearSystem& s) {
   const Vector w = s.mass().cwiseSqrt().cwiseInverse();
   const Matrix Kt = w.asDiagonal() * Matrix(s.stiffness()) * w.asDiagonal();
-  return std::sqrt(Eigen::SelfAdjointEigenSolver<Matrix>(Kt).eigenvalues().maxCoeff());
+  return std::sqrt(linalg::symmetric_eigenvalues(Kt).maxCoeff());
 }
 
 // max E over the last quarter of the run / max E over the first quarter, E = ½vᵀMv + ½xᵀKx.

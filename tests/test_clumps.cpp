@@ -10,13 +10,13 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_test_support.hpp"
 #include "packing_test_support.hpp"
 #include "test_support.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/assembly/clumps.hpp"
@@ -34,7 +34,6 @@ using Mat3 = Eigen::Matrix3d;
 using Vec3 = Eigen::Vector3d;
 
 namespace {
-
 
 // A compressed FCC lattice (periodic, polydisperse) whose atoms are grouped `per_body` at a time in
 // the lattice's own order: 2 = dimers of basis sites 0-1 (nearest neighbours), 4 = the tetrahedron of
@@ -96,9 +95,9 @@ double constrained_omega2(const packing::Packing& p, const packing::ContactSet& 
   const Eigen::MatrixXd Ks = Eigen::MatrixXd(spheres.stiffness());
   const Eigen::MatrixXd Ms = Eigen::MatrixXd(packing::mass_matrix(spheres));
   const Eigen::MatrixXd Kb = T.transpose() * Ks * T, Mb = T.transpose() * Ms * T;
-  const Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> eig(0.5 * (Kb + Kb.transpose()), Mb);
-  REQUIRE(eig.info() == Eigen::Success);
-  return eig.eigenvalues().maxCoeff();
+  const linalg::SymmetricEigen eig = linalg::generalized_symmetric_eigen(0.5 * (Kb + Kb.transpose()), Mb, true);
+  REQUIRE(eig.converged);
+  return eig.values.maxCoeff();
 }
 
 // 32 rigid dimers (neighbours along x) of a simple cubic block of 64 spheres (r = 1 mm, compressed by
@@ -115,7 +114,6 @@ packing::Packing walled_dimers() {
   for (Index i = 0; i < p.size(); ++i) p.molecule.push_back(i / 2 + 1);
   return p;
 }
-
 
 }  // namespace
 

@@ -6,10 +6,10 @@
 #include <numbers>
 
 #include <catch2/catch.hpp>
-#include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 
 #include "test_support.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/network/planar_shapes.hpp"
 #include "dtcrit/packing/confirmation.hpp"
@@ -22,7 +22,6 @@ using network::Placed;
 using network::PlanarShape;
 
 namespace {
-
 
 PlanarShape square(double half) {
   PlanarShape s;
@@ -65,8 +64,7 @@ double dense_omega2(const network::ContactNetwork& net, double kn, double kt) {
       for (int s = 0; s < 2; ++s) K.block<3, 3>(at[r], at[s]) += Kl.block<3, 3>(3 * r, 3 * s);
   }
   const Vector w = m.cwiseSqrt().cwiseInverse();
-  const Eigen::SelfAdjointEigenSolver<Matrix> es(w.asDiagonal() * K * w.asDiagonal(), Eigen::EigenvaluesOnly);
-  return es.eigenvalues().maxCoeff();
+  return linalg::symmetric_eigenvalues(w.asDiagonal() * K * w.asDiagonal()).maxCoeff();
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <optional>
 
-#include <Eigen/Eigenvalues>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -13,6 +12,7 @@
 #include "dtcrit/analysis/accuracy_step.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/stability/amplification.hpp"
 #include "dtcrit/stability/damped_limit.hpp"
 
@@ -56,7 +56,7 @@ DampedClosedForms damped_closed_forms(const LinearSystem& reduced, double omega_
   DampedClosedForms out;
   const Matrix K(reduced.stiffness()), C(reduced.damping());
   if (!K.isApprox(K.transpose(), 1e-14) || !C.isApprox(C.transpose(), 1e-14)) return out;
-  if (Eigen::SelfAdjointEigenSolver<Matrix>(C, Eigen::EigenvaluesOnly).eigenvalues().minCoeff() <
+  if (linalg::symmetric_eigenvalues(C).minCoeff() <
       -1e-12 * C.cwiseAbs().maxCoeff())
     return out;
   out.central = CriticalStep{Stability::conditional, 2.0 / omega_max, 0, "closed form: 2 / omega_max (dashpot at v_{n+1})"};

@@ -1,5 +1,6 @@
 #include "dtcrit/linalg/dense_eigenvalues.hpp"
 
+#include <utility>
 #include <vector>
 
 #include <Eigen/Eigenvalues>
@@ -22,9 +23,9 @@ std::optional<Eigen::VectorXcd> general_eigenvalues(const Matrix& A) {
   const Index n = A.rows();
   if (A.cols() != n) fail(fmt::format("general_eigenvalues: the matrix is {}x{}, not square", n, A.cols()));
   if (n < lapack_from_order) {
-    const Eigen::EigenSolver<Matrix> es(A, false);
-    if (es.info() != Eigen::Success) return std::nullopt;
-    return es.eigenvalues();
+    GeneralEigen es = eigen_solver(A, false);
+    if (!es.converged) return std::nullopt;
+    return std::move(es.values);
   }
   Matrix a = A;  // dgeev overwrites its input
   const int order = static_cast<int>(n), one = 1;
@@ -41,6 +42,30 @@ std::optional<Eigen::VectorXcd> general_eigenvalues(const Matrix& A) {
   if (info != 0) return std::nullopt;  // < 0: a bad argument (a bug); > 0: the QR iteration failed
   Eigen::VectorXcd out(n);
   for (Index i = 0; i < n; ++i) out[i] = {wr[static_cast<std::size_t>(i)], wi[static_cast<std::size_t>(i)]};
+  return out;
+}
+
+SymmetricEigen symmetric_eigen(const Matrix& A, bool vectors) {
+  const Eigen::SelfAdjointEigenSolver<Matrix> es(A, vectors ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly);
+  SymmetricEigen out{es.eigenvalues(), {}, es.info() == Eigen::Success};
+  if (vectors) out.vectors = es.eigenvectors();
+  return out;
+}
+
+Eigen::VectorXd symmetric_eigenvalues(const Matrix& A) { return symmetric_eigen(A, false).values; }
+
+SymmetricEigen generalized_symmetric_eigen(const Matrix& A, const Matrix& B, bool vectors) {
+  const Eigen::GeneralizedSelfAdjointEigenSolver<Matrix> es(
+      A, B, (vectors ? Eigen::ComputeEigenvectors : Eigen::EigenvaluesOnly) | Eigen::Ax_lBx);
+  SymmetricEigen out{es.eigenvalues(), {}, es.info() == Eigen::Success};
+  if (vectors) out.vectors = es.eigenvectors();
+  return out;
+}
+
+GeneralEigen eigen_solver(const Matrix& A, bool vectors) {
+  const Eigen::EigenSolver<Matrix> es(A, vectors);
+  GeneralEigen out{es.eigenvalues(), {}, es.info() == Eigen::Success};
+  if (vectors) out.vectors = es.eigenvectors();
   return out;
 }
 

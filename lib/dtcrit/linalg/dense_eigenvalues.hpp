@@ -1,5 +1,6 @@
 #pragma once
-// Every eigenvalue of a dense real square matrix (no eigenvectors).
+// Dense eigenproblems: every eigenvalue of a dense real square matrix (general_eigenvalues), and
+// Eigen's dense eigensolvers for dynamic-size matrices behind plain functions.
 //
 // Why LAPACK from order 128 on: the non-symmetric packing analysis needs every eigenvalue of
 // matrices of order 2 x dofs (the amplification matrix of the whole packing, its first-order system,
@@ -27,5 +28,33 @@ const char* general_eigenvalues_solver(Index n);
 // not converge. dgeev balances (permutes and scales) first, Eigen's solver does not: callers that
 // want it for small matrices balance themselves.
 std::optional<Eigen::VectorXcd> general_eigenvalues(const Matrix& A);
+
+// Eigen's solvers, instantiated for dynamic-size matrices in dense_eigenvalues.cpp alone. Why: each
+// costs 3-13 s of compile time (clang++ 14, -O3: SelfAdjointEigenSolver 9 s, EigenSolver 13 s,
+// GeneralizedSelfAdjointEigenSolver 12 s, measured on a one-line object), paid again by every object
+// that instantiates it; the library and the tests did so in about fifteen objects. The arithmetic is
+// Eigen's, unchanged: callers get the results they got from the class.
+
+struct SymmetricEigen {
+  Eigen::VectorXd values;  // ascending
+  Matrix vectors;          // columns; empty unless asked for
+  bool converged = false;
+};
+// A x = lambda x for symmetric A (Eigen::SelfAdjointEigenSolver: the lower triangle is read).
+SymmetricEigen symmetric_eigen(const Matrix& A, bool vectors);
+// Its eigenvalues, ascending (not checked for convergence, as a caller of the class reads them).
+Eigen::VectorXd symmetric_eigenvalues(const Matrix& A);
+// A x = lambda B x for symmetric A and symmetric positive definite B
+// (Eigen::GeneralizedSelfAdjointEigenSolver, by the Cholesky factor of B).
+SymmetricEigen generalized_symmetric_eigen(const Matrix& A, const Matrix& B, bool vectors);
+
+struct GeneralEigen {
+  Eigen::VectorXcd values;   // in the solver's order
+  Eigen::MatrixXcd vectors;  // columns; empty unless asked for
+  bool converged = false;
+};
+// Every eigenvalue of A by Eigen::EigenSolver at any order (general_eigenvalues switches to LAPACK
+// from lapack_from_order); with the eigenvectors when asked.
+GeneralEigen eigen_solver(const Matrix& A, bool vectors);
 
 }  // namespace dtcrit::linalg

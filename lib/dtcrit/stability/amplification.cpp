@@ -10,7 +10,6 @@
 
 #include <boost/math/tools/toms748_solve.hpp>
 
-#include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 
 #include "dtcrit/core/check.hpp"
@@ -106,13 +105,13 @@ Verdict assess(const Matrix& B) {
   // Far outside: no rounding explains it (a split Jordan block of size 3 at +1 would need
   // |B| ~ 1e4 to reach this), so skip the eigenvectors.
   if (rho - 1.0 > 1e-4) return {true, rho - 1.0};
-  Eigen::EigenSolver<Matrix> es(B, true);
-  const Eigen::MatrixXcd V = es.eigenvectors();
+  const linalg::GeneralEigen es = linalg::eigen_solver(B, true);
+  const Eigen::MatrixXcd& V = es.vectors;
   const Eigen::MatrixXcd W = V.inverse();  // rows: left eigenvectors, scaled so that W V = I
   const double kappa_max = std::pow(eps, -2.0 / 3.0);
   double worst = -1.0;  // largest |lambda| - 1 among eigenvalues outside by more than their error
   for (Index i = 0; i < B.rows(); ++i) {
-    const double modulus = std::abs(es.eigenvalues()[i]);
+    const double modulus = std::abs(es.values[i]);
     if (modulus <= 1.0 + floor) continue;
     double kappa = V.col(i).norm() * W.row(i).norm();
     if (!(kappa <= kappa_max)) kappa = kappa_max;  // (near-)defective: cap, NaN included
@@ -407,11 +406,11 @@ std::optional<CriticalStep> modal_critical_step(Integrator& integrator, const Li
   const Matrix K = s.asDiagonal() * Matrix(sys.stiffness()) * s.asDiagonal();
   const double scale = K.cwiseAbs().maxCoeff();
   if (!(scale > 0.0) || (K - K.transpose()).cwiseAbs().maxCoeff() > 1e-13 * scale) return std::nullopt;
-  const Eigen::SelfAdjointEigenSolver<Matrix> eig(0.5 * (K + K.transpose()), Eigen::EigenvaluesOnly);
-  if (eig.info() != Eigen::Success || !(eig.eigenvalues()(0) > 0.0)) return std::nullopt;
+  const linalg::SymmetricEigen eig = linalg::symmetric_eigen(0.5 * (K + K.transpose()), false);
+  if (!eig.converged || !(eig.values(0) > 0.0)) return std::nullopt;
   // The top mode in its own time unit 1/ω_top (A(h) of the oscillator ω is similar to A(h ω) of
   // the unit one): its matrix then carries no rounding from the scale of ω².
-  const double omega_top = std::sqrt(eig.eigenvalues()(n - 1));
+  const double omega_top = std::sqrt(eig.values(n - 1));
   LinearSystem unit = scalar_oscillator(1.0, 0.0);
   CriticalStep c = scan_critical_step(integrator, unit, omega_max / omega_top);
   c.h_crit /= omega_top;

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 
 namespace dtcrit {
 
@@ -82,15 +82,14 @@ DampedLimit half_step_damped_limit(const LinearSystem& s) {
   if ((K - K.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale ||
       (C - C.transpose()).cwiseAbs().maxCoeff() > 1e-12 * std::max(C.cwiseAbs().maxCoeff(), 1e-300))
     fail("half_step_damped_limit: K and C must be symmetric");
-  const Eigen::SelfAdjointEigenSolver<Matrix> undamped(K);
-  const Index top = undamped.eigenvalues().size() - 1;
-  const double omega_max = std::sqrt(std::max(undamped.eigenvalues()[top], 0.0));
-  const Vector v0 = undamped.eigenvectors().col(top);
+  const linalg::SymmetricEigen undamped = linalg::symmetric_eigen(K, true);
+  const Index top = undamped.values.size() - 1;
+  const double omega_max = std::sqrt(std::max(undamped.values[top], 0.0));
+  const Vector v0 = undamped.vectors.col(top);
   const double zeta = std::max(0.0, v0.dot(C * v0)) / (2.0 * omega_max);
   // Dense solves are exact to rounding: a residual of 1e-13 lambda covers it at a handful of dofs.
   return half_step_root(omega_max, zeta, 1e-12, [&](double h, double) {
-    const Eigen::SelfAdjointEigenSolver<Matrix> es(h * h * K + 2.0 * h * C, Eigen::EigenvaluesOnly);
-    const double top = es.eigenvalues().maxCoeff();
+    const double top = linalg::symmetric_eigenvalues(h * h * K + 2.0 * h * C).maxCoeff();
     return TopAtStep{top, 1e-13 * std::abs(top)};
   });
 }

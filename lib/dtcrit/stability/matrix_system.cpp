@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include <Eigen/Cholesky>
-#include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 
 #include "dtcrit/core/check.hpp"
@@ -28,7 +27,7 @@ void require_size(const char* name, const SparseMatrix& A, Index n) {
 double largest_modulus(const Matrix& A) {
   if (A.size() == 0) return 0.0;
   if (A.isApprox(A.transpose(), 0.0))
-    return Eigen::SelfAdjointEigenSolver<Matrix>(A, Eigen::EigenvaluesOnly).eigenvalues().cwiseAbs().maxCoeff();
+    return linalg::symmetric_eigenvalues(A).cwiseAbs().maxCoeff();
   const std::optional<Eigen::VectorXcd> ev = linalg::general_eigenvalues(A);
   if (!ev) fail(fmt::format("the eigenvalues of a {}x{} matrix: the QR iteration did not converge", A.rows(), A.cols()));
   return ev->cwiseAbs().maxCoeff();

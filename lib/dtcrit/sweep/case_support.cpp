@@ -2,10 +2,9 @@
 
 #include <cmath>
 
-#include <Eigen/Eigenvalues>
-
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/dynamics/linear_history_system.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 
 namespace dtcrit::sweep::detail {
 
@@ -46,8 +45,7 @@ Linearisation linearise_particles(stepper::ParticleSystem& sys, const Vector& x,
   const Vector s = sys.mass().cwiseSqrt().cwiseInverse();
   const Matrix Kc = traditional ? Matrix(K + K_history) : Matrix(K);
   const Matrix Kd = s.asDiagonal() * Kc * s.asDiagonal();
-  const Eigen::SelfAdjointEigenSolver<Matrix> es(0.5 * (Kd + Kd.transpose()), Eigen::EigenvaluesOnly);
-  const double lmax = es.eigenvalues().maxCoeff();
+  const double lmax = linalg::symmetric_eigenvalues(0.5 * (Kd + Kd.transpose())).maxCoeff();
   if (!(lmax > 0.0)) fail(fmt::format("linearisation of '{}' has no positive stiffness", what));
   Linearisation lin;
   if (traditional)

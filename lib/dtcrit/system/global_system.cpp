@@ -8,7 +8,6 @@
 #include <type_traits>
 
 #include <Eigen/Cholesky>
-#include <Eigen/Eigenvalues>
 #include <Spectra/SymEigsSolver.h>
 
 #include "dtcrit/contact/kinematics.hpp"
@@ -16,6 +15,7 @@
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/core/parts_pool.hpp"
 #include "dtcrit/core/roots.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/linalg/lanczos.hpp"
 
 namespace dtcrit::packing {
@@ -56,7 +56,6 @@ bool per_law(const contact::ContactLaw& law) {
 }
 
 using Mat3 = Eigen::Matrix3d;
-
 
 }  // namespace
 
@@ -631,7 +630,6 @@ std::vector<std::pair<Index, Index>> GlobalSystem::written_rows(std::size_t firs
   return out;
 }
 
-
 void GlobalSystem::apply(double a, double b, const double* x, double* y) const { apply_with_scale(a, b, nullptr, x, y); }
 
 void GlobalSystem::apply_scaled(double a, double b, const double* x, double* y) const {
@@ -817,7 +815,7 @@ double GlobalSystem::single_contact_omega_max() const {
       const Index d = dim_;
       const Matrix L = Matrix(Z.topLeftCorner(d, d)).llt().matrixL();
       const Matrix S = L.transpose() * Kc.topLeftCorner(d, d) * L;
-      w2 = std::max(w2, Eigen::SelfAdjointEigenSolver<Matrix>(S, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff());
+      w2 = std::max(w2, linalg::symmetric_eigenvalues(S).maxCoeff());
     }
     return std::sqrt(w2);
   }
@@ -868,8 +866,7 @@ Matrix dense_scaled(const GlobalSystem& s, double a, double b) {
 
 double largest_eigen_dense(const GlobalSystem& s, double a, double b) {
   require_symmetric(s, "largest_eigen_dense");
-  Eigen::SelfAdjointEigenSolver<Matrix> es(dense_scaled(s, a, b), Eigen::EigenvaluesOnly);
-  return es.eigenvalues().maxCoeff();
+  return linalg::symmetric_eigenvalues(dense_scaled(s, a, b)).maxCoeff();
 }
 
 EigenMethod parse_eigen_method(const std::string& name) {
@@ -892,9 +889,9 @@ ExtremeEigen largest_eigen(const GlobalSystem& s, double a, double b, const Eige
   switch (method) {
     case EigenMethod::automatic:
     case EigenMethod::dense: {
-      Eigen::SelfAdjointEigenSolver<Matrix> es(dense_scaled(s, a, b));
-      out.lambda = es.eigenvalues()[N - 1];  // ascending order
-      out.vector = es.eigenvectors().col(N - 1);
+      const linalg::SymmetricEigen es = linalg::symmetric_eigen(dense_scaled(s, a, b), true);
+      out.lambda = es.values[N - 1];  // ascending order
+      out.vector = es.vectors.col(N - 1);
       out.method = "dense";
       break;
     }
@@ -988,8 +985,7 @@ double half_step_damped_limit_dense(const GlobalSystem& s) {
   const Matrix K = dense_scaled(s, 1.0, 0.0), C = dense_scaled(s, 0.0, 1.0);
   const Matrix I = Matrix::Identity(s.dofs(), s.dofs());
   auto positive_definite = [&](double h) {
-    Eigen::SelfAdjointEigenSolver<Matrix> es(4.0 * I - 2.0 * h * C - h * h * K, Eigen::EigenvaluesOnly);
-    return es.eigenvalues().minCoeff() > 0.0;
+    return linalg::symmetric_eigenvalues(4.0 * I - 2.0 * h * C - h * h * K).minCoeff() > 0.0;
   };
   const double wmax = std::sqrt(largest_eigen_dense(s, 1.0, 0.0));
   double lo = 0.0, hi = 2.0 / wmax * (1.0 + 1e-9);
