@@ -30,10 +30,10 @@ const char* general_eigenvalues_solver(Index n);
 std::optional<Eigen::VectorXcd> general_eigenvalues(const Matrix& A);
 
 // Eigen's solvers, instantiated for dynamic-size matrices in dense_eigenvalues.cpp alone. Why: each
-// costs 3-13 s of compile time (clang++ 14, -O3: SelfAdjointEigenSolver 9 s, EigenSolver 13 s,
-// GeneralizedSelfAdjointEigenSolver 12 s, measured on a one-line object), paid again by every object
-// that instantiates it; the library and the tests did so in about fifteen objects. The arithmetic is
-// Eigen's, unchanged: callers get the results they got from the class.
+// costs 10-13 s of compile time (clang++ 14, -O3; results/benchmarks/eigen_solver_compile.md),
+// paid again by every object that instantiates it; the library and the tests did so in about
+// fifteen objects. The arithmetic is Eigen's, unchanged: callers get the results they got from the
+// class.
 
 struct SymmetricEigen {
   Eigen::VectorXd values;  // ascending
