@@ -19,22 +19,14 @@ trap 'rm -rf "$work"' EXIT
 git clone -q . "$work/new"
 git clone -q . "$work/old"
 git -C "$work/old" checkout -q "$old"
-export CCACHE_DISABLE=1
 rows=()
 for round in $(seq 1 "$rounds"); do
   for side in old new; do
-    dir="$work/build-$side"
-    rm -rf "$dir"
-    cmake -S "$work/$side" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DDTCRIT_BUILD_TESTS=ON \
-      -DDTCRIT_BUILD_STUDIES=ON > "$work/configure.log"
-    load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
-    /usr/bin/time -f "%U %S %e" -o "$work/time" cmake --build "$dir" -j2 --target "$target" > "$work/build-$side.log" 2>&1
-    read -r user sys wall < "$work/time"
-    objects="$(grep -c 'Building CXX object' "$work/build-$side.log")"
-    tests/benchmarks/compiler_of.sh "$dir" > "$work/compiler-$side"
     commit=$old
     [ "$side" = new ] && commit=$new
-    rows+=("| $round | $commit | $objects | $user | $sys | $(awk "BEGIN { printf \"%.1f\", ($user + $sys) / 60 }") | $wall | $load_before / $(cut -d' ' -f1-3 /proc/loadavg) |")
+    rows+=("$(tests/benchmarks/cold_build.sh "$work/$side" "$work/build-$side" "$target" "$round | $commit" \
+      -DDTCRIT_BUILD_TESTS=ON -DDTCRIT_BUILD_STUDIES=ON)")
+    tests/benchmarks/compiler_of.sh "$work/build-$side" > "$work/compiler-$side"
   done
 done
 python_built="yes"

@@ -20,22 +20,14 @@ commit="$(git rev-parse --short HEAD)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 git clone -q . "$work/src"
-export CCACHE_DISABLE=1
 rows=()
 for round in $(seq 1 "$rounds"); do
   for mode in plain unity; do
-    dir="$work/$mode"
-    rm -rf "$dir"
     unity=OFF
     [ "$mode" = unity ] && unity=ON
     # shellcheck disable=SC2086 # $parts is two options
-    cmake -S "$work/src" -B "$dir" -DCMAKE_BUILD_TYPE=Release $parts \
-      -DDTCRIT_BUILD_PYTHON=OFF -DDTCRIT_UNITY_BUILD="$unity" > "$work/configure.log"
-    load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
-    /usr/bin/time -f "%U %S %e %M" -o "$work/time" cmake --build "$dir" -j2 --target "$target" > "$work/build.log"
-    read -r user sys wall kb < "$work/time"
-    objects="$(grep -c 'Building CXX object' "$work/build.log")"
-    rows+=("| $round | $mode | $objects | $user | $sys | $(awk "BEGIN { printf \"%.1f\", ($user + $sys) / 60 }") | $wall | $load_before / $(cut -d' ' -f1-3 /proc/loadavg) |")
+    rows+=("$(tests/benchmarks/cold_build.sh "$work/src" "$work/$mode" "$target" "$round | $mode" $parts \
+      -DDTCRIT_BUILD_PYTHON=OFF -DDTCRIT_UNITY_BUILD="$unity")")
   done
 done
 answers=$(tests/benchmarks/same_answers.sh "$work/plain/dtcrit" "$work/unity/dtcrit")

@@ -29,11 +29,11 @@ const char* general_eigenvalues_solver(Index n);
 // want it for small matrices balance themselves.
 std::optional<Eigen::VectorXcd> general_eigenvalues(const Matrix& A);
 
-// Eigen's solvers, instantiated for dynamic-size matrices in dense_eigenvalues.cpp alone. Why: each
-// costs 10-13 s of compile time (clang++ 14, -O3; results/benchmarks/eigen_solver_compile.md),
-// paid again by every object that instantiates it; the library and the tests did so in about
-// fifteen objects. The arithmetic is Eigen's, unchanged: callers get the results they got from the
-// class.
+// Eigen's solvers for dynamic-size matrices, instantiated in dense_eigenvalues.cpp alone: one place,
+// tested, for the dense eigenproblems of the library and the tests. Alone in an object each costs
+// 10-13 s of compile time (results/benchmarks/eigen_solver_compile.md), but inside the unity
+// batches, which instantiate most of their parts anyway, moving them here saved nothing measurable
+// (results/benchmarks/build_eigen_wrappers.md). The arithmetic is Eigen's, unchanged.
 
 struct SymmetricEigen {
   Eigen::VectorXd values;  // ascending
