@@ -31,7 +31,7 @@ read -r user sys wall < "$work/time"
   echo "($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; load before / after: $load_before /"
   echo "$(cut -d' ' -f1-3 /proc/loadavg)). A clone built from scratch with the default preset's settings and"
   echo "\`-DCMAKE_CXX_FLAGS=-ftime-trace\`, ccache off, \`cmake --build DIR -j2 --target $target\`: $user s user +"
-  echo "$sys s system CPU, $wall s wall (the trace adds a little). The tables are clang's own traces, summed by"
+  echo "$sys s system CPU, $wall s wall (with the trace on). The tables are clang's own traces, summed by"
   echo "\`tests/benchmarks/time_trace_summary.py DIR $top\`: a header's row includes the headers it includes, an"
   echo "instantiation's row the instantiations it causes, so rows rank causes and do not add up."
   echo

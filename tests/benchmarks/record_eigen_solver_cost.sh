@@ -2,8 +2,9 @@
 # What one Eigen dense solver costs to compile: for each solver, an object whose one function
 # builds it on a dynamic-size matrix, compiled alone with the build's flags (-std=c++20 -O3 -DNDEBUG
 # -ffp-contract=off) by the build's compiler (CXX, default clang++), user + system CPU; the first row
-# is the same object without a solver. Why it matters: every object that instantiates a solver pays
-# this again, which is why linalg/dense_eigenvalues.cpp wraps them (linalg/README.md).
+# is the same object without a solver: what an object that instantiates the solver pays at most
+# (inside a unity batch, which instantiates most of the solver's parts anyway, much less:
+# build_eigen_wrappers.md measured no gain from compiling them once, linalg/README.md).
 # Writes OUT (default results/benchmarks/eigen_solver_compile.md); about two minutes on one core.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

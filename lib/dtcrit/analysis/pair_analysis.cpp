@@ -56,9 +56,7 @@ DampedClosedForms damped_closed_forms(const LinearSystem& reduced, double omega_
   DampedClosedForms out;
   const Matrix K(reduced.stiffness()), C(reduced.damping());
   if (!K.isApprox(K.transpose(), 1e-14) || !C.isApprox(C.transpose(), 1e-14)) return out;
-  if (linalg::symmetric_eigenvalues(C).minCoeff() <
-      -1e-12 * C.cwiseAbs().maxCoeff())
-    return out;
+  if (linalg::symmetric_eigenvalues(C).minCoeff() < -1e-12 * C.cwiseAbs().maxCoeff()) return out;
   out.central = CriticalStep{Stability::conditional, 2.0 / omega_max, 0, "closed form: 2 / omega_max (dashpot at v_{n+1})"};
   if (const DampedLimit d = half_step_damped_limit(reduced); d.converged)
     out.backward = CriticalStep{Stability::conditional, d.h_crit, 0,
