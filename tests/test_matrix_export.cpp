@@ -8,9 +8,9 @@
 #include <catch2/catch.hpp>
 #include <unsupported/Eigen/SparseExtra>
 
-#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/contact/law.hpp"
 #include "dtcrit/assembly/contacts.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/system/global_system.hpp"
 #include "dtcrit/system/matrix_export.hpp"
 #include "dtcrit/assembly/packing.hpp"

@@ -21,10 +21,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_test_support.hpp"
-#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/lammps/lammps_io.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"

@@ -13,10 +13,10 @@
 
 #include <Eigen/SVD>
 
-#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/io/step_recommendation.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/packing/packing_checks.hpp"
 #include "dtcrit/lammps/lammps_input.hpp"

@@ -9,8 +9,8 @@
 #include <fmt/format.h>
 
 #include "test_support.hpp"
-#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/network/planar_shapes.hpp"
 #include "dtcrit/packing/confirmation.hpp"
 #include "dtcrit/assembly/contacts.hpp"

@@ -17,11 +17,11 @@
 
 #include <Eigen/Eigenvalues>  // the 2 x 2 EigenSolver below
 
-#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/core/random_draws.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/contact/linear_contact.hpp"
 #include "dtcrit/contact/response.hpp"
+#include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 #include "dtcrit/stepper/planar_pair.hpp"
 #include "stepper_test_support.hpp"

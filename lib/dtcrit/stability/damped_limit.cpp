@@ -53,9 +53,8 @@ DampedLimit half_step_root(double omega_max, double top_mode_zeta, double rtol, 
     // undamped top mode's), and its root 8 / (B + sqrt(B^2 + 16 A)).
     double A = omega_max * omega_max, B = (theta - A * h * h) / h;
     if (std::isfinite(h_prev) && h_prev != h) {
-      const double q = (theta / h - theta_prev / h_prev) / (h - h_prev);  // A
-      A = q;
-      B = theta / h - q * h;
+      A = (theta / h - theta_prev / h_prev) / (h - h_prev);
+      B = theta / h - A * h;
     }
     const double d = B * B + 16.0 * A;
     double next = d >= 0.0 && B + std::sqrt(d) > 0.0 ? 8.0 / (B + std::sqrt(d)) : kNaN;
