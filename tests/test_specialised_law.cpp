@@ -132,3 +132,36 @@ TEST_CASE("the specialised path runs the general law's trajectory to the last bi
     }
   }
 }
+
+TEST_CASE("the serial specialised contact loop runs the general law's trajectory to the last bit", "[stepper]") {
+  // Every law gran/hooke/history and the reports off: one thread takes
+  // ParticleSystem::hooke_contacts_serial (the benchmark's path), the general path with
+  // set_specialised_laws(false). With an excluded pair, a bond (applied after the contacts) and a
+  // clump-like contact mass on one sphere, so that each branch of the loop is walked.
+  using namespace dtcrit::stepper;
+  struct Run {
+    Vector x, v, history;
+    std::vector<ContactKey> keys;
+  };
+  auto run = [](bool specialised) {
+    std::mt19937_64 rng(11);
+    const HookeParams law{1.0e4, 2857.0, 20.0, 10.0, 0.3};
+    ParticleSystem sys(3, law, TangentialHistory::traditional);
+    const dtcrit::test::SphereBox box = dtcrit::test::fill_sphere_box(sys, rng, {law, law, law, law, law});
+    sys.exclude_pair(0, 1);
+    sys.add_bond(2, 3, 5e3);
+    sys.set_contact_mass(4, 3.0);
+    sys.set_contact_reports(false);
+    sys.set_specialised_laws(specialised);
+    auto vv = make_integrator("velocity_verlet");
+    vv->start(sys, 0.0, box.x, box.v, 2e-3);
+    for (int k = 0; k < 150; ++k) vv->step(sys);
+    return Run{vv->position(), vv->velocity(), sys.history(), sys.history_keys()};
+  };
+  const Run general = run(false), fast = run(true);
+  REQUIRE(general.keys.size() > 300);
+  CHECK(fast.keys == general.keys);
+  CHECK(fast.x == general.x);
+  CHECK(fast.v == general.v);
+  CHECK(fast.history == general.history);
+}

@@ -243,6 +243,12 @@ class ParticleSystem final : public MechanicalSystem {
   // laws with more than a tangential displacement spring.
   void check_history_mode(const ContactLaw& law) const;
   void refresh_neighbours(const Vector& x) const;
+  // force()'s contacts on one thread, specialised: when every law takes contact::hooke_history_force
+  // (3D, traditional history, reports off), the neighbour list walked directly, each particle's own
+  // loads summed in registers across its row and its partners' added as it goes. The same
+  // operations in the same order as the general path, so the same bits (test_specialised_law.cpp).
+  bool hooke_serial_applies() const;
+  void hooke_contacts_serial(double dt, const Vector& v, Vector& f, std::vector<Record>& trial) const;
   void add_generalised(Vector& f, Index i, const Vec3& force, const Vec3& torque) const;
 
   int dim_;
