@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Not a test: the measurements behind two findings on frictional states (issues 30 and 31), with
-# Debian's lmp. Usage: friction_states.sh DTCRIT [pile|drum|all] (default all). Prints what it found.
+# Debian's lmp. Usage: friction_states.sh DTCRIT [pile|restart|drum|all] (default all). Prints what it
+# found.
 #
 # pile: 48 spheres poured onto a plane (gran/hooke/history, mu = 0.05 between spheres, 0.5 on the
 #   wall) under gravity tilted by tan(alpha), dumped after 250 000 steps, read back with their contact
 #   dumps: how many contacts end at the Coulomb limit, h_crit of velocity Verlet and whether the
 #   linearisation is physically stable, for gamma_n = 2e5 and 2e4 1/s.
+# restart: the pile at tilt 0.044 and gamma_n = 2e4 1/s (contacts at the Coulomb limit, physically
+#   stable) run on by LAMMPS from its own restart (which keeps the contact histories, unlike a data
+#   file) at factors of dtcrit's h_crit, from rest and with every velocity kicked by up to KICK m/s:
+#   the largest growth of their separation (sqrt of the kinetic energy of the velocity difference)
+#   over the first 3000 steps and over 4000, where it peaks, for KICK = 1e-6 and 1e-7.
 # drum: LAMMPS' granular/in.pour.drum (run 1) on tests/data/lammps/examples/pour_drum_settled.data,
 #   settled by dtcrit lammps-check's probe; the pair contacts dumped there and read back (h_crit with
 #   the histories); alpha = F_cap / (F_cap + k_roll h |v_roll|) over the jkr pairs (the factor by which
@@ -56,6 +62,7 @@ dump            dw all custom 1 walls.dump id f_wall[1] f_wall[2] f_wall[3] f_wa
 dump_modify     dw format float %.17g
 run             0
 write_data      settled.data
+write_restart   settled.restart
 EOF
   cat > "$dir/in.continue" <<EOF
 units           si
@@ -80,6 +87,51 @@ EOF
     "$(grep -oE '[0-9]+ at the Coulomb limit' <<<"$out" | head -1 || echo '0 at the Coulomb limit')" \
     "$(grep -E '^velocity_verlet ' <<<"$out" | tr -s ' ')" \
     "$(grep -oE 'PHYSICALLY UNSTABLE: [a-z ]+|physically stable|physical stability not established' <<<"$out" | head -1 || true)"
+}
+
+restart() {
+  local dir="$work/pile_0.044_2e4"
+  [ -f "$dir/settled.restart" ] || pile 0.044 2e4
+  local h
+  h="$(cd "$dir" && "$dtcrit" packing --lammps-input in.continue --lammps-contacts pairs.dump walls.dump \
+        --integrator velocity_verlet --json 2>/dev/null |
+      /usr/bin/python3 -c 'import json,sys; print(repr(json.load(sys.stdin)["integrators"]["velocity_verlet"]["h_crit"]))')"
+  echo "restart: h_crit $h s (velocity_verlet, with the contact dumps)"
+  (cd "$dir" && "$dtcrit" packing --lammps-input in.continue --lammps-contacts pairs.dump walls.dump \
+     --integrator velocity_verlet 2>&1 | grep -E '^  h_diverge' | tr -s ' ' | sed 's/^/restart, with the dumps:/')
+  (cd "$dir" && "$dtcrit" packing --lammps-input in.continue --integrator velocity_verlet 2>&1 |
+     grep -E '^velocity_verlet ' | tr -s ' ' | sed 's/^/restart, zero histories (every contact sticking): /')
+  for kick in 1e-6 1e-7; do
+    for f in 0.95 0.99 1.01 1.03 1.05 1.1; do
+      for kind in rest perturbed; do
+        {
+          printf '%s\n' "read_restart    settled.restart" "newton          off" "comm_modify     vel yes" \
+            "fix             wall all wall/gran hooke/history 1e5 NULL 2e4 NULL 0.5 1 zplane 0.0 NULL" \
+            "fix             grav all gravity 9.81 vector 0.044 0 -1" "fix             integ all nve/sphere" \
+            "neighbor        2e-4 bin" "neigh_modify    every 1 delay 0 check yes" "thermo          0"
+          if [ "$kind" = perturbed ]; then
+            printf '%s\n' "variable        dx atom random(-$kick,$kick,11)" \
+              "variable        dy atom random(-$kick,$kick,12)" "variable        dz atom random(-$kick,$kick,13)" \
+              "velocity        all set v_dx v_dy v_dz sum yes units box"
+          fi
+          printf '%s\n' "dump            v all custom 10 velocities_${kind}_$f.dump id mass radius vx vy vz omegax omegay omegaz" \
+            "dump_modify     v sort id format float %.17g" \
+            "timestep        $(/usr/bin/python3 -c "print(repr($f * $h))")" "run             4000"
+        } > "$dir/in.${kind}_$f"
+        (cd "$dir" && OMP_NUM_THREADS=1 lmp -in "in.${kind}_$f" -log none -screen none)
+      done
+    done
+    /usr/bin/python3 - "$dir" "$here" "$kick" <<'PY'
+import math, sys
+sys.path.insert(0, sys.argv[2])
+from probe_dumps import separations
+for f in ("0.95", "0.99", "1.01", "1.03", "1.05", "1.1"):
+    S = separations(sys.argv[1], f)
+    g = [math.sqrt(s / S[0]) for s in S]
+    print(f"restart, kick {sys.argv[3]} m/s, {f} h_crit: separation at most {max(g[:301]):.3g}x over steps 0-3000, "
+          f"{max(g):.3g}x over 0-4000 (at step {10 * g.index(max(g))}), {g[-1]:.3g}x at the end")
+PY
+  done
 }
 
 drum() {
@@ -179,4 +231,5 @@ if [ "$what" = pile ] || [ "$what" = all ]; then
   for tilt in 0 0.03 0.035 0.04 0.042 0.043 0.044 0.0445 0.045; do pile "$tilt" 2e5; done
   for tilt in 0.043 0.044 0.0445; do pile "$tilt" 2e4; done
 fi
+if [ "$what" = restart ] || [ "$what" = all ]; then restart; fi
 if [ "$what" = drum ] || [ "$what" = all ]; then drum; fi
