@@ -243,12 +243,13 @@ class ParticleSystem final : public MechanicalSystem {
   // laws with more than a tangential displacement spring.
   void check_history_mode(const ContactLaw& law) const;
   void refresh_neighbours(const Vector& x) const;
-  // force()'s contacts on one thread, specialised: when every law takes contact::hooke_history_force
-  // (3D, traditional history, reports off), the neighbour list walked directly, each particle's own
-  // loads summed in registers across its row and its partners' added as it goes. The same
-  // operations in the same order as the general path, so the same bits (test_specialised_law.cpp).
-  bool hooke_serial_applies() const;
-  void hooke_contacts_serial(double dt, const Vector& v, Vector& f, std::vector<Record>& trial) const;
+  // force()'s contacts, specialised: when every law takes contact::hooke_history_force (3D,
+  // traditional history, reports off), the neighbour list of particles [begin, end) walked directly,
+  // each clean particle's own loads summed in registers across its row and its partners' added as it
+  // goes; on ranges (kRanges, threads) the loads on particles below `clean` or beyond `end` kept in
+  // `kept` and `cross` as force()'s general pass keeps them. The same operations in the same order as
+  // the general path, so the same bits (test_specialised_law.cpp).
+  bool hooke_contacts_apply() const;
   void add_generalised(Vector& f, Index i, const Vec3& force, const Vec3& torque) const;
 
   int dim_;
@@ -289,6 +290,10 @@ class ParticleSystem final : public MechanicalSystem {
     bool finite = true, moved = false;  // the range's x and v; one of its particles beyond half the skin
   };
   std::vector<RangeShare> shares_;
+  // hooke_contacts_apply()'s loop (above); kRanges = false: one range [0, N), all of it clean.
+  template <bool kRanges>
+  void hooke_contacts(Index begin, Index end, Index clean, double dt, const Vector& v, Vector& f,
+                      std::vector<Record>& trial, std::vector<Load>* kept, std::vector<Load>* cross) const;
   // Per range, the first particle that no earlier range's neighbour list reaches (so that no load of
   // an earlier range lands on it from there on): for the neighbour build `clean_build_`.
   std::vector<Index> clean_from_;
