@@ -220,7 +220,8 @@ class ParticleSystem final : public MechanicalSystem {
   void set_contact_reports(bool on) { reports_on_ = on; reports_.clear(); }
   // On by default: force() evaluates gran/hooke/history contacts (traditional history) through
   // contact::hooke_history_force, the law specialised, which gives the same numbers to the last bit
-  // as the general contact::evaluate(). Off: every contact through the general law (the tests
+  // as the general contact::evaluate(); when every law does (3D, reports off) through one loop over
+  // the neighbour list (hooke_contacts). Off: every contact through the general law (the tests
   // compare the two).
   void set_specialised_laws(bool on) { specialised_laws_ = on; }
   // Touching pairs and wall contacts (overlap > 0, bonds excluded) at x: through the cell list,
