@@ -36,6 +36,23 @@ std::uint64_t bond_key(Index i, Index j) { return (static_cast<std::uint64_t>(i)
 
 Vec3 project_tangent(const Vec3& a, const Vec3& n) { return a - a.dot(n) * n; }
 
+// The loads of one gran/hooke/history contact (contact/kinematics.hpp: A^T Q_c), element by element:
+// the force F_n n + F_t on i (its opposite on j) and the torques -arm n x F_t through each body's
+// torque arm. Built from Eigen temporaries, these 3-vectors were stored as scalars and read back as
+// pairs, a store-forwarding stall that was a fifth of the contact loop (perf annotate).
+struct HookeLoad {
+  double force[3], torque_i[3], torque_j[3];
+};
+inline HookeLoad hooke_load(const ContactLaw& law, const contact::RoundContact& rc,
+                            const contact::HookeHistoryForce& hf) {
+  const double n0 = rc.normal.x(), n1 = rc.normal.y(), n2 = rc.normal.z();
+  const double t0 = hf.tangential_force.x(), t1 = hf.tangential_force.y(), t2 = hf.tangential_force.z();
+  const double c0 = n1 * t2 - n2 * t1, c1 = n2 * t0 - n0 * t2, c2 = n0 * t1 - n1 * t0;  // n x F_t
+  const double ai = -contact::torque_arm(law, rc, true), aj = -contact::torque_arm(law, rc, false);
+  const double fn = hf.normal_force;
+  return HookeLoad{{fn * n0 + t0, fn * n1 + t1, fn * n2 + t2}, {ai * c0, ai * c1, ai * c2}, {aj * c0, aj * c1, aj * c2}};
+}
+
 // Walks the committed records (ascending keys across consecutive chunks) beside a traversal that
 // asks for keys in ascending order.
 class CommittedCursor {
@@ -499,22 +516,15 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
     return ContactReport{g.key, g.rc.overlap, g.rc.normal, out.normal_force, out.tangential_force, out.xi_t,
                          out.sliding, out.rolling_force, out.twisting_torque};
   };
-  // The same for a gran/hooke/history contact's force (contact/hooke_history_force.hpp), element by
-  // element with the operations of loads(): built from Eigen temporaries, its 3-vectors were stored
-  // as scalars and read back as pairs, a store-forwarding stall that was a fifth of the contact loop
-  // (perf annotate).
+  // The same for a gran/hooke/history contact's force (contact/hooke_history_force.hpp).
   auto hooke_loads = [](const Geom& g, const ContactLaw& law, const contact::HookeHistoryForce& hf) {
-    const double n0 = g.rc.normal.x(), n1 = g.rc.normal.y(), n2 = g.rc.normal.z();
-    const double t0 = hf.tangential_force.x(), t1 = hf.tangential_force.y(), t2 = hf.tangential_force.z();
-    const double c0 = n1 * t2 - n2 * t1, c1 = n2 * t0 - n0 * t2, c2 = n0 * t1 - n1 * t0;  // n x F_t
-    const double ai = -contact::torque_arm(law, g.rc, true), aj = -contact::torque_arm(law, g.rc, false);
-    const double fn = hf.normal_force;
+    const HookeLoad h = hooke_load(law, g.rc, hf);
     Load l;
     l.i = g.i;
     l.j = g.j;
-    l.force = Vec3(fn * n0 + t0, fn * n1 + t1, fn * n2 + t2);
-    l.torque_i = Vec3(ai * c0, ai * c1, ai * c2);
-    l.torque_j = Vec3(aj * c0, aj * c1, aj * c2);
+    l.force = Vec3(h.force[0], h.force[1], h.force[2]);
+    l.torque_i = Vec3(h.torque_i[0], h.torque_i[1], h.torque_i[2]);
+    l.torque_j = Vec3(h.torque_j[0], h.torque_j[1], h.torque_j[2]);
     return l;
   };
   auto hooke_report = [](const Geom& g, const contact::HookeHistoryForce& hf) {
@@ -663,8 +673,8 @@ void ParticleSystem::hooke_contacts(Index begin, Index end, Index clean, double 
   double* fd = f.data();
   auto vel = [&](Index i) { return Vec3(vd[6 * i], vd[6 * i + 1], vd[6 * i + 2]); };
   auto omega = [&](Index i) { return Vec3(vd[6 * i + 3], vd[6 * i + 4], vd[6 * i + 5]); };
-  // One contact of i with j (-1: a wall): the law, its trial record, and its loads as force()'s
-  // hooke_loads() and add_generalised() form them. i's half goes onto its running sums fi when i is
+  // One contact of i with j (-1: a wall): the law, its trial record, and its loads (hooke_load(),
+  // added as add_generalised() adds them). i's half goes onto its running sums fi when i is
   // clean, j's straight into f when j is a clean particle of the range; the halves left are kept as
   // the general path's take() keeps them (kRanges only: on one range every particle is clean).
   // Inlined by force: out of line its call and arguments were ~40 instructions per contact, and
@@ -683,30 +693,17 @@ void ParticleSystem::hooke_contacts(Index begin, Index end, Index clean, double 
       rec.xi_tw = old->xi_tw;
       rec.a_prev = old->a_prev;
     }
-    const double n0 = rc.normal.x(), n1 = rc.normal.y(), n2 = rc.normal.z();
-    const double t0 = hf.tangential_force.x(), t1 = hf.tangential_force.y(), t2 = hf.tangential_force.z();
-    const double c0 = n1 * t2 - n2 * t1, c1 = n2 * t0 - n0 * t2, c2 = n0 * t1 - n1 * t0;  // n x F_t
-    const double fn = hf.normal_force;
-    const double F0 = fn * n0 + t0, F1 = fn * n1 + t1, F2 = fn * n2 + t2;
-    const double ai = -contact::torque_arm(law, rc, true), aj = -contact::torque_arm(law, rc, false);
+    const HookeLoad h = hooke_load(law, rc, hf);
     const bool i_now = !kRanges || key.i >= clean;
     const bool j_now = j >= 0 && (!kRanges || (j >= clean && j < end));
     if (i_now) {
-      fi[0] += F0;
-      fi[1] += F1;
-      fi[2] += F2;
-      fi[3] += ai * c0;
-      fi[4] += ai * c1;
-      fi[5] += ai * c2;
+      for (int c = 0; c < 3; ++c) fi[c] += h.force[c];
+      for (int c = 0; c < 3; ++c) fi[3 + c] += h.torque_i[c];
     }
     if (j_now) {
       double* fj = fd + 6 * j;
-      fj[0] += -F0;
-      fj[1] += -F1;
-      fj[2] += -F2;
-      fj[3] += aj * c0;
-      fj[4] += aj * c1;
-      fj[5] += aj * c2;
+      for (int c = 0; c < 3; ++c) fj[c] += -h.force[c];
+      for (int c = 0; c < 3; ++c) fj[3 + c] += h.torque_j[c];
     }
     if constexpr (kRanges) {
       const bool j_later = j >= end;
@@ -714,9 +711,9 @@ void ParticleSystem::hooke_contacts(Index begin, Index end, Index clean, double 
       Load l;
       l.i = key.i;
       l.j = j;
-      l.force = Vec3(F0, F1, F2);
-      l.torque_i = Vec3(ai * c0, ai * c1, ai * c2);
-      l.torque_j = Vec3(aj * c0, aj * c1, aj * c2);
+      l.force = Vec3(h.force[0], h.force[1], h.force[2]);
+      l.torque_i = Vec3(h.torque_i[0], h.torque_i[1], h.torque_i[2]);
+      l.torque_j = Vec3(h.torque_j[0], h.torque_j[1], h.torque_j[2]);
       if (j_later) cross->push_back(l);  // its j half, added by the range that owns j
       if (i_now) l.i = -1;
       if (j_now) l.j = -1;
