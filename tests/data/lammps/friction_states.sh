@@ -95,10 +95,9 @@ restart() {
   local h
   h="$(cd "$dir" && "$dtcrit" packing --lammps-input in.continue --lammps-contacts pairs.dump walls.dump \
         --integrator velocity_verlet --json 2>/dev/null |
-      /usr/bin/python3 -c 'import json,sys; print(repr(json.load(sys.stdin)["integrators"]["velocity_verlet"]["h_crit"]))')"
-  echo "restart: h_crit $h s (velocity_verlet, with the contact dumps)"
-  (cd "$dir" && "$dtcrit" packing --lammps-input in.continue --lammps-contacts pairs.dump walls.dump \
-     --integrator velocity_verlet 2>&1 | grep -E '^  h_diverge' | tr -s ' ' | sed 's/^/restart, with the dumps:/')
+      /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(repr(d["integrators"]["velocity_verlet"]["h_crit"]), repr(d["timestep_check"]["h_diverge"]))')"
+  echo "restart: h_crit ${h% *} s (velocity_verlet, with the contact dumps); h_diverge (all sliding) ${h#* } s"
+  h="${h% *}"
   (cd "$dir" && "$dtcrit" packing --lammps-input in.continue --integrator velocity_verlet 2>&1 |
      grep -E '^velocity_verlet ' | tr -s ' ' | sed 's/^/restart, zero histories (every contact sticking): /')
   for kick in 1e-6 1e-7; do
