@@ -219,8 +219,9 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
                    "--eigensolver dense", "every mode"};
     out.method = fmt::format(
         "undamped, non-symmetric: modes of M^-1 K, each mode's first h where the scheme's growth per step exceeds "
-        "exp(2 sigma h) ({} eigenvalues{})",
-        sp.complete ? "every" : "only the largest", every_mode ? ", exact" : ": an upper bound of the limit");
+        "exp(2 sigma h) ({}{})",
+        sp.complete ? "every eigenvalue" : "only the largest eigenvalues",
+        every_mode ? ", exact" : ": an upper bound of the limit");
     return out;
   }
   if (sys.dofs() <= opts.amplification_dofs) {
