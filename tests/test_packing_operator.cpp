@@ -164,6 +164,34 @@ TEST_CASE("parts pool runs every part exactly once and passes exceptions on", "[
   }
 }
 
+TEST_CASE("Gershgorin rows: the blocks made on several threads, summed in contact order", "[packing]") {
+  // From 50000 contacts gershgorin_rows makes the contacts' blocks on apply()'s threads, in rounds of
+  // a few thousand contacts, and sums them on one thread in contact order: the same bits on one thread
+  // and on several, and the assembled matrix's absolute row sums (no pair touches twice here).
+  const Packing p = lattice(LatticeKind::fcc, 14, true);  // 10976 spheres, 65856 contacts
+  const ContactSet cs = find_contacts(p, damped_laws(), {1e-9});
+  REQUIRE(cs.contacts.size() >= 50000);
+  GlobalSystem one(round_assembly(p, cs));
+  one.set_threads(1);
+  const Vector w = one.mass().cwiseSqrt().cwiseInverse();
+  const double h = 2e-6;
+  for (const auto& [a, b] : {std::pair{1.0, 0.0}, std::pair{h * h, 2.0 * h}}) {
+    const Vector ref = one.gershgorin_rows(a, b);
+    const SparseMatrix A = w.asDiagonal() * SparseMatrix(a * one.stiffness() + b * one.damping()) * w.asDiagonal();
+    Vector sums = Vector::Zero(A.rows());
+    for (Index col = 0; col < A.outerSize(); ++col)
+      for (SparseMatrix::InnerIterator it(A, col); it; ++it) sums[it.row()] += std::abs(it.value());
+    CHECK((ref - sums).cwiseAbs().maxCoeff() <= 1e-12 * sums.maxCoeff());
+    CHECK(ref.minCoeff() > 0.0);
+    for (int T : {2, 3}) {
+      CAPTURE(T);
+      GlobalSystem several(round_assembly(p, cs));
+      several.set_threads(T);
+      CHECK(several.gershgorin_rows(a, b) == ref);
+    }
+  }
+}
+
 TEST_CASE("Gershgorin rows equal the assembled matrix's absolute row sums without repeated pairs", "[packing]") {
   // gershgorin_rows keeps a particle's diagonal block only between its first and last contact. With
   // walls and no periodic images every pair has one contact, so the bound is the assembled row sum

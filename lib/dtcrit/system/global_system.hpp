@@ -173,6 +173,9 @@ class GlobalSystem {
  private:
   template <class F>
   void for_each_block(F&& f) const;
+  // Contact k's K and C as for_each_block visits them (sel: selected_dofs()).
+  using ContactBlock = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 12, 12>;
+  void contact_block(std::size_t k, const std::array<int, 12>& sel, ContactBlock& K, ContactBlock& C) const;
   void find_general_contacts();  // fills general_*, symmetric_
   std::array<int, 12> selected_dofs() const;
   SparseMatrix assemble(bool stiffness) const;
