@@ -333,6 +333,11 @@ void GlobalSystem::contact_block(std::size_t k, const std::array<int, 12>& sel, 
   b.C(6, 6) = q.c_twist;
   b.geometric = q.geometric;
   const contact::BodyBlocks bb = body_blocks(k, b);
+  if (B == 12) {  // every dof selected (3D with rotation)
+    K = bb.K;
+    C = bb.C;
+    return;
+  }
   for (Index r = 0; r < B; ++r)
     for (Index s2 = 0; s2 < B; ++s2) {
       K(r, s2) = bb.K(sel[static_cast<std::size_t>(r)], sel[static_cast<std::size_t>(s2)]);
@@ -685,92 +690,86 @@ double GlobalSystem::gershgorin_bound(double a, double b) const {
 Vector GlobalSystem::gershgorin_rows(double a, double b) const {
   const Index n = particles(), dpp = dpp_;
   const std::size_t nc = contacts_.contacts.size();
-  // A particle's diagonal block (and its off-block row sums) is complete after the last contact that
-  // touches it. Blocks are kept only from a particle's first to its last contact -- in cell order a
-  // few layers of the packing instead of dpp^2 doubles per particle (288 MB at 10^6 spheres, the
-  // analysis' peak) -- and each is summed in contact order as before.
   constexpr std::size_t none = std::numeric_limits<std::size_t>::max();
-  std::vector<std::size_t> last(static_cast<std::size_t>(n), none);
+  std::vector<std::size_t> last(static_cast<std::size_t>(n), none);  // the last contact touching each particle
   for (std::size_t k = 0; k < nc; ++k) {
     const Contact& c = contacts_.contacts[k];
     last[static_cast<std::size_t>(c.i)] = k;
     if (c.j >= 0) last[static_cast<std::size_t>(c.j)] = k;
   }
-  std::vector<std::int32_t> slot(static_cast<std::size_t>(n), -1), free_slots;
-  std::vector<double> blocks;                // open particles' diagonal blocks, dpp^2 each
-  const auto bsize = static_cast<std::size_t>(dpp * dpp);
-  Vector offsum = Vector::Zero(dofs());      // scaled off-block row sums
-  Vector rows = Vector::Zero(dofs());        // stays 0 for a particle without contacts
+  Vector offsum = Vector::Zero(dofs());  // scaled off-block row sums
+  Vector rows = Vector::Zero(dofs());    // stays 0 for a particle without contacts
   // M^{-1/2} of particle p's dof d: per dof for bodies, per particle (1/sqrt(m), 1/sqrt(I)) for spheres
   // (the same numbers: 1 / sqrt of the same mass).
   auto s = [&](Index p, Index d) {
     return bodies_ ? inv_sqrt_mass_[p * dpp + d] : particle_scale_[static_cast<std::size_t>(2 * p + (d >= dim_ ? 1 : 0))];
   };
-  auto add_diag = [&](Index i, const auto& B) {
-    std::int32_t& sl = slot[static_cast<std::size_t>(i)];
-    if (sl < 0) {
-      if (!free_slots.empty()) {
-        sl = free_slots.back();
-        free_slots.pop_back();
-        std::fill_n(blocks.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(sl) * bsize), bsize, 0.0);
-      } else {
-        sl = static_cast<std::int32_t>(blocks.size() / bsize);
-        blocks.resize(blocks.size() + bsize, 0.0);
-      }
-    }
-    double* D = blocks.data() + static_cast<std::size_t>(sl) * bsize;
-    for (Index r = 0; r < dpp; ++r)
-      for (Index q = 0; q < dpp; ++q) D[r * dpp + q] += B(r, q);
-  };
-  auto finish = [&](Index i) {
-    std::int32_t& sl = slot[static_cast<std::size_t>(i)];
-    const double* D = blocks.data() + static_cast<std::size_t>(sl) * bsize;
-    for (Index r = 0; r < dpp; ++r) {
-      double row = 0.0;
-      for (Index q = 0; q < dpp; ++q) row += std::abs(D[r * dpp + q]) * s(i, q);
-      rows[i * dpp + r] = s(i, r) * (row + offsum[i * dpp + r]);
-    }
-    free_slots.push_back(sl);
-    sl = -1;
-  };
-  // The blocks a K + b C are made on apply()'s threads, a round of `chunk` contacts per part at a
-  // time, and summed here on one thread in contact order: the same sums, so the same bits, for any
-  // thread count. (Made and summed on one thread, 1.9 us per contact: a fifth of a 10^6-sphere run.)
-  const Index B = 2 * dpp;
-  const auto bb = static_cast<std::size_t>(B * B);
-  const int T = operator_parts();
-  constexpr std::size_t chunk = 2048;
-  const std::size_t round = chunk * static_cast<std::size_t>(T);
-  std::vector<double> made(std::min(round, nc) * bb);
   const std::array<int, 12> sel = selected_dofs();
-  for (std::size_t start = 0; start < nc; start += round) {
-    const std::size_t stop = std::min(nc, start + round);
-    run_parts(T, [&](int t) {
-      ContactBlock Kc, Cc;
-      const std::size_t first = start + chunk * static_cast<std::size_t>(t);
-      for (std::size_t k = first; k < std::min(stop, first + chunk); ++k) {
-        contact_block(k, sel, Kc, Cc);
-        Eigen::Map<Matrix>(made.data() + (k - start) * bb, B, B) = a * Kc + b * Cc;
+  const auto bsize = static_cast<std::size_t>(dpp * dpp);
+  // Each part owns the rows of a range of particles and walks every contact in order, taking the
+  // halves that land on its particles: each particle's sums are added in contact order, as on one
+  // thread, so the bits are the same for any thread count. A contact between two ranges has its block
+  // made by both. A particle's diagonal block is complete after the last contact that touches it and
+  // is kept only from its first contact to that one -- in cell order a few layers of the packing
+  // instead of dpp^2 doubles per particle (288 MB at 10^6 spheres, the analysis' peak).
+  const int T = operator_parts();
+  run_parts(T, [&](int t) {
+    const Index p0 = n * t / T, p1 = n * (t + 1) / T;
+    auto mine = [&](Index p) { return p >= p0 && p < p1; };
+    std::vector<std::int32_t> slot(static_cast<std::size_t>(p1 - p0), -1), free_slots;
+    std::vector<double> blocks;  // open particles' diagonal blocks, dpp^2 each
+    auto add_diag = [&](Index i, const auto& B) {
+      std::int32_t& sl = slot[static_cast<std::size_t>(i - p0)];
+      if (sl < 0) {
+        if (!free_slots.empty()) {
+          sl = free_slots.back();
+          free_slots.pop_back();
+          std::fill_n(blocks.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(sl) * bsize), bsize, 0.0);
+        } else {
+          sl = static_cast<std::int32_t>(blocks.size() / bsize);
+          blocks.resize(blocks.size() + bsize, 0.0);
+        }
       }
-    });
-    for (std::size_t k = start; k < stop; ++k) {
+      double* D = blocks.data() + static_cast<std::size_t>(sl) * bsize;
+      for (Index r = 0; r < dpp; ++r)
+        for (Index q = 0; q < dpp; ++q) D[r * dpp + q] += B(r, q);
+    };
+    auto finish = [&](Index i) {
+      std::int32_t& sl = slot[static_cast<std::size_t>(i - p0)];
+      const double* D = blocks.data() + static_cast<std::size_t>(sl) * bsize;
+      for (Index r = 0; r < dpp; ++r) {
+        double row = 0.0;
+        for (Index q = 0; q < dpp; ++q) row += std::abs(D[r * dpp + q]) * s(i, q);
+        rows[i * dpp + r] = s(i, r) * (row + offsum[i * dpp + r]);
+      }
+      free_slots.push_back(sl);
+      sl = -1;
+    };
+    ContactBlock K, Kc, Cc;
+    for (std::size_t k = 0; k < nc; ++k) {
       const Contact& c = contacts_.contacts[k];
-      const Eigen::Map<const Matrix> K(made.data() + (k - start) * bb, B, B);
-      add_diag(c.i, K.topLeftCorner(dpp, dpp));
-      if (c.j == c.i) {  // a particle touching its own image: all four blocks are diagonal
-        add_diag(c.i, K.topRightCorner(dpp, dpp) + K.bottomLeftCorner(dpp, dpp) + K.bottomRightCorner(dpp, dpp));
-      } else if (c.j >= 0) {
+      const bool own_i = mine(c.i), own_j = c.j >= 0 && c.j != c.i && mine(c.j);
+      if (!own_i && !own_j) continue;
+      contact_block(k, sel, Kc, Cc);
+      if (b == 0.0) K = a * Kc;  // = a Kc + 0 Cc to the bit (x + -0 = x), without the pass over C
+      else K = a * Kc + b * Cc;
+      if (own_i) {
+        add_diag(c.i, K.topLeftCorner(dpp, dpp));
+        if (c.j == c.i)  // a particle touching its own image: all four blocks are diagonal
+          add_diag(c.i, K.topRightCorner(dpp, dpp) + K.bottomLeftCorner(dpp, dpp) + K.bottomRightCorner(dpp, dpp));
+        else if (c.j >= 0)
+          for (Index r = 0; r < dpp; ++r)
+            for (Index q = 0; q < dpp; ++q) offsum[c.i * dpp + r] += std::abs(K(r, dpp + q)) * s(c.j, q);
+      }
+      if (own_j) {
         add_diag(c.j, K.bottomRightCorner(dpp, dpp));
         for (Index r = 0; r < dpp; ++r)
-          for (Index q = 0; q < dpp; ++q) {
-            offsum[c.i * dpp + r] += std::abs(K(r, dpp + q)) * s(c.j, q);
-            offsum[c.j * dpp + q] += std::abs(K(dpp + q, r)) * s(c.i, r);
-          }
+          for (Index q = 0; q < dpp; ++q) offsum[c.j * dpp + q] += std::abs(K(dpp + q, r)) * s(c.i, r);
         if (last[static_cast<std::size_t>(c.j)] == k) finish(c.j);
       }
-      if (last[static_cast<std::size_t>(c.i)] == k) finish(c.i);
+      if (own_i && last[static_cast<std::size_t>(c.i)] == k) finish(c.i);
     }
-  }
+  });
   return rows;
 }
 
