@@ -8,8 +8,9 @@
 #   dumps: how many contacts end at the Coulomb limit, h_crit of velocity Verlet and whether the
 #   linearisation is physically stable, for gamma_n = 2e5 and 2e4 1/s.
 # restart: the pile at tilt 0.044 and gamma_n = 2e4 1/s (contacts at the Coulomb limit, physically
-#   stable) run on by LAMMPS from its own restart (which keeps the contact histories, unlike a data
-#   file) at factors of dtcrit's h_crit, from rest and with every velocity kicked by up to KICK m/s:
+#   stable): the spectral radius of velocity Verlet's map at factors of dtcrit's h_crit on dtcrit's
+#   matrices (numpy), then run on by LAMMPS from its own restart (which keeps the contact histories,
+#   unlike a data file) at those factors, from rest and with every velocity kicked by up to KICK m/s:
 #   the largest growth of their separation (sqrt of the kinetic energy of the velocity difference)
 #   over the first 3000 steps and over 4000, where it peaks, for KICK = 1e-6 and 1e-7.
 # drum: LAMMPS' granular/in.pour.drum (run 1) on tests/data/lammps/examples/pour_drum_settled.data,
@@ -93,13 +94,30 @@ restart() {
   local dir="$work/pile_0.044_2e4"
   [ -f "$dir/settled.restart" ] || pile 0.044 2e4
   local h
+  mkdir -p "$dir/matrices"
   h="$(cd "$dir" && "$dtcrit" packing --lammps-input in.continue --lammps-contacts pairs.dump walls.dump \
-        --integrator velocity_verlet --json 2>/dev/null |
+        --integrator velocity_verlet --write-matrices matrices --json 2>/dev/null |
       /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(repr(d["integrators"]["velocity_verlet"]["h_crit"]), repr(d["timestep_check"]["h_diverge"]))')"
   echo "restart: h_crit ${h% *} s (velocity_verlet, with the contact dumps); h_diverge (all sliding) ${h#* } s"
   h="${h% *}"
   (cd "$dir" && "$dtcrit" packing --lammps-input in.continue --integrator velocity_verlet 2>&1 |
      grep -E '^velocity_verlet ' | tr -s ' ' | sed 's/^/restart, zero histories (every contact sticking): /')
+  # What the linearisation predicts above h_crit: the spectral radius rho of velocity Verlet's map with
+  # LAMMPS' half-step dashpots, M (x+ - 2x + x-) + h C (x - x-) + h^2 K x = 0, on dtcrit's M, K and C
+  # (numpy's eigenvalues of the companion matrix, not dtcrit's code), and rho^3000.
+  /usr/bin/python3 - "$dir/matrices" "$h" <<'PY'
+import sys, numpy as np, scipy.io
+d, h = sys.argv[1], float(sys.argv[2])
+M, K, C = (scipy.io.mmread(f"{d}/{m}.mtx").toarray() for m in "MKC")
+Minv = np.diag(1.0 / np.diag(M))
+n = M.shape[0]
+for f in (0.95, 0.99, 1.01, 1.03, 1.05, 1.1):
+    t = f * h
+    A = np.block([[2 * np.eye(n) - t * Minv @ C - t * t * Minv @ K, -np.eye(n) + t * Minv @ C],
+                  [np.eye(n), np.zeros((n, n))]])
+    rho = max(abs(np.linalg.eigvals(A)))
+    print(f"restart, predicted at {f} h_crit: rho = 1 + {rho - 1:.3g} per step, rho^3000 = {rho ** 3000:.3g}")
+PY
   for kick in 1e-6 1e-7; do
     for f in 0.95 0.99 1.01 1.03 1.05 1.1; do
       for kind in rest perturbed; do
