@@ -307,10 +307,9 @@ ContactCoefficients GlobalSystem::coefficients(std::size_t k) const {
   return q;
 }
 
-// Visits every contact with its linearisation in body coordinates from the contact module
-// (contact::body_blocks over the generalised coordinates of i and j), restricted to this system's
-// dofs: K and C of size 2 dpp (i's dofs first); for a wall contact only the first dpp rows and
-// columns are meaningful.
+// Contact k's linearisation in body coordinates from the contact module (contact::body_blocks over
+// the generalised coordinates of i and j), restricted to this system's dofs: K and C of size 2 dpp
+// (i's dofs first); for a wall contact only the first dpp rows and columns are meaningful.
 void GlobalSystem::contact_block(std::size_t k, const std::array<int, 12>& sel, ContactBlock& K, ContactBlock& C) const {
   const Index B = 2 * dpp_;
   K.resize(B, B);
@@ -345,10 +344,7 @@ void GlobalSystem::contact_block(std::size_t k, const std::array<int, 12>& sel, 
     }
 }
 
-// Visits every contact with its linearisation in body coordinates from the contact module
-// (contact::body_blocks over the generalised coordinates of i and j), restricted to this system's
-// dofs: K and C of size 2 dpp (i's dofs first); for a wall contact only the first dpp rows and
-// columns are meaningful.
+// Visits every contact with its blocks (contact_block), in order.
 template <class F>
 void GlobalSystem::for_each_block(F&& f) const {
   const std::array<int, 12> sel = selected_dofs();
