@@ -28,7 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
   echo "load average at the start $(cut -d' ' -f1-3 /proc/loadavg). Each case: \`$dtcrit packing --lattice fcc --n N"
   echo "--compression 2e-3 --radius-spread 1e-3 --lammps-pair LAW --integrator velocity_verlet --json\`, the two laws"
   echo "alternated; wall time and peak memory from /usr/bin/time; applications: the operator applications of the"
-  echo "eigenvalue phase (symmetric: Lanczos for omega_max; granular: Arnoldi on M^-1 K and on the first-order system)."
+  echo "eigenvalue phase and the limits (symmetric: Lanczos for omega_max; granular: Arnoldi on M^-1 K, on the first-order system and for the -1 crossing)."
   echo
   echo "- symmetric: \`${laws[symmetric]}\` (torque arm r)"
   echo "- granular: \`${laws[granular]}\` (torque arm r - delta/2)"
