@@ -521,6 +521,34 @@ TEST_CASE("undamped non-symmetric packings with the largest modes only: an upper
                                               Contains("outside the 6 of largest magnitude computed"));
 }
 
+TEST_CASE("the -1 crossing by Arnoldi when the rightmost root is complex: the six rightmost searched",
+          "[packing][nonsymmetric]") {
+  // Three spheres of corner() along the edge of its two walls, apart: 18 dofs. The first keeps
+  // corner()'s histories and flutters (a complex pair of M^-1 K, real part k); the others have none,
+  // and their largest mu is k, real. Undamped (f = 0) the roots of 4 mu^2 M - K are +-sqrt(mu) / 2, so
+  // the rightmost root is the flutter's, complex: Arnoldi's single root is not real, and the six of
+  // largest real part must be searched for the largest real one, sqrt(k) / 2, as densely.
+  Corner c = corner(4.0);  // a strong flutter: its root's real part 3 % right of sqrt(k) / 2
+  const double r = c.packing.radius[0];
+  for (int k = 1; k <= 2; ++k) {
+    c.packing.add(c.packing.centre[0] + Vec3(0.0, 4.0 * r * k, 0.0), r, 2500.0, BodyModel::sphere);
+    c.packing.inertia.back() = c.packing.inertia[0];
+  }
+  ContactSet cs = find_contacts(c.packing, c.laws);
+  REQUIRE(cs.contacts.size() == 6);
+  for (std::size_t k = 0; k < cs.contacts.size(); ++k)
+    if (cs.contacts[k].i == 0)
+      cs.history_to_fill(k).xi_t = c.contacts.history(k).xi_t;  // corner()'s, in the same order
+  const GlobalSystem g(round_assembly(c.packing, cs), true);
+  REQUIRE(g.dofs() == 18);
+  const MinusOneCrossing dense = minus_one_crossing(g, 0.0, {}, false);
+  const MinusOneCrossing arnoldi = minus_one_crossing(g, 0.0, {}, true);
+  REQUIRE(dense.found);
+  REQUIRE(arnoldi.found);
+  CHECK_THAT(arnoldi.h, WithinRel(dense.h, 1e-8));
+  CHECK_THAT(arnoldi.method, Contains("6 roots of largest real part"));
+}
+
 TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 crossing, labelled an upper bound",
           "[packing][nonsymmetric]") {
   // No 'estimate' stands in for the limit: the rows with a -1 criterion get the crossing (equal to the
