@@ -52,6 +52,17 @@ inline HookeLoad hooke_load(const ContactLaw& law, const contact::RoundContact& 
   const double fn = hf.normal_force;
   return HookeLoad{{fn * n0 + t0, fn * n1 + t1, fn * n2 + t2}, {ai * c0, ai * c1, ai * c2}, {aj * c0, aj * c1, aj * c2}};
 }
+// The same as the stepper's Load of contact (i, j) (a template: Load is ParticleSystem's own).
+template <class Load>
+Load as_load(Index i, Index j, const HookeLoad& h) {
+  Load l;
+  l.i = i;
+  l.j = j;
+  l.force = Vec3(h.force[0], h.force[1], h.force[2]);
+  l.torque_i = Vec3(h.torque_i[0], h.torque_i[1], h.torque_i[2]);
+  l.torque_j = Vec3(h.torque_j[0], h.torque_j[1], h.torque_j[2]);
+  return l;
+}
 
 // Walks the committed records (ascending keys across consecutive chunks) beside a traversal that
 // asks for keys in ascending order.
@@ -518,14 +529,7 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
   };
   // The same for a gran/hooke/history contact's force (contact/hooke_history_force.hpp).
   auto hooke_loads = [](const Geom& g, const ContactLaw& law, const contact::HookeHistoryForce& hf) {
-    const HookeLoad h = hooke_load(law, g.rc, hf);
-    Load l;
-    l.i = g.i;
-    l.j = g.j;
-    l.force = Vec3(h.force[0], h.force[1], h.force[2]);
-    l.torque_i = Vec3(h.torque_i[0], h.torque_i[1], h.torque_i[2]);
-    l.torque_j = Vec3(h.torque_j[0], h.torque_j[1], h.torque_j[2]);
-    return l;
+    return as_load<Load>(g.i, g.j, hooke_load(law, g.rc, hf));
   };
   auto hooke_report = [](const Geom& g, const contact::HookeHistoryForce& hf) {
     return ContactReport{g.key, g.rc.overlap, g.rc.normal, hf.normal_force, hf.tangential_force, hf.xi_t,
@@ -708,12 +712,7 @@ void ParticleSystem::hooke_contacts(Index begin, Index end, Index clean, double 
     if constexpr (kRanges) {
       const bool j_later = j >= end;
       if (i_now && j_now) return;
-      Load l;
-      l.i = key.i;
-      l.j = j;
-      l.force = Vec3(h.force[0], h.force[1], h.force[2]);
-      l.torque_i = Vec3(h.torque_i[0], h.torque_i[1], h.torque_i[2]);
-      l.torque_j = Vec3(h.torque_j[0], h.torque_j[1], h.torque_j[2]);
+      Load l = as_load<Load>(key.i, j, h);
       if (j_later) cross->push_back(l);  // its j half, added by the range that owns j
       if (i_now) l.i = -1;
       if (j_now) l.j = -1;
