@@ -553,12 +553,12 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
           "[packing][nonsymmetric]") {
   // No 'estimate' stands in for the limit: the rows with a -1 criterion get the crossing (equal to the
   // amplification matrix's limit here, where no complex crossing comes first), flagged upper_bound;
-  // rows without one (rk4) stay estimates and are labelled so.
+  // rows without one (gear4) stay estimates and are labelled so.
   const Packing p = sc_block(2, 1e-3);
   const ContactLaws laws = laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10");
   const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
   PackingAnalysisOptions o;
-  o.integrators = {"velocity_verlet", "central_difference", "rk4"};
+  o.integrators = {"velocity_verlet", "central_difference", "gear4"};
   o.amplification_dofs = 0;
   o.crossing_check_dofs = 0;
   const PackingReport r = analyse_packing(p, g, o);
@@ -584,18 +584,18 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
                                               Contains("--crossing-check-dofs"));
   CHECK(to_json(*rec)["h_recommended"].is_null());
   CHECK(to_json(*rec)["basis"] == "none");
-  // Nor from an estimate: rk4's scalar limit at the top mode's damping ratio (before, 0.8 of it was
+  // Nor from an estimate: gear4's scalar limit at the top mode's damping ratio (before, 0.8 of it was
   // recommended, "the limit stands in").
-  const auto rk4 = recommend_from(std::vector<PackingIntegratorLimit>{r.integrators[2]}, 0.8);
-  REQUIRE(rk4);
-  CHECK(rk4->h_crit_estimate);
-  CHECK(std::isnan(rk4->recommended()));
-  CHECK_THAT(format_recommendation(*rk4), Contains("recommended step: none - the limit of rk4 here is an estimate"));
-  CHECK(to_json(*rk4)["basis"] == "none");
+  const auto gear4 = recommend_from(std::vector<PackingIntegratorLimit>{r.integrators[2]}, 0.8);
+  REQUIRE(gear4);
+  CHECK(gear4->h_crit_estimate);
+  CHECK(std::isnan(gear4->recommended()));
+  CHECK_THAT(format_recommendation(*gear4), Contains("recommended step: none - the limit of gear4 here is an estimate"));
+  CHECK(to_json(*gear4)["basis"] == "none");
   // And no verdict on a script's timestep, on either side of it.
   LammpsInput script;
   script.units = si_units();
-  script.integrator = "rk4";
+  script.integrator = "gear4";
   for (double ratio : {0.5, 2.0}) {
     script.timestep = ratio * r.integrators[2].h_crit;
     const TimestepCheck tc = check_timestep(script, r, 0.8, "zero histories", std::nullopt);
@@ -614,6 +614,104 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
   INFO(full.integrators[0].method);
   CHECK(!full.integrators[0].upper_bound);
   CHECK_THAT(full.integrators[0].h_crit, WithinRel(vv.h_crit, 1e-8));
+}
+
+TEST_CASE("explicit Euler and RK4 on damped packings: exact from the first-order eigenvalues",
+          "[packing][nonsymmetric]") {
+  // Both step y' = Ay, so each eigenvalue s of A steps as the scalar oscillator with roots s, s*: the
+  // least of those oscillators' limits is the packing's. The reference is the integrator's own
+  // amplification matrix over the whole LinearSystem(M, K, C), which shares no code with it but the
+  // integrator. Before, both rows were the scalar limit at the largest |s|'s damping ratio, labelled
+  // estimate: for explicit Euler far above the limit (a less damped mode sets it). The symmetric
+  // path does the same up to the dense solve's size.
+  const std::string which =
+      GENERATE(std::string("granular"), std::string("sliding"), std::string("flutter"), std::string("symmetric"));
+  CAPTURE(which);
+  Packing p;
+  ContactSet cs;
+  if (which == "flutter") {
+    // The corner's flutter, damped too little to hold it: physically unstable, so each limit is the
+    // first h where the scheme grows faster than exp(2 sigma h).
+    Corner c = corner(4.0);
+    p = c.packing;
+    cs = find_contacts(p, laws_of("gran/hertz/history 1e9 NULL 20 NULL 10 0"));
+    for (std::size_t k = 0; k < cs.contacts.size(); ++k) cs.history_to_fill(k).xi_t = c.contacts.history(k).xi_t;
+  } else {
+    p = sc_block(2, 1e-3);
+    cs = find_contacts(p, laws_of(which == "granular" ? "granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10"
+                                                      : "gran/hooke/history 1e5 NULL 2e4 NULL 0.1 0"));
+    if (which == "sliding") {  // else "symmetric": the same law with zero histories
+      std::size_t wall = 0;
+      while (cs.contacts[wall].j >= 0) ++wall;
+      cs.history_to_fill(wall).xi_t = cs.contacts[wall].normal.unitOrthogonal() * (2e-3 * p.radius[0]);
+    }
+  }
+  const GlobalSystem g(round_assembly(p, cs), true);
+  REQUIRE(g.symmetric() == (which == "symmetric"));
+  REQUIRE(g.damped());
+  PackingAnalysisOptions o;
+  o.integrators = {"explicit_euler", "rk4"};
+  o.amplification_dofs = g.dofs();  // the reference: the whole amplification matrix
+  const PackingReport whole = analyse_packing(p, g, o);
+  CHECK(whole.physical.unstable == (which == "flutter"));
+  o.amplification_dofs = 0;
+  const PackingReport modes = analyse_packing(p, g, o);
+  // Stable packings: also the least over A's eigenvalues s of the first h where |R(h s)| > 1, with the
+  // stability polynomials R of explicit Euler and RK4 written out here. NaN: some mode is unstable at
+  // every h scanned (the granular law's viscoelastic damping leaves modes with zeta ~ 1e-11, where
+  // explicit Euler's limit 2 zeta / |s| is below 1e-16 s).
+  const Spectrum sp = nonsymmetric_spectrum(g);
+  auto polynomial_limit = [&](auto R) {
+    double s_max = 0.0, least = std::numeric_limits<double>::infinity();
+    for (const auto z : sp.s) s_max = std::max(s_max, std::abs(z));
+    for (const auto z : sp.s) {
+      if (std::abs(z) <= 1e-8 * s_max) continue;
+      auto grows = [&](double h) { return std::abs(R(h * z)) > 1.0; };
+      double lo = 1e-6 / std::abs(z), hi = lo;
+      if (grows(lo)) return std::numeric_limits<double>::quiet_NaN();
+      while (!grows(hi) && hi < 10.0 / std::abs(z)) hi *= 1.01;
+      if (!grows(hi)) continue;
+      for (int k = 0; k < 80; ++k) (grows(0.5 * (lo + hi)) ? hi : lo) = 0.5 * (lo + hi);
+      least = std::min(least, lo);
+    }
+    return least;
+  };
+  using C = std::complex<double>;
+  const double closed[2] = {polynomial_limit([](C z) { return 1.0 + z; }),
+                            polynomial_limit([](C z) { return 1.0 + z + z * z / 2.0 + z * z * z / 6.0 + z * z * z * z / 24.0; })};
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto& row = modes.integrators[i];
+    CAPTURE(row.name, row.method, closed[i]);
+    CHECK(row.exact);
+    CHECK(!row.upper_bound);
+    CHECK_THAT(row.method, Contains("every eigenvalue, exact"));
+    REQUIRE(row.stability == whole.integrators[i].stability);
+    if (which != "flutter") CHECK(std::isnan(closed[i]) == (row.stability == Stability::unstable));
+    if (row.stability != Stability::conditional) continue;
+    // The whole amplification matrix resolves |lambda| - 1 less finely near the limit: 1e-6.
+    CHECK_THAT(row.h_crit, WithinRel(whole.integrators[i].h_crit, which == "flutter" ? 1e-8 : 1e-6));
+    if (which != "flutter") CHECK_THAT(row.h_crit, WithinRel(closed[i], 1e-8));
+  }
+  CHECK((which != "granular" || modes.integrators[0].stability == Stability::unstable));
+  // 6 dofs: Arnoldi's 6 would be every eigenvalue; the symmetric path has no Arnoldi on A.
+  if (which == "flutter" || which == "symmetric") return;
+  // Arnoldi's largest eigenvalues only: each is unstable above its own limit, so the least of theirs is
+  // an upper bound, labelled so.
+  o.eigen.method = EigenMethod::lanczos;
+  o.eigen.dense_below = 0;
+  const PackingReport some = analyse_packing(p, g, o);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto& row = some.integrators[i];
+    CAPTURE(row.name, row.method);
+    if (whole.integrators[i].stability == Stability::unstable) {  // explicit Euler, granular: found among the largest
+      CHECK(row.stability == Stability::unstable);
+      CHECK_THAT(row.method, Contains("one of them is unstable at every step"));
+      continue;
+    }
+    CHECK(row.upper_bound);
+    CHECK_THAT(row.method, Contains("an upper bound of the limit"));
+    CHECK(row.h_crit >= whole.integrators[i].h_crit * (1.0 - 1e-8));
+  }
 }
 
 TEST_CASE("a physically unstable system's own growth is no crossing for the check below it",

@@ -60,7 +60,7 @@ const std::vector<Row>& rows() {
     using VV = VelocityVerlet::DampingVelocity;
     constexpr auto backward = DashpotVelocity::backward_difference, central = DashpotVelocity::central_difference;
     std::vector<Row> t;
-    t.push_back({{"explicit_euler", "x+ = x + h v, v+ = v + h a(x, v)", {}, 1, 1, true}, fixed<ExplicitEuler>(), {}, {}, {}});
+    t.push_back({{"explicit_euler", "x+ = x + h v, v+ = v + h a(x, v)", {}, 1, 1, true, DashpotVelocity::other, true}, fixed<ExplicitEuler>(), {}, {}, {}});
     t.push_back({{"symplectic_euler", "kick-drift: v+ = v + h a(x, v), x+ = x + h v+", {}, 1, 1, true, backward},
                  fixed<SymplecticEuler>(), {}, {}, {}});
     t.push_back({{"velocity_verlet",
@@ -88,7 +88,8 @@ const std::vector<Row>& rows() {
                   "member atoms (dashpots) see v_{n+1/2}",
                   {}, 2, 1, true, backward},
                  fixed<RigidSmall>(), {}, {}, {}});
-    t.push_back({{"rk4", "classical Runge-Kutta from its Butcher tableau (generic explicit RK stepper)", {}, 4, 4, true},
+    t.push_back({{"rk4", "classical Runge-Kutta from its Butcher tableau (generic explicit RK stepper)", {}, 4, 4, true,
+                  DashpotVelocity::other, true},
                  [](const Values&) -> std::unique_ptr<Integrator> {
                    return std::make_unique<ExplicitRungeKutta>(classical_rk4_tableau());
                  },

@@ -39,6 +39,11 @@ struct IntegratorInfo {
   int order_damped;   // declared global order with velocity-dependent (dashpot) forces
   bool is_explicit;   // no solve with the stiffness (a diagonal dashpot solve may remain)
   DashpotVelocity dashpot_velocity = DashpotVelocity::other;
+  // The scheme steps the first-order system y' = f(y), y = (x, v), reading springs and dashpots at
+  // the same stage state (explicit Euler, explicit Runge-Kutta). On a linear system y' = Ay its
+  // one-step map is then R(hA), with eigenvalues R(h s) over the eigenvalues s of A: each conjugate
+  // pair (or real s) steps as a scalar oscillator with those roots, whatever C and K.
+  bool first_order_system = false;
 };
 
 // Every row, in table order (aliases such as newmark_average are rows of their own).

@@ -36,6 +36,67 @@ CriticalStep scalar_limit(const std::string& spec, double zeta) {
   return cache[key] = critical_step(spec, unit, 1.0);
 }
 
+// The limit of a scheme that steps the first-order system (IntegratorInfo::first_order_system) on
+// y' = Ay, from the eigenvalues s of A: each conjugate pair (or real s) steps as the scalar
+// oscillator x'' - 2 Re(s) x' + |s|^2 x = 0, whose roots they are, so the least of those
+// oscillators' limits, measured on the integrator's code, is the system's. |s| at or below
+// `free_below` (free motion, R(0) = 1) sets none. sigma > 0 (a growing packing): each oscillator's
+// first h where the scheme grows faster than exp(2 sigma h), as growth_limit defines it.
+CriticalStep first_order_limit(const std::string& spec, const std::vector<std::complex<double>>& s, double sigma,
+                               double free_below) {
+  CriticalStep out{Stability::unconditional, kNaN};
+  for (const auto z : s) {
+    const double w = std::abs(z);
+    if (z.imag() < 0.0 || w <= free_below) continue;  // the pair's other half; free motion
+    CriticalStep c;
+    if (sigma > 0.0) {
+      LinearSystem oscillator(Vector::Ones(1), Matrix::Constant(1, 1, w * w), Matrix::Constant(1, 1, -2.0 * z.real()));
+      c = growth_limit(spec, oscillator, sigma, w);
+    } else {
+      c = scalar_limit(spec, std::clamp(-z.real() / w, 0.0, 1.0));
+      if (c.stability == Stability::conditional) c.h_crit /= w;
+    }
+    if (c.stability == Stability::unstable) return c;
+    if (c.stability == Stability::conditional) {
+      out.stability = Stability::conditional;
+      out.h_crit = std::isnan(out.h_crit) ? c.h_crit : std::min(out.h_crit, c.h_crit);
+    }
+  }
+  return out;
+}
+
+// The row of a first-order-system scheme from A's eigenvalues sp.s (first_order_limit): exact when
+// every eigenvalue was computed, else an upper bound (or unstable, when a mode computed is).
+PackingIntegratorLimit first_order_row(const std::string& spec, const GlobalSystem& sys, const Spectrum& sp,
+                                       const PhysicalStability& phys) {
+  PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, true};
+  const double sigma = phys.unstable ? phys.growth_rate : 0.0;
+  double s_max = 0.0;
+  for (const auto z : sp.s) s_max = std::max(s_max, std::abs(z));
+  const CriticalStep c = first_order_limit(spec, sp.s, sigma, phys.tolerance * s_max);
+  out.stability = c.stability;
+  out.h_crit = c.stability == Stability::conditional ? c.h_crit : kNaN;
+  // Each mode computed is unstable above its own limit: with modes not computed, the least of
+  // their limits is an upper bound (a smaller |s| with less damping can set a lower one).
+  out.upper_bound = !sp.complete && out.stability == Stability::conditional;
+  out.exact = sp.complete || out.stability == Stability::unstable || out.upper_bound;
+  if (out.upper_bound)
+    out.bound = {"limit of the modes computed",
+                 fmt::format("an eigenvalue of the first-order system outside the {} of largest magnitude computed, "
+                             "less damped, sets a lower limit",
+                             sp.s.size()),
+                 "--eigensolver dense", "every eigenvalue"};
+  out.method = fmt::format(
+      "damped, {}{} dofs: a step of y' = Ay, so each eigenvalue s of the first-order system steps as "
+      "the scalar oscillator with roots s, s*; the least of their limits ({}{})",
+      sys.symmetric() ? "" : "non-symmetric, ", sys.dofs(), sp.complete ? "every eigenvalue" : "only the largest eigenvalues",
+      sp.complete                                  ? ", exact"
+      : out.stability == Stability::unstable       ? ": one of them is unstable at every step"
+      : out.upper_bound                            ? ": an upper bound of the limit"
+                                                   : ": a mode not computed may still be unstable");
+  return out;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -235,6 +296,7 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
         sigma);
     return out;
   }
+  if (integrator_info(spec).first_order_system && !sp.s.empty()) return first_order_row(spec, sys, sp, phys);
   const DashpotVelocity dashpot = integrator_info(spec).dashpot_velocity;
   if (dashpot != DashpotVelocity::other) {
     // The first -1 crossing of the one-step map: 4M - f hC - h^2 K singular (nonsymmetric.hpp).
@@ -497,14 +559,28 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
   r.h_exact = reference.h_crit;
   r.h_exact_converged = reference.converged;
   const auto limits_start = std::chrono::steady_clock::now();
+  // Damped rows of first-order-system schemes (explicit Euler, RK4) above --amplification-dofs: from
+  // every eigenvalue of A where a dense solve computes them, once for all such rows (above that size
+  // they stay the top mode's estimate: Arnoldi on A would cost more than the rest of the analysis).
+  std::optional<Spectrum> first_order_spectrum;
+  auto first_order_here = [&](const std::string& spec) {
+    return r.damped && integrator_info(spec).first_order_system && sys.dofs() > opts.amplification_dofs &&
+           sys.dofs() <= SpectrumOptions{}.dense_below;
+  };
   for (std::size_t i = 0; i < opts.integrators.size(); ++i) {
     const std::size_t n = opts.integrators.size();
     // The time left assumes the mean cost so far: amplification matrices cost more than closed forms.
     const double spent = seconds_since(limits_start);
     say(fmt::format("  {} ({}/{}{})", opts.integrators[i], i + 1, n,
                     i == 0 ? "" : fmt::format(", about {:.0f} s left", spent / i * (n - i))));
-    r.integrators.push_back(
-        packing_integrator_limit(opts.integrators[i], sys, r.omega_max, r.top_mode_zeta, opts, reference, r.eigen_residual));
+    if (first_order_here(opts.integrators[i])) {
+      if (!first_order_spectrum) first_order_spectrum = nonsymmetric_spectrum(sys);
+      r.integrators.push_back(first_order_row(opts.integrators[i], sys, *first_order_spectrum,
+                                              physical_stability(*first_order_spectrum, true)));
+    } else {
+      r.integrators.push_back(packing_integrator_limit(opts.integrators[i], sys, r.omega_max, r.top_mode_zeta, opts,
+                                                       reference, r.eigen_residual));
+    }
     if (!r.eigen_converged) {  // every limit scales with omega_max: none is trustworthy
       r.integrators.back().converged = false;
       r.integrators.back().h_crit = kNaN;
