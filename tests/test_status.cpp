@@ -90,9 +90,20 @@ TEST_CASE("the exact damped packing criteria follow the registry's dashpot_veloc
   for (const char* name : {"symplectic_euler", "velocity_verlet", "leapfrog", "position_verlet", "rigid_small", "variational_1",
                            "velocity_verlet_implicit_damping", "central_difference"})
     CHECK(std::find(covered.begin(), covered.end(), name) != covered.end());
-  // Rows without a closed criterion are not claimed exact above the amplification limit.
-  const PackingIntegratorLimit rk4 = packing_integrator_limit("rk4", g, wmax, 0.0, o);
-  CHECK_FALSE(rk4.exact);
+  // Rows without a closed criterion are not claimed exact above the amplification limit...
+  const PackingIntegratorLimit gear4 = packing_integrator_limit("gear4", g, wmax, 0.0, o);
+  CHECK_FALSE(gear4.exact);
+  // ...but explicit Euler and RK4 follow from every eigenvalue of the first-order system: exact, and
+  // their own one-step maps leave the unit circle there.
+  for (const char* s : {"explicit_euler", "rk4"}) {
+    const PackingIntegratorLimit lim = packing_integrator_limit(s, g, wmax, 0.0, o);
+    CAPTURE(s, lim.method);
+    REQUIRE(lim.exact);
+    REQUIRE(lim.stability == Stability::conditional);
+    const auto integ = make_integrator(s);
+    CHECK_FALSE(exceeds_unit_circle(amplification_matrix(*integ, ls, lim.h_crit * (1.0 - 1e-6))));
+    CHECK(exceeds_unit_circle(amplification_matrix(*integ, ls, lim.h_crit * (1.0 + 1e-6))));
+  }
 }
 
 TEST_CASE("half_step_damped_limit reports convergence", "[status][packing]") {

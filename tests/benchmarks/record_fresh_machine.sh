@@ -25,7 +25,8 @@ if [ "${1:-}" = --logs ]; then
 else
   commit="$(git rev-parse --short HEAD)"
   work="$(mktemp -d)"
-  trap 'rm -rf "$work"' EXIT
+  # Kept when a command fails (its status ends the script): the logs say which test failed and why.
+  trap 'status=$?; if [ $status = 0 ]; then rm -rf "$work"; else echo "failed ($status); logs kept: $work/run.log $work/test.log" >&2; fi' EXIT
   git clone -q . "$work/src"
   note="load before: $(cut -d' ' -f1-3 /proc/loadavg); uptime $(cut -d' ' -f1 /proc/uptime) s"
   if [ "${EMPTY_CCACHE:-0}" = 1 ]; then

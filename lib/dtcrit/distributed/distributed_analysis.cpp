@@ -816,9 +816,13 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
         packing::PackingIntegratorLimit none{spec, Stability::conditional, kNaN, "", true, true};
         none.computed = false;
         none.method = fmt::format(
-            "not computed by the distributed analysis: damped with {} dofs (at most --amplification-dofs {}), this "
-            "row needs the amplification matrix of the whole LinearSystem(M, K, C); run without mpirun",
-            N, opts.analysis.amplification_dofs);
+            "not computed by the distributed analysis: damped with {} dofs, this row needs the whole "
+            "LinearSystem(M, K, C) on one process: {}; run without mpirun",
+            N,
+            N <= opts.analysis.amplification_dofs
+                ? fmt::format("its amplification matrix (at most --amplification-dofs {})",
+                              opts.analysis.amplification_dofs)
+                : std::string("every eigenvalue of its first-order system (a dense solve)"));
         out.not_computed.push_back(spec);
         l = none;
       }
@@ -887,7 +891,7 @@ std::string format_distributed(const DistributedReport& r) {
   }
   out += t.to_text();
   if (!r.not_computed.empty())
-    out += fmt::format("not computed by the distributed analysis (amplification matrix of the whole system): {}\n",
+    out += fmt::format("not computed by the distributed analysis (they need the whole system on one process): {}\n",
                        fmt::join(r.not_computed, ", "));
   return out;
 }

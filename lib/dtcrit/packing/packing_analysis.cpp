@@ -140,6 +140,11 @@ void certify_limits(const GlobalSystem& sys, PackingReport& r) {
 
 }  // namespace
 
+bool first_order_from_eigenvalues(const std::string& spec, Index dofs, const PackingAnalysisOptions& opts) {
+  return integrator_info(spec).first_order_system && dofs > opts.amplification_dofs &&
+         dofs <= SpectrumOptions{}.dense_below;
+}
+
 std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spec, const SpectrumFacts& f,
                                                          const PackingAnalysisOptions& opts) {
   PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, true};
@@ -180,6 +185,7 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
     return out;
   }
   if (f.dofs <= opts.amplification_dofs) return std::nullopt;  // the amplification matrix of the whole system
+  if (first_order_from_eigenvalues(spec, f.dofs, opts)) return std::nullopt;  // every eigenvalue of the whole system
   from(scalar_limit(spec, f.top_mode_zeta), 1.0 / f.omega_max);
   out.exact = false;
   out.method = fmt::format(
@@ -204,6 +210,10 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
   f.gershgorin_k = sys.gershgorin_bound(1.0, 0.0);
   f.gershgorin_c = backward ? sys.gershgorin_bound(0.0, 1.0) : 0.0;
   f.half_step = half_step_limit;
+  if (f.damped && first_order_from_eigenvalues(spec, f.dofs, opts)) {  // (analyse_packing solves once for all such rows)
+    const Spectrum sp = nonsymmetric_spectrum(sys);
+    return first_order_row(spec, sys, sp, physical_stability(sp, true));
+  }
   if (auto l = limit_from_spectrum(spec, f, opts)) return *l;
   LinearSystem ls = sys.linear_system();
   const CriticalStep c = critical_step(spec, ls, omega_max);
@@ -563,17 +573,13 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
   // every eigenvalue of A where a dense solve computes them, once for all such rows (above that size
   // they stay the top mode's estimate: Arnoldi on A would cost more than the rest of the analysis).
   std::optional<Spectrum> first_order_spectrum;
-  auto first_order_here = [&](const std::string& spec) {
-    return r.damped && integrator_info(spec).first_order_system && sys.dofs() > opts.amplification_dofs &&
-           sys.dofs() <= SpectrumOptions{}.dense_below;
-  };
   for (std::size_t i = 0; i < opts.integrators.size(); ++i) {
     const std::size_t n = opts.integrators.size();
     // The time left assumes the mean cost so far: amplification matrices cost more than closed forms.
     const double spent = seconds_since(limits_start);
     say(fmt::format("  {} ({}/{}{})", opts.integrators[i], i + 1, n,
                     i == 0 ? "" : fmt::format(", about {:.0f} s left", spent / i * (n - i))));
-    if (first_order_here(opts.integrators[i])) {
+    if (r.damped && first_order_from_eigenvalues(opts.integrators[i], sys.dofs(), opts)) {
       if (!first_order_spectrum) first_order_spectrum = nonsymmetric_spectrum(sys);
       r.integrators.push_back(first_order_row(opts.integrators[i], sys, *first_order_spectrum,
                                               physical_stability(*first_order_spectrum, true)));

@@ -209,9 +209,13 @@ struct SpectrumFacts {
   double omega_residual = 0.0;
   std::optional<DampedLimit> half_step;
 };
+// Whether a damped row of a first-order-system scheme (explicit Euler, RK4) takes its limit from every
+// eigenvalue of the whole first-order system, by a dense solve: above amplification_dofs, up to 600 dofs.
+bool first_order_from_eigenvalues(const std::string& spec, Index dofs, const PackingAnalysisOptions& opts);
 // packing_integrator_limit's rows that follow from those facts: every undamped row, the damped
 // backward-difference rows (given half_step), central-difference rows and, above amplification_dofs,
-// the top-mode estimate; nullopt for the amplification matrix of the whole system (or half_step missing).
+// the top-mode estimate; nullopt for the rows that need the whole system (its amplification matrix,
+// or first_order_from_eigenvalues) or half_step when it is missing.
 std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spec, const SpectrumFacts& f,
                                                          const PackingAnalysisOptions& opts);
 
