@@ -693,6 +693,13 @@ TEST_CASE("explicit Euler and RK4 on damped packings: exact from the first-order
     if (which != "flutter") CHECK_THAT(row.h_crit, WithinRel(closed[i], 1e-8));
   }
   CHECK((which != "granular" || modes.integrators[0].stability == Stability::unstable));
+  if (which == "granular") {  // why: the least damping ratio among A's eigenvalues (free motion aside)
+    double s_max = 0.0, zeta = 1.0;
+    for (const auto z : sp.s) s_max = std::max(s_max, std::abs(z));
+    for (const auto z : sp.s)
+      if (std::abs(z) > 1e-8 * s_max) zeta = std::min(zeta, -z.real() / std::abs(z));
+    CHECK(zeta < 1e-10);
+  }
   // 6 dofs: Arnoldi's 6 would be every eigenvalue; the symmetric path has no Arnoldi on A.
   if (which == "flutter" || which == "symmetric") return;
   // Arnoldi's largest eigenvalues only: each is unstable above its own limit, so the least of theirs is

@@ -36,6 +36,29 @@ CriticalStep scalar_limit(const std::string& spec, double zeta) {
   return cache[key] = critical_step(spec, unit, 1.0);
 }
 
+// Folds one mode's limit into the least so far (start: unconditional). One mode unstable at every
+// step makes the whole unstable.
+void fold_least_limit(CriticalStep& least, const CriticalStep& c) {
+  if (least.stability == Stability::unstable || c.stability == Stability::unconditional) return;
+  if (c.stability == Stability::unstable) {
+    least = {Stability::unstable, kNaN};
+    return;
+  }
+  least.stability = Stability::conditional;
+  least.h_crit = std::isnan(least.h_crit) ? c.h_crit : std::min(least.h_crit, c.h_crit);
+}
+
+// A limit taken over the modes computed: each is unstable above its own limit, so with modes not
+// computed the least of theirs is an upper bound (`unchecked`: what a mode not computed may do). A
+// mode unstable at every step is proof either way; stability at every step is not.
+void label_modes_computed(PackingIntegratorLimit& out, bool every_mode, std::string unchecked,
+                          std::string decide_cost) {
+  out.upper_bound = !every_mode && out.stability == Stability::conditional;
+  out.exact = every_mode || out.stability == Stability::unstable || out.upper_bound;
+  if (out.upper_bound)
+    out.bound = {"limit of the modes computed", std::move(unchecked), "--eigensolver dense", std::move(decide_cost)};
+}
+
 // The limit of a scheme that steps the first-order system (IntegratorInfo::first_order_system) on
 // y' = Ay, from the eigenvalues s of A: each conjugate pair (or real s) steps as the scalar
 // oscillator x'' - 2 Re(s) x' + |s|^2 x = 0, whose roots they are, so the least of those
@@ -44,7 +67,7 @@ CriticalStep scalar_limit(const std::string& spec, double zeta) {
 // first h where the scheme grows faster than exp(2 sigma h), as growth_limit defines it.
 CriticalStep first_order_limit(const std::string& spec, const std::vector<std::complex<double>>& s, double sigma,
                                double free_below) {
-  CriticalStep out{Stability::unconditional, kNaN};
+  CriticalStep least{Stability::unconditional, kNaN};
   for (const auto z : s) {
     const double w = std::abs(z);
     if (z.imag() < 0.0 || w <= free_below) continue;  // the pair's other half; free motion
@@ -56,13 +79,10 @@ CriticalStep first_order_limit(const std::string& spec, const std::vector<std::c
       c = scalar_limit(spec, std::clamp(-z.real() / w, 0.0, 1.0));
       if (c.stability == Stability::conditional) c.h_crit /= w;
     }
-    if (c.stability == Stability::unstable) return c;
-    if (c.stability == Stability::conditional) {
-      out.stability = Stability::conditional;
-      out.h_crit = std::isnan(out.h_crit) ? c.h_crit : std::min(out.h_crit, c.h_crit);
-    }
+    fold_least_limit(least, c);
+    if (least.stability == Stability::unstable) break;
   }
-  return out;
+  return least;
 }
 
 // The row of a first-order-system scheme from A's eigenvalues sp.s (first_order_limit): exact when
@@ -76,16 +96,11 @@ PackingIntegratorLimit first_order_row(const std::string& spec, const GlobalSyst
   const CriticalStep c = first_order_limit(spec, sp.s, sigma, phys.tolerance * s_max);
   out.stability = c.stability;
   out.h_crit = c.stability == Stability::conditional ? c.h_crit : kNaN;
-  // Each mode computed is unstable above its own limit: with modes not computed, the least of
-  // their limits is an upper bound (a smaller |s| with less damping can set a lower one).
-  out.upper_bound = !sp.complete && out.stability == Stability::conditional;
-  out.exact = sp.complete || out.stability == Stability::unstable || out.upper_bound;
-  if (out.upper_bound)
-    out.bound = {"limit of the modes computed",
-                 fmt::format("an eigenvalue of the first-order system outside the {} of largest magnitude computed, "
-                             "less damped, sets a lower limit",
-                             sp.s.size()),
-                 "--eigensolver dense", "every eigenvalue"};
+  label_modes_computed(out, sp.complete,
+                       fmt::format("an eigenvalue of the first-order system outside the {} of largest magnitude "
+                                   "computed, less damped, sets a lower limit",
+                                   sp.s.size()),
+                       "every eigenvalue");
   out.method = fmt::format(
       "damped, {}{} dofs: a step of y' = Ay, so each eigenvalue s of the first-order system steps as "
       "the scalar oscillator with roots s, s*; the least of their limits ({}{})",
@@ -261,33 +276,18 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
       limits.push_back(c);
     }
     for (auto m : own) limits.push_back(mode_limit(spec, m));
-    out.stability = Stability::unconditional;
-    for (const auto& c : limits) {
-      if (c.stability == Stability::unstable) {
-        out.stability = Stability::unstable;
-        out.h_crit = kNaN;
-        break;
-      }
-      if (c.stability == Stability::conditional) {
-        out.stability = Stability::conditional;
-        out.h_crit = std::isnan(out.h_crit) ? c.h_crit : std::min(out.h_crit, c.h_crit);
-      }
-    }
-    // Each mode computed is unstable above its own limit, so with some modes not computed the least
-    // of their limits is an upper bound of the packing's: exact unless a mode not computed sets a
-    // lower one (a real mu cannot: the largest were computed; a complex or negative one, i.e. flutter
-    // or divergence, can).
+    CriticalStep least{Stability::unconditional, kNaN};
+    for (const auto& c : limits) fold_least_limit(least, c);
+    out.stability = least.stability;
+    out.h_crit = least.h_crit;
+    // Exact unless a mode not computed sets a lower limit: a real mu cannot (the largest were
+    // computed), a complex or negative one (flutter, divergence) can.
     const bool every_mode = sp.complete && complex_modes <= max_complex;
-    out.upper_bound = !every_mode && out.stability == Stability::conditional;
-    // A found mode unstable at every step is proof; stability at every step is not (a mode not
-    // computed may grow).
-    out.exact = every_mode || out.stability == Stability::unstable || out.upper_bound;
-    if (out.upper_bound)
-      out.bound = {"limit of the modes computed",
-                   fmt::format("a mode of M^-1 K outside the {} of largest magnitude computed is complex or negative "
-                               "(flutter, divergence) and sets a lower limit",
-                               sp.mu.size()),
-                   "--eigensolver dense", "every mode"};
+    label_modes_computed(out, every_mode,
+                         fmt::format("a mode of M^-1 K outside the {} of largest magnitude computed is complex or "
+                                     "negative (flutter, divergence) and sets a lower limit",
+                                     sp.mu.size()),
+                         "every mode");
     out.method = fmt::format(
         "undamped, non-symmetric: modes of M^-1 K, each mode's first h where the scheme's growth per step exceeds "
         "exp(2 sigma h) ({}{})",
