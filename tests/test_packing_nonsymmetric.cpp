@@ -553,16 +553,18 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
           "[packing][nonsymmetric]") {
   // No 'estimate' stands in for the limit: the rows with a -1 criterion get the crossing (equal to the
   // amplification matrix's limit here, where no complex crossing comes first), flagged upper_bound;
-  // rows without one (gear4) stay estimates and are labelled so.
+  // gear4's own -1 line (4M - 22/3 hC - 2h^2 K) gives it one too; rows without one (Newmark with
+  // gamma > 1/2 and 2 beta < gamma, whose dashpots stabilise) stay estimates and are labelled so.
   const Packing p = sc_block(2, 1e-3);
   const ContactLaws laws = laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10");
   const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
   PackingAnalysisOptions o;
-  o.integrators = {"velocity_verlet", "central_difference", "gear4"};
+  const std::string stabilising = "newmark:beta=0.1,gamma=0.6";
+  o.integrators = {"velocity_verlet", "central_difference", "gear4", stabilising};
   o.amplification_dofs = 0;
   o.crossing_check_dofs = 0;
   const PackingReport r = analyse_packing(p, g, o);
-  REQUIRE(r.integrators.size() == 3);
+  REQUIRE(r.integrators.size() == 4);
   const auto& vv = r.integrators[0];
   CHECK(vv.exact);
   CHECK(vv.upper_bound);
@@ -571,7 +573,12 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
   CHECK_THAT(vv.method, Contains("-1 crossing") && Contains("upper bound"));
   CHECK(r.integrators[1].upper_bound);
   CHECK_THAT(r.integrators[1].h_crit, WithinRel(amplification_limit("central_difference", g), 1e-8));
-  CHECK(!r.integrators[2].exact);
+  const auto& gear4 = r.integrators[2];
+  CAPTURE(gear4.method);
+  CHECK(gear4.upper_bound);
+  CHECK_THAT(gear4.method, Contains("4M - 7.33333hC - 2h^2 K"));
+  CHECK(gear4.h_crit >= amplification_limit("gear4", g) * (1.0 - 1e-8));
+  CHECK(!r.integrators[3].exact);
   const std::string table = format_packing_table(r);
   CHECK_THAT(table, Contains("upper bound (-1 crossing)"));
   // No step is recommended from an upper bound: the limit may lie anywhere below it.
@@ -584,20 +591,22 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
                                               Contains("--crossing-check-dofs"));
   CHECK(to_json(*rec)["h_recommended"].is_null());
   CHECK(to_json(*rec)["basis"] == "none");
-  // Nor from an estimate: gear4's scalar limit at the top mode's damping ratio (before, 0.8 of it was
+  // Nor from an estimate: the scalar limit at the top mode's damping ratio (before, 0.8 of it was
   // recommended, "the limit stands in").
-  const auto gear4 = recommend_from(std::vector<PackingIntegratorLimit>{r.integrators[2]}, 0.8);
-  REQUIRE(gear4);
-  CHECK(gear4->h_crit_estimate);
-  CHECK(std::isnan(gear4->recommended()));
-  CHECK_THAT(format_recommendation(*gear4), Contains("recommended step: none - the limit of gear4 here is an estimate"));
-  CHECK(to_json(*gear4)["basis"] == "none");
+  REQUIRE(r.integrators[3].stability == Stability::conditional);
+  const auto estimate = recommend_from(std::vector<PackingIntegratorLimit>{r.integrators[3]}, 0.8);
+  REQUIRE(estimate);
+  CHECK(estimate->h_crit_estimate);
+  CHECK(std::isnan(estimate->recommended()));
+  CHECK_THAT(format_recommendation(*estimate),
+             Contains("recommended step: none - the limit of " + stabilising + " here is an estimate"));
+  CHECK(to_json(*estimate)["basis"] == "none");
   // And no verdict on a script's timestep, on either side of it.
   LammpsInput script;
   script.units = si_units();
-  script.integrator = "gear4";
+  script.integrator = stabilising;
   for (double ratio : {0.5, 2.0}) {
-    script.timestep = ratio * r.integrators[2].h_crit;
+    script.timestep = ratio * r.integrators[3].h_crit;
     const TimestepCheck tc = check_timestep(script, r, 0.8, "zero histories", std::nullopt);
     CHECK(tc.verdict == TimestepVerdict::unknown);
     CHECK_THAT(tc.text, Contains("here is an estimate"));

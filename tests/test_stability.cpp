@@ -258,6 +258,113 @@ TEST_CASE("Gear amplification matrices are the textbook ones", "[stability]") {
   }
 }
 
+TEST_CASE("each -1 line is its scheme's damped scalar limit, and no root leaves the circle elsewhere", "[stability]") {
+  // The packing analysis takes a damped limit from a row's -1 line (registry.hpp MinusOneLine) on two
+  // premises about the scalar oscillator x'' + c x' + k x = 0, h = 1 (x = c, y = k): its limit is
+  // where 4 - d x - s y reaches 0, and its one-step map stays in the unit circle on the origin's side
+  // of that line. Both are measured here on the integrators' own amplification matrices.
+  std::vector<std::string> specs{"velocity_verlet", "leapfrog", "central_difference", "gear4", "newmark_average",
+                                 "newmark_linear", "newmark:beta=0.1,gamma=0.6", "newmark:beta=0.3,gamma=0.55",
+                                 "newmark:beta=0.05,gamma=0.5"};
+  std::size_t with_line = 0;
+  for (const auto& spec : default_integrator_specs())
+    if (damped_minus_one_line(spec)) ++with_line;
+  // The six backward- and two central-difference rows, gear4, newmark_average and newmark_linear (gear5
+  // has none: its undamped scalar is unstable, and damped its roots leave the circle off -1).
+  CHECK(with_line == 11);
+  CHECK_FALSE(damped_minus_one_line("gear5"));
+  CHECK_FALSE(damped_minus_one_line("hht"));
+  for (const auto& spec : specs) {
+    const auto line = damped_minus_one_line(spec);
+    REQUIRE(line);
+    const double d = line->dashpot, s = line->stiffness;
+    CAPTURE(spec, d, s);
+    // 1. The limit at each damping ratio: the positive root of 4 - d 2 zeta W - s W^2 = 0.
+    for (double zeta : {0.0, 0.01, 0.1, 0.3, 0.7, 1.0, 2.0, 10.0}) {
+      CAPTURE(zeta);
+      LinearSystem sys = scalar_oscillator(1.0, zeta);
+      const CriticalStep c = critical_step(spec, sys, 1.0);
+      const double root = s > 0.0 ? (std::sqrt(d * d * zeta * zeta + 4.0 * s) - d * zeta) / s
+                          : d > 0.0 && zeta > 0.0 ? 2.0 / (d * zeta)
+                                                  : std::numeric_limits<double>::infinity();
+      if (std::isfinite(root)) {
+        REQUIRE(c.stability == Stability::conditional);
+        CHECK_THAT(c.h_crit, WithinRel(root, 1e-9));
+      } else {
+        CHECK(c.stability == Stability::unconditional);
+      }
+    }
+    // 2. No root outside the unit circle on the stable side of the line, over a grid of (c, k) up to
+    //    far beyond the line; just beyond the line, one outside.
+    auto integ = make_integrator(spec);
+    for (double x : {0.0, 1e-3, 0.05, 0.3, 1.0, 3.0, 10.0, 100.0})
+      for (double y : {1e-4, 0.01, 0.2, 0.9, 1.9, 3.9, 12.0, 50.0, 1e3}) {
+        const double side = 4.0 - d * x - s * y;
+        if (std::abs(side) < 1e-3) continue;
+        const double k = y, c = x;
+        LinearSystem sys(Vector::Ones(1), Matrix::Constant(1, 1, k), Matrix::Constant(1, 1, c));
+        const double rho = spectral_radius(amplification_matrix(*integ, sys, 1.0));
+        CAPTURE(x, y, side, rho);
+        if (side > 0.0) CHECK(rho <= 1.0 + 1e-9);
+        else CHECK(rho > 1.0);
+      }
+  }
+}
+
+TEST_CASE("gear4's boundary locus: its damped roots leave the unit circle only through -1", "[stability]") {
+  // Premise (2) of gear4's -1 line, beyond a grid: its characteristic polynomial is affine in
+  // x = hc/m and y = h^2 k/m, p(l) = a(l) + x b(l) + y c(l) (its forces enter once per step), so a
+  // root e^{i theta}, 0 < theta < pi, needs the one real solution (x, y) of a + x b + y c = 0: the
+  // boundary locus. No point of it lies in x > 0, y >= 0, so damped roots cross only at -1 (theta =
+  // pi), where the equation is the line itself. The polynomials are read off the integrator's own
+  // amplification matrices.
+  auto integ = make_integrator("gear4");
+  auto poly = [&](double x, double y) {  // the monic characteristic polynomial, highest power first
+    LinearSystem sys(Vector::Ones(1), Matrix::Constant(1, 1, y), Matrix::Constant(1, 1, x));
+    const Eigen::VectorXcd roots = *linalg::general_eigenvalues(amplification_matrix(*integ, sys, 1.0));
+    std::vector<std::complex<double>> c{1.0};
+    for (const auto r : roots) {
+      c.push_back(0.0);
+      for (std::size_t k = c.size() - 1; k > 0; --k) c[k] -= r * c[k - 1];
+    }
+    std::vector<double> out;
+    for (const auto z : c) out.push_back(z.real());
+    return out;
+  };
+  const auto p00 = poly(0, 0), p10 = poly(1, 0), p01 = poly(0, 1);
+  REQUIRE(p00.size() == 5);
+  std::vector<double> a = p00, b(5), c(5);
+  for (std::size_t k = 0; k < 5; ++k) b[k] = p10[k] - p00[k], c[k] = p01[k] - p00[k];
+  for (auto [x, y] : {std::pair{0.3, 0.7}, {2.5, 1.2}, {7.0, 3.0}}) {  // affine
+    const auto p = poly(x, y);
+    for (std::size_t k = 0; k < 5; ++k) CHECK_THAT(p[k], WithinAbs(a[k] + x * b[k] + y * c[k], 1e-12 * (1 + x + y)));
+  }
+  auto at = [](const std::vector<double>& q, std::complex<double> l) {
+    std::complex<double> v = 0.0;
+    for (double coefficient : q) v = v * l + coefficient;
+    return v;
+  };
+  // The line at -1: 4 - 22/3 x - 2 y (the registry's MinusOneLine).
+  CHECK_THAT(at(a, -1.0).real(), WithinRel(4.0, 1e-12));
+  CHECK_THAT(at(b, -1.0).real(), WithinRel(-22.0 / 3.0, 1e-12));
+  CHECK_THAT(at(c, -1.0).real(), WithinRel(-2.0, 1e-12));
+  int in_quadrant = 0;
+  double largest_x = 0.0;
+  const int n = 200000;
+  for (int i = 1; i < n; ++i) {
+    const double theta = M_PI * i / n;
+    const std::complex<double> l = std::polar(1.0, theta), A = at(a, l), B = at(b, l), C = at(c, l);
+    const double det = B.real() * C.imag() - C.real() * B.imag();
+    if (det == 0.0) continue;
+    const double x = (-A.real() * C.imag() + C.real() * A.imag()) / det;
+    const double y = (-B.real() * A.imag() + A.real() * B.imag()) / det;
+    if (y >= 0.0 && x > 1e-9) ++in_quadrant;
+    if (y >= 0.0) largest_x = std::max(largest_x, x);
+  }
+  CAPTURE(largest_x);
+  CHECK(in_quadrant == 0);
+}
+
 TEST_CASE("limits scale with omega_max and ignore rigid-body modes", "[stability]") {
   // physical units: m = 2 g, k = 5e6 N/m, omega = 5e4 1/s
   const double m = 2e-3, k = 5e6, omega = std::sqrt(k / m);

@@ -778,6 +778,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
     f.top_mode_zeta = r.top_mode_zeta;
     f.gershgorin_k = estimates.gershgorin_omega2;
     f.gershgorin_c = gershgorin_c;
+    bool solved = true, semidefinite = true;  // (read by the roots below, also from the rows' loop)
     if (!r.eigen_converged) {
       r.h_exact = kNaN;
       r.h_exact_converged = false;
@@ -787,23 +788,29 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
       // 4/h^2 = lambda_max(M^-1/2 (K + 2C/h) M^-1/2): the bracketed root of stability/damped_limit.hpp
       // on eigenvalue solves of h^2 K~ + 2h C~ (no vectors), each at the tolerance it asks for.
       say("damped velocity_verlet limit: root of lambda_max(h^2 K~ + 2h C~) = 4");
-      bool solved = true;
-      const bool semidefinite = allreduce(sys && !sys->stiffness_semidefinite() ? 1.0 : 0.0, MPI_MAX) == 0.0;
-      const packing::DampedLimit half = packing::half_step_root(
-          r.omega_max, r.top_mode_zeta, opts.analysis.rtol,
-          [&](double h, double tolerance) {
-            ctx.a = h * h, ctx.b = 2.0 * h;
-            ++out.eigensolves;
-            const Index before = ctx.applications;
-            const TopEigen t = lanczos ? solve_top_lanczos(A, tolerance, opts.analysis.eigen.max_steps, false, start,
-                                                           v, w, lanczos_progress)
-                                       : solve_top(A, tolerance, opts.max_iterations, v);
-            solved = solved && t.converged;
-            // An unconverged solve ends the iteration (h_crit NaN).
-            return packing::TopAtStep{t.converged ? t.lambda : kNaN, t.relative_residual * std::abs(t.lambda),
-                                      ctx.applications - before};
-          },
-          semidefinite);
+      semidefinite = allreduce(sys && !sys->stiffness_semidefinite() ? 1.0 : 0.0, MPI_MAX) == 0.0;
+      f.semidefinite = semidefinite && allreduce(sys && !sys->damping_semidefinite() ? 1.0 : 0.0, MPI_MAX) == 0.0;
+      // The root of 4M - 2 factor hC - h^2 K (factor 1: velocity Verlet's; other schemes' -1 lines).
+      auto root = [&](double factor) {
+        return packing::half_step_root(
+            r.omega_max, factor * r.top_mode_zeta, opts.analysis.rtol,
+            [&](double h, double tolerance) {
+              ctx.a = h * h, ctx.b = 2.0 * factor * h;
+              ++out.eigensolves;
+              const Index before = ctx.applications;
+              const TopEigen t = lanczos ? solve_top_lanczos(A, tolerance, opts.analysis.eigen.max_steps, false, start,
+                                                             v, w, lanczos_progress)
+                                         : solve_top(A, tolerance, opts.max_iterations, v);
+              solved = solved && t.converged;
+              // An unconverged solve ends the iteration (h_crit NaN).
+              return packing::TopAtStep{t.converged ? t.lambda : kNaN, t.relative_residual * std::abs(t.lambda),
+                                        ctx.applications - before};
+            },
+            semidefinite);
+      };
+      const packing::DampedLimit half = root(1.0);
+      // Every rank asks for the same roots in the same order (the rows below), so the solves stay collective.
+      f.scaled_half_step = [root](double factor) -> std::optional<packing::DampedLimit> { return root(factor); };
       f.half_step = half;
       r.damped_solves = half.iterations;
       r.damped_operations = half.operations;

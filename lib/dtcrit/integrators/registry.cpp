@@ -55,6 +55,13 @@ const std::vector<IntegratorParameter> gs4_parameters = {
     {"rho_ss", 0.0, 0.0, 1.0, "rho_inf_ss, second spurious root as h -> infinity"},
 };
 
+// Newmark's displacement recursion M(x+ - 2x + x-) + hC(gamma x+ + (1 - 2 gamma) x + (gamma - 1) x-)
+// + h^2 K(beta x+ + (1/2 - 2 beta + gamma) x + (1/2 + beta - gamma) x-) = 0 at lambda = -1. For
+// gamma >= 1/2 its scalar oscillator's limit is this line's (Hughes, The Finite Element Method,
+// 1987, sec. 9.1: Omega_crit = (zeta (gamma - 1/2) + (gamma/2 - beta + zeta^2 (gamma - 1/2)^2)^1/2)
+// / (gamma/2 - beta)), and stable at every step when both coefficients are <= 0.
+MinusOneLine newmark_minus_one_line(double beta, double gamma) { return {2.0 - 4.0 * gamma, 2.0 * gamma - 4.0 * beta}; }
+
 const std::vector<Row>& rows() {
   static const std::vector<Row> table = [] {
     using VV = VelocityVerlet::DampingVelocity;
@@ -96,7 +103,11 @@ const std::vector<Row>& rows() {
                  {}, {}, {}});
     t.push_back({{"gear4",
                   "Gear predictor-corrector, 4-value Nordsieck, c = (1/6, 5/6, 1, 1/3), exact start-up derivatives",
-                  {}, 3, 3, true},
+                  {}, 3, 3, true, DashpotVelocity::other, false,
+                  // Its characteristic polynomial is lambda^2 (lambda - 1)^2 + x b(lambda) + y c(lambda)
+                  // (x = hc/m, y = h^2 k/m): 4 - 22/3 x - 2 y at -1, and no root of the damped scalar
+                  // crosses the unit circle elsewhere (packing/README.md, "Damped limits from the -1 line").
+                  MinusOneLine{22.0 / 3.0, 2.0}},
                  [](const Values&) -> std::unique_ptr<Integrator> { return std::make_unique<GearIntegrator>(gear4_corrector()); },
                  {}, {}, {}});
     t.push_back({{"gear5",
@@ -108,13 +119,14 @@ const std::vector<Row>& rows() {
                   "Newmark-beta (GS4 engine): equilibrium at t_{n+1}; second order iff gamma = 1/2",
                   {{"beta", 0.25, 0.0, 0.5, "weight of a_{n+1} in the displacement update"},
                    {"gamma", 0.5, 0.5, 1.0, "weight of a_{n+1} in the velocity update"}},
-                  2, 2, false},
+                  2, 2, false, DashpotVelocity::other, false, newmark_minus_one_line(0.25, 0.5)},
                  [](const Values& p) -> std::unique_ptr<Integrator> {
                    return std::make_unique<GS4Integrator>(newmark_coefficients(p[0], p[1]));
                  },
                  [](const Values& p, IntegratorInfo& info) {
                    info.order = info.order_damped = p[1] == 0.5 ? 2 : 1;
                    info.is_explicit = p[0] == 0.0;
+                   info.minus_one_line = newmark_minus_one_line(p[0], p[1]);
                    info.dashpot_velocity = p[0] == 0.0 && p[1] == 0.5 ? DashpotVelocity::central_difference
                                                                       : DashpotVelocity::other;
                  },
@@ -157,6 +169,16 @@ const std::vector<Row>& rows() {
                  {}, {}, "variational", {0.0}});
     t.push_back({{"variational_2", "alias of variational:alpha=0.5 (midpoint; implicit)", {}, 2, 1, false},
                  {}, {}, "variational", {0.5}});
+    // An alias takes the -1 line its base row's parameters give it.
+    for (Row& r : t) {
+      if (r.alias_of.empty()) continue;
+      for (const Row& base : t)
+        if (base.info.name == r.alias_of && base.adjust) {
+          IntegratorInfo adjusted = base.info;
+          base.adjust(r.alias_values, adjusted);
+          r.info.minus_one_line = adjusted.minus_one_line;
+        }
+    }
     return t;
   }();
   return table;
@@ -265,6 +287,16 @@ const IntegratorInfo& integrator_info(std::string_view spec) {
 
 bool dashpots_read_backward_difference(std::string_view spec) {
   return integrator_info(spec).dashpot_velocity == DashpotVelocity::backward_difference;
+}
+
+std::optional<MinusOneLine> damped_minus_one_line(std::string_view spec) {
+  const IntegratorInfo& info = integrator_info(spec);
+  switch (info.dashpot_velocity) {
+    case DashpotVelocity::backward_difference: return MinusOneLine{2.0, 1.0};
+    case DashpotVelocity::central_difference: return MinusOneLine{0.0, 1.0};
+    case DashpotVelocity::other: return info.minus_one_line;
+  }
+  return std::nullopt;
 }
 
 std::vector<std::string> default_integrator_specs() {

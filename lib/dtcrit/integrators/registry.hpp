@@ -4,6 +4,7 @@
 // Unknown names or keys throw std::invalid_argument listing the valid ones; a bad value names
 // the parameter and the value.
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,13 @@ struct IntegratorParameter {
 //  other: no such reduction; the damped limit comes from the amplification matrix.
 enum class DashpotVelocity { other, backward_difference, central_difference };
 
+// -1 is an eigenvalue of a scheme's one-step map on M a + C v + K x = 0 exactly when
+// 4M - dashpot h C - stiffness h^2 K is singular: velocity Verlet (2, 1), central difference (0, 1),
+// Newmark (2 - 4 gamma, 2 gamma - 4 beta), Gear's 4-value corrector (22/3, 2).
+struct MinusOneLine {
+  double dashpot = 0.0, stiffness = 0.0;
+};
+
 struct IntegratorInfo {
   std::string name;
   std::string description;
@@ -44,6 +52,14 @@ struct IntegratorInfo {
   // one-step map is then R(hA), with eigenvalues R(h s) over the eigenvalues s of A: each conjugate
   // pair (or real s) steps as a scalar oscillator with those roots, whatever C and K.
   bool first_order_system = false;
+  // The -1 line of a scheme with DashpotVelocity::other whose damped limit it gives (packing/README.md,
+  // "Damped limits from the -1 line"). Set when (1) on M a + C v + K x = 0 every eigenvalue lambda of
+  // the one-step map, but spurious ones fixed inside the unit circle, solves
+  // det(a(lambda) M + h b(lambda) C + h^2 c(lambda) K) = 0 for scalar polynomials a, b, c (a linear
+  // multistep recursion in x: Newmark; Gear's predictor-corrector, whose forces enter once per step),
+  // and (2) the scalar oscillator (m = 1, c >= 0, k >= 0) has no root outside the unit circle on the
+  // origin's side of its -1 line a(-1) + hc b(-1) + h^2 k c(-1) = 0. Normalised to a(-1) = 4.
+  std::optional<MinusOneLine> minus_one_line{};
 };
 
 // Every row, in table order (aliases such as newmark_average are rows of their own).
@@ -63,6 +79,11 @@ const IntegratorInfo& integrator_info(std::string_view spec);
 // Whether the scheme a spec names reads its dashpots at (x_n - x_{n-1}) / h (velocity Verlet as
 // LAMMPS runs it, leapfrog, ...): the rows whose damped limit is the -1 crossing of 4M - 2hC - h^2 K.
 bool dashpots_read_backward_difference(std::string_view spec);
+
+// The -1 line whose first loss of definiteness is the scheme's damped limit on symmetric positive
+// semi-definite K and C: (2, 1) for the backward-difference rows, (0, 1) for the central-difference
+// ones, IntegratorInfo::minus_one_line for the others; none when the scheme has no such line.
+std::optional<MinusOneLine> damped_minus_one_line(std::string_view spec);
 
 // What "--integrator all" means: every row with its default parameters, each scheme once (a
 // parametrised row whose defaults equal an alias is listed under the alias only).

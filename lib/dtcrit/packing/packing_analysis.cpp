@@ -1,6 +1,7 @@
 #include "dtcrit/packing/packing_analysis.hpp"
 
 #include <chrono>
+#include <deque>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -112,6 +113,15 @@ PackingIntegratorLimit first_order_row(const std::string& spec, const GlobalSyst
   return out;
 }
 
+// A -1 line's matrix as printed: "4M - 2hC - h^2 K", "4M - 0.333333h^2 K", "4M + 0.2hC + 0.1h^2 K".
+std::string line_matrix(const MinusOneLine& l) {
+  auto term = [](double c, const char* what) -> std::string {
+    if (c == 0.0) return "";
+    return fmt::format(" {} {}{}", c < 0.0 ? "+" : "-", std::abs(c) == 1.0 ? "" : fmt::format("{:.6g}", std::abs(c)), what);
+  };
+  return "4M" + term(l.dashpot, "hC") + term(l.stiffness, "h^2 K");
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -123,6 +133,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // eigensolver missed the top of the spectrum: the limit is then too large and withdrawn.
 void certify_limits(const GlobalSystem& sys, PackingReport& r) {
   std::optional<Certificate> omega, half;
+  std::deque<Certificate> line_certs;  // one per row certified on its own -1 line (references stay valid)
   for (auto& row : r.integrators) {
     if (!row.computed || !row.exact || !row.converged || row.stability != Stability::conditional ||
         !std::isfinite(row.h_crit) || row.free_modes > 0)
@@ -130,7 +141,8 @@ void certify_limits(const GlobalSystem& sys, PackingReport& r) {
     const DashpotVelocity dashpot = integrator_info(row.name).dashpot_velocity;
     Certificate* cert = nullptr;
     double step = kNaN;
-    if (!r.damped || dashpot == DashpotVelocity::central_difference) {
+    const bool by_omega_max = row.line && row.line->dashpot == 0.0 && row.line->stiffness > 0.0;  // 2 / (sqrt(s) omega_max)
+    if (!r.damped || dashpot == DashpotVelocity::central_difference || by_omega_max) {
       if (!omega) omega = certify_omega_max(sys, r.omega_max * std::sqrt(1.0 + r.eigen_residual));
       cert = &*omega;
       step = row.h_crit * r.omega_max * omega->step;  // Omega_crit / omega_cert
@@ -138,6 +150,14 @@ void certify_limits(const GlobalSystem& sys, PackingReport& r) {
       if (!half) half = certify_half_step(sys, row.h_low);  // the rows share the criterion and its bracket
       cert = &*half;
       step = half->step * row.h_crit / r.h_exact;  // the rows share the criterion: h_crit = h_exact
+    } else if (row.line && row.line->stiffness > 0.0 && row.line->dashpot > 0.0 && std::isfinite(row.h_low)) {
+      // A scheme's own -1 line, rescaled: u = sqrt(s) h, factor d / (2 sqrt(s)) (limit_from_spectrum).
+      const double root = std::sqrt(row.line->stiffness);
+      line_certs.push_back(certify_half_step(sys, row.h_low * root, row.line->dashpot / (2.0 * root)));
+      cert = &line_certs.back();
+      cert->method = fmt::format("Cholesky of {} and of {} at h = h_crit (1 - {:g})", line_matrix(*row.line),
+                                 line_matrix({row.line->dashpot, 0.0}), certificate_margin);
+      step = cert->step / root;
     } else {
       continue;  // the amplification matrix of the whole system (dense, exact): no criterion to factorise
     }
@@ -201,12 +221,59 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
   }
   if (f.dofs <= opts.amplification_dofs) return std::nullopt;  // the amplification matrix of the whole system
   if (first_order_from_eigenvalues(spec, f.dofs, opts)) return std::nullopt;  // every eigenvalue of the whole system
+  std::string why_estimate = "exact only for classical damping";
+  if (const auto line = integrator_info(spec).minus_one_line) {
+    const double d = line->dashpot, s = line->stiffness;
+    const std::string matrix = line_matrix(*line);
+    // Every eigenvalue of the one-step map, with eigenvector v, is a root of the scalar oscillator
+    // with c = v*Cv / v*Mv and k = v*Kv / v*Mv (the characteristic matrix polynomial is a(l) M +
+    // h b(l) C + h^2 c(l) K); with c, k >= 0 that oscillator has no root outside the unit circle
+    // unless 4 - d hc - s h^2 k <= 0. So the map is stable while the -1 line's matrix is positive
+    // definite, and has the eigenvalue -1 where it turns singular (packing/README.md).
+    const std::string premise = fmt::format(
+        "damped, {} dofs, K and C positive semi-definite: the scheme's characteristic polynomial is "
+        "a(l)M + h b(l)C + h^2 c(l)K and its damped oscillators leave the unit circle only at -1, so ",
+        f.dofs);
+    if (!f.semidefinite) {
+      why_estimate = "its -1 line " + matrix + " gives the limit only when K and C are positive semi-definite, "
+                     "which this packing's contacts do not guarantee";
+    } else if (d <= 0.0 && s <= 0.0) {
+      out.stability = Stability::unconditional;
+      out.h_crit = kNaN;
+      out.method = premise + matrix + " stays positive definite at every step: stable at every step (exact)";
+      out.line = line;
+      return out;
+    } else if (s > 0.0 && d == 0.0) {
+      out.h_crit = 2.0 / (std::sqrt(s) * f.omega_max);
+      out.h_low = out.h_crit / std::sqrt(1.0 + f.omega_residual);
+      out.method = premise + fmt::format("the limit is the first h where {} is singular, 2 / (sqrt({:.6g}) omega_max) "
+                                         "(exact)", matrix, s);
+      out.h_safe = 2.0 / std::sqrt(s * k);
+      out.h_safe_method = fmt::format("2 / sqrt({:.6g} x Gershgorin bound of omega_max^2)", s);
+      out.line = line;
+      return out;
+    } else if (s > 0.0 && d > 0.0) {
+      // 4M - d hC - s h^2 K = 4M - 2f uC - u^2 K with u = sqrt(s) h, f = d / (2 sqrt(s)).
+      const double factor = d / (2.0 * std::sqrt(s));
+      std::optional<DampedLimit> root = factor == 1.0 ? f.half_step : std::nullopt;
+      if (!root && f.scaled_half_step) root = f.scaled_half_step(factor);
+      if (!root) return std::nullopt;  // this path cannot find the root
+      out.h_crit = root->h_crit / std::sqrt(s);
+      out.h_low = root->h_low / std::sqrt(s);
+      out.converged = root->converged;
+      out.method = premise + fmt::format("the limit is the first h where {} is singular (exact)", matrix);
+      out.h_safe = (std::sqrt(d * d * c * c + 16.0 * s * k) - d * c) / (2.0 * s * k);
+      out.h_safe_method = fmt::format("root of 4 - {:.6g} hc - {:.6g} h^2 k, c and k Gershgorin bounds of C~ and K~", d, s);
+      out.line = line;
+      return out;
+    } else {
+      why_estimate = "its -1 line " + matrix + " has dashpots that stabilise: its root is not computed";
+    }
+  }
   from(scalar_limit(spec, f.top_mode_zeta), 1.0 / f.omega_max);
   out.exact = false;
-  out.method = fmt::format(
-      "damped, {} dofs: scalar limit at the top mode's modal damping ratio zeta = {:.4g} (estimate; exact only "
-      "for classical damping)",
-      f.dofs, f.top_mode_zeta);
+  out.method = fmt::format("damped, {} dofs: scalar limit at the top mode's modal damping ratio zeta = {:.4g} (estimate; {})",
+                           f.dofs, f.top_mode_zeta, why_estimate);
   return out;
 }
 
@@ -216,6 +283,7 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
   const bool backward = sys.damped() && dashpots_read_backward_difference(spec);
   if (backward && !half_step_limit)
     half_step_limit = half_step_damped_limit(sys, omega_max, opts.eigen, zeta, opts.rtol);
+  const auto line = integrator_info(spec).minus_one_line;
   SpectrumFacts f;
   f.damped = sys.damped();
   f.dofs = sys.dofs();
@@ -223,8 +291,12 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
   f.omega_residual = omega_residual;
   f.top_mode_zeta = zeta;
   f.gershgorin_k = sys.gershgorin_bound(1.0, 0.0);
-  f.gershgorin_c = backward ? sys.gershgorin_bound(0.0, 1.0) : 0.0;
+  f.gershgorin_c = backward || (f.damped && line && line->dashpot > 0.0) ? sys.gershgorin_bound(0.0, 1.0) : 0.0;
   f.half_step = half_step_limit;
+  f.semidefinite = sys.stiffness_semidefinite() && sys.damping_semidefinite();
+  f.scaled_half_step = [&](double factor) -> std::optional<DampedLimit> {
+    return half_step_damped_limit(sys, omega_max, opts.eigen, zeta, opts.rtol, factor);
+  };
   if (f.damped && first_order_from_eigenvalues(spec, f.dofs, opts)) {  // (analyse_packing solves once for all such rows)
     const Spectrum sp = nonsymmetric_spectrum(sys);
     return first_order_row(spec, sys, sp, physical_stability(sp, true));
@@ -307,12 +379,15 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
     return out;
   }
   if (integrator_info(spec).first_order_system && !sp.s.empty()) return first_order_row(spec, sys, sp, phys);
-  const DashpotVelocity dashpot = integrator_info(spec).dashpot_velocity;
-  if (dashpot != DashpotVelocity::other) {
-    // The first -1 crossing of the one-step map: 4M - f hC - h^2 K singular (nonsymmetric.hpp).
-    const double f = dashpot == DashpotVelocity::backward_difference ? 2.0 : 0.0;
-    const MinusOneCrossing x = crossing ? crossing(f) : minus_one_crossing(sys, f);
-    const std::string matrix = f == 2.0 ? "4M - 2hC - h^2 K" : "4M - h^2 K";
+  const auto line = damped_minus_one_line(spec);
+  if (line && line->stiffness > 0.0 && line->dashpot >= 0.0) {
+    // The first -1 crossing of the one-step map: 4M - d hC - s h^2 K singular, found as the root u of
+    // 4M - f uC - u^2 K (u = sqrt(s) h, f = d / sqrt(s); nonsymmetric.hpp).
+    const double root_s = std::sqrt(line->stiffness), f = line->dashpot / root_s;
+    const MinusOneCrossing x_u = crossing ? crossing(f) : minus_one_crossing(sys, f);
+    MinusOneCrossing x = x_u;
+    x.h = x_u.h / root_s;
+    const std::string matrix = line_matrix(*line);
     if (!x.found) {
       // No real root among those computed: neither a limit nor its absence is shown (Arnoldi sees
       // only the roots of largest real part, and complex crossings were not looked for).
@@ -406,7 +481,8 @@ void analyse_nonsymmetric(const GlobalSystem& sys, const PackingAnalysisOptions&
   const CrossingFinder crossing = [&](double f) {
     auto it = crossings.find(f);
     if (it == crossings.end()) {
-      say(fmt::format("the -1 crossing: first h where 4M - {}h^2 K is singular", f == 0.0 ? "" : "2hC - "));
+      say(fmt::format("the -1 crossing: first h where 4M - {}h^2 K is singular",
+                      f == 0.0 ? "" : fmt::format("{:.6g} hC - ", f)));
       it = crossings.emplace(f, minus_one_crossing(sys, f, so, arnoldi && sys.dofs() > 2 * so.nev + 2)).first;
       r.eigen_operations += it->second.operations;
     }

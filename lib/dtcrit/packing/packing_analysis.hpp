@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "dtcrit/core/units.hpp"
+#include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/system/certificate.hpp"
 #include "dtcrit/system/global_system.hpp"
 #include "dtcrit/system/nonsymmetric.hpp"
@@ -56,6 +57,9 @@ struct PackingIntegratorLimit {
   // false: this path does not compute the row (the distributed analysis: the amplification matrix of
   // the whole system); h_crit is NaN and the report says so.
   bool computed = true;
+  // The row's limit is the first loss of definiteness of its scheme's -1 line (registry.hpp
+  // MinusOneLine) on symmetric positive semi-definite K and C: certify_limits factorises that line.
+  std::optional<MinusOneLine> line{};
 };
 
 // An input the caller chose (or left at its default) that sets the answer, e.g. a lattice's radius.
@@ -208,6 +212,12 @@ struct SpectrumFacts {
   // the top eigenvalue (the lower ends h_low of the rows that scale with 1 / omega_max)
   double omega_residual = 0.0;
   std::optional<DampedLimit> half_step;
+  // K and C positive semi-definite by construction (GlobalSystem::stiffness_semidefinite,
+  // damping_semidefinite): what a -1 line's limit rests on.
+  bool semidefinite = false;
+  // The root of 4M - 2f hC - h^2 K for a dashpot factor f (f = 1 is half_step): the -1 lines of other
+  // schemes, rescaled to that form. Empty, or nullopt from it: not computed on this path.
+  std::function<std::optional<DampedLimit>(double f)> scaled_half_step;
 };
 // Whether a damped row of a first-order-system scheme (explicit Euler, RK4) takes its limit from every
 // eigenvalue of the whole first-order system, by a dense solve: above amplification_dofs, up to 600 dofs.

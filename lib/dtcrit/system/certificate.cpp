@@ -41,15 +41,16 @@ Certificate certify_omega_max(const GlobalSystem& sys, double omega_max) {
   return out;
 }
 
-Certificate certify_half_step(const GlobalSystem& sys, double h_crit) {
+Certificate certify_half_step(const GlobalSystem& sys, double h_crit, double dashpot_factor) {
   const auto t0 = std::chrono::steady_clock::now();
   Certificate out;
   out.attempted = true;
   const double h = h_crit * (1.0 - certificate_margin);
-  out.holds = std::isfinite(h) && h > 0.0 && positive_definite(sys, 4.0, -2.0 * h, -h * h) &&
-              positive_definite(sys, 4.0, -2.0 * h, 0.0);
+  const double b = -2.0 * dashpot_factor * h;
+  out.holds = std::isfinite(h) && h > 0.0 && positive_definite(sys, 4.0, b, -h * h) && positive_definite(sys, 4.0, b, 0.0);
   out.step = h;
-  out.method = fmt::format("Cholesky of 4M - 2hC - h^2 K and of 4M - 2hC at h = h_crit (1 - {:g})", certificate_margin);
+  const std::string c = dashpot_factor == 1.0 ? "2hC" : fmt::format("{:.6g} hC", 2.0 * dashpot_factor);
+  out.method = fmt::format("Cholesky of 4M - {} - h^2 K and of 4M - {} at h = h_crit (1 - {:g})", c, c, certificate_margin);
   out.seconds = seconds_since(t0);
   return out;
 }

@@ -34,6 +34,7 @@ Certificate certify_omega_max(const GlobalSystem& sys, double omega_max);
 // For dashpots at (x_n - x_{n-1}) / h: with h = h_crit (1 - margin), 4M - 2hC - h^2 K and 4M - 2hC
 // positive definite. Then x^T (4M - 2sC - s^2 K) x > 0 for every s <= h and x (decreasing in s where
 // x^T K x >= 0, at least x^T (4M - 2sC) x where it is negative): no -1 crossing up to step = h.
-Certificate certify_half_step(const GlobalSystem& sys, double h_crit);
+// dashpot_factor f: the same for 4M - 2f hC - h^2 K (a scheme's -1 line in that form).
+Certificate certify_half_step(const GlobalSystem& sys, double h_crit, double dashpot_factor = 1.0);
 
 }  // namespace dtcrit::packing

@@ -974,12 +974,22 @@ bool GlobalSystem::stiffness_semidefinite() const {
   return true;
 }
 
+bool GlobalSystem::damping_semidefinite() const {
+  if (!general_.empty()) return false;
+  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
+    const ContactCoefficients q = coef(k);
+    if (q.cn < 0.0 || q.ct < 0.0 || q.c_roll < 0.0 || q.c_twist < 0.0) return false;
+  }
+  return true;
+}
+
 DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts,
-                                   double top_mode_zeta, double rtol) {
+                                   double top_mode_zeta, double rtol, double dashpot_factor) {
+  require_non_negative("dashpot_factor", dashpot_factor);
   require_positive("omega_max", omega_max);
   require_non_negative("top_mode_zeta", top_mode_zeta);
   require_symmetric(s, "half_step_damped_limit");
-  if (!s.damped()) {
+  if (!s.damped() || dashpot_factor == 0.0) {
     DampedLimit out;
     out.h_crit = out.h_low = 2.0 / omega_max;  // the undamped limit
     out.lambda_at_root = 4.0;
@@ -993,10 +1003,10 @@ DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, cons
   // the top mode of h^2 K + 2h C can lie in another sector than the one at the previous h. Warm
   // starts gave a bcc lattice's damped limit 1.4 % too large (unsafe), with converged residuals.
   return half_step_root(
-      omega_max, top_mode_zeta, rtol,
+      omega_max, dashpot_factor * top_mode_zeta, rtol,
       [&](double h, double tolerance) {
         o.tolerance = tolerance;
-        const ExtremeEigen e = largest_eigen(s, h * h, 2.0 * h, o);
+        const ExtremeEigen e = largest_eigen(s, h * h, 2.0 * dashpot_factor * h, o);
         return TopAtStep{e.lambda, e.residual, e.operations};
       },
       s.stiffness_semidefinite());

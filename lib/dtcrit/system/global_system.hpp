@@ -114,6 +114,8 @@ class GlobalSystem {
   // K positive semi-definite by construction: no geometric stiffness, no full blocks, and every
   // contact's stiffnesses (normal, tangential, rolling, twisting) non-negative (K = sum J^T D J).
   bool stiffness_semidefinite() const;
+  // C positive semi-definite by construction: no full blocks, every contact's dashpots non-negative.
+  bool damping_semidefinite() const;
 
   // The coefficients stored for contact k (the k-th of contacts()), as the operator applies them; for
   // a contact with full blocks, their isotropic projection (n.K n, half the trace across n: what the
@@ -286,11 +288,13 @@ double largest_eigen_dense(const GlobalSystem& s, double a, double b);
 // The criterion and the bracketed root are stability/damped_limit.hpp's (DampedLimit, TopAtStep,
 // half_step_root); here with the matrix-free operator's eigensolver, eigenvalues only, each solve at
 // the tolerance the root asks for. rtol: the bracket's relative width [h_low, h_crit].
+// dashpot_factor f: the root of 4M - 2f hC - h^2 K instead (a scheme's -1 line rescaled to this form,
+// registry.hpp MinusOneLine; f = 1: velocity Verlet's).
 using dtcrit::DampedLimit;
 using dtcrit::half_step_root;
 using dtcrit::TopAtStep;
 DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts = {},
-                                   double top_mode_zeta = 0.0, double rtol = 1e-10);
+                                   double top_mode_zeta = 0.0, double rtol = 1e-10, double dashpot_factor = 1.0);
 // The same by bisection on the smallest eigenvalue of the dense S(h) (the tests' cross-check).
 double half_step_damped_limit_dense(const GlobalSystem& s);
 
