@@ -257,3 +257,40 @@ TEST_CASE("lammps-check judges each step against the reference step over the sam
   CHECK_THAT(quiet.text, Catch::Matchers::Contains("was not seen") && Catch::Matchers::Contains("--factors") &&
                              !Catch::Matchers::Contains("not at rest"));
 }
+
+TEST_CASE("lammps-check --lift-caps: every friction coefficient of the probe's law at 1e4, nothing else",
+          "[lammps_check]") {
+  using dtcrit::packing::with_friction_caps_lifted;
+  const std::vector<std::string> in{
+      "pair_style gran/hooke/history 2000.0 NULL 50.0 NULL 0.5 0",
+      "pair_style granular",
+      "pair_coeff * *",
+      "pair_coeff 1 * hertz/material 1e5 0.2 0.3 tangential mindlin NULL 1.0 0.5 damping tsuji",
+      "pair_coeff 2 2 jkr 1e5 0.1 0.3 50 tangential mindlin NULL 1.0 0.5 rolling sds 1e3 1e3 0.1 twisting marshall "
+      "damping tsuji",
+      "pair_coeff * * hooke 1e4 60.94 tangential linear_nohistory 1 0.4 twisting sds 1 2 0.3",
+      "fix 3 all wall/gran/region granular hertz/material 1e5 0.1 0.3 tangential mindlin NULL 1.0 0.5 damping tsuji "
+      "region curved_wall",
+      "fix 2 all wall/gran hooke/history 2000.0 NULL 50.0 NULL 0.5 0 zplane 0.0 2000.0",
+      "fix grav all gravity 1.0 vector 0 0 -1"};
+  const std::vector<std::string> expected{
+      "pair_style gran/hooke/history 2000.0 NULL 50.0 NULL 10000 0",
+      "pair_style granular",
+      "pair_coeff * *",
+      "pair_coeff 1 * hertz/material 1e5 0.2 0.3 tangential mindlin NULL 1.0 10000 damping tsuji",
+      "pair_coeff 2 2 jkr 1e5 0.1 0.3 50 tangential mindlin NULL 1.0 10000 rolling sds 1e3 1e3 10000 twisting marshall "
+      "damping tsuji",
+      "pair_coeff * * hooke 1e4 60.94 tangential linear_nohistory 1 10000 twisting sds 1 2 10000",
+      "fix 3 all wall/gran/region granular hertz/material 1e5 0.1 0.3 tangential mindlin NULL 1.0 10000 damping tsuji "
+      "region curved_wall",
+      "fix 2 all wall/gran hooke/history 2000.0 NULL 50.0 NULL 10000 0 zplane 0.0 2000.0",
+      "fix grav all gravity 1.0 vector 0 0 -1"};
+  std::vector<std::string> notes;
+  const auto out = with_friction_caps_lifted(in, 1e4, notes);
+  CHECK(out == expected);
+  CHECK(notes.size() == 6);  // one per command rewritten
+  CHECK_THAT(notes.front(), Catch::Matchers::Contains("--lift-caps: the probe writes"));
+  // A model cut short is named, not written wrong.
+  CHECK_THROWS_WITH(with_friction_caps_lifted({"pair_coeff * * hooke 1 2 tangential linear_history 3 4"}, 1e4, notes),
+                    Catch::Matchers::Contains("tangential linear_history lacks its friction coefficient"));
+}

@@ -49,6 +49,7 @@ struct CheckOptions {
   std::vector<double> factors;  // more steps to probe (x h_crit), beside 0.99 and 1.01
   double perturbation = 1e-8;  // small: growth above the limit stops once contacts slide (Coulomb)
   std::string keep_probe;  // folder to keep the probe's files in
+  bool lift_caps = false;  // every friction coefficient of the probe's law set to 1e4
 };
 
 // The executable a command name runs: itself when it names a path, else the first match on PATH.
@@ -173,6 +174,10 @@ void run(const CheckOptions& c) {
                      : packing::lammps_law_commands(p, problem.laws, o.lammps_pair, from_coefficients ? 1e4 : -1.0);
   if (problem.script)  // the script's gravity holds its settled packing where the data file has it
     law_commands.insert(law_commands.end(), problem.script->load_commands.begin(), problem.script->load_commands.end());
+  // --lift-caps: no contact slides or reaches its rolling or twisting cap in the probe, as in the
+  // linearisation (sticking); the user's own run keeps its caps, which can stop the growth above h_crit.
+  std::vector<std::string> lift_notes;
+  if (c.lift_caps) law_commands = packing::with_friction_caps_lifted(law_commands, 1e4, lift_notes);
 
   const double amplitude = c.perturbation * d_min * report.omega_max;
   const double e0 = packing::probe_kick_energy(p, amplitude);  // expected; S(0) is measured
@@ -203,7 +208,7 @@ void run(const CheckOptions& c) {
   // the 1.01 run), then 0.99 and 1.01 of the prediction and any --factors, judged against it.
   std::vector<packing::ProbeStep> steps;
   std::vector<RunResult> results;
-  std::vector<std::string> probe_notes;  // what the probe writes differently from the script, and why
+  std::vector<std::string> probe_notes = lift_notes;  // what the probe writes differently from the script, and why
   std::vector<double> factors{packing::probe_reference_factor, 0.99, 1.01};
   factors.insert(factors.end(), c.factors.begin(), c.factors.end());
   for (double factor : factors) {
@@ -309,6 +314,7 @@ void run(const CheckOptions& c) {
                   {"mpi_processes", c.mpi},
                   {"steps", c.steps},
                   {"perturbation", c.perturbation},
+                  {"friction_caps_lifted", c.lift_caps},
                   {"velocity_amplitude", amplitude},
                   {"velocity_amplitude_unit", report.units.length + "/" + report.units.time},
                   {"expected_kick_energy", e0},
@@ -415,6 +421,10 @@ void run(const CheckOptions& c) {
   if (!problem.bound_warning.empty()) t += "\nwarning: " + problem.bound_warning + "\n";
   if (!open_note.empty()) t += "\nwarning: " + open_note + "\n";
   for (const auto& n : probe_notes) t += "note: " + n + "\n";
+  if (c.lift_caps)
+    t += "\nwith --lift-caps: LAMMPS ran every contact sticking (friction coefficients 1e4), as the linearisation "
+         "does; this checks the linear limit, not your run, whose Coulomb, rolling and twisting caps can stop the "
+         "growth above h_crit (friction and rolling resistance then numerically wrong)\n";
   t += fmt::format("\n{}\n", verdict.text);
   std::cout << t << std::flush;
 }
@@ -444,6 +454,10 @@ void add_lammps_check_command(CLI::App& app) {
                   "steps at the reference step before each measured run, in which LAMMPS rebuilds the contact "
                   "histories a data file does not carry and the packing comes to rest [-]")
       ->capture_default_str();
+  cmd->add_flag("--lift-caps", c->lift_caps,
+                "write the probe's law with every friction coefficient (sliding, rolling, twisting) at 1e4, so that "
+                "no contact slides or reaches a cap, as in the linearisation: confirms the linear limit where your "
+                "run's caps stop LAMMPS' growth above it (your script is not changed)");
   cmd->add_option("--keep-probe", c->keep_probe,
                   "keep the probe's data file, input scripts, logs and energy files in this (new or empty) folder");
   cmd->footer(

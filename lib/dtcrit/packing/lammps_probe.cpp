@@ -6,6 +6,9 @@
 #include <random>
 #include <sstream>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/core/check.hpp"
@@ -222,6 +225,51 @@ std::vector<std::string> probe_wall_commands(const std::vector<std::string>& law
                                 "of the probe's {} initialisations (its run and write_data commands) to the damping "
                                 "coefficient {:.6g} of the run analysed",
                                 w[1], w[7], e, inits, law->second.damping_coefficient));
+  }
+  return out;
+}
+
+namespace {
+
+// In granular models from `first` on (pair_coeff's or fix wall/gran granular's words), the friction
+// coefficients: tangential MODEL [k_t] x_gamma_t mu (linear_nohistory has no k_t), rolling sds k g mu,
+// twisting sds k g mu (twisting marshall takes the tangential mu). Returns how many it replaced.
+int lift_granular_caps(std::vector<std::string>& w, std::size_t first, const std::string& mu) {
+  int lifted = 0;
+  for (std::size_t k = first; k + 1 < w.size(); ++k) {
+    std::size_t at = 0;
+    if (w[k] == "tangential") at = k + (w[k + 1] == "linear_nohistory" ? 3 : 4);
+    else if ((w[k] == "rolling" || w[k] == "twisting") && w[k + 1] == "sds") at = k + 4;
+    if (at == 0) continue;
+    if (at >= w.size()) fail(fmt::format("'{}': {} {} lacks its friction coefficient", fmt::join(w, " "), w[k], w[k + 1]));
+    w[at] = mu;
+    ++lifted;
+  }
+  return lifted;
+}
+
+}  // namespace
+
+std::vector<std::string> with_friction_caps_lifted(const std::vector<std::string>& law_commands, double mu,
+                                                   std::vector<std::string>& notes) {
+  const std::string m = fmt::format("{:g}", mu);
+  std::vector<std::string> out;
+  for (const auto& line : law_commands) {
+    auto w = split_words(line);
+    int lifted = 0;
+    // pair_style gran/* Kn Kt gamma_n gamma_t xmu dampflag; fix ID G wall/gran[/region] hooke... the same
+    // six after the style; pair_coeff I J and fix ... wall/gran[/region] granular: the models' keywords.
+    if (w.size() >= 7 && w[0] == "pair_style" && w[1].rfind("gran/", 0) == 0) {
+      w[6] = m, lifted = 1;
+    } else if (w.size() >= 3 && w[0] == "pair_coeff") {
+      lifted = lift_granular_caps(w, 3, m);
+    } else if (w.size() >= 5 && w[0] == "fix" && w[3].rfind("wall/gran", 0) == 0) {
+      if (w[4] == "granular") lifted = lift_granular_caps(w, 5, m);
+      else if (w.size() >= 10) w[9] = m, lifted = 1;
+    }
+    out.push_back(lifted ? fmt::format("{}", fmt::join(w, " ")) : line);
+    if (lifted)
+      notes.push_back(fmt::format("--lift-caps: the probe writes '{}' as '{}'", line, out.back()));
   }
   return out;
 }
@@ -485,7 +533,8 @@ ProbeVerdict probe_verdict(const ProbeStep& reference, const ProbeStep& below, c
     else
       v.text += "; give more --steps, or probe larger steps (--factors 1.05,1.1,1.2,1.5) to see where LAMMPS starts "
                 "to grow: contacts that LAMMPS runs sliding, or at their rolling or twisting cap, lack the springs "
-                "and dashpots the limit was computed with, so the limit is conservative for them";
+                "and dashpots the limit was computed with, so the limit is conservative for them (--lift-caps runs "
+                "every contact sticking, to see the linear limit itself)";
   }
   return v;
 }

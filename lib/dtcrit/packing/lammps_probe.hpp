@@ -96,6 +96,14 @@ std::vector<std::string> probe_wall_commands(const std::vector<std::string>& law
                                              const std::map<std::string, contact::ContactLaw>& wall_laws, int inits,
                                              std::vector<std::string>& notes);
 
+// The law commands with every friction coefficient set to `mu` (lammps-check --lift-caps): the
+// classic styles' xmu (pair_style gran/*, fix wall/gran hooke...), and in granular models the
+// tangential, rolling sds and twisting sds ones (twisting marshall follows the tangential). With
+// mu = 1e4, the largest xmu LAMMPS' classic styles accept, no contact reaches a cap, so LAMMPS runs
+// every contact sticking, as the linearisation does. One note per command rewritten.
+std::vector<std::string> with_friction_caps_lifted(const std::vector<std::string>& law_commands, double mu,
+                                                   std::vector<std::string>& notes);
+
 // The input script of one run (data and dump file names relative to the probe folder): read the
 // data file, settle, kick (perturbed), then the measured run, dumping velocities and spins.
 // halt_energy [J]: fix halt stops the measured run once the kinetic energy exceeds it.

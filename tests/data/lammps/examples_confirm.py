@@ -3,9 +3,11 @@
 unchanged with the settled states make_examples.sh wrote: `dtcrit lammps-check` runs Debian's lmp at
 0.99 and 1.01 of the predicted step and at the reference step 0.5, each from rest and perturbed, after
 settling in LAMMPS. The separation growth of each step is recomputed here from LAMMPS' dumps and
-compared with dtcrit's; the verdict must be CONFIRMED on the settled 2D and 3D pours. On the flowing
-3D pour (the chute, as the example ends) LAMMPS shows nothing beyond what the flow does by itself,
-and dtcrit must say so rather than confirm.
+compared with dtcrit's; the verdict must be CONFIRMED on the settled 2D and 3D pours, and on the
+settled drum with --lift-caps (the probe's law with every friction coefficient at 1e4: the unchanged
+drum's Coulomb caps stop LAMMPS' growth above the limit, which is not confirmed without it). On the
+flowing 3D pour (the chute, as the example ends) LAMMPS shows nothing beyond what the flow does by
+itself, and dtcrit must say so rather than confirm.
 
   examples_confirm.py DTCRIT_CLI        (exit 77: lmp or lammps-examples is not installed)"""
 import json
@@ -24,6 +26,8 @@ CASES = [
     ("pour/in.pour.2d", "pour_2d_settled.data", [], "CONFIRMED", "CONFIRMED"),
     ("pour/in.pour", "pour_settled.data", ["--lammps-run", "1"], "CONFIRMED", "CONFIRMED"),
     ("pour/in.pour", "pour.data", [], "NOT CONFIRMED", "The packing is not at rest"),
+    ("granular/in.pour.drum", "pour_drum_settled.data", ["--lammps-run", "1", "--lift-caps", "--steps", "3000"],
+     "CONFIRMED", "CONFIRMED"),
 ]
 
 
