@@ -611,6 +611,17 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
     CHECK(tc.verdict == TimestepVerdict::unknown);
     CHECK_THAT(tc.text, Contains("here is an estimate"));
   }
+  // Nor on an estimate that says "stable at every step" or "unstable at every step" (before, SAFE and
+  // UNSAFE: gear5's top-mode estimate here is unstable at every step).
+  for (const Stability said : {Stability::unconditional, Stability::unstable}) {
+    PackingReport copy = r;
+    copy.integrators[3].stability = said;
+    copy.integrators[3].h_crit = std::numeric_limits<double>::quiet_NaN();
+    const TimestepCheck tc = check_timestep(script, copy, 0.8, "zero histories", std::nullopt);
+    CHECK(tc.verdict == TimestepVerdict::unknown);
+    CHECK_THAT(tc.text, Contains("here is an estimate (" + std::string(stability_label(said)) + ")"));
+    CHECK(tc.json["h_crit"].is_null());
+  }
   // Checked below the crossing on the amplification matrix: no complex crossing, the limit itself.
   o.crossing_check_dofs = 48;
   const PackingReport checked = analyse_packing(p, g, o);

@@ -265,15 +265,19 @@ TEST_CASE("each -1 line is its scheme's damped scalar limit, and no root leaves 
   // of that line. Both are measured here on the integrators' own amplification matrices.
   std::vector<std::string> specs{"velocity_verlet", "leapfrog", "central_difference", "gear4", "newmark_average",
                                  "newmark_linear", "newmark:beta=0.1,gamma=0.6", "newmark:beta=0.3,gamma=0.55",
-                                 "newmark:beta=0.05,gamma=0.5"};
+                                 "newmark:beta=0.05,gamma=0.5", "hht", "hht:alpha=-0.3333333333", "hht:alpha=0",
+                                 "generalized_alpha", "generalized_alpha:rho_inf=0", "generalized_alpha:rho_inf=0.5",
+                                 "generalized_alpha:rho_inf=0.99"};
   std::size_t with_line = 0;
   for (const auto& spec : default_integrator_specs())
     if (damped_minus_one_line(spec)) ++with_line;
-  // The six backward- and two central-difference rows, gear4, newmark_average and newmark_linear (gear5
-  // has none: its undamped scalar is unstable, and damped its roots leave the circle off -1).
-  CHECK(with_line == 11);
+  // The six backward- and two central-difference rows, gear4, newmark_average, newmark_linear, hht and
+  // generalized_alpha (gear5 has none: its undamped scalar is unstable, and damped its roots leave the
+  // circle off -1; nor generalised-alpha at rho_inf = 1, whose spurious root sits at -1).
+  CHECK(with_line == 13);
   CHECK_FALSE(damped_minus_one_line("gear5"));
-  CHECK_FALSE(damped_minus_one_line("hht"));
+  CHECK_FALSE(damped_minus_one_line("generalized_alpha:rho_inf=1"));
+  CHECK_FALSE(damped_minus_one_line("gs4_u0"));
   for (const auto& spec : specs) {
     const auto line = damped_minus_one_line(spec);
     REQUIRE(line);
@@ -297,8 +301,8 @@ TEST_CASE("each -1 line is its scheme's damped scalar limit, and no root leaves 
     // 2. No root outside the unit circle on the stable side of the line, over a grid of (c, k) up to
     //    far beyond the line; just beyond the line, one outside.
     auto integ = make_integrator(spec);
-    for (double x : {0.0, 1e-3, 0.05, 0.3, 1.0, 3.0, 10.0, 100.0})
-      for (double y : {1e-4, 0.01, 0.2, 0.9, 1.9, 3.9, 12.0, 50.0, 1e3}) {
+    for (double x : {0.0, 1e-3, 0.05, 0.3, 1.0, 3.0, 10.0, 100.0, 1e4})
+      for (double y : {1e-4, 0.01, 0.2, 0.9, 1.9, 3.9, 12.0, 50.0, 1e3, 1e6}) {
         const double side = 4.0 - d * x - s * y;
         if (std::abs(side) < 1e-3) continue;
         const double k = y, c = x;

@@ -55,12 +55,34 @@ const std::vector<IntegratorParameter> gs4_parameters = {
     {"rho_ss", 0.0, 0.0, 1.0, "rho_inf_ss, second spurious root as h -> infinity"},
 };
 
-// Newmark's displacement recursion M(x+ - 2x + x-) + hC(gamma x+ + (1 - 2 gamma) x + (gamma - 1) x-)
-// + h^2 K(beta x+ + (1/2 - 2 beta + gamma) x + (1/2 + beta - gamma) x-) = 0 at lambda = -1. For
-// gamma >= 1/2 its scalar oscillator's limit is this line's (Hughes, The Finite Element Method,
-// 1987, sec. 9.1: Omega_crit = (zeta (gamma - 1/2) + (gamma/2 - beta + zeta^2 (gamma - 1/2)^2)^1/2)
-// / (gamma/2 - beta)), and stable at every step when both coefficients are <= 0.
-MinusOneLine newmark_minus_one_line(double beta, double gamma) { return {2.0 - 4.0 * gamma, 2.0 * gamma - 4.0 * beta}; }
+// The -1 line of the generalised-alpha form: inertia at 1 - am, damping and stiffness at 1 - af, Newmark's
+// updates (beta, gamma). With X, V, A the amplitudes of x, v, a at root lambda, the updates give
+// V = h g A / (lambda - 1) and X = h^2 (g + b (lambda - 1)) A / (lambda - 1)^2, g = 1 - gamma + gamma lambda,
+// b = 1/2 - beta + beta lambda, so the characteristic matrix polynomial is
+//   m (lambda - 1)^2 M + h f g (lambda - 1) C + h^2 f (g + b (lambda - 1)) K,
+// m = (1 - am) lambda + am, f = (1 - af) lambda + af: a linear multistep recursion. At -1,
+// divided by 2 am - 1: 4M - d hC - s h^2 K with d = 2 (2 af - 1)(1 - 2 gamma) / (2 am - 1) and
+// s = (2 af - 1)(2 gamma - 4 beta) / (2 am - 1). Newmark (am = af = 0): (2 - 4 gamma, 2 gamma - 4 beta);
+// for gamma >= 1/2 its scalar oscillator's limit is this line's (Hughes, The Finite Element Method, 1987,
+// sec. 9.1: Omega_crit = (zeta (gamma - 1/2) + (gamma/2 - beta + zeta^2 (gamma - 1/2)^2)^1/2) / (gamma/2 -
+// beta)). HHT (am = 0, af = -alpha) and Chung-Hulbert's generalised-alpha give d, s <= 0: stable at every
+// step when their damped oscillators are (tests/test_stability.cpp measures both premises).
+// None when 2 am = 1 (generalised-alpha at rho_inf = 1: a spurious root sits at -1 at every step).
+std::optional<MinusOneLine> generalized_alpha_minus_one_line(double am, double af, double beta, double gamma) {
+  if (2.0 * am - 1.0 == 0.0) return std::nullopt;
+  const double scale = (2.0 * af - 1.0) / (2.0 * am - 1.0);
+  return MinusOneLine{2.0 * scale * (1.0 - 2.0 * gamma), scale * (2.0 * gamma - 4.0 * beta)};
+}
+std::optional<MinusOneLine> newmark_minus_one_line(double beta, double gamma) {
+  return generalized_alpha_minus_one_line(0.0, 0.0, beta, gamma);
+}
+std::optional<MinusOneLine> hht_minus_one_line(double alpha) {
+  return generalized_alpha_minus_one_line(0.0, -alpha, 0.25 * (1.0 - alpha) * (1.0 - alpha), 0.5 * (1.0 - 2.0 * alpha));
+}
+std::optional<MinusOneLine> chung_hulbert_minus_one_line(double rho) {
+  const double am = (2.0 * rho - 1.0) / (rho + 1.0), af = rho / (rho + 1.0);
+  return generalized_alpha_minus_one_line(am, af, 0.25 * (1.0 - am + af) * (1.0 - am + af), 0.5 - am + af);
+}
 
 const std::vector<Row>& rows() {
   static const std::vector<Row> table = [] {
@@ -136,17 +158,20 @@ const std::vector<Row>& rows() {
     t.push_back({{"newmark_linear", "alias of newmark:beta=1/6,gamma=0.5 (linear acceleration)", {}, 2, 2, false},
                  {}, {}, "newmark", {1.0 / 6.0, 0.5}});
     t.push_back({{"hht", "Hilber-Hughes-Taylor alpha (GS4 engine), gamma = (1-2 alpha)/2, beta = (1-alpha)^2/4",
-                  {{"alpha", -0.1, -1.0 / 3.0, 0.0, "HHT alpha; rho_inf = (1+alpha)/(1-alpha)"}}, 2, 2, false},
+                  {{"alpha", -0.1, -1.0 / 3.0, 0.0, "HHT alpha; rho_inf = (1+alpha)/(1-alpha)"}}, 2, 2, false,
+                  DashpotVelocity::other, false, hht_minus_one_line(-0.1)},
                  [](const Values& p) -> std::unique_ptr<Integrator> {
                    return std::make_unique<GS4Integrator>(hht_coefficients(p[0]));
                  },
-                 {}, {}, {}});
+                 [](const Values& p, IntegratorInfo& info) { info.minus_one_line = hht_minus_one_line(p[0]); }, {}, {}});
     t.push_back({{"generalized_alpha", "Chung-Hulbert generalised-alpha (GS4 engine)",
-                  {{"rho_inf", 0.8, 0.0, 1.0, "spectral radius as h -> infinity"}}, 2, 2, false},
+                  {{"rho_inf", 0.8, 0.0, 1.0, "spectral radius as h -> infinity"}}, 2, 2, false,
+                  DashpotVelocity::other, false, chung_hulbert_minus_one_line(0.8)},
                  [](const Values& p) -> std::unique_ptr<Integrator> {
                    return std::make_unique<GS4Integrator>(generalized_alpha_coefficients(p[0]));
                  },
-                 {}, {}, {}});
+                 [](const Values& p, IntegratorInfo& info) { info.minus_one_line = chung_hulbert_minus_one_line(p[0]); },
+                 {}, {}});
     t.push_back({{"gs4_u0", "GS4 (GSSSS) U0 family, single solve; U0(rho,rho,rho) is generalised-alpha",
                   gs4_parameters, 2, 2, false},
                  gs4_factory(&gs4_u0_coefficients), {}, {}, {}});

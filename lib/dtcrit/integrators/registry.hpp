@@ -34,7 +34,8 @@ enum class DashpotVelocity { other, backward_difference, central_difference };
 
 // -1 is an eigenvalue of a scheme's one-step map on M a + C v + K x = 0 exactly when
 // 4M - dashpot h C - stiffness h^2 K is singular: velocity Verlet (2, 1), central difference (0, 1),
-// Newmark (2 - 4 gamma, 2 gamma - 4 beta), Gear's 4-value corrector (22/3, 2).
+// Newmark (2 - 4 gamma, 2 gamma - 4 beta), HHT and generalised-alpha (registry.cpp,
+// generalized_alpha_minus_one_line), Gear's 4-value corrector (22/3, 2).
 struct MinusOneLine {
   double dashpot = 0.0, stiffness = 0.0;
 };
@@ -56,7 +57,8 @@ struct IntegratorInfo {
   // "Damped limits from the -1 line"). Set when (1) on M a + C v + K x = 0 every eigenvalue lambda of
   // the one-step map, but spurious ones fixed inside the unit circle, solves
   // det(a(lambda) M + h b(lambda) C + h^2 c(lambda) K) = 0 for scalar polynomials a, b, c (a linear
-  // multistep recursion in x: Newmark; Gear's predictor-corrector, whose forces enter once per step),
+  // multistep recursion in x: the generalised-alpha form, Newmark and HHT among it; Gear's
+  // predictor-corrector, whose forces enter once per step),
   // and (2) the scalar oscillator (m = 1, c >= 0, k >= 0) has no root outside the unit circle on the
   // origin's side of its -1 line a(-1) + hc b(-1) + h^2 k c(-1) = 0. Normalised to a(-1) = 4.
   std::optional<MinusOneLine> minus_one_line{};

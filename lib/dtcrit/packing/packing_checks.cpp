@@ -53,15 +53,19 @@ TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report,
     detail = fmt::format("the limit of {} did not converge; no verdict", in.integrator);
     c.json["h_crit"] = nullptr;
     c.json["ratio"] = nullptr;
-  } else if (lim->stability == Stability::conditional && !lim->exact) {
-    // No verdict rests on an estimate, on either side of it.
+  } else if (!lim->exact) {
+    // No verdict rests on an estimate, on either side of it, nor on an estimate's "stable at every
+    // step" or "unstable at every step".
     c.verdict = TimestepVerdict::unknown;
-    detail = fmt::format("the limit of {} here is an estimate ({:.6g} {}, timestep {:.3g} of it); no verdict "
-                         "(--amplification-dofs at least the packing's dofs gives the limit)",
-                         in.integrator, lim->h_crit, s, dt / lim->h_crit);
-    c.json["h_crit"] = lim->h_crit;
+    const bool conditional = lim->stability == Stability::conditional;
+    detail = fmt::format("the limit of {} here is an estimate ({}); no verdict (--amplification-dofs at least the "
+                         "packing's dofs gives the limit)",
+                         in.integrator,
+                         conditional ? fmt::format("{:.6g} {}, timestep {:.3g} of it", lim->h_crit, s, dt / lim->h_crit)
+                                     : std::string(stability_label(lim->stability)));
+    c.json["h_crit"] = conditional ? nlohmann::json(lim->h_crit) : nlohmann::json(nullptr);
     c.json["h_crit_estimate"] = true;
-    c.json["ratio"] = dt / lim->h_crit;
+    c.json["ratio"] = conditional ? nlohmann::json(dt / lim->h_crit) : nlohmann::json(nullptr);
   } else if (lim->stability == Stability::unconditional) {
     c.verdict = TimestepVerdict::safe;
     detail = fmt::format("{} is unconditionally stable on this packing", in.integrator);
