@@ -128,7 +128,7 @@ const std::vector<Row>& rows() {
                   {}, 3, 3, true, DashpotVelocity::other, false,
                   // Its characteristic polynomial is lambda^2 (lambda - 1)^2 + x b(lambda) + y c(lambda)
                   // (x = hc/m, y = h^2 k/m): 4 - 22/3 x - 2 y at -1, and no root of the damped scalar
-                  // crosses the unit circle elsewhere (packing/README.md, "Damped limits from the -1 line").
+                  // crosses the unit circle elsewhere (tests/test_stability.cpp, "gear4's boundary locus").
                   MinusOneLine{22.0 / 3.0, 2.0}},
                  [](const Values&) -> std::unique_ptr<Integrator> { return std::make_unique<GearIntegrator>(gear4_corrector()); },
                  {}, {}, {}});

@@ -54,13 +54,13 @@ struct IntegratorInfo {
   // pair (or real s) steps as a scalar oscillator with those roots, whatever C and K.
   bool first_order_system = false;
   // The -1 line of a scheme with DashpotVelocity::other whose damped limit it gives (packing/README.md,
-  // "Damped limits from the -1 line"). Set when (1) on M a + C v + K x = 0 every eigenvalue lambda of
-  // the one-step map, but spurious ones fixed inside the unit circle, solves
+  // "Damped, schemes with a -1 line of their own"). Set when (1) on M a + C v + K x = 0 every
+  // eigenvalue lambda of the one-step map, but spurious ones fixed inside the unit circle, solves
   // det(a(lambda) M + h b(lambda) C + h^2 c(lambda) K) = 0 for scalar polynomials a, b, c (a linear
   // multistep recursion in x: the generalised-alpha form, Newmark and HHT among it; Gear's
-  // predictor-corrector, whose forces enter once per step),
-  // and (2) the scalar oscillator (m = 1, c >= 0, k >= 0) has no root outside the unit circle on the
-  // origin's side of its -1 line a(-1) + hc b(-1) + h^2 k c(-1) = 0. Normalised to a(-1) = 4.
+  // predictor-corrector, whose forces enter once per step), and (2) the scalar oscillator (m = 1,
+  // c >= 0, k >= 0) has no root outside the unit circle on the origin's side of its -1 line
+  // a(-1) + hc b(-1) + h^2 k c(-1) = 0. Normalised to a(-1) = 4.
   std::optional<MinusOneLine> minus_one_line{};
 };
 

@@ -1,8 +1,8 @@
 #include "dtcrit/packing/packing_analysis.hpp"
 
 #include <chrono>
-#include <deque>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <map>
 #include <mutex>
