@@ -810,7 +810,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
       };
       const packing::DampedLimit half = root(1.0);
       // Every rank asks for the same roots in the same order (the rows below), so the solves stay collective.
-      f.scaled_half_step = [root](double factor) -> std::optional<packing::DampedLimit> { return root(factor); };
+      f.scaled_half_step = root;
       f.half_step = half;
       r.damped_solves = half.iterations;
       r.damped_operations = half.operations;

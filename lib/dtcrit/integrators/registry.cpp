@@ -141,7 +141,7 @@ const std::vector<Row>& rows() {
                   "Newmark-beta (GS4 engine): equilibrium at t_{n+1}; second order iff gamma = 1/2",
                   {{"beta", 0.25, 0.0, 0.5, "weight of a_{n+1} in the displacement update"},
                    {"gamma", 0.5, 0.5, 1.0, "weight of a_{n+1} in the velocity update"}},
-                  2, 2, false, DashpotVelocity::other, false, newmark_minus_one_line(0.25, 0.5)},
+                  2, 2, false},
                  [](const Values& p) -> std::unique_ptr<Integrator> {
                    return std::make_unique<GS4Integrator>(newmark_coefficients(p[0], p[1]));
                  },
@@ -158,15 +158,13 @@ const std::vector<Row>& rows() {
     t.push_back({{"newmark_linear", "alias of newmark:beta=1/6,gamma=0.5 (linear acceleration)", {}, 2, 2, false},
                  {}, {}, "newmark", {1.0 / 6.0, 0.5}});
     t.push_back({{"hht", "Hilber-Hughes-Taylor alpha (GS4 engine), gamma = (1-2 alpha)/2, beta = (1-alpha)^2/4",
-                  {{"alpha", -0.1, -1.0 / 3.0, 0.0, "HHT alpha; rho_inf = (1+alpha)/(1-alpha)"}}, 2, 2, false,
-                  DashpotVelocity::other, false, hht_minus_one_line(-0.1)},
+                  {{"alpha", -0.1, -1.0 / 3.0, 0.0, "HHT alpha; rho_inf = (1+alpha)/(1-alpha)"}}, 2, 2, false},
                  [](const Values& p) -> std::unique_ptr<Integrator> {
                    return std::make_unique<GS4Integrator>(hht_coefficients(p[0]));
                  },
                  [](const Values& p, IntegratorInfo& info) { info.minus_one_line = hht_minus_one_line(p[0]); }, {}, {}});
     t.push_back({{"generalized_alpha", "Chung-Hulbert generalised-alpha (GS4 engine)",
-                  {{"rho_inf", 0.8, 0.0, 1.0, "spectral radius as h -> infinity"}}, 2, 2, false,
-                  DashpotVelocity::other, false, chung_hulbert_minus_one_line(0.8)},
+                  {{"rho_inf", 0.8, 0.0, 1.0, "spectral radius as h -> infinity"}}, 2, 2, false},
                  [](const Values& p) -> std::unique_ptr<Integrator> {
                    return std::make_unique<GS4Integrator>(generalized_alpha_coefficients(p[0]));
                  },
@@ -194,15 +192,22 @@ const std::vector<Row>& rows() {
                  {}, {}, "variational", {0.0}});
     t.push_back({{"variational_2", "alias of variational:alpha=0.5 (midpoint; implicit)", {}, 2, 1, false},
                  {}, {}, "variational", {0.5}});
-    // An alias takes the -1 line its base row's parameters give it.
+    // A parametrised row takes the -1 line its adjust gives its default values, an alias the one of
+    // the values it stands for (the other fields are declared in the rows themselves).
     for (Row& r : t) {
-      if (r.alias_of.empty()) continue;
-      for (const Row& base : t)
-        if (base.info.name == r.alias_of && base.adjust) {
-          IntegratorInfo adjusted = base.info;
-          base.adjust(r.alias_values, adjusted);
-          r.info.minus_one_line = adjusted.minus_one_line;
-        }
+      const Row* base = &r;
+      Values values;
+      if (!r.alias_of.empty()) {
+        for (const Row& b : t)
+          if (b.info.name == r.alias_of) base = &b;
+        values = r.alias_values;
+      } else {
+        for (const auto& q : r.info.parameters) values.push_back(q.default_value);
+      }
+      if (!base->adjust) continue;
+      IntegratorInfo adjusted = base->info;
+      base->adjust(values, adjusted);
+      r.info.minus_one_line = adjusted.minus_one_line;
     }
     return t;
   }();

@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <deque>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -133,13 +132,13 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // eigensolver missed the top of the spectrum: the limit is then too large and withdrawn.
 void certify_limits(const GlobalSystem& sys, PackingReport& r) {
   std::optional<Certificate> omega, half;
-  std::deque<Certificate> line_certs;  // one per row certified on its own -1 line (references stay valid)
   for (auto& row : r.integrators) {
     if (!row.computed || !row.exact || !row.converged || row.stability != Stability::conditional ||
         !std::isfinite(row.h_crit) || row.free_modes > 0)
       continue;
     const DashpotVelocity dashpot = integrator_info(row.name).dashpot_velocity;
     Certificate* cert = nullptr;
+    Certificate own;  // a row's own -1 line: no other row shares it
     double step = kNaN;
     const bool by_omega_max = row.line && row.line->dashpot == 0.0 && row.line->stiffness > 0.0;  // 2 / (sqrt(s) omega_max)
     if (!r.damped || dashpot == DashpotVelocity::central_difference || by_omega_max) {
@@ -153,8 +152,8 @@ void certify_limits(const GlobalSystem& sys, PackingReport& r) {
     } else if (row.line && row.line->stiffness > 0.0 && row.line->dashpot > 0.0 && std::isfinite(row.h_low)) {
       // A scheme's own -1 line, rescaled: u = sqrt(s) h, factor d / (2 sqrt(s)) (limit_from_spectrum).
       const double root = std::sqrt(row.line->stiffness);
-      line_certs.push_back(certify_half_step(sys, row.h_low * root, row.line->dashpot / (2.0 * root)));
-      cert = &line_certs.back();
+      own = certify_half_step(sys, row.h_low * root, row.line->dashpot / (2.0 * root));
+      cert = &own;
       cert->method = fmt::format("Cholesky of {} and of {} at h = h_crit (1 - {:g})", line_matrix(*row.line),
                                  line_matrix({row.line->dashpot, 0.0}), certificate_margin);
       step = cert->step / root;
@@ -293,7 +292,7 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
   f.gershgorin_k = sys.gershgorin_bound(1.0, 0.0);
   f.gershgorin_c = backward || (f.damped && line && line->dashpot > 0.0) ? sys.gershgorin_bound(0.0, 1.0) : 0.0;
   f.half_step = half_step_limit;
-  f.semidefinite = sys.stiffness_semidefinite() && sys.damping_semidefinite();
+  f.semidefinite = f.damped && line && sys.stiffness_semidefinite() && sys.damping_semidefinite();  // (a line's premise)
   f.scaled_half_step = [&](double factor) -> std::optional<DampedLimit> {
     return half_step_damped_limit(sys, omega_max, opts.eigen, zeta, opts.rtol, factor);
   };
@@ -384,9 +383,8 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
     // The first -1 crossing of the one-step map: 4M - d hC - s h^2 K singular, found as the root u of
     // 4M - f uC - u^2 K (u = sqrt(s) h, f = d / sqrt(s); nonsymmetric.hpp).
     const double root_s = std::sqrt(line->stiffness), f = line->dashpot / root_s;
-    const MinusOneCrossing x_u = crossing ? crossing(f) : minus_one_crossing(sys, f);
-    MinusOneCrossing x = x_u;
-    x.h = x_u.h / root_s;
+    MinusOneCrossing x = crossing ? crossing(f) : minus_one_crossing(sys, f);
+    x.h /= root_s;
     const std::string matrix = line_matrix(*line);
     if (!x.found) {
       // No real root among those computed: neither a limit nor its absence is shown (Arnoldi sees
