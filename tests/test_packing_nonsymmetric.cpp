@@ -553,18 +553,19 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
           "[packing][nonsymmetric]") {
   // No 'estimate' stands in for the limit: the rows with a -1 criterion get the crossing (equal to the
   // amplification matrix's limit here, where no complex crossing comes first), flagged upper_bound;
-  // gear4's own -1 line (4M - 22/3 hC - 2h^2 K) gives it one too; rows without one (Newmark with
-  // gamma > 1/2 and 2 beta < gamma, whose dashpots stabilise) stay estimates and are labelled so.
+  // gear4's own -1 line (4M - 22/3 hC - 2h^2 K) gives it one too, and so does Newmark's with dashpots
+  // that stabilise (beta = 0.1, gamma = 0.6: 4M + 0.4 hC - 0.8 h^2 K); variational_2, whose line
+  // 4M - 2hC has no K, stays an estimate on this path and is labelled so.
   const Packing p = sc_block(2, 1e-3);
   const ContactLaws laws = laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10");
   const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
   PackingAnalysisOptions o;
-  const std::string stabilising = "newmark:beta=0.1,gamma=0.6";
-  o.integrators = {"velocity_verlet", "central_difference", "gear4", stabilising};
+  const std::string stabilising = "newmark:beta=0.1,gamma=0.6", no_line = "variational_2";
+  o.integrators = {"velocity_verlet", "central_difference", "gear4", no_line, stabilising};
   o.amplification_dofs = 0;
   o.crossing_check_dofs = 0;
   const PackingReport r = analyse_packing(p, g, o);
-  REQUIRE(r.integrators.size() == 4);
+  REQUIRE(r.integrators.size() == 5);
   const auto& vv = r.integrators[0];
   CHECK(vv.exact);
   CHECK(vv.upper_bound);
@@ -578,7 +579,11 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
   CHECK(gear4.upper_bound);
   CHECK_THAT(gear4.method, Contains("4M - 7.33333hC - 2h^2 K"));
   CHECK(gear4.h_crit >= amplification_limit("gear4", g) * (1.0 - 1e-8));
-  CHECK(!r.integrators[3].exact);
+  const auto& newmark = r.integrators[4];
+  CAPTURE(newmark.method);
+  CHECK(newmark.upper_bound);
+  CHECK_THAT(newmark.method, Contains("4M + 0.4hC - 0.8h^2 K"));
+  CHECK(newmark.h_crit >= amplification_limit(stabilising, g) * (1.0 - 1e-8));
   const std::string table = format_packing_table(r);
   CHECK_THAT(table, Contains("upper bound (-1 crossing)"));
   // No step is recommended from an upper bound: the limit may lie anywhere below it.
@@ -592,31 +597,42 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
   CHECK(to_json(*rec)["h_recommended"].is_null());
   CHECK(to_json(*rec)["basis"] == "none");
   // Nor from an estimate: the scalar limit at the top mode's damping ratio (before, 0.8 of it was
-  // recommended, "the limit stands in").
-  REQUIRE(r.integrators[3].stability == Stability::conditional);
-  const auto estimate = recommend_from(std::vector<PackingIntegratorLimit>{r.integrators[3]}, 0.8);
+  // recommended, "the limit stands in"). variational_2's is conditional where the top mode is well
+  // damped (its scalar limit is 4 / (2c)), as with this law's dashpots.
+  CHECK(!r.integrators[3].exact);
+  CHECK_THAT(r.integrators[3].method, Contains("estimate"));
+  const ContactLaws heavy_laws =
+      laws_of("granular hooke 1e5 1e5 damping mass_velocity tangential linear_history 3e4 1 0.5");
+  const GlobalSystem heavy(round_assembly(p, find_contacts(p, heavy_laws)), true);
+  PackingAnalysisOptions one = o;
+  one.integrators = {no_line};
+  const PackingReport est = analyse_packing(p, heavy, one);
+  CAPTURE(est.integrators[0].method);
+  REQUIRE(!est.integrators[0].exact);
+  REQUIRE(est.integrators[0].stability == Stability::conditional);
+  const auto estimate = recommend_from(std::vector<PackingIntegratorLimit>{est.integrators[0]}, 0.8);
   REQUIRE(estimate);
   CHECK(estimate->h_crit_estimate);
   CHECK(std::isnan(estimate->recommended()));
   CHECK_THAT(format_recommendation(*estimate),
-             Contains("recommended step: none - the limit of " + stabilising + " here is an estimate"));
+             Contains("recommended step: none - the limit of " + no_line + " here is an estimate"));
   CHECK(to_json(*estimate)["basis"] == "none");
   // And no verdict on a script's timestep, on either side of it.
   LammpsInput script;
   script.units = si_units();
-  script.integrator = stabilising;
+  script.integrator = no_line;
   for (double ratio : {0.5, 2.0}) {
-    script.timestep = ratio * r.integrators[3].h_crit;
-    const TimestepCheck tc = check_timestep(script, r, 0.8, "zero histories", std::nullopt);
+    script.timestep = ratio * est.integrators[0].h_crit;
+    const TimestepCheck tc = check_timestep(script, est, 0.8, "zero histories", std::nullopt);
     CHECK(tc.verdict == TimestepVerdict::unknown);
     CHECK_THAT(tc.text, Contains("here is an estimate"));
   }
   // Nor on an estimate that says "stable at every step" or "unstable at every step" (before, SAFE and
-  // UNSAFE: gear5's top-mode estimate here is unstable at every step).
+  // UNSAFE, as gear5's top-mode estimate, unstable at every step, was).
   for (const Stability said : {Stability::unconditional, Stability::unstable}) {
-    PackingReport copy = r;
-    copy.integrators[3].stability = said;
-    copy.integrators[3].h_crit = std::numeric_limits<double>::quiet_NaN();
+    PackingReport copy = est;
+    copy.integrators[0].stability = said;
+    copy.integrators[0].h_crit = std::numeric_limits<double>::quiet_NaN();
     const TimestepCheck tc = check_timestep(script, copy, 0.8, "zero histories", std::nullopt);
     CHECK(tc.verdict == TimestepVerdict::unknown);
     CHECK_THAT(tc.text, Contains("here is an estimate (" + std::string(stability_label(said)) + ")"));
@@ -629,6 +645,9 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
   CHECK(!checked.integrators[0].upper_bound);
   CHECK_THAT(checked.integrators[0].method, Contains("no complex crossing before it"));
   CHECK_THAT(checked.integrators[0].h_crit, WithinRel(vv.h_crit, 1e-15));
+  INFO(checked.integrators[4].method);  // and Newmark's line with dashpots that stabilise likewise
+  CHECK(!checked.integrators[4].upper_bound);
+  CHECK_THAT(checked.integrators[4].h_crit, WithinRel(amplification_limit(stabilising, g), 1e-8));
   o.amplification_dofs = 48;  // the whole amplification matrix scanned: exact, no bound
   const PackingReport full = analyse_packing(p, g, o);
   INFO(full.integrators[0].method);

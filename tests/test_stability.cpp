@@ -267,17 +267,22 @@ TEST_CASE("each -1 line is its scheme's damped scalar limit, and no root leaves 
                                  "newmark_linear", "newmark:beta=0.1,gamma=0.6", "newmark:beta=0.3,gamma=0.55",
                                  "newmark:beta=0.05,gamma=0.5", "hht", "hht:alpha=-0.3333333333", "hht:alpha=0",
                                  "generalized_alpha", "generalized_alpha:rho_inf=0", "generalized_alpha:rho_inf=0.5",
-                                 "generalized_alpha:rho_inf=0.99"};
+                                 "generalized_alpha:rho_inf=0.99", "gs4_u0", "gs4_v0",
+                                 "gs4_u0:rho=0,rho_s=0,rho_ss=0", "gs4_u0:rho=0.9,rho_s=0.2,rho_ss=0.7",
+                                 "gs4_u0:rho=1,rho_s=1,rho_ss=0.5", "gs4_v0:rho=0,rho_s=0,rho_ss=0",
+                                 "gs4_v0:rho=0.9,rho_s=0.2,rho_ss=0.7", "gs4_v0:rho=1,rho_s=0.5,rho_ss=0",
+                                 "variational_2", "variational:alpha=0.3", "variational:alpha=0.8"};
   std::size_t with_line = 0;
   for (const auto& spec : default_integrator_specs())
     if (damped_minus_one_line(spec)) ++with_line;
-  // The six backward- and two central-difference rows, gear4, newmark_average, newmark_linear, hht and
-  // generalized_alpha (gear5 has none: its undamped scalar is unstable, and damped its roots leave the
-  // circle off -1; nor generalised-alpha at rho_inf = 1, whose spurious root sits at -1).
-  CHECK(with_line == 13);
+  // The six backward- and two central-difference rows, gear4, newmark_average, newmark_linear, hht,
+  // generalized_alpha, gs4_u0, gs4_v0 and variational_2 (gear5 has none: its undamped scalar is
+  // unstable, and damped its roots leave the circle off -1; nor generalised-alpha at rho_inf = 1 and
+  // GS4 at rho = rho_s = rho_ss = 1, whose spurious roots sit at -1).
+  CHECK(with_line == 16);
   CHECK_FALSE(damped_minus_one_line("gear5"));
   CHECK_FALSE(damped_minus_one_line("generalized_alpha:rho_inf=1"));
-  CHECK_FALSE(damped_minus_one_line("gs4_u0"));
+  CHECK_FALSE(damped_minus_one_line("gs4_u0:rho=1,rho_s=1,rho_ss=1"));
   for (const auto& spec : specs) {
     const auto line = damped_minus_one_line(spec);
     REQUIRE(line);
@@ -312,6 +317,22 @@ TEST_CASE("each -1 line is its scheme's damped scalar limit, and no root leaves 
         if (side > 0.0) CHECK(rho <= 1.0 + 1e-9);
         else CHECK(rho > 1.0);
       }
+    // 3. The line itself, also where it lies outside the quadrant (negative c or k): -1 is an
+    //    eigenvalue of the one-step map at its points.
+    std::vector<std::pair<double, double>> on_line;
+    if (s != 0.0) on_line.emplace_back(0.0, 4.0 / s);
+    if (d != 0.0) on_line.emplace_back(4.0 / d, 0.0);
+    if (s != 0.0 && d != 0.0) on_line.emplace_back(1.0 / d, 3.0 / s);
+    if (s == 0.0 && d != 0.0) on_line.emplace_back(4.0 / d, 2.0);
+    if (s == 0.0 && d == 0.0) on_line.emplace_back(1.0, 1.0);  // 4 = 0 nowhere: no root at -1
+    for (const auto& [x, y] : on_line) {
+      LinearSystem sys(Vector::Ones(1), Matrix::Constant(1, 1, y), Matrix::Constant(1, 1, x));
+      const Eigen::VectorXcd roots = *linalg::general_eigenvalues(amplification_matrix(*integ, sys, 1.0));
+      const double miss = (roots.array() + 1.0).abs().minCoeff();
+      CAPTURE(x, y, miss);
+      if (s == 0.0 && d == 0.0) CHECK(miss > 1e-3);
+      else CHECK(miss < 1e-6);
+    }
   }
 }
 

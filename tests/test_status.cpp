@@ -75,6 +75,7 @@ TEST_CASE("the exact damped packing criteria follow the registry's dashpot_veloc
   specs.push_back("newmark:beta=0.05,gamma=0.5");
   specs.push_back("hht:alpha=-0.3333333333");
   specs.push_back("generalized_alpha:rho_inf=0");
+  specs.push_back("newmark:beta=0.1,gamma=0.6");  // gamma > 1/2, 2 beta < gamma: dashpots that stabilise
   for (const auto& s : specs) {
     const DashpotVelocity dv = integrator_info(s).dashpot_velocity;
     if (!damped_minus_one_line(s)) continue;
@@ -100,20 +101,22 @@ TEST_CASE("the exact damped packing criteria follow the registry's dashpot_veloc
   }
   for (const char* name : {"symplectic_euler", "velocity_verlet", "leapfrog", "position_verlet", "rigid_small", "variational_1",
                            "velocity_verlet_implicit_damping", "central_difference", "gear4", "newmark_average",
-                           "newmark_linear", "hht", "generalized_alpha"})
+                           "newmark_linear", "hht", "generalized_alpha", "gs4_u0", "gs4_v0", "variational_2"})
     CHECK(std::find(covered.begin(), covered.end(), name) != covered.end());
+  CHECK(std::find(covered.begin(), covered.end(), "newmark:beta=0.1,gamma=0.6") != covered.end());
   // Rows without a -1 line that gives the limit are not claimed exact above the amplification limit
-  // (gear5's roots leave the circle off -1; the GS4 families' lines are not derived; Newmark with
-  // gamma > 1/2 and 2 beta < gamma has dashpots that stabilise, a root this path does not compute)...
-  for (const char* s : {"gear5", "gs4_u0", "newmark:beta=0.1,gamma=0.6"}) {
+  // (gear5's roots leave the circle off -1)...
+  for (const char* s : {"gear5"}) {
     const PackingIntegratorLimit lim = packing_integrator_limit(s, g, wmax, 0.0, o);
     CAPTURE(s, lim.method);
     CHECK_FALSE(lim.exact);
     CHECK_THAT(lim.method, Contains("estimate"));
   }
   // The whole analysis certifies a -1 line's limit by a Cholesky factorisation of its own matrix just
-  // below it (gear4: 4M - 22/3 hC - 2h^2 K; newmark_linear: omega_max's certificate scaled).
-  o.integrators = {"gear4", "newmark_linear", "newmark_average"};
+  // below it (gear4: 4M - 22/3 hC - 2h^2 K; Newmark at beta = 0.1, gamma = 0.6: 4M + 0.4 hC -
+  // 0.8 h^2 K, dashpots that stabilise; variational_2: 4M - 2hC; newmark_linear: omega_max's
+  // certificate scaled).
+  o.integrators = {"gear4", "newmark_linear", "newmark_average", "newmark:beta=0.1,gamma=0.6", "variational_2"};
   const PackingReport whole = analyse_packing(p, g, o);
   for (const auto& row : whole.integrators) {
     CAPTURE(row.name, row.method, row.h_safe_method);
@@ -125,7 +128,10 @@ TEST_CASE("the exact damped packing criteria follow the registry's dashpot_veloc
     CHECK(row.certified);
     CHECK(row.h_safe < row.h_crit);
     CHECK(row.h_safe > row.h_crit * (1.0 - 1e-5));
-    CHECK_THAT(row.h_safe_method, Contains(row.name == "gear4" ? "4M - 7.33333hC - 2h^2 K" : "omega"));
+    CHECK_THAT(row.h_safe_method, Contains(row.name == "gear4"             ? "4M - 7.33333hC - 2h^2 K"
+                                           : row.name == "newmark_linear" ? "omega"
+                                           : row.name == "variational_2"  ? "Cholesky of 4M - 2hC at"
+                                                                          : "4M + 0.4hC - 0.8h^2 K"));
   }
   // ...but explicit Euler and RK4 follow from every eigenvalue of the first-order system: exact, and
   // their own one-step maps leave the unit circle there.

@@ -793,7 +793,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
       // The root of 4M - 2 factor hC - h^2 K (factor 1: velocity Verlet's; other schemes' -1 lines).
       auto root = [&](double factor) {
         return packing::half_step_root(
-            r.omega_max, factor * r.top_mode_zeta, opts.analysis.rtol,
+            r.omega_max, r.top_mode_zeta, opts.analysis.rtol,
             [&](double h, double tolerance) {
               ctx.a = h * h, ctx.b = 2.0 * factor * h;
               ++out.eigensolves;
@@ -806,11 +806,22 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
               return packing::TopAtStep{t.converged ? t.lambda : kNaN, t.relative_residual * std::abs(t.lambda),
                                         ctx.applications - before};
             },
-            semidefinite);
+            semidefinite, factor);
       };
       const packing::DampedLimit half = root(1.0);
       // Every rank asks for the same roots in the same order (the rows below), so the solves stay collective.
       f.scaled_half_step = root;
+      f.damping_top = [&](double tolerance) -> std::optional<packing::TopAtStep> {  // (collective, as root)
+        ctx.a = 0.0, ctx.b = 1.0;
+        ++out.eigensolves;
+        const Index before = ctx.applications;
+        const TopEigen t = lanczos ? solve_top_lanczos(A, tolerance, opts.analysis.eigen.max_steps, false, start, v, w,
+                                                       lanczos_progress)
+                                   : solve_top(A, tolerance, opts.max_iterations, v);
+        solved = solved && t.converged;
+        return packing::TopAtStep{t.converged ? t.lambda : kNaN, t.relative_residual * std::abs(t.lambda),
+                                  ctx.applications - before};
+      };
       f.half_step = half;
       r.damped_solves = half.iterations;
       r.damped_operations = half.operations;

@@ -79,6 +79,30 @@ std::optional<MinusOneLine> newmark_minus_one_line(double beta, double gamma) {
 std::optional<MinusOneLine> hht_minus_one_line(double alpha) {
   return generalized_alpha_minus_one_line(0.0, -alpha, 0.25 * (1.0 - alpha) * (1.0 - alpha), 0.5 * (1.0 - 2.0 * alpha));
 }
+// The -1 lines of the GS4 U0 and V0 families (gs4.cpp's coefficients, r = rho, rs = rho_s, rss = rho_ss).
+// Any GS4 member with forces at the weighted state x~ = x + L1 hv + L2 h^2 a + L3 h^2 da, v~ = v + L4 ha
+// + L5 h da, a~ = a + L6 da and updates x+ = x + l1 hv + l2 h^2 a + l3 h^2 da, v+ = v + l4 ha + l5 h da
+// steps a linear multistep recursion in x (only the force row holds M, C, K; the update rows are
+// scalar), and its one-step map has the eigenvalue -1 where G0 + G1 hc + G2 h^2 k = 0 on the scalar
+// oscillator: with w2 = l4/4 - l5/2, w1 = -(l3 + l1 w2 - l2/2)/2 (the solution of (-I - B) w = (l3,
+// l5, 1), B the update without da), G0 = L6 - 1/2, G1 = L5 + w2 - L4/2, G2 = L3 + w1 + L1 w2 - L2/2.
+// (Newmark's (beta, gamma) give (2 - 4 gamma, 2 gamma - 4 beta) again.) With D = (1 + r)(1 + rs)(1 +
+// rss) and N = 3 + r + rs + rss - r rs - r rss - rs rss - 3 r rs rss (2D G0 = N; tests/test_stability.cpp
+// checks both lines on the integrators' own amplification matrices):
+//   U0: d = -4 (1 - rss)(1 - r rs) / N,                  s = -(1 - r)(1 - rs)(1 - rss) / N
+//   V0: d = -4 (2 - r - rs - rss + r rs rss) / N,        s = the same
+// Both d, s <= 0 on [0, 1]^3: stable at every step when the damped oscillators are. None at r = rs =
+// rss = 1 (N = 0: a spurious root at -1 at every step).
+std::optional<MinusOneLine> gs4_u0_minus_one_line(double r, double rs, double rss) {
+  const double n = 3.0 + r + rs + rss - r * rs - r * rss - rs * rss - 3.0 * r * rs * rss;
+  if (n == 0.0) return std::nullopt;
+  return MinusOneLine{-4.0 * (1.0 - rss) * (1.0 - r * rs) / n, -(1.0 - r) * (1.0 - rs) * (1.0 - rss) / n};
+}
+std::optional<MinusOneLine> gs4_v0_minus_one_line(double r, double rs, double rss) {
+  const double n = 3.0 + r + rs + rss - r * rs - r * rss - rs * rss - 3.0 * r * rs * rss;
+  if (n == 0.0) return std::nullopt;
+  return MinusOneLine{-4.0 * (2.0 - r - rs - rss + r * rs * rss) / n, -(1.0 - r) * (1.0 - rs) * (1.0 - rss) / n};
+}
 std::optional<MinusOneLine> chung_hulbert_minus_one_line(double rho) {
   const double am = (2.0 * rho - 1.0) / (rho + 1.0), af = rho / (rho + 1.0);
   return generalized_alpha_minus_one_line(am, af, 0.25 * (1.0 - am + af) * (1.0 - am + af), 0.5 - am + af);
@@ -172,9 +196,13 @@ const std::vector<Row>& rows() {
                  {}, {}});
     t.push_back({{"gs4_u0", "GS4 (GSSSS) U0 family, single solve; U0(rho,rho,rho) is generalised-alpha",
                   gs4_parameters, 2, 2, false},
-                 gs4_factory(&gs4_u0_coefficients), {}, {}, {}});
+                 gs4_factory(&gs4_u0_coefficients),
+                 [](const Values& p, IntegratorInfo& info) { info.minus_one_line = gs4_u0_minus_one_line(p[0], p[1], p[2]); },
+                 {}, {}});
     t.push_back({{"gs4_v0", "GS4 (GSSSS) V0 family, single solve", gs4_parameters, 2, 2, false},
-                 gs4_factory(&gs4_v0_coefficients), {}, {}, {}});
+                 gs4_factory(&gs4_v0_coefficients),
+                 [](const Values& p, IntegratorInfo& info) { info.minus_one_line = gs4_v0_minus_one_line(p[0], p[1], p[2]); },
+                 {}, {}});
     t.push_back({{"variational",
                   "De Klerk et al. variational integrator, Newton + conjugate gradient; dashpots at the start-of-step velocity",
                   {{"alpha", 0.0, 0.0, 1.0, "quadrature point of the potential, q_alpha = (1-alpha) q + alpha q+"}}, 1, 1, true,
@@ -186,6 +214,11 @@ const std::vector<Row>& rows() {
                    info.is_explicit = p[0] * (1.0 - p[0]) == 0.0;
                    // alpha = 0 is symplectic Euler; alpha = 1 drifts first and kicks at x+ with v_n
                    info.dashpot_velocity = info.is_explicit ? DashpotVelocity::backward_difference : DashpotVelocity::other;
+                   // Its momenta average to the drift, (1 - a) p+ + a p = M (q+ - q) / h (eqs. 29 and 31), which
+                   // is what its dashpots see in the sum (1 - a) f+ + a f of two steps' forces: in x it steps
+                   // M (x+ - 2x + x-) + hC (x - x-) + h^2 K (((1 - a)^2 + a^2) x + a (1 - a)(x+ + x-)) = 0,
+                   // whose -1 line is 4M - 2hC - (2a - 1)^2 h^2 K (alpha 0 and 1: velocity Verlet's).
+                   if (!info.is_explicit) info.minus_one_line = MinusOneLine{2.0, (2.0 * p[0] - 1.0) * (2.0 * p[0] - 1.0)};
                  },
                  {}, {}});
     t.push_back({{"variational_1", "alias of variational:alpha=0 (explicit in disguise; first order)", {}, 1, 1, true, backward},
@@ -327,6 +360,15 @@ std::optional<MinusOneLine> damped_minus_one_line(std::string_view spec) {
     case DashpotVelocity::other: return info.minus_one_line;
   }
   return std::nullopt;
+}
+
+std::string minus_one_line_text(const MinusOneLine& line) {
+  auto term = [](double coefficient, const char* what) -> std::string {
+    if (coefficient == 0.0) return "";
+    const double m = std::abs(coefficient);
+    return fmt::format(" {} {}{}", coefficient < 0.0 ? "+" : "-", m == 1.0 ? "" : fmt::format("{:.6g}", m), what);
+  };
+  return "4M" + term(line.dashpot, "hC") + term(line.stiffness, "h^2 K");
 }
 
 std::vector<std::string> default_integrator_specs() {

@@ -35,7 +35,8 @@ enum class DashpotVelocity { other, backward_difference, central_difference };
 // -1 is an eigenvalue of a scheme's one-step map on M a + C v + K x = 0 exactly when
 // 4M - dashpot h C - stiffness h^2 K is singular: velocity Verlet (2, 1), central difference (0, 1),
 // Newmark (2 - 4 gamma, 2 gamma - 4 beta), HHT and generalised-alpha (registry.cpp,
-// generalized_alpha_minus_one_line), Gear's 4-value corrector (22/3, 2).
+// generalized_alpha_minus_one_line), the GS4 U0 and V0 families (gs4_u0_minus_one_line), the
+// variational integrator (2, (2 alpha - 1)^2), Gear's 4-value corrector (22/3, 2).
 struct MinusOneLine {
   double dashpot = 0.0, stiffness = 0.0;
 };
@@ -86,6 +87,8 @@ bool dashpots_read_backward_difference(std::string_view spec);
 // semi-definite K and C: (2, 1) for the backward-difference rows, (0, 1) for the central-difference
 // ones, IntegratorInfo::minus_one_line for the others; none when the scheme has no such line.
 std::optional<MinusOneLine> damped_minus_one_line(std::string_view spec);
+// The line's matrix as text, e.g. "4M - 7.33333hC - 2h^2 K", "4M + 0.4hC - 0.8h^2 K", "4M - 2hC".
+std::string minus_one_line_text(const MinusOneLine& line);
 
 // What "--integrator all" means: every row with its default parameters, each scheme once (a
 // parametrised row whose defaults equal an alias is listed under the alias only).

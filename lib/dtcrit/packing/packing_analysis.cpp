@@ -112,15 +112,6 @@ PackingIntegratorLimit first_order_row(const std::string& spec, const GlobalSyst
   return out;
 }
 
-// A -1 line's matrix as printed: "4M - 2hC - h^2 K", "4M - 0.333333h^2 K", "4M + 0.2hC + 0.1h^2 K".
-std::string line_matrix(const MinusOneLine& l) {
-  auto term = [](double c, const char* what) -> std::string {
-    if (c == 0.0) return "";
-    return fmt::format(" {} {}{}", c < 0.0 ? "+" : "-", std::abs(c) == 1.0 ? "" : fmt::format("{:.6g}", std::abs(c)), what);
-  };
-  return "4M" + term(l.dashpot, "hC") + term(l.stiffness, "h^2 K");
-}
-
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -149,14 +140,10 @@ void certify_limits(const GlobalSystem& sys, PackingReport& r) {
       if (!half) half = certify_half_step(sys, row.h_low);  // the rows share the criterion and its bracket
       cert = &*half;
       step = half->step * row.h_crit / r.h_exact;  // the rows share the criterion: h_crit = h_exact
-    } else if (row.line && row.line->stiffness > 0.0 && row.line->dashpot > 0.0 && std::isfinite(row.h_low)) {
-      // A scheme's own -1 line, rescaled: u = sqrt(s) h, factor d / (2 sqrt(s)) (limit_from_spectrum).
-      const double root = std::sqrt(row.line->stiffness);
-      own = certify_half_step(sys, row.h_low * root, row.line->dashpot / (2.0 * root));
+    } else if (row.line && row.line->dashpot != 0.0 && std::isfinite(row.h_low)) {
+      own = certify_minus_one_line(sys, row.h_low, *row.line);  // a scheme's own -1 line
       cert = &own;
-      cert->method = fmt::format("Cholesky of {} and of {} at h = h_crit (1 - {:g})", line_matrix(*row.line),
-                                 line_matrix({row.line->dashpot, 0.0}), certificate_margin);
-      step = cert->step / root;
+      step = cert->step;
     } else {
       continue;  // the amplification matrix of the whole system (dense, exact): no criterion to factorise
     }
@@ -223,7 +210,7 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
   std::string why_estimate = "exact only for classical damping";
   if (const auto line = integrator_info(spec).minus_one_line) {
     const double d = line->dashpot, s = line->stiffness;
-    const std::string matrix = line_matrix(*line);
+    const std::string matrix = minus_one_line_text(*line);
     // Every eigenvalue of the one-step map, with eigenvector v, is a root of the scalar oscillator
     // with c = v*Cv / v*Mv and k = v*Kv / v*Mv (the characteristic matrix polynomial is a(l) M +
     // h b(l) C + h^2 c(l) K); with c, k >= 0 that oscillator has no root outside the unit circle
@@ -251,8 +238,9 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
       out.h_safe_method = fmt::format("2 / sqrt({:.6g} x Gershgorin bound of omega_max^2)", s);
       out.line = line;
       return out;
-    } else if (s > 0.0 && d > 0.0) {
-      // 4M - d hC - s h^2 K = 4M - 2f uC - u^2 K with u = sqrt(s) h, f = d / (2 sqrt(s)).
+    } else if (s > 0.0) {
+      // 4M - d hC - s h^2 K = 4M - 2f uC - u^2 K with u = sqrt(s) h, f = d / (2 sqrt(s)); d < 0:
+      // dashpots that stabilise (Newmark with gamma > 1/2 and 2 beta < gamma), f < 0 in the same root.
       const double factor = d / (2.0 * std::sqrt(s));
       std::optional<DampedLimit> root = factor == 1.0 ? f.half_step : std::nullopt;
       if (!root && f.scaled_half_step) root = f.scaled_half_step(factor);
@@ -261,12 +249,34 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
       out.h_low = root->h_low / std::sqrt(s);
       out.converged = root->converged;
       out.method = premise + fmt::format("the limit is the first h where {} is singular (exact)", matrix);
-      out.h_safe = (std::sqrt(d * d * c * c + 16.0 * s * k) - d * c) / (2.0 * s * k);
-      out.h_safe_method = fmt::format("root of 4 - {:.6g} hc - {:.6g} h^2 k, c and k Gershgorin bounds of C~ and K~", d, s);
+      if (d > 0.0) {
+        out.h_safe = (std::sqrt(d * d * c * c + 16.0 * s * k) - d * c) / (2.0 * s * k);
+        out.h_safe_method = fmt::format("root of 4 - {:.6g} hc - {:.6g} h^2 k, c and k Gershgorin bounds of C~ and K~", d, s);
+      } else {  // dashpots that stabilise: 4M - s h^2 K is a lower bound of the line's matrix
+        out.h_safe = 2.0 / std::sqrt(s * k);
+        out.h_safe_method = fmt::format("2 / sqrt({:.6g} x Gershgorin bound of omega_max^2), the dashpots left out", s);
+      }
+      out.line = line;
+      return out;
+    } else if (s == 0.0 && d > 0.0) {
+      // 4M - d hC loses definiteness at h = 4 / (d lambda_max(C~)) (variational_2's line).
+      std::optional<TopAtStep> top = f.damping_top ? f.damping_top(0.25 * opts.rtol) : std::nullopt;
+      if (!top) return std::nullopt;  // this path cannot find lambda_max(C~)
+      const double theta = top->lambda, upper = top->lambda + std::max(top->residual, 0.0);
+      // A Ritz value never exceeds lambda_max: h_crit is an upper end; h_low holds if it is the top.
+      out.h_crit = theta > 0.0 ? 4.0 / (d * theta) : kNaN;
+      out.h_low = upper > 0.0 ? 4.0 / (d * upper) : kNaN;
+      out.converged = std::isfinite(out.h_crit) && std::isfinite(out.h_low) &&
+                      out.h_crit - out.h_low <= opts.rtol * out.h_crit;
+      if (!out.converged) out.h_crit = out.h_low = kNaN;
+      out.method = premise + fmt::format("the limit is the first h where {} is singular, 4 / ({:.6g} lambda_max("
+                                         "M^-1/2 C M^-1/2)) (exact)", matrix, d);
+      out.h_safe = 4.0 / (d * c);
+      out.h_safe_method = fmt::format("4 / ({:.6g} x Gershgorin bound of lambda_max(C~))", d);
       out.line = line;
       return out;
     } else {
-      why_estimate = "its -1 line " + matrix + " has dashpots that stabilise: its root is not computed";
+      why_estimate = "its -1 line " + matrix + " is reached through the dashpots alone: its root is not computed";
     }
   }
   from(scalar_limit(spec, f.top_mode_zeta), 1.0 / f.omega_max);
@@ -295,6 +305,13 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
   f.semidefinite = f.damped && line && sys.stiffness_semidefinite() && sys.damping_semidefinite();  // (a line's premise)
   f.scaled_half_step = [&](double factor) -> std::optional<DampedLimit> {
     return half_step_damped_limit(sys, omega_max, opts.eigen, zeta, opts.rtol, factor);
+  };
+  f.damping_top = [&](double tolerance) -> std::optional<TopAtStep> {
+    EigenOptions o = opts.eigen;
+    o.tolerance = tolerance;
+    o.want_vector = false;
+    const ExtremeEigen e = largest_eigen(sys, 0.0, 1.0, o);
+    return TopAtStep{e.lambda, e.residual, e.operations};
   };
   if (f.damped && first_order_from_eigenvalues(spec, f.dofs, opts)) {  // (analyse_packing solves once for all such rows)
     const Spectrum sp = nonsymmetric_spectrum(sys);
@@ -379,13 +396,13 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
   }
   if (integrator_info(spec).first_order_system && !sp.s.empty()) return first_order_row(spec, sys, sp, phys);
   const auto line = damped_minus_one_line(spec);
-  if (line && line->stiffness > 0.0 && line->dashpot >= 0.0) {
+  if (line && line->stiffness > 0.0) {
     // The first -1 crossing of the one-step map: 4M - d hC - s h^2 K singular, found as the root u of
     // 4M - f uC - u^2 K (u = sqrt(s) h, f = d / sqrt(s); nonsymmetric.hpp).
     const double root_s = std::sqrt(line->stiffness), f = line->dashpot / root_s;
     MinusOneCrossing x = crossing ? crossing(f) : minus_one_crossing(sys, f);
     x.h /= root_s;
-    const std::string matrix = line_matrix(*line);
+    const std::string matrix = minus_one_line_text(*line);
     if (!x.found) {
       // No real root among those computed: neither a limit nor its absence is shown (Arnoldi sees
       // only the roots of largest real part, and complex crossings were not looked for).

@@ -218,6 +218,9 @@ struct SpectrumFacts {
   // The root of 4M - 2f hC - h^2 K for a dashpot factor f (f = 1 is half_step): the -1 lines of other
   // schemes, rescaled to that form. Empty, or nullopt from it: not computed on this path.
   std::function<std::optional<DampedLimit>(double f)> scaled_half_step;
+  // lambda_max(M^-1/2 C M^-1/2) to a relative residual tolerance, with its residual bound (a -1 line
+  // without K: 4M - d hC). Empty, or nullopt from it: not computed on this path.
+  std::function<std::optional<TopAtStep>(double tolerance)> damping_top;
 };
 // Whether a damped row of a first-order-system scheme (explicit Euler, RK4) takes its limit from every
 // eigenvalue of the whole first-order system, by a dense solve: above amplification_dofs, up to 600 dofs.

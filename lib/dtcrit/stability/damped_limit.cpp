@@ -11,15 +11,26 @@
 namespace dtcrit {
 
 DampedLimit half_step_root(double omega_max, double top_mode_zeta, double rtol, const TopSolve& top,
-                           bool stiffness_semidefinite) {
+                           bool stiffness_semidefinite, double dashpot_factor) {
   require_positive("omega_max", omega_max);
   require_non_negative("top_mode_zeta", top_mode_zeta);
   if (!(rtol > 0.0 && rtol < 0.1)) fail(fmt::format("damped limit: rtol = {} must lie in (0, 0.1)", rtol));
+  if (!std::isfinite(dashpot_factor))
+    fail(fmt::format("damped limit: dashpot_factor = {} must be finite", dashpot_factor));
+  // Dashpots that stabilise (a -1 line 4M + 2|f| hC - h^2 K): only the two (K) inequalities hold,
+  // and they need K positive semi-definite.
+  const bool stabilising = dashpot_factor < 0.0;
+  if (stabilising && !stiffness_semidefinite)
+    fail("damped limit: dashpots that stabilise need K positive semi-definite");
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  constexpr double kInf = std::numeric_limits<double>::infinity();
   DampedLimit out;
-  // lambda(2 / omega_max) >= 4 lambda_max(K~) / omega_max^2 >= 4, omega_max a Ritz value (C~ >= 0).
-  double lo = 0.0, hi = 2.0 / omega_max;
-  double h = 2.0 * (std::sqrt(1.0 + top_mode_zeta * top_mode_zeta) - top_mode_zeta) / omega_max;
+  // lambda(2 / omega_max) >= 4 lambda_max(K~) / omega_max^2 >= 4, omega_max a Ritz value (C~ >= 0);
+  // with dashpots that stabilise the first solve sets the upper end.
+  double lo = 0.0, hi = stabilising ? kInf : 2.0 / omega_max;
+  // The start: the scalar limit of the undamped top mode v, where v^T (h^2 K~ + 2f hC~) v = 4 <= lambda(h).
+  const double fz = dashpot_factor * top_mode_zeta;
+  double h = 2.0 * (std::sqrt(1.0 + fz * fz) - fz) / omega_max;
   double h_prev = kNaN, theta_prev = kNaN;
   // A solve at final_tol moves the bracket's width by about final_tol (theta + r against theta). The
   // first solve is at it too: the start is usually within 1e-6 of the root, and a loose Ritz value
@@ -32,13 +43,19 @@ DampedLimit half_step_root(double omega_max, double top_mode_zeta, double rtol, 
     out.operations += t.operations;
     out.lambda_at_root = t.lambda;
     const double theta = t.lambda, upper = t.lambda + std::max(t.residual, 0.0);
-    if (!std::isfinite(theta) || !std::isfinite(upper) || !(theta > 0.0)) break;
+    // (lambda(h) <= 0 is possible only where the dashpots stabilise, far left of the root)
+    if (!std::isfinite(theta) || !std::isfinite(upper) || !(theta > 0.0 || stabilising)) break;
     // Upper ends of the root from theta <= lambda(h): rigorous whatever the tolerance.
-    hi = std::min(hi, theta >= 4.0 ? h * 2.0 / std::sqrt(theta)
-                                   : (stiffness_semidefinite ? h * 4.0 / theta : hi));
+    if (stabilising) {
+      if (theta >= 4.0) hi = std::min(hi, h);
+      else if (theta > 0.0) hi = std::min(hi, h * 4.0 / theta);
+    } else {
+      hi = std::min(hi, theta >= 4.0 ? h * 2.0 / std::sqrt(theta)
+                                     : (stiffness_semidefinite ? h * 4.0 / theta : hi));
+    }
     // Lower ends from lambda(h) <= theta + r, only from a solve as tight as the final one.
-    if (t.residual <= final_tol * theta) {
-      if (upper <= 4.0) lo = std::max(lo, h * 2.0 / std::sqrt(upper));
+    if (t.residual <= final_tol * std::abs(theta)) {
+      if (upper <= 4.0) lo = std::max(lo, stabilising ? h : h * 2.0 / std::sqrt(upper));
       else if (stiffness_semidefinite) lo = std::max(lo, h * 4.0 / upper);
     }
     // Both ends from one value to rounding can cross by an ulp; more means a solve missed the top.
@@ -60,7 +77,7 @@ DampedLimit half_step_root(double omega_max, double top_mode_zeta, double rtol, 
     double next = d >= 0.0 && B + std::sqrt(d) > 0.0 ? 8.0 / (B + std::sqrt(d)) : kNaN;
     // Without (K) bounds a solve right of the root gives no lower end: aim just left of it.
     if (!stiffness_semidefinite && lo == 0.0) next *= 1.0 - 0.25 * rtol;
-    if (!(next > lo && next < hi)) next = lo > 0.0 ? 0.5 * (lo + hi) : hi;
+    if (!(next > lo && next < hi)) next = !std::isfinite(hi) ? 2.0 * h : lo > 0.0 ? 0.5 * (lo + hi) : hi;
     if (next == h) next = 0.5 * (lo + hi);
     // The next solve's tolerance: about the square of how far this one was from the root.
     const double miss = std::abs(theta / 4.0 - 1.0);

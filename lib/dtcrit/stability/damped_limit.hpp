@@ -55,9 +55,13 @@ struct TopAtStep {
 using TopSolve = std::function<TopAtStep(double h, double tolerance)>;
 
 // The bracketed root, to a relative width rtol. stiffness_semidefinite: K is positive semi-definite
-// (false with geometric stiffness): the two (K) inequalities above may be used.
+// (false with geometric stiffness): the two (K) inequalities above may be used. dashpot_factor f:
+// top(h) solves h^2 K + 2f hC instead (a scheme's -1 line rescaled to 4M - 2f hC - h^2 K). f < 0
+// means dashpots that stabilise: lambda(h) is then still increasing where positive (lambda(h) / h =
+// lambda_max(h K~ - 2|f| C~)) and the two (K) inequalities still hold, but the two C ones do not, so
+// the root is bracketed by the (K) ones alone.
 DampedLimit half_step_root(double omega_max, double top_mode_zeta, double rtol, const TopSolve& top,
-                           bool stiffness_semidefinite = true);
+                           bool stiffness_semidefinite = true, double dashpot_factor = 1.0);
 
 // The same on a small LinearSystem (the pair's reduced system: a handful of dofs), with dense
 // eigen-solves, to rtol 1e-12; K and C must be symmetric (throws otherwise) and C nonzero.

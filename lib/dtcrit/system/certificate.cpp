@@ -41,18 +41,24 @@ Certificate certify_omega_max(const GlobalSystem& sys, double omega_max) {
   return out;
 }
 
-Certificate certify_half_step(const GlobalSystem& sys, double h_crit, double dashpot_factor) {
+Certificate certify_minus_one_line(const GlobalSystem& sys, double h_crit, const MinusOneLine& line) {
   const auto t0 = std::chrono::steady_clock::now();
   Certificate out;
   out.attempted = true;
-  const double h = h_crit * (1.0 - certificate_margin);
-  const double b = -2.0 * dashpot_factor * h;
-  out.holds = std::isfinite(h) && h > 0.0 && positive_definite(sys, 4.0, b, -h * h) && positive_definite(sys, 4.0, b, 0.0);
+  const double h = h_crit * (1.0 - certificate_margin), d = line.dashpot, s = line.stiffness;
+  out.holds = std::isfinite(h) && h > 0.0 && positive_definite(sys, 4.0, -d * h, -s * h * h) &&
+              (s == 0.0 || positive_definite(sys, 4.0, -d * h, 0.0));
   out.step = h;
-  const std::string c = dashpot_factor == 1.0 ? "2hC" : fmt::format("{:.6g} hC", 2.0 * dashpot_factor);
-  out.method = fmt::format("Cholesky of 4M - {} - h^2 K and of 4M - {} at h = h_crit (1 - {:g})", c, c, certificate_margin);
+  out.method = s == 0.0 ? fmt::format("Cholesky of {} at h = h_crit (1 - {:g})", minus_one_line_text(line),
+                                      certificate_margin)
+                        : fmt::format("Cholesky of {} and of {} at h = h_crit (1 - {:g})", minus_one_line_text(line),
+                                      minus_one_line_text({d, 0.0}), certificate_margin);
   out.seconds = seconds_since(t0);
   return out;
+}
+
+Certificate certify_half_step(const GlobalSystem& sys, double h_crit) {
+  return certify_minus_one_line(sys, h_crit, MinusOneLine{2.0, 1.0});
 }
 
 }  // namespace dtcrit::packing

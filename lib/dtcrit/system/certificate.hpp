@@ -5,6 +5,7 @@
 // crosses the criterion up to the step it encodes. One sparse factorisation per criterion.
 #include <string>
 
+#include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/system/global_system.hpp"
 
 namespace dtcrit::packing {
@@ -31,10 +32,14 @@ bool positive_definite(const GlobalSystem& sys, double a, double b, double c);
 // Omega_crit for its certified undamped step; 2 / omega_cert for damped dashpots at v_{n+1}).
 Certificate certify_omega_max(const GlobalSystem& sys, double omega_max);
 
-// For dashpots at (x_n - x_{n-1}) / h: with h = h_crit (1 - margin), 4M - 2hC - h^2 K and 4M - 2hC
-// positive definite. Then x^T (4M - 2sC - s^2 K) x > 0 for every s <= h and x (decreasing in s where
-// x^T K x >= 0, at least x^T (4M - 2sC) x where it is negative): no -1 crossing up to step = h.
-// dashpot_factor f: the same for 4M - 2f hC - h^2 K (a scheme's -1 line in that form).
-Certificate certify_half_step(const GlobalSystem& sys, double h_crit, double dashpot_factor = 1.0);
+// A -1 line 4M - d hC - s h^2 K (registry.hpp MinusOneLine; K and C symmetric, positive
+// semi-definite): with h = h_crit (1 - margin), 4M - d hC - s h^2 K and 4M - d hC positive definite.
+// Then x^T (4M - d tC - s t^2 K) x > 0 for every t <= h and x: for d >= 0 it decreases in t where
+// x^T K x >= 0 (s >= 0) and is at least x^T (4M - d tC) x where that is negative; for d < 0 (dashpots that
+// stabilise) x^T (4M/t - d C - s t K) x decreases in t where x^T K x >= 0 and every term is positive
+// where it is negative. So no -1 crossing up to step = h.
+Certificate certify_minus_one_line(const GlobalSystem& sys, double h_crit, const MinusOneLine& line);
+// Dashpots at (x_n - x_{n-1}) / h: the line (2, 1), 4M - 2hC - h^2 K.
+Certificate certify_half_step(const GlobalSystem& sys, double h_crit);
 
 }  // namespace dtcrit::packing

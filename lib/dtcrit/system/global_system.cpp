@@ -985,7 +985,7 @@ bool GlobalSystem::damping_semidefinite() const {
 
 DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts,
                                    double top_mode_zeta, double rtol, double dashpot_factor) {
-  require_non_negative("dashpot_factor", dashpot_factor);
+  require_finite("dashpot_factor", dashpot_factor);
   require_positive("omega_max", omega_max);
   require_non_negative("top_mode_zeta", top_mode_zeta);
   require_symmetric(s, "half_step_damped_limit");
@@ -1003,13 +1003,13 @@ DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, cons
   // the top mode of h^2 K + 2h C can lie in another sector than the one at the previous h. Warm
   // starts gave a bcc lattice's damped limit 1.4 % too large (unsafe), with converged residuals.
   return half_step_root(
-      omega_max, dashpot_factor * top_mode_zeta, rtol,
+      omega_max, top_mode_zeta, rtol,
       [&](double h, double tolerance) {
         o.tolerance = tolerance;
         const ExtremeEigen e = largest_eigen(s, h * h, 2.0 * dashpot_factor * h, o);
         return TopAtStep{e.lambda, e.residual, e.operations};
       },
-      s.stiffness_semidefinite());
+      s.stiffness_semidefinite(), dashpot_factor);
 }
 
 double half_step_damped_limit_dense(const GlobalSystem& s) {

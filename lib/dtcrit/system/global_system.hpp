@@ -289,7 +289,8 @@ double largest_eigen_dense(const GlobalSystem& s, double a, double b);
 // half_step_root); here with the matrix-free operator's eigensolver, eigenvalues only, each solve at
 // the tolerance the root asks for. rtol: the bracket's relative width [h_low, h_crit].
 // dashpot_factor f: the root of 4M - 2f hC - h^2 K instead (a scheme's -1 line rescaled to this form,
-// registry.hpp MinusOneLine; f = 1: velocity Verlet's).
+// registry.hpp MinusOneLine; f = 1: velocity Verlet's; f < 0: dashpots that stabilise, K must then be
+// positive semi-definite).
 using dtcrit::DampedLimit;
 using dtcrit::half_step_root;
 using dtcrit::TopAtStep;
