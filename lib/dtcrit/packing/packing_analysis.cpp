@@ -396,12 +396,10 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
   }
   if (integrator_info(spec).first_order_system && !sp.s.empty()) return first_order_row(spec, sys, sp, phys);
   const auto line = damped_minus_one_line(spec);
-  if (line && line->stiffness > 0.0) {
-    // The first -1 crossing of the one-step map: 4M - d hC - s h^2 K singular, found as the root u of
-    // 4M - f uC - u^2 K (u = sqrt(s) h, f = d / sqrt(s); nonsymmetric.hpp).
-    const double root_s = std::sqrt(line->stiffness), f = line->dashpot / root_s;
-    MinusOneCrossing x = crossing ? crossing(f) : minus_one_crossing(sys, f);
-    x.h /= root_s;
+  if (line && (line->stiffness > 0.0 || (line->stiffness == 0.0 && line->dashpot > 0.0))) {
+    // The first -1 crossing of the one-step map: 4M - d hC - s h^2 K singular (nonsymmetric.hpp).
+    const MinusOneCrossing x =
+        crossing ? crossing(*line) : minus_one_crossing(sys, line->dashpot, {}, false, line->stiffness);
     const std::string matrix = minus_one_line_text(*line);
     if (!x.found) {
       // No real root among those computed: neither a limit nor its absence is shown (Arnoldi sees
@@ -491,14 +489,17 @@ void analyse_nonsymmetric(const GlobalSystem& sys, const PackingAnalysisOptions&
   r.timings.emplace_back("eigenvalues", seconds_since(t0));
   t0 = std::chrono::steady_clock::now();
   say("integrator limits (numerical)");
-  // The -1 crossing of each dashpot factor, once: the rows of one kind share it.
-  std::map<double, MinusOneCrossing> crossings;
-  const CrossingFinder crossing = [&](double f) {
-    auto it = crossings.find(f);
+  // The -1 crossing of each line, once: the rows of one kind share it.
+  std::map<std::pair<double, double>, MinusOneCrossing> crossings;
+  const CrossingFinder crossing = [&](const MinusOneLine& line) {
+    const std::pair key{line.dashpot, line.stiffness};
+    auto it = crossings.find(key);
     if (it == crossings.end()) {
-      say(fmt::format("the -1 crossing: first h where 4M - {}h^2 K is singular",
-                      f == 0.0 ? "" : fmt::format("{:.6g} hC - ", f)));
-      it = crossings.emplace(f, minus_one_crossing(sys, f, so, arnoldi && sys.dofs() > 2 * so.nev + 2)).first;
+      say(fmt::format("the -1 crossing: first h where {} is singular", minus_one_line_text(line)));
+      it = crossings
+               .emplace(key, minus_one_crossing(sys, line.dashpot, so, arnoldi && sys.dofs() > 2 * so.nev + 2,
+                                                line.stiffness))
+               .first;
       r.eigen_operations += it->second.operations;
     }
     return it->second;

@@ -189,12 +189,12 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
 // packings"): undamped, per mode of M^-1 K (the largest real one by the scalar limit, each complex
 // pair and the most negative real one on its own 2-dof system; exact when the spectrum is complete);
 // damped, the amplification matrix of the whole LinearSystem(M, K, C) up to amplification_dofs
-// (exact); above, for rows whose dashpots read (x_n - x_{n-1})/h or v_{n+1}, the first -1 crossing
-// (minus_one_crossing: exact, an upper bound of the limit, labelled upper_bound); for the other rows
-// the scalar limit at the top eigenvalue's damping ratio (an estimate, exact = false).
-// crossing(f) gives the -1 crossing of 4M - f hC - h^2 K (analyse_packing computes each f once); empty:
-// computed here with the default SpectrumOptions.
-using CrossingFinder = std::function<MinusOneCrossing(double dashpot_factor)>;
+// (exact); above, for rows with a -1 line (registry.hpp damped_minus_one_line) with s > 0, or s = 0
+// < d, the first -1 crossing (minus_one_crossing: exact, an upper bound of the limit, labelled
+// upper_bound); for the other rows the scalar limit at the top eigenvalue's damping ratio (an
+// estimate, exact = false). crossing(line) gives the -1 crossing of the line's matrix
+// (analyse_packing computes each line once); empty: computed here with the default SpectrumOptions.
+using CrossingFinder = std::function<MinusOneCrossing(const MinusOneLine& line)>;
 PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, const GlobalSystem& sys,
                                                      const Spectrum& spectrum, const PhysicalStability& physical,
                                                      const PackingAnalysisOptions& opts,

@@ -156,7 +156,8 @@ Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& o
   return out;
 }
 
-MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const SpectrumOptions& o, bool force_arnoldi) {
+MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const SpectrumOptions& o, bool force_arnoldi,
+                                    double stiffness) {
   MinusOneCrossing out;
   const Index n = sys.dofs();
   // Balance with a frequency of the top of the spectrum (Gershgorin: an upper bound of omega_max^2,
@@ -169,12 +170,12 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
   Eigen::MatrixXcd ritz;  // Arnoldi: the Ritz vectors, columns in the order of mu
   if (!force_arnoldi && n <= o.dense_below) {
     const Matrix L =
-        companion_matrix(scaled_dense(sys, sys.stiffness()), scaled_dense(sys, sys.damping()), w, 0.25, 0.25 * f);
+        companion_matrix(scaled_dense(sys, sys.stiffness()), scaled_dense(sys, sys.damping()), w, 0.25 * stiffness, 0.25 * f);
     const Eigen::VectorXcd ev = dense_eigenvalues(L, "the -1 crossing: the dense QR iteration did not converge");
     mu.assign(ev.data(), ev.data() + 2 * n);
     out.method = fmt::format("every root (dense, {})", linalg::general_eigenvalues_solver(2 * n));
   } else {
-    CompanionOp op{&sys, w, 0.25, 0.25 * f, {&o.progress}, {}};
+    CompanionOp op{&sys, w, 0.25 * stiffness, 0.25 * f, {&o.progress}, {}};
     // The root of largest real part alone first: it converges in a third of the applications that
     // six roots need (32 000 spheres: 77 s against 256 s, h equal to 5e-11). Only when it is not real
     // (a complex pair rightmost) are the six of largest real part computed and the largest real one taken.
@@ -212,7 +213,7 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
     Vector kphi(n), cphi(n);
     sys.apply_scaled(1.0, 0.0, phi.data(), kphi.data());
     sys.apply_scaled(0.0, 1.0, phi.data(), cphi.data());
-    out.residual = (4.0 * best * best * phi - f * best * cphi - kphi).norm() / (4.0 * best * best);
+    out.residual = (4.0 * best * best * phi - f * best * cphi - stiffness * kphi).norm() / (4.0 * best * best);
   }
   return out;
 }

@@ -75,17 +75,19 @@ CriticalStep growth_limit(std::string_view integrator_spec, MechanicalSystem& li
 // dofs, from all of them (Eigen). Past a simple root det(4M - f hC - h^2 K) changes sign, and with
 // it det Q(lambda) has a real root lambda < -1 (det Q(lambda) > 0 as lambda -> -infinity): the
 // scheme is unstable just above h, so h is an upper bound of the limit, equal to it when no complex
-// eigenvalue of the one-step map leaves the unit circle first.
+// eigenvalue of the one-step map leaves the unit circle first. stiffness s: a scheme's own -1 line
+// 4M - f hC - s h^2 K (registry.hpp MinusOneLine; K~/(4w) becomes s K~/(4w)); s = 0, f > 0 (the
+// implicit variational integrator's 4M - 2hC) leaves mu = (f/4) x the eigenvalues of C~.
 struct MinusOneCrossing {
   bool found = false;  // some real mu > 0: -1 is reached at h = 1/mu
   double h = std::numeric_limits<double>::quiet_NaN();  // [s]
-  // |(4 mu^2 - f mu C~ - K~) phi~| / (4 mu^2 |phi~|) of the null vector found (dense: NaN)
+  // |(4 mu^2 - f mu C~ - s K~) phi~| / (4 mu^2 |phi~|) of the null vector found (dense: NaN)
   double residual = std::numeric_limits<double>::quiet_NaN();
   Index operations = 0;  // operator applications (Arnoldi)
   std::string method;
 };
 MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double dashpot_factor, const SpectrumOptions& opts = {},
-                                    bool force_arnoldi = false);
+                                    bool force_arnoldi = false, double stiffness = 1.0);
 
 // Complex crossings below the -1 crossing h1 (every kind of crossing, measured on the integrator's own
 // amplification matrix of the whole LinearSystem(M, K, C): unstable when its spectral radius exceeds
