@@ -779,6 +779,19 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
     f.gershgorin_k = estimates.gershgorin_omega2;
     f.gershgorin_c = gershgorin_c;
     bool solved = true, semidefinite = true;  // (read by the roots below, also from the rows' loop)
+    // One collective solve of lambda_max(a K~ + b C~) at a tolerance (an unconverged one gives NaN,
+    // which ends a root's iteration). Here, not in the damped branch: the rows' loop calls it after.
+    auto top_of = [&](double a, double b, double tolerance) {
+      ctx.a = a, ctx.b = b;
+      ++out.eigensolves;
+      const Index before = ctx.applications;
+      const TopEigen t = lanczos ? solve_top_lanczos(A, tolerance, opts.analysis.eigen.max_steps, false, start, v, w,
+                                                     lanczos_progress)
+                                 : solve_top(A, tolerance, opts.max_iterations, v);
+      solved = solved && t.converged;
+      return packing::TopAtStep{t.converged ? t.lambda : kNaN, t.relative_residual * std::abs(t.lambda),
+                                ctx.applications - before};
+    };
     if (!r.eigen_converged) {
       r.h_exact = kNaN;
       r.h_exact_converged = false;
@@ -794,34 +807,13 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
       auto root = [&](double factor) {
         return packing::half_step_root(
             r.omega_max, r.top_mode_zeta, opts.analysis.rtol,
-            [&](double h, double tolerance) {
-              ctx.a = h * h, ctx.b = 2.0 * factor * h;
-              ++out.eigensolves;
-              const Index before = ctx.applications;
-              const TopEigen t = lanczos ? solve_top_lanczos(A, tolerance, opts.analysis.eigen.max_steps, false, start,
-                                                             v, w, lanczos_progress)
-                                         : solve_top(A, tolerance, opts.max_iterations, v);
-              solved = solved && t.converged;
-              // An unconverged solve ends the iteration (h_crit NaN).
-              return packing::TopAtStep{t.converged ? t.lambda : kNaN, t.relative_residual * std::abs(t.lambda),
-                                        ctx.applications - before};
-            },
-            semidefinite, factor);
+            [&](double h, double tolerance) { return top_of(h * h, 2.0 * factor * h, tolerance); }, semidefinite,
+            factor);
       };
       const packing::DampedLimit half = root(1.0);
-      // Every rank asks for the same roots in the same order (the rows below), so the solves stay collective.
+      // Every rank asks for the same roots and solves in the same order (the rows below), so they stay collective.
       f.scaled_half_step = root;
-      f.damping_top = [&](double tolerance) -> std::optional<packing::TopAtStep> {  // (collective, as root)
-        ctx.a = 0.0, ctx.b = 1.0;
-        ++out.eigensolves;
-        const Index before = ctx.applications;
-        const TopEigen t = lanczos ? solve_top_lanczos(A, tolerance, opts.analysis.eigen.max_steps, false, start, v, w,
-                                                       lanczos_progress)
-                                   : solve_top(A, tolerance, opts.max_iterations, v);
-        solved = solved && t.converged;
-        return packing::TopAtStep{t.converged ? t.lambda : kNaN, t.relative_residual * std::abs(t.lambda),
-                                  ctx.applications - before};
-      };
+      f.damping_top = [&](double tolerance) -> std::optional<packing::TopAtStep> { return top_of(0.0, 1.0, tolerance); };
       f.half_step = half;
       r.damped_solves = half.iterations;
       r.damped_operations = half.operations;

@@ -93,15 +93,17 @@ std::optional<MinusOneLine> hht_minus_one_line(double alpha) {
 //   V0: d = -4 (2 - r - rs - rss + r rs rss) / N,        s = the same
 // Both d, s <= 0 on [0, 1]^3: stable at every step when the damped oscillators are. None at r = rs =
 // rss = 1 (N = 0: a spurious root at -1 at every step).
-std::optional<MinusOneLine> gs4_u0_minus_one_line(double r, double rs, double rss) {
+// The line 4M - (d / n) hC - (s / n) h^2 K, s shared by both families; none at n = 0.
+std::optional<MinusOneLine> gs4_minus_one_line(double d, double r, double rs, double rss) {
   const double n = 3.0 + r + rs + rss - r * rs - r * rss - rs * rss - 3.0 * r * rs * rss;
   if (n == 0.0) return std::nullopt;
-  return MinusOneLine{-4.0 * (1.0 - rss) * (1.0 - r * rs) / n, -(1.0 - r) * (1.0 - rs) * (1.0 - rss) / n};
+  return MinusOneLine{d / n, -(1.0 - r) * (1.0 - rs) * (1.0 - rss) / n};
+}
+std::optional<MinusOneLine> gs4_u0_minus_one_line(double r, double rs, double rss) {
+  return gs4_minus_one_line(-4.0 * (1.0 - rss) * (1.0 - r * rs), r, rs, rss);
 }
 std::optional<MinusOneLine> gs4_v0_minus_one_line(double r, double rs, double rss) {
-  const double n = 3.0 + r + rs + rss - r * rs - r * rss - rs * rss - 3.0 * r * rs * rss;
-  if (n == 0.0) return std::nullopt;
-  return MinusOneLine{-4.0 * (2.0 - r - rs - rss + r * rs * rss) / n, -(1.0 - r) * (1.0 - rs) * (1.0 - rss) / n};
+  return gs4_minus_one_line(-4.0 * (2.0 - r - rs - rss + r * rs * rss), r, rs, rss);
 }
 std::optional<MinusOneLine> chung_hulbert_minus_one_line(double rho) {
   const double am = (2.0 * rho - 1.0) / (rho + 1.0), af = rho / (rho + 1.0);
