@@ -11,6 +11,7 @@
 #include <complex>
 #include <limits>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 
 #include "dtcrit/contact/lammps_syntax.hpp"
@@ -547,6 +548,38 @@ TEST_CASE("the -1 crossing by Arnoldi when the rightmost root is complex: the si
   REQUIRE(arnoldi.found);
   CHECK_THAT(arnoldi.h, WithinRel(dense.h, 1e-8));
   CHECK_THAT(arnoldi.method, Contains("6 roots of largest real part"));
+}
+
+TEST_CASE("the -1 crossing without K (4M - 2hC): the eigenvalues of the damping alone",
+          "[packing][nonsymmetric]") {
+  // variational_2's line has no K: its roots are mu = (2/4) x the eigenvalues of C~ = M^-1/2 C M^-1/2.
+  // Before, Arnoldi ran on the companion operator with a zero K block, whose n roots mu = 0 sit in
+  // Jordan blocks; on LAMMPS' in.pour with its contact dump (18 000 dofs) Spectra's Schur step failed
+  // there and took the whole command down. Reference: C~'s eigenvalues by Eigen's dense EigenSolver
+  // here, on a packing with a sliding contact (K and C not symmetric).
+  const Packing p = sc_block(2, 1e-3);
+  ContactSet cs = find_contacts(p, laws_of("gran/hooke/history 1e5 NULL 2e4 NULL 0.1 0"));
+  std::size_t wall = 0;
+  while (cs.contacts[wall].j >= 0) ++wall;
+  cs.history_to_fill(wall).xi_t = cs.contacts[wall].normal.unitOrthogonal() * (2e-3 * p.radius[0]);
+  const GlobalSystem g(round_assembly(p, cs), true);
+  REQUIRE(!g.symmetric());
+  const Vector s = g.mass().cwiseSqrt().cwiseInverse();
+  const Matrix C = s.asDiagonal() * Matrix(g.damping()) * s.asDiagonal();
+  const Eigen::VectorXcd c = Eigen::EigenSolver<Matrix>(C, false).eigenvalues();
+  double c_max = 0.0;
+  for (Index k = 0; k < c.size(); ++k)
+    if (std::abs(c[k].imag()) <= 1e-9 * std::abs(c[k])) c_max = std::max(c_max, c[k].real());
+  REQUIRE(c_max > 0.0);
+  const double expected = 4.0 / (2.0 * c_max);  // 4 - 2h c = 0
+  for (const bool arnoldi : {false, true}) {
+    const MinusOneCrossing x = minus_one_crossing(g, 2.0, {}, arnoldi, 0.0);
+    CAPTURE(arnoldi, x.method);
+    REQUIRE(x.found);
+    CHECK_THAT(x.h, WithinRel(expected, 1e-9));
+    if (arnoldi) CHECK(x.residual < 1e-8);
+  }
+  CHECK_THROWS_WITH(minus_one_crossing(g, -2.0, {}, true, 0.0), Contains("dashpot factor f > 0; got f = -2"));
 }
 
 TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 crossing, labelled an upper bound",

@@ -28,15 +28,16 @@ struct ProgressTick {
   }
 };
 
-// K~ = M^-1/2 K M^-1/2 (similar to M^-1 K), matrix-free.
-struct StiffnessOp {
+// a K~ + b C~, K~ = M^-1/2 K M^-1/2 (similar to M^-1 K) and C~ likewise, matrix-free.
+struct ScaledOp {
   using Scalar = double;
   const GlobalSystem* sys;
+  double a, b;
   ProgressTick tick{};
   Index rows() const { return sys->dofs(); }
   Index cols() const { return sys->dofs(); }
   void perform_op(const double* x, double* y) const {
-    sys->apply_scaled(1.0, 0.0, x, y);
+    sys->apply_scaled(a, b, x, y);
     tick();
   }
 };
@@ -145,7 +146,7 @@ Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& o
                      : fmt::format("dense ({} for M^-1 K, {} for the first-order system)", solver, first_order);
     return out;
   }
-  StiffnessOp k{&sys, {&opts.progress}};
+  ScaledOp k{&sys, 1.0, 0.0, {&opts.progress}};
   out.mu = arnoldi(k, opts, out.operations, "M^-1/2 K M^-1/2");
   if (damped) {
     CompanionOp a{&sys, std::sqrt(std::abs(out.mu.front())), -1.0, -1.0, {&opts.progress}, {}};
@@ -166,33 +167,49 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
   // Real to rounding: a double root split by rounding (or by a non-normal perturbation smaller than
   // this) is taken as real, its real part as the crossing: the smaller h of the two readings.
   constexpr double real_tolerance = 1e-7;
+  // Without K (s = 0: the variational integrator's 4M - 2hC) the roots are mu = (f/4) x the
+  // eigenvalues of C~, solved for as such: the companion operator would carry n roots mu = 0 in
+  // Jordan blocks, on which Spectra's Schur step fails.
+  const bool damping_only = stiffness == 0.0;
+  if (damping_only && !(f > 0.0))
+    fail(fmt::format("the -1 crossing without K (4M - f hC) needs a dashpot factor f > 0; got f = {}", f));
+  const Index dim = damping_only ? n : 2 * n;
   std::vector<Complex> mu;
   Eigen::MatrixXcd ritz;  // Arnoldi: the Ritz vectors, columns in the order of mu
   if (!force_arnoldi && n <= o.dense_below) {
-    const Matrix L =
-        companion_matrix(scaled_dense(sys, sys.stiffness()), scaled_dense(sys, sys.damping()), w, 0.25 * stiffness, 0.25 * f);
-    const Eigen::VectorXcd ev = dense_eigenvalues(L, "the -1 crossing: the dense QR iteration did not converge");
-    mu.assign(ev.data(), ev.data() + 2 * n);
-    out.method = fmt::format("every root (dense, {})", linalg::general_eigenvalues_solver(2 * n));
+    const Matrix C = scaled_dense(sys, sys.damping());
+    const Eigen::VectorXcd ev = dense_eigenvalues(
+        damping_only ? Matrix(0.25 * f * C) : companion_matrix(scaled_dense(sys, sys.stiffness()), C, w, 0.25 * stiffness, 0.25 * f),
+        "the -1 crossing: the dense QR iteration did not converge");
+    mu.assign(ev.data(), ev.data() + dim);
+    out.method = fmt::format("every root (dense, {})", linalg::general_eigenvalues_solver(dim));
   } else {
-    CompanionOp op{&sys, w, 0.25 * stiffness, 0.25 * f, {&o.progress}, {}};
     // The root of largest real part alone first: it converges in a third of the applications that
     // six roots need (32 000 spheres: 77 s against 256 s, h equal to 5e-11). Only when it is not real
     // (a complex pair rightmost) are the six of largest real part computed and the largest real one taken.
-    for (const Index wanted : {Index{1}, std::max<Index>(o.nev, 6)}) {
-      const Index nev = std::min<Index>(wanted, 2 * n - 2);
-      // Twice the spectrum's basis: the top of a packing's spectrum is a cluster, and the restarts of a
-      // small basis dominate (4000 spheres, fcc, polydisperse: 51 s with 30 vectors, 31 s with 60).
-      const Index ncv = std::min<Index>(std::max<Index>(2 * o.ncv, 2 * nev + 1), 2 * n);
-      Spectra::GenEigsSolver<CompanionOp> eigs(op, nev, ncv);
-      run_arnoldi(eigs, Spectra::SortRule::LargestReal, o, nev, ncv, "the -1 crossing: ", "largest real part",
-                  out.operations);
-      const Eigen::VectorXcd v = eigs.eigenvalues();
-      mu.assign(v.data(), v.data() + v.size());
-      ritz = eigs.eigenvectors();
-      out.method = fmt::format("the {} of largest real part (Arnoldi, Spectra GenEigsSolver, matrix-free)",
-                               mu.size() == 1 ? "root" : fmt::format("{} roots", mu.size()));
-      if (std::abs(mu[0].imag()) <= real_tolerance * std::abs(mu[0])) break;
+    auto rightmost = [&](auto& op, double scale) {
+      for (const Index wanted : {Index{1}, std::max<Index>(o.nev, 6)}) {
+        const Index nev = std::min<Index>(wanted, dim - 2);
+        // Twice the spectrum's basis: the top of a packing's spectrum is a cluster, and the restarts of a
+        // small basis dominate (4000 spheres, fcc, polydisperse: 51 s with 30 vectors, 31 s with 60).
+        const Index ncv = std::min<Index>(std::max<Index>(2 * o.ncv, 2 * nev + 1), dim);
+        Spectra::GenEigsSolver<std::decay_t<decltype(op)>> eigs(op, nev, ncv);
+        run_arnoldi(eigs, Spectra::SortRule::LargestReal, o, nev, ncv, "the -1 crossing: ", "largest real part",
+                    out.operations);
+        const Eigen::VectorXcd v = scale * eigs.eigenvalues();
+        mu.assign(v.data(), v.data() + v.size());
+        ritz = eigs.eigenvectors();
+        out.method = fmt::format("the {} of largest real part (Arnoldi, Spectra GenEigsSolver, matrix-free)",
+                                 mu.size() == 1 ? "root" : fmt::format("{} roots", mu.size()));
+        if (std::abs(mu[0].imag()) <= real_tolerance * std::abs(mu[0])) break;
+      }
+    };
+    if (damping_only) {
+      ScaledOp op{&sys, 0.0, 1.0, {&o.progress}};
+      rightmost(op, 0.25 * f);
+    } else {
+      CompanionOp op{&sys, w, 0.25 * stiffness, 0.25 * f, {&o.progress}, {}};
+      rightmost(op, 1.0);
     }
   }
   double best = 0.0;
@@ -206,7 +223,8 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
   out.found = true;
   out.h = 1.0 / best;
   if (ritz.cols() > best_index) {
-    // phi~ = b / mu from the Ritz vector's lower half; the residual of the quadratic problem.
+    // phi~ = b / mu from the Ritz vector's lower half (without K: the vector itself); the residual of
+    // the quadratic problem.
     Vector phi = ritz.col(best_index).tail(n).real();
     if (phi.norm() == 0.0) phi = ritz.col(best_index).tail(n).imag();
     phi /= phi.norm();

@@ -72,6 +72,23 @@ def main():
               f"({check.get('regime')}), timestep {check['timestep']} {check['timestep_unit']} = {check['ratio']:.4g} of "
               f"h_crit {check['h_crit']:.6g}{diverge} ({j['lammps_input']['physics_of']})")
         failures += not ok
+    # Every integrator of the default list on the non-symmetric pour (3055 contacts, 1010 sliding): each
+    # row answers (before, variational_2's -1 crossing ran Arnoldi on a companion operator with a zero
+    # K block, whose Schur step failed, and took the whole command down).
+    command = [cli, "packing", "--lammps-input", os.path.join(EXAMPLES, "pour/in.pour"), "--lammps-data",
+               os.path.join(HERE, "examples", "pour.data"), "--lammps-contacts",
+               os.path.join(HERE, "examples", "pour_contacts.dump"), "--json"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    if run.returncode != 0:
+        print(f"FAIL pour/in.pour with pour_contacts.dump, every integrator: exit {run.returncode}: {run.stderr.strip()}")
+        failures += 1
+    else:
+        rows = json.loads(run.stdout)["integrators"]
+        v2 = rows.get("variational_2", {})
+        ok = len(rows) >= 19 and all(r["computed"] for r in rows.values()) and v2.get("h_crit") is not None
+        print(f"{'ok  ' if ok else 'FAIL'} pour/in.pour with pour_contacts.dump: {len(rows)} integrators, "
+              f"variational_2 h_crit {v2.get('h_crit')} ({v2.get('method', '')[:80]})")
+        failures += not ok
     for example, feature in REFUSALS:
         script = os.path.join(EXAMPLES, example)
         # Any state will do: the script is refused before the state matters.
