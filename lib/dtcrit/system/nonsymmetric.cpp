@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include <Eigen/Eigenvalues>
 #include <Spectra/GenEigsSolver.h>
@@ -104,7 +105,12 @@ template <class Op>
 void run_arnoldi(Spectra::GenEigsSolver<Op>& eigs, Spectra::SortRule rule, const SpectrumOptions& o, Index nev,
                  Index ncv, std::string_view prefix, std::string_view rule_words, Index& operations) {
   eigs.init();
-  eigs.compute(rule, o.max_restarts, o.tolerance);
+  try {
+    eigs.compute(rule, o.max_restarts, o.tolerance);
+  } catch (const std::runtime_error& e) {  // Spectra's own failures (its Schur step) name no stage
+    fail(fmt::format("{}Arnoldi (Spectra GenEigsSolver, {}, nev = {}, ncv = {}) failed: {}", prefix, rule_words, nev,
+                     ncv, e.what()));
+  }
   if (eigs.info() != Spectra::CompInfo::Successful)
     fail(fmt::format("{}Arnoldi (Spectra GenEigsSolver, {}, nev = {}, ncv = {}) did not converge in {} restarts to "
                      "tolerance {}",
