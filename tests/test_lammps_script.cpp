@@ -299,6 +299,36 @@ TEST_CASE("LAMMPS scripts: type ranges, hybrid with one granular style, unfix, i
   }
 }
 
+TEST_CASE("LAMMPS scripts: quotes keep '$' and '#' as text, as LAMMPS reads them", "[lammps][script]") {
+  // LAMMPS substitutes no '$' and starts no comment between single, double or triple quotes (input.cpp,
+  // parse()); print and fix print substitute their own text when they run. Debian's lmp ran these
+  // lines after a run 0 of this packing and printed "STEP 0", "# not a comment", "x 0 y" and the two
+  // lines of the triple quote. Before, dtcrit substituted inside quotes and refused the script at
+  // $(ke) ("not a value dtcrit can evaluate") or at the format suffix, and refused any quote before a '#'.
+  const std::string head = "units si\natom_style sphere\nboundary p p f\nread_data " + lammps_data_dir +
+                           "settled_hertz.data\npair_style gran/hooke 1e5 NULL 0 NULL 0.5 0\npair_coeff * *\n"
+                           "fix integ all nve/sphere\ntimestep 2e-6\n";
+  const std::string output = "print \"STEP $(step:%.3g)\"\n"
+                             "variable e equal ke\n"
+                             "print \"energy ${e}\"\n"
+                             "fix p all print 1 \"ke = $(ke)\" file ke.txt\n"
+                             "print \"# not a comment\" # a comment\n"
+                             "print \"x $(ke) &\ny\"\n"
+                             "print \"\"\"two\nlines $(step) # no comment\"\"\"\n"
+                             "timestep 3e-6 # the step that counts\n";
+  const auto in = packing::read_lammps_input(write_file("in.quotes", head + output + "run 10\n"));
+  CHECK(in.timestep == 3e-6);
+  CHECK(in.runs == 1);
+  // Unquoted, $(ke) is substituted when the line is read, as in LAMMPS: a value of the run dtcrit
+  // does not have, refused by name; a quote left open is an error naming its line.
+  CHECK_THROWS_WITH(packing::read_lammps_input(write_file("in.unquoted", head + "print $(ke)\nrun 10\n")),
+                    Contains("in.unquoted:9: formula 'ke'"));
+  CHECK_THROWS_WITH(packing::read_lammps_input(write_file("in.unclosed", head + "print \"open\nrun 10\n")),
+                    Contains("in.unclosed:9: unbalanced quotes: a double quote is not closed"));
+  CHECK_THROWS_WITH(packing::read_lammps_input(write_file("in.triple", head + "print \"\"\"open\nrun 10\n")),
+                    Contains("a triple quote (\"\"\") is not closed before the file ends"));
+}
+
 TEST_CASE("the diverging step of a frictional script: its limit with normal springs and dashpots only, and the regimes",
           "[lammps][script][cli]") {
   std::ifstream in(lammps_data_dir + "in.hertz");

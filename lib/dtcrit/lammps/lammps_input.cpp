@@ -75,6 +75,33 @@ const std::set<std::string>& granular_pair_styles() {
   return s;
 }
 
+// LAMMPS' quotes (input.cpp, parse() and substitute()): single, double or triple ("""). Between them
+// a '#' starts no comment and a '$' is not substituted (commands such as print and fix print
+// substitute their own text when they run); a triple quote may span lines.
+struct Quotes {
+  int open = 0;  // 0: none, 1: ', 2: ", 3: """
+  // Steps over text[k], a triple quote at once: the characters taken.
+  std::size_t step(std::string_view text, std::size_t k) {
+    const bool triple = text.substr(k, 3) == R"(""")";
+    if (open == 0) {
+      if (triple) {
+        open = 3;
+        return 3;
+      }
+      if (text[k] == '"') open = 2;
+      if (text[k] == '\'') open = 1;
+    } else if (open == 3) {
+      if (triple) {
+        open = 0;
+        return 3;
+      }
+    } else if ((open == 2 && text[k] == '"') || (open == 1 && text[k] == '\'')) {
+      open = 0;
+    }
+    return 1;
+  }
+};
+
 // A line of a script or of a file it includes, comments removed and '&' continuations joined.
 struct RawLine {
   std::string file;
@@ -91,25 +118,37 @@ std::vector<RawLine> read_raw_lines(const std::string& path) {
   std::vector<RawLine> out;
   std::string raw, pending;
   long number = 0, first = 0;
+  Quotes quotes;  // carried over continued lines
   while (std::getline(in, raw)) {
     ++number;
     if (!raw.empty() && raw.back() == '\r') raw.pop_back();
-    if (raw.find_first_of("\"'") != std::string::npos && raw.find('#') != std::string::npos &&
-        raw.find_first_of("\"'") < raw.find('#'))
-      error_at(path, number, "quoted text before a '#' is not read by dtcrit; remove the quotes or the comment");
-    if (const auto hash = raw.find('#'); hash != std::string::npos) raw.erase(hash);
+    for (std::size_t k = 0; k < raw.size();) {
+      if (quotes.open == 0 && raw[k] == '#') {
+        raw.erase(k);
+        break;
+      }
+      k += quotes.step(raw, k);
+    }
     if (pending.empty()) first = number;
     std::string trimmed = raw;
     while (!trimmed.empty() && std::isspace(static_cast<unsigned char>(trimmed.back()))) trimmed.pop_back();
+    if (quotes.open == 3) {  // a triple quote goes on to its close ('&' is text there)
+      pending += trimmed + " ";
+      continue;
+    }
     if (!trimmed.empty() && trimmed.back() == '&') {
       trimmed.pop_back();
       pending += trimmed + " ";
       continue;
     }
     pending += trimmed;
+    if (quotes.open != 0)
+      error_at(path, first, fmt::format("unbalanced quotes: a {} quote is not closed in '{}'",
+                                        quotes.open == 1 ? "single" : "double", trim(pending)));
     if (!trim(pending).empty()) out.push_back({path, first, pending});
     pending.clear();
   }
+  if (quotes.open == 3) error_at(path, first, "a triple quote (\"\"\") is not closed before the file ends");
   if (!pending.empty()) error_at(path, number, "the last line ends with '&' (continued) but the file ends");
   return out;
 }
@@ -279,12 +318,16 @@ class Reader {
     variables_[name] = {style, value};
   }
 
-  // ${name}, $x (one character) and $(formula) - LAMMPS' immediate evaluation - in a line.
+  // ${name}, $x (one character) and $(formula) - LAMMPS' immediate evaluation - in a line, outside
+  // quotes (Quotes).
   std::string substitute(const std::string& text) const {
     std::string out;
+    Quotes quotes;
     for (std::size_t k = 0; k < text.size(); ++k) {
-      if (text[k] != '$') {
-        out += text[k];
+      if (text[k] != '$' || quotes.open != 0) {
+        const std::size_t taken = quotes.step(text, k);
+        out.append(text, k, taken);
+        k += taken - 1;
         continue;
       }
       if (k + 1 >= text.size()) error("a '$' ends the line; expected ${NAME}, $X or $(FORMULA)");
