@@ -319,6 +319,12 @@ TEST_CASE("LAMMPS scripts: quotes keep '$' and '#' as text, as LAMMPS reads them
   const auto in = packing::read_lammps_input(write_file("in.quotes", head + output + "run 10\n"));
   CHECK(in.timestep == 3e-6);
   CHECK(in.runs == 1);
+  // The string style substitutes its quoted text (LAMMPS' variable command: lmp took 'timestep ${s}'
+  // as 2e-06 here); an index style keeps it, and lmp refused the timestep '${a}' as dtcrit does.
+  const std::string vars = "variable a equal 2e-6\nvariable s string \"${a}\"\nvariable i index \"${a}\"\n";
+  CHECK(packing::read_lammps_input(write_file("in.string", head + vars + "timestep ${s}\nrun 10\n")).timestep == 2e-6);
+  CHECK_THROWS_WITH(packing::read_lammps_input(write_file("in.index", head + vars + "timestep ${i}\nrun 10\n")),
+                    Contains("timestep '${a}'"));
   // Unquoted, $(ke) is substituted when the line is read, as in LAMMPS: a value of the run dtcrit
   // does not have, refused by name; a quote left open is an error naming its line.
   CHECK_THROWS_WITH(packing::read_lammps_input(write_file("in.unquoted", head + "print $(ke)\nrun 10\n")),

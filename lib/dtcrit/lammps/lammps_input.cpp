@@ -315,6 +315,9 @@ class Reader {
     std::string value = style == "index" || style == "loop" ? w[3] : joined(w, 3);
     if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front())
       value = value.substr(1, value.size() - 2);
+    // The string style substitutes its text even when it is quoted (LAMMPS' variable command); the
+    // others keep quoted text as it is.
+    if (style == "string") value = substitute(value);
     variables_[name] = {style, value};
   }
 
