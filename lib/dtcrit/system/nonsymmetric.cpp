@@ -196,11 +196,11 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
     auto rightmost = [&](auto& op, double scale) {
       for (const Index wanted : {Index{1}, std::max<Index>(o.nev, 6)}) {
         const Index nev = std::min<Index>(wanted, dim - 2);
-        // One root: the spectra's basis. With twice it, 16 384 spheres (fcc, polydisperse, granular) took
-        // the same 421 applications and 2.3 times the time: the single-threaded orthogonalisation against
-        // the basis outweighs the operator. Six roots: twice the basis, since the top of a packing's
-        // spectrum is a cluster and a small basis's restarts dominate (4000 spheres: 51 s with 30
-        // vectors, 31 s with 60).
+        // One root: the basis of the spectra's runs (ncv). With twice it, 16 384 spheres (fcc,
+        // polydisperse, granular) took the same 421 applications and 2.3 times the time: the
+        // single-threaded orthogonalisation against the basis outweighs the operator. Six roots: twice
+        // the basis, since the top of a packing's spectrum is a cluster and a small basis's restarts
+        // dominate (4000 spheres: 51 s with 30 vectors, 31 s with 60).
         const Index basis = wanted == 1 ? o.ncv : 2 * o.ncv;
         const Index ncv = std::min<Index>(std::max<Index>(basis, 2 * nev + 1), dim);
         Spectra::GenEigsSolver<std::decay_t<decltype(op)>> eigs(op, nev, ncv);
