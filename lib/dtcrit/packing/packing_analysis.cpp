@@ -307,11 +307,7 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
     return half_step_damped_limit(sys, omega_max, opts.eigen, zeta, opts.rtol, factor);
   };
   f.damping_top = [&](double tolerance) -> std::optional<TopAtStep> {
-    EigenOptions o = opts.eigen;
-    o.tolerance = tolerance;
-    o.want_vector = false;
-    const ExtremeEigen e = largest_eigen(sys, 0.0, 1.0, o);
-    return TopAtStep{e.lambda, e.residual, e.operations};
+    return top_eigenvalue(sys, 0.0, 1.0, opts.eigen, tolerance);
   };
   if (f.damped && first_order_from_eigenvalues(spec, f.dofs, opts)) {  // (analyse_packing solves once for all such rows)
     const Spectrum sp = nonsymmetric_spectrum(sys);

@@ -983,6 +983,13 @@ bool GlobalSystem::damping_semidefinite() const {
   return true;
 }
 
+TopAtStep top_eigenvalue(const GlobalSystem& s, double a, double b, EigenOptions opts, double tolerance) {
+  opts.tolerance = tolerance;
+  opts.want_vector = false;  // the roots need eigenvalues only (damped_limit.hpp)
+  const ExtremeEigen e = largest_eigen(s, a, b, opts);
+  return TopAtStep{e.lambda, e.residual, e.operations};
+}
+
 DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts,
                                    double top_mode_zeta, double rtol, double dashpot_factor) {
   require_finite("dashpot_factor", dashpot_factor);
@@ -996,19 +1003,13 @@ DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, cons
     out.converged = true;
     return out;
   }
-  EigenOptions o = opts;
-  o.want_vector = false;  // the root needs eigenvalues only (damped_limit.hpp)
   // Every solve starts from the same random vector, never from the last eigenvector: a Krylov space
   // started inside one invariant subspace of A(h) (a symmetry sector of a lattice) stays in it, and
   // the top mode of h^2 K + 2h C can lie in another sector than the one at the previous h. Warm
   // starts gave a bcc lattice's damped limit 1.4 % too large (unsafe), with converged residuals.
   return half_step_root(
       omega_max, top_mode_zeta, rtol,
-      [&](double h, double tolerance) {
-        o.tolerance = tolerance;
-        const ExtremeEigen e = largest_eigen(s, h * h, 2.0 * dashpot_factor * h, o);
-        return TopAtStep{e.lambda, e.residual, e.operations};
-      },
+      [&](double h, double tolerance) { return top_eigenvalue(s, h * h, 2.0 * dashpot_factor * h, opts, tolerance); },
       s.stiffness_semidefinite(), dashpot_factor);
 }
 

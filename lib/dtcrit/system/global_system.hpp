@@ -294,6 +294,9 @@ double largest_eigen_dense(const GlobalSystem& s, double a, double b);
 using dtcrit::DampedLimit;
 using dtcrit::half_step_root;
 using dtcrit::TopAtStep;
+// lambda_max(M^-1/2 (a K + b C) M^-1/2) to a relative residual tolerance, eigenvalue only, as the
+// bracketed roots ask for it (each solve of half_step_damped_limit; a -1 line without K: a = 0, b = 1).
+TopAtStep top_eigenvalue(const GlobalSystem& s, double a, double b, EigenOptions opts, double tolerance);
 DampedLimit half_step_damped_limit(const GlobalSystem& s, double omega_max, const EigenOptions& opts = {},
                                    double top_mode_zeta = 0.0, double rtol = 1e-10, double dashpot_factor = 1.0);
 // The same by bisection on the smallest eigenvalue of the dense S(h) (the tests' cross-check).

@@ -167,9 +167,6 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
                                     double stiffness) {
   MinusOneCrossing out;
   const Index n = sys.dofs();
-  // Balance with a frequency of the top of the spectrum (Gershgorin: an upper bound of omega_max^2,
-  // within a small factor of it): both blocks of the operator then have norms of order omega_max.
-  const double w = 0.5 * std::sqrt(std::max(sys.gershgorin_bound(1.0, 0.0), 1e-300));
   // Real to rounding: a double root split by rounding (or by a non-normal perturbation smaller than
   // this) is taken as real, its real part as the crossing: the smaller h of the two readings.
   constexpr double real_tolerance = 1e-7;
@@ -180,6 +177,9 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
   if (damping_only && !(f > 0.0))
     fail(fmt::format("the -1 crossing without K (4M - f hC) needs a dashpot factor f > 0; got f = {}", f));
   const Index dim = damping_only ? n : 2 * n;
+  // The companion's balance: a frequency of the top of the spectrum (Gershgorin: an upper bound of
+  // omega_max^2, within a small factor of it), so both blocks have norms of order omega_max.
+  const double w = damping_only ? 0.0 : 0.5 * std::sqrt(std::max(sys.gershgorin_bound(1.0, 0.0), 1e-300));
   std::vector<Complex> mu;
   Eigen::MatrixXcd ritz;  // Arnoldi: the Ritz vectors, columns in the order of mu
   if (!force_arnoldi && n <= o.dense_below) {
