@@ -811,6 +811,99 @@ TEST_CASE("explicit Euler and RK4 on damped packings: exact from the first-order
   }
 }
 
+TEST_CASE("Newmark's average acceleration on damped non-symmetric packings: the trapezoidal rule, exact",
+          "[packing][nonsymmetric]") {
+  // Average acceleration (beta = 1/4, gamma = 1/2) is the trapezoidal rule on y' = Ay: its one-step map
+  // is R(hA), R(z) = (1 + z/2) / (1 - z/2), for any C and K, so it grows only where the packing does.
+  // Checked here on the scheme's own amplification matrix: every R(h s) is one of its eigenvalues and
+  // its spectral radius is the largest |R(h s)|. Before, above --amplification-dofs the row was the
+  // scalar limit at the largest |s|'s damping ratio, labelled estimate.
+  const std::string which = GENERATE(std::string("granular"), std::string("sliding"), std::string("flutter"));
+  CAPTURE(which);
+  Packing p;
+  ContactSet cs;
+  if (which == "flutter") {  // physically unstable: its growth rates set a limit
+    Corner c = corner(4.0);
+    p = c.packing;
+    cs = find_contacts(p, laws_of("gran/hertz/history 1e9 NULL 20 NULL 10 0"));
+    for (std::size_t k = 0; k < cs.contacts.size(); ++k) cs.history_to_fill(k).xi_t = c.contacts.history(k).xi_t;
+  } else {
+    p = sc_block(2, 1e-3);
+    cs = find_contacts(p, laws_of(which == "granular" ? "granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10"
+                                                      : "gran/hooke/history 1e5 NULL 2e4 NULL 0.1 0"));
+    if (which == "sliding") {
+      std::size_t wall = 0;
+      while (cs.contacts[wall].j >= 0) ++wall;
+      cs.history_to_fill(wall).xi_t = cs.contacts[wall].normal.unitOrthogonal() * (2e-3 * p.radius[0]);
+    }
+  }
+  const GlobalSystem g(round_assembly(p, cs), true);
+  REQUIRE(!g.symmetric());
+  REQUIRE(g.damped());
+  REQUIRE(integrator_info("newmark_average").trapezoidal_rule);
+  REQUIRE(integrator_info("newmark:beta=0.25,gamma=0.5").trapezoidal_rule);
+  REQUIRE(!integrator_info("newmark_linear").trapezoidal_rule);
+  REQUIRE(!integrator_info("hht").trapezoidal_rule);
+  const Spectrum sp = nonsymmetric_spectrum(g);
+  REQUIRE(sp.complete);
+  double s_max = 0.0;
+  for (const auto z : sp.s) s_max = std::max(s_max, std::abs(z));
+  {
+    LinearSystem ls = g.linear_system();
+    const auto scheme = make_integrator("newmark_average");
+    for (const double hs : {0.1, 1.0, 10.0}) {
+      const double h = hs / s_max;
+      const Matrix G = amplification_matrix(*scheme, ls, h);
+      // The state is (x, v, a): scaled by (1, h, h^2), a similarity, its blocks are of one order.
+      const Index n = g.dofs();
+      REQUIRE(G.rows() == 3 * n);
+      Vector d(3 * n);
+      d << Vector::Ones(n), Vector::Constant(n, h), Vector::Constant(n, h * h);
+      const std::optional<Eigen::VectorXcd> found =
+          linalg::general_eigenvalues(d.asDiagonal() * G * d.cwiseInverse().asDiagonal());
+      REQUIRE(found);
+      const Eigen::VectorXcd& lambda = *found;
+      double largest = 0.0;
+      for (const auto z : sp.s) {
+        const std::complex<double> R = (1.0 + 0.5 * h * z) / (1.0 - 0.5 * h * z);
+        largest = std::max(largest, std::abs(R));
+        if (std::abs(z) <= 1e-8 * s_max) continue;  // free motion: a near-Jordan pair at 1, found to sqrt(eps)
+        double nearest = std::numeric_limits<double>::infinity();
+        for (Index i = 0; i < lambda.size(); ++i) nearest = std::min(nearest, std::abs(lambda[i] - R));
+        CAPTURE(hs, z, R);
+        CHECK(nearest <= 1e-8 * std::max(1.0, std::abs(R)));
+      }
+      CAPTURE(hs);
+      CHECK_THAT(spectral_radius(G), WithinRel(largest, 1e-8));
+    }
+  }
+  PackingAnalysisOptions o;
+  o.integrators = {"newmark_average"};
+  o.amplification_dofs = g.dofs();  // the reference: the whole amplification matrix
+  const PackingReport whole = analyse_packing(p, g, o);
+  CHECK(whole.physical.unstable == (which == "flutter"));
+  o.amplification_dofs = 0;
+  const PackingReport modes = analyse_packing(p, g, o);
+  o.eigen.method = EigenMethod::lanczos;  // Arnoldi's largest eigenvalues only
+  o.eigen.dense_below = 0;
+  const PackingReport some = analyse_packing(p, g, o);
+  for (const PackingReport* r : {&modes, &some}) {
+    const auto& row = r->integrators[0];
+    CAPTURE(row.method, whole.integrators[0].method);
+    CHECK(row.exact);
+    CHECK(!row.upper_bound);
+    CHECK(row.stability == whole.integrators[0].stability);
+    if (which == "flutter") {  // every eigenvalue: the oscillators of its growing modes
+      // Stable at every h by the growth criterion: its growing pair is far from real (Im s / Re s = 6.4),
+      // so |R(hs)| stays below exp(2 sigma h).
+      CHECK_THAT(row.method, Contains("every eigenvalue, exact"));
+      break;  // (6 dofs: Arnoldi's 6 would be every eigenvalue)
+    }
+    CHECK(row.stability == Stability::unconditional);
+    CHECK_THAT(row.method, Contains("trapezoidal rule") && Contains("physically stable (exact"));
+  }
+}
+
 TEST_CASE("a physically unstable system's own growth is no crossing for the check below it",
           "[packing][nonsymmetric]") {
   // A damped dof with negative stiffness -a (divergence: continuous growth rate sigma, the positive

@@ -175,6 +175,7 @@ const std::vector<Row>& rows() {
                    info.order = info.order_damped = p[1] == 0.5 ? 2 : 1;
                    info.is_explicit = p[0] == 0.0;
                    info.minus_one_line = newmark_minus_one_line(p[0], p[1]);
+                   info.trapezoidal_rule = p[0] == 0.25 && p[1] == 0.5;
                    info.dashpot_velocity = p[0] == 0.0 && p[1] == 0.5 ? DashpotVelocity::central_difference
                                                                       : DashpotVelocity::other;
                  },
@@ -227,8 +228,9 @@ const std::vector<Row>& rows() {
                  {}, {}, "variational", {0.0}});
     t.push_back({{"variational_2", "alias of variational:alpha=0.5 (midpoint; implicit)", {}, 2, 1, false},
                  {}, {}, "variational", {0.5}});
-    // A parametrised row takes the -1 line its adjust gives its default values, an alias the one of
-    // the values it stands for (the other fields are declared in the rows themselves).
+    // A parametrised row takes the -1 line and the trapezoidal flag its adjust gives its default
+    // values, an alias those of the values it stands for (the other fields are declared in the rows
+    // themselves).
     for (Row& r : t) {
       const Row* base = &r;
       Values values;
@@ -243,6 +245,7 @@ const std::vector<Row>& rows() {
       IntegratorInfo adjusted = base->info;
       base->adjust(values, adjusted);
       r.info.minus_one_line = adjusted.minus_one_line;
+      r.info.trapezoidal_rule = adjusted.trapezoidal_rule;
     }
     return t;
   }();

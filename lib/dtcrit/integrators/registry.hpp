@@ -63,6 +63,10 @@ struct IntegratorInfo {
   // c >= 0, k >= 0) has no root outside the unit circle on the origin's side of its -1 line
   // a(-1) + hc b(-1) + h^2 k c(-1) = 0. Normalised to a(-1) = 4.
   std::optional<MinusOneLine> minus_one_line{};
+  // Newmark's average acceleration (beta = 1/4, gamma = 1/2) is the trapezoidal rule on y' = Ay: on
+  // a linear system its one-step map is R(hA), R(z) = (1 + z/2) / (1 - z/2), whatever C and K. R is
+  // A-stable: |R(hs)| > 1 only where Re s > 0, so the scheme grows only where the system itself does.
+  bool trapezoidal_rule = false;
 };
 
 // Every row, in table order (aliases such as newmark_average are rows of their own).
