@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Not a test: the measurements behind two findings on frictional states (issues 30 and 31), with
-# Debian's lmp. Usage: friction_states.sh DTCRIT [pile|restart|drum|all] (default all). Prints what it
-# found.
+# The measurements behind two findings on frictional states (issues 30 and 31), with Debian's lmp.
+# Usage: friction_states.sh DTCRIT [pile|restart|drum|all|live] (default all). Prints what it found;
+# `live` is CTest's lammps_coulomb_live (below), the others are not tests.
 #
 # pile: 48 spheres poured onto a plane (gran/hooke/history, mu = 0.05 between spheres, 0.5 on the
 #   wall) under gravity tilted by tan(alpha), dumped after 250 000 steps, read back with their contact
@@ -13,6 +13,11 @@
 #   unlike a data file) at those factors, from rest and with every velocity kicked by up to KICK m/s:
 #   the largest growth of their separation (sqrt of the kinetic energy of the velocity difference)
 #   over the first 3000 steps and over 4000, where it peaks, for KICK = 1e-6 and 1e-7.
+# live: restart's LAMMPS runs at 0.99 and 1.1 h_crit, kick 1e-7 m/s, as a test: exit 0 when the
+#   separation stays within 2x over steps 0-3000 at 0.99 (LAMMPS bounded just below dtcrit's limit
+#   with the contacts at their Coulomb limit) and grows at least 20x at 1.1, else 1; 77 without lmp.
+#   (At 1.01 LAMMPS does not grow within 3000 steps on this state: restart's table; so the test
+#   brackets LAMMPS' onset between 0.99 and 1.1 of h_crit instead of 0.99 and 1.01.)
 # drum: LAMMPS' granular/in.pour.drum (run 1) on tests/data/lammps/examples/pour_drum_settled.data,
 #   settled by dtcrit lammps-check's probe; the pair contacts dumped there and read back (h_crit with
 #   the histories); alpha = F_cap / (F_cap + k_roll h |v_roll|) over the jkr pairs (the factor by which
@@ -23,7 +28,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 dtcrit="$(realpath "$1")"
 what="${2:-all}"
-command -v lmp >/dev/null || { echo "lmp not installed (DTCRIT_WITH_LAMMPS=1 tools/setup.sh)" >&2; exit 1; }
+command -v lmp >/dev/null || { echo "lmp not installed (DTCRIT_WITH_LAMMPS=1 tools/setup.sh)" >&2; exit 77; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -90,7 +95,8 @@ EOF
     "$(grep -oE 'PHYSICALLY UNSTABLE: [a-z ]+|physically stable|physical stability not established' <<<"$out" | head -1 || true)"
 }
 
-restart() {
+restart() {  # [KICKS [FACTORS [predict|no]]]: LAMMPS from the restart, and the linearisation's prediction
+  local kicks="${1:-1e-6 1e-7}" factors="${2:-0.95 0.99 1.01 1.03 1.05 1.1}" predict="${3:-predict}"
   local dir="$work/pile_0.044_2e4"
   [ -f "$dir/settled.restart" ] || pile 0.044 2e4
   local h
@@ -100,6 +106,7 @@ restart() {
       /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(repr(d["integrators"]["velocity_verlet"]["h_crit"]), repr(d["timestep_check"]["h_diverge"]))')"
   echo "restart: h_crit ${h% *} s (velocity_verlet, with the contact dumps); h_diverge (all sliding) ${h#* } s"
   h="${h% *}"
+  if [ "$predict" = predict ]; then
   (cd "$dir" && "$dtcrit" packing --lammps-input in.continue --integrator velocity_verlet 2>&1 |
      grep -E '^velocity_verlet ' | tr -s ' ' | sed 's/^/restart, zero histories (every contact sticking): /')
   # What the linearisation predicts above h_crit: the spectral radius rho of velocity Verlet's map with
@@ -119,8 +126,9 @@ for f in (0.95, 0.99, 1.01, 1.03, 1.05, 1.1):
     rho = max(abs(np.linalg.eigvals(A)))
     print(f"restart, predicted at {f} h_crit: rho = 1 + {rho - 1:.3g} per step, rho^3000 = 10^{3000 * np.log10(rho):.3g}")
 PY
-  for kick in 1e-6 1e-7; do
-    for f in 0.95 0.99 1.01 1.03 1.05 1.1; do
+  fi
+  for kick in $kicks; do
+    for f in $factors; do
       for kind in rest perturbed; do
         {
           printf '%s\n' "read_restart    settled.restart" "newton          off" "comm_modify     vel yes" \
@@ -139,11 +147,11 @@ PY
         (cd "$dir" && OMP_NUM_THREADS=1 lmp -in "in.${kind}_$f" -log none -screen none)
       done
     done
-    /usr/bin/python3 - "$dir" "$here" "$kick" <<'PY'
+    /usr/bin/python3 - "$dir" "$here" "$kick" $factors <<'PY'
 import math, sys
 sys.path.insert(0, sys.argv[2])
 from probe_dumps import separations
-for f in ("0.95", "0.99", "1.01", "1.03", "1.05", "1.1"):
+for f in sys.argv[4:]:
     S = separations(sys.argv[1], f)
     g = [math.sqrt(s / S[0]) for s in S]
     print(f"restart, kick {sys.argv[3]} m/s, {f} h_crit: separation at most {max(g[:301]):.3g}x over steps 0-3000, "
@@ -251,3 +259,15 @@ if [ "$what" = pile ] || [ "$what" = all ]; then
 fi
 if [ "$what" = restart ] || [ "$what" = all ]; then restart; fi
 if [ "$what" = drum ] || [ "$what" = all ]; then drum; fi
+if [ "$what" = live ]; then
+  out="$(restart 1e-7 "0.99 1.1" no)"
+  echo "$out"
+  /usr/bin/python3 - "$out" <<'PY'
+import re, sys
+grown = {f: float(g) for f, g in re.findall(r"kick 1e-7 m/s, ([0-9.]+) h_crit: separation at most ([0-9.e+-]+)x over steps 0-3000", sys.argv[1])}
+ok = set(grown) == {"0.99", "1.1"} and grown["0.99"] <= 2.0 and grown["1.1"] >= 20.0
+print(f"LAMMPS at 0.99 h_crit: {grown.get('0.99')}x (bounded: at most 2x), at 1.1 h_crit: {grown.get('1.1')}x (at least 20x): "
+      + ("CONFIRMED on the safe side, within 10 %" if ok else "FAILED"))
+sys.exit(0 if ok else 1)
+PY
+fi
