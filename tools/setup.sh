@@ -10,9 +10,10 @@ target="${2:-}"
 # clang: the compiler CMakeLists.txt picks when it is there (0.78 of g++'s CPU for the command's build).
 # liblapack-dev: dgeev for large dense eigenvalue problems; libopenblas0-pthread runs it (and the BLAS
 # under it) blocked and threaded, 7-15x faster than the reference build at order 1200-2400.
+# libsuitesparse-dev: CHOLMOD's supernodal Cholesky for the certificates of symmetric packings.
 packages=(cmake clang g++ make libeigen3-dev libspectra-dev libboost-math-dev libboost-iostreams-dev
           libboost-filesystem-dev libfmt-dev catch2 libgnuplot-iostream-dev gnuplot-nox
-          libcli11-dev nlohmann-json3-dev ccache liblapack-dev libopenblas0-pthread)
+          libcli11-dev nlohmann-json3-dev ccache liblapack-dev libopenblas0-pthread libsuitesparse-dev)
 [ "$preset" = full ] && packages+=(libbenchmark-dev)
 # The fuzz targets need clang's libFuzzer and sanitizer runtimes (Debian: libclang-rt-14-dev for the
 # default clang 14).

@@ -27,7 +27,7 @@ def packing(positions: ArrayLike, radii: ArrayLike, masses: ArrayLike, *, inerti
             geometric_stiffness: bool = False, integrators: Sequence[str] = ("all",), margin: float = 0.8,
             youngs: Optional[float] = None, poisson: Optional[float] = None, eigensolver: str = "auto",
             lanczos_tol: Optional[float] = None, ncv: Optional[int] = None, amplification_dofs: int = 48,
-            crossing_check_dofs: int = 300, certify_dofs: int = 6000, confirm: int = 0) -> Json: ...
+            crossing_check_dofs: int = 600, certify_dofs: int = 50000, confirm: int = 0) -> Json: ...
 def lammps_format(path: str) -> str: ...
 def packing_from_lammps(path: str, *, format: Optional[str] = None, contacts: Sequence[str] = (),
                         dimension: Optional[int] = None, disc: bool = False, density: Optional[float] = None,
@@ -38,7 +38,7 @@ def packing_from_lammps(path: str, *, format: Optional[str] = None, contacts: Se
                         geometric_stiffness: bool = False, integrators: Sequence[str] = ("all",),
                         margin: float = 0.8, youngs: Optional[float] = None, poisson: Optional[float] = None,
                         eigensolver: str = "auto", lanczos_tol: Optional[float] = None, ncv: Optional[int] = None,
-                        amplification_dofs: int = 48, crossing_check_dofs: int = 300, certify_dofs: int = 6000,
+                        amplification_dofs: int = 48, crossing_check_dofs: int = 600, certify_dofs: int = 50000,
                         confirm: int = 0, run: Optional[int] = None, clumps: str = "") -> Json: ...
 def packing_from_lattice(kind: str, n: int, *, radius: float = 1e-3, density: float = 2500.0,
                          compression: float = 0.0, radius_spread: float = 0.0, seed: int = 1, disc: bool = False,
@@ -50,12 +50,12 @@ def packing_from_lattice(kind: str, n: int, *, radius: float = 1e-3, density: fl
                          geometric_stiffness: bool = False, integrators: Sequence[str] = ("all",),
                          margin: float = 0.8, youngs: Optional[float] = None, poisson: Optional[float] = None,
                          eigensolver: str = "auto", lanczos_tol: Optional[float] = None, ncv: Optional[int] = None,
-                         amplification_dofs: int = 48, crossing_check_dofs: int = 300, certify_dofs: int = 6000,
+                         amplification_dofs: int = 48, crossing_check_dofs: int = 600, certify_dofs: int = 50000,
                          confirm: int = 0) -> Json: ...
 def packing_from_network(path: str, *, rotation: bool = True, integrators: Sequence[str] = ("all",),
                          margin: float = 0.8, eigensolver: str = "auto", lanczos_tol: Optional[float] = None,
-                         ncv: Optional[int] = None, amplification_dofs: int = 48, crossing_check_dofs: int = 300,
-                         certify_dofs: int = 6000, confirm: int = 0) -> Json: ...
+                         ncv: Optional[int] = None, amplification_dofs: int = 48, crossing_check_dofs: int = 600,
+                         certify_dofs: int = 50000, confirm: int = 0) -> Json: ...
 def sweep(case: str, integrators: Sequence[str] = ("all",), *, tangential: str = "traditional", quick: bool = False,
           levels: int = 0, phases: int = 0, h0: float = 0.0, reference: str = "", reference_refinement: int = -1,
           stability: Optional[bool] = None, stability_steps: int = 20000, growth: float = 1e4,
