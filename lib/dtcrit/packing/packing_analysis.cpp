@@ -429,6 +429,16 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
       out.method = fmt::format("{}; complex eigenvalues of the one-step map leaving the unit circle below it are "
                                "checked up to --crossing-check-dofs = {} only: an upper bound of the limit",
                                crossing_text, opts.crossing_check_dofs);
+      // What the check would cost here, so that a user can tell minutes from days: its four dense
+      // eigenvalue solves grow as dofs^3 from 106 s at 1536 dofs (packing/README.md).
+      const double seconds = 106.0 * std::pow(static_cast<double>(sys.dofs()) / 1536.0, 3.0);
+      out.bound.decide_cost = fmt::format(
+          "dense: four eigenvalue solves of order {} per row, growing as dofs^3 from 106 s at 1536 dofs on 2 cores: "
+          "about {} here",
+          2 * sys.dofs(),
+          seconds < 90.0     ? fmt::format("{:.0f} s", seconds)
+          : seconds < 3600.0 ? fmt::format("{:.0f} min", seconds / 60.0)
+                             : fmt::format("{:.2g} h", seconds / 3600.0));
       return out;
     }
     // The integrator's own amplification matrix below the crossing, where complex pairs could leave
