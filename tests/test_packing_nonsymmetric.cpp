@@ -217,6 +217,33 @@ Corner corner(double xi_fraction) {
   return c;
 }
 
+// The damped packings of the first-order tests: "flutter" (the corner's flutter, damped too little to
+// hold it: physically unstable), "granular" (torque arms), "sliding" (one wall contact's history beyond
+// its Coulomb cap) and "symmetric" (the sliding case's law with zero histories).
+struct DampedCase {
+  Packing p;
+  ContactSet cs;
+};
+DampedCase damped_case(const std::string& which) {
+  DampedCase d;
+  if (which == "flutter") {
+    Corner c = corner(4.0);
+    d.p = c.packing;
+    d.cs = find_contacts(d.p, laws_of("gran/hertz/history 1e9 NULL 20 NULL 10 0"));
+    for (std::size_t k = 0; k < d.cs.contacts.size(); ++k) d.cs.history_to_fill(k).xi_t = c.contacts.history(k).xi_t;
+    return d;
+  }
+  d.p = sc_block(2, 1e-3);
+  d.cs = find_contacts(d.p, laws_of(which == "granular" ? "granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10"
+                                                        : "gran/hooke/history 1e5 NULL 2e4 NULL 0.1 0"));
+  if (which == "sliding") {
+    std::size_t wall = 0;
+    while (d.cs.contacts[wall].j >= 0) ++wall;
+    d.cs.history_to_fill(wall).xi_t = d.cs.contacts[wall].normal.unitOrthogonal() * (2e-3 * d.p.radius[0]);
+  }
+  return d;
+}
+
 }  // namespace
 
 TEST_CASE("flutter of a sphere in a corner: reported, and its growth rate in the stepper",
@@ -718,25 +745,9 @@ TEST_CASE("explicit Euler and RK4 on damped packings: exact from the first-order
   const std::string which =
       GENERATE(std::string("granular"), std::string("sliding"), std::string("flutter"), std::string("symmetric"));
   CAPTURE(which);
-  Packing p;
-  ContactSet cs;
-  if (which == "flutter") {
-    // The corner's flutter, damped too little to hold it: physically unstable, so each limit is the
-    // first h where the scheme grows faster than exp(2 sigma h).
-    Corner c = corner(4.0);
-    p = c.packing;
-    cs = find_contacts(p, laws_of("gran/hertz/history 1e9 NULL 20 NULL 10 0"));
-    for (std::size_t k = 0; k < cs.contacts.size(); ++k) cs.history_to_fill(k).xi_t = c.contacts.history(k).xi_t;
-  } else {
-    p = sc_block(2, 1e-3);
-    cs = find_contacts(p, laws_of(which == "granular" ? "granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10"
-                                                      : "gran/hooke/history 1e5 NULL 2e4 NULL 0.1 0"));
-    if (which == "sliding") {  // else "symmetric": the same law with zero histories
-      std::size_t wall = 0;
-      while (cs.contacts[wall].j >= 0) ++wall;
-      cs.history_to_fill(wall).xi_t = cs.contacts[wall].normal.unitOrthogonal() * (2e-3 * p.radius[0]);
-    }
-  }
+  // flutter: physically unstable, so each limit is the first h where the scheme grows faster than
+  // exp(2 sigma h).
+  const auto [p, cs] = damped_case(which);
   const GlobalSystem g(round_assembly(p, cs), true);
   REQUIRE(g.symmetric() == (which == "symmetric"));
   REQUIRE(g.damped());
@@ -821,23 +832,7 @@ TEST_CASE("Newmark's average acceleration on damped non-symmetric packings: the 
   // scalar limit at the largest |s|'s damping ratio, labelled estimate.
   const std::string which = GENERATE(std::string("granular"), std::string("sliding"), std::string("flutter"));
   CAPTURE(which);
-  Packing p;
-  ContactSet cs;
-  if (which == "flutter") {  // physically unstable: its growth rates set a limit
-    Corner c = corner(4.0);
-    p = c.packing;
-    cs = find_contacts(p, laws_of("gran/hertz/history 1e9 NULL 20 NULL 10 0"));
-    for (std::size_t k = 0; k < cs.contacts.size(); ++k) cs.history_to_fill(k).xi_t = c.contacts.history(k).xi_t;
-  } else {
-    p = sc_block(2, 1e-3);
-    cs = find_contacts(p, laws_of(which == "granular" ? "granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10"
-                                                      : "gran/hooke/history 1e5 NULL 2e4 NULL 0.1 0"));
-    if (which == "sliding") {
-      std::size_t wall = 0;
-      while (cs.contacts[wall].j >= 0) ++wall;
-      cs.history_to_fill(wall).xi_t = cs.contacts[wall].normal.unitOrthogonal() * (2e-3 * p.radius[0]);
-    }
-  }
+  const auto [p, cs] = damped_case(which);  // flutter: physically unstable, its growth rates set a limit
   const GlobalSystem g(round_assembly(p, cs), true);
   REQUIRE(!g.symmetric());
   REQUIRE(g.damped());

@@ -390,11 +390,13 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
         sigma);
     return out;
   }
-  if (integrator_info(spec).first_order_system && !sp.s.empty()) return first_order_row(spec, sys, sp, phys);
-  if (integrator_info(spec).trapezoidal_rule) {
-    // R(hA) with R A-stable: a growing packing's rates set its limit (the oscillators of
-    // first_order_row, on the scheme's code); a stable one's is none, whichever s were computed.
-    if (phys.unstable && !sp.s.empty()) return first_order_row(spec, sys, sp, phys);
+  const IntegratorInfo& info = integrator_info(spec);
+  // The trapezoidal rule is R(hA) too, with R A-stable: a growing packing's rates set its limit (the
+  // oscillators of first_order_row, on the scheme's code); a stable one's is none, whichever s were
+  // computed.
+  if ((info.first_order_system || (info.trapezoidal_rule && phys.unstable)) && !sp.s.empty())
+    return first_order_row(spec, sys, sp, phys);
+  if (info.trapezoidal_rule) {
     out.stability = Stability::unconditional;
     out.method = fmt::format(
         "damped, non-symmetric, {} dofs: the trapezoidal rule on y' = Ay, so each eigenvalue of its one-step map is "
