@@ -322,7 +322,7 @@ TEST_CASE("dtcrit packing --lammps-input: is my timestep safe?", "[lammps][cli]"
   // a timestep below it is SAFE.
   CHECK_FALSE(j.at("integrators").at("velocity_verlet").at("upper_bound").get<bool>());
   CHECK_THAT(j.at("integrators").at("velocity_verlet").at("method").get<std::string>(),
-             Contains("no complex crossing before it"));
+             Contains("no complex crossing found below it"));
   CHECK(check.at("verdict") == (1e-6 < h_crit ? "SAFE" : "UNSAFE"));
   CHECK(j.at("contact_histories").at("pairs_read").get<long>() == 209);
   CHECK(j.at("contact_histories").at("walls_read").get<long>() == 31);

@@ -707,7 +707,7 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
   const PackingReport checked = analyse_packing(p, g, o);
   INFO(checked.integrators[0].method);
   CHECK(!checked.integrators[0].upper_bound);
-  CHECK_THAT(checked.integrators[0].method, Contains("no complex crossing before it"));
+  CHECK_THAT(checked.integrators[0].method, Contains("no complex crossing found below it"));
   CHECK_THAT(checked.integrators[0].h_crit, WithinRel(vv.h_crit, 1e-15));
   INFO(checked.integrators[4].method);  // and Newmark's line with dashpots that stabilise likewise
   CHECK(!checked.integrators[4].upper_bound);

@@ -449,16 +449,17 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
     LinearSystem ls = sys.linear_system();
     const CrossingCheck check = check_below_crossing(spec, ls, x.h, sigma, {0.5, 0.9, 0.99, 1.0 - 1e-6}, opts.progress);
     if (std::isnan(check.first_unstable)) {
-      out.method = fmt::format("{}; no complex crossing before it: the spectral radius of the integrator's "
+      out.method = fmt::format("{}; no complex crossing found below it: the spectral radius of the integrator's "
                                "amplification matrix is at most 1 + 1e-6 at 0.5, 0.9, 0.99 and 1 - 1e-6 of it "
-                               "(--crossing-check-dofs = {})",
+                               "(checked at these four steps only; --crossing-check-dofs = {})",
                                crossing_text, opts.crossing_check_dofs);
       return out;
     }
     out.h_crit = check.first_unstable;
     out.method = fmt::format(
         "damped, non-symmetric, {} dofs: a complex pair leaves the unit circle at {:.6g} s, before the -1 crossing at "
-        "{:.6g} s (the integrator's amplification matrix, bisection)",
+        "{:.6g} s (the integrator's amplification matrix, bisected between the last of the checked steps found "
+        "stable and the first found unstable)",
         sys.dofs(), check.first_unstable, x.h);
     return out;
   }
