@@ -209,7 +209,7 @@ TEST_CASE("a script that makes its own particles: the state beside it, the physi
   // Without the state: the error says what to give.
   REQUIRE_THROWS_WITH(packing::read_lammps_input(script),
                       Contains(script + ":9: the script makes its particles itself (create_box") &&
-                          Contains("--lammps-data"));
+                          Contains("--lammps-data") && Contains("--run-in-lammps"));
   packing::LammpsInputOptions o;
   o.data_file = lammps_data_dir + "settled_hertz.data";
   const auto in = packing::read_lammps_input(script, o);

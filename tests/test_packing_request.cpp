@@ -72,6 +72,7 @@ TEST_CASE("packing request: each source reads its options and refuses the others
       {"--periodic", "RRRCRN"},
       {"--wall", "RRRCRN"},
       {"--lammps-run", "NNNRNN"},
+      {"--run-in-lammps", "NNNRNN"},
       {"--lammps-contacts", "RRRRRN"},
       {"--gap-tolerance", "RRRRRN"},
       {"--clumps", "RRRRRN"},

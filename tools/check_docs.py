@@ -7,8 +7,8 @@ ending in a backslash) and the expected output below it, up to the next "$ " or 
 block. A line "..." elides any number of lines. Expected lines must appear in the output in order;
 words must be equal, numbers equal to within one unit of their last printed digit. `build/dtcrit` in
 a command is the CLI given on the command line; commands run from the repository's root. A command
-that needs LAMMPS (`lammps-check`) is skipped when `lmp` is not installed, and one that reads LAMMPS'
-example scripts (/usr/share/lammps/examples) when Debian's lammps-examples is not installed.
+that needs LAMMPS (`lammps-check`, `--run-in-lammps`) is skipped when `lmp` is not installed, and one that
+reads LAMMPS' example scripts (/usr/share/lammps/examples) when Debian's lammps-examples is not installed.
 
   tools/check_docs.py DTCRIT_CLI [FILE.md ...]    (default: every README and results/GUIDE.md)
 Exit status 1 when a block differs (each difference printed with its file and line)."""
@@ -98,7 +98,7 @@ def main():
     for f in files:
         for line_no, command, expected in blocks(os.path.join(ROOT, f)):
             where = f"{f}:{line_no}"
-            if "lammps-check" in command and shutil.which("lmp") is None:
+            if ("lammps-check" in command or "--run-in-lammps" in command) and shutil.which("lmp") is None:
                 print(f"{where}: skipped (needs LAMMPS' lmp): {command[:80]}")
                 continue
             if "/usr/share/lammps/examples" in command and not os.path.isdir("/usr/share/lammps/examples"):

@@ -24,8 +24,8 @@ __all__ = ["critical_step", "integrators", "packing", "packing_from_lammps", "pa
 
 
 def lammps_format(path):
-    """The kind of LAMMPS file at path: "dump" (starts with ITEM:), "input" (has a read_data
-    command line) or "data" (anything else: a write_data file). The path is checked as every input
+    """The kind of LAMMPS file at path: "dump" (starts with ITEM:), "input" (has a read_data or
+    create_box command line) or "data" (anything else: a write_data file). The path is checked as every input
     is: a folder, a device such as /dev/zero or a FIFO is a ValueError naming it."""
     return _lammps_format(str(path))
 
@@ -37,8 +37,9 @@ def packing_from_lammps(path, *, format=None, **keywords):
     converted by the installed lmp). format=None: chosen by lammps_format(path) (never "restart").
 
     contacts: contact and wall-contact dumps (--lammps-contacts); dimension, disc, density, run
-    (--lammps-run), clumps ("molecule"): as the CLI's options; the other keywords are those of
-    dtcrit.packing (law, walls, integrators, confirm, ...)."""
+    (--lammps-run), clumps ("molecule"), run_in_lammps (--run-in-lammps: the installed lmp runs the
+    script to its end and that state is analysed): as the CLI's options; the other keywords are
+    those of dtcrit.packing (law, walls, integrators, confirm, ...)."""
     return _packing_from_lammps(str(path), format=format or lammps_format(path), **keywords)
 
 

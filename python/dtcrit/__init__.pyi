@@ -39,7 +39,8 @@ def packing_from_lammps(path: str, *, format: Optional[str] = None, contacts: Se
                         margin: float = 0.8, youngs: Optional[float] = None, poisson: Optional[float] = None,
                         eigensolver: str = "auto", lanczos_tol: Optional[float] = None, ncv: Optional[int] = None,
                         amplification_dofs: int = 48, crossing_check_dofs: int = 600, certify_dofs: int = 50000,
-                        confirm: int = 0, run: Optional[int] = None, clumps: str = "") -> Json: ...
+                        confirm: int = 0, run: Optional[int] = None, clumps: str = "",
+                        run_in_lammps: bool = False) -> Json: ...
 def packing_from_lattice(kind: str, n: int, *, radius: float = 1e-3, density: float = 2500.0,
                          compression: float = 0.0, radius_spread: float = 0.0, seed: int = 1, disc: bool = False,
                          box_walls: bool = False, kn: Optional[float] = None, kt: Optional[float] = None,

@@ -2,6 +2,7 @@
 import math
 import os
 import re
+import shutil
 
 import numpy as np
 import pytest
@@ -59,6 +60,21 @@ def test_lammps_input_script_with_contact_histories_equals_the_cli():
                     contacts[1], "--integrator", "velocity_verlet")
     assert without_timings(got) == without_timings(want)
     assert got["contact_histories"]["pairs_read"] == 209
+
+
+POUR_2D = "/usr/share/lammps/examples/pour/in.pour.2d"
+
+
+@pytest.mark.skipif(not (shutil.which("lmp") and os.path.exists(POUR_2D)),
+                    reason="needs the installed lmp and Debian's lammps-examples")
+def test_script_run_in_lammps_equals_the_cli():
+    # LAMMPS' own 2D pour makes its particles itself (create_box, fix pour): lmp runs it to its end.
+    assert dtcrit.lammps_format(POUR_2D) == "input"
+    got = dtcrit.packing_from_lammps(POUR_2D, run_in_lammps=True, integrators=["velocity_verlet"])
+    want = cli_json("packing", "--lammps-input", POUR_2D, "--run-in-lammps", "--integrator", "velocity_verlet")
+    assert without_timings(got) == without_timings(want)
+    assert got["lammps_input"]["state"] == "--run-in-lammps"
+    assert got["contact_histories"]["pairs_read"] > 0
 
 
 def test_data_file_equals_the_cli():

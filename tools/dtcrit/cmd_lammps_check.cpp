@@ -276,6 +276,7 @@ void run(const CheckOptions& c) {
     packing::PackingRequest again = o;
     again.data_file = (folder.path() / fmt::format("settled_rest_{:.2f}.data", packing::probe_reference_factor)).string();
     again.lammps_restart.clear();
+    again.run_in_lammps = false;
     progress("dtcrit on the state LAMMPS settled to");
     const packing::PackingAnswer a = packing::answer_packing(again, progress);
     const auto it = std::find_if(a.report.integrators.begin(), a.report.integrators.end(),

@@ -20,6 +20,10 @@ void add_packing_request_options(CLI::App* cmd, packing::PackingRequest& o) {
   cmd->add_option("--lammps-run", o.lammps_run,
                   "with --lammps-input: take the physics in effect at the script's N-th run command (default: the "
                   "last) [-]");
+  cmd->add_flag("--run-in-lammps", o.run_in_lammps,
+                "with --lammps-input: run the script as it is in the installed lmp (in a private copy of its folder; "
+                "nothing is written beside it) and analyse the state at its end, with its pair contacts' histories: "
+                "for scripts that make their particles themselves (create_box, fix pour)");
   cmd->add_option("--lammps-contacts", o.lammps_contacts,
                   "contact histories: a local dump of compute property/local patom1 patom2 + compute pair/local dist "
                   "force p1 p2 p3 [p5 p6 p7], or a per-atom dump of fix wall/gran ... contacts (f_ID[1..8]); repeatable");

@@ -640,7 +640,8 @@ class Reader {
       if (first_state_command_)
         error_at(first_state_command_->file, first_state_command_->line,
                  fmt::format("the script makes its particles itself ({}): give the state as --lammps-data FILE (add "
-                             "'write_data FILE' to the script at the moment of interest)",
+                             "'write_data FILE' to the script at the moment of interest), or let the installed LAMMPS "
+                             "run the script to its end with --run-in-lammps",
                              first_state_command_->text));
       error("no read_data line: give the state as --lammps-data FILE (write_data)");
     }

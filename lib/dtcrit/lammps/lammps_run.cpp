@@ -1,11 +1,16 @@
 #include "dtcrit/lammps/lammps_run.hpp"
 
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
+#include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <vector>
 
 #include <fmt/format.h>
@@ -74,6 +79,132 @@ void restart_to_data(const std::string& restart, const std::string& data_file, c
     for (std::size_t k = lines.size() > 3 ? lines.size() - 3 : 0; k < lines.size(); ++k) tail += "\n  " + lines[k];
     fail(fmt::format("{}: '{}' failed (status {}){}", restart, what, status, tail));
   }
+}
+
+namespace {
+
+// The files of `from` (and of its subfolders, one level down) copied into `to`, within the limits of
+// run_script_to_state; the paths left out are returned.
+std::vector<std::string> copy_script_folder(const fs::path& from, const fs::path& to) {
+  constexpr std::uintmax_t per_file = 64u << 20, in_all = 256u << 20;
+  constexpr int max_entries = 10000;
+  std::vector<std::string> left_out;
+  std::uintmax_t total = 0;
+  int entries = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(from, fs::directory_options::skip_permission_denied, ec);
+       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (++entries > max_entries) {
+      left_out.push_back(fmt::format("{} (past its first {} entries)", from.string(), max_entries));
+      break;
+    }
+    if (it->is_directory()) {
+      // One level down only, and never `to` itself (the script may lie in the temporary folder).
+      std::error_code same;
+      if (it.depth() >= 1 || fs::equivalent(it->path(), to, same)) it.disable_recursion_pending();
+      continue;
+    }
+    if (!it->is_regular_file()) continue;
+    const std::uintmax_t size = it->file_size();
+    if (size > per_file || total + size > in_all) {
+      left_out.push_back(it->path().string());
+      continue;
+    }
+    const fs::path target = to / fs::relative(it->path(), from);
+    fs::create_directories(target.parent_path());
+    fs::copy_file(it->path(), target, fs::copy_options::overwrite_existing);
+    total += size;
+  }
+  if (ec) fail(fmt::format("cannot list the folder {} of the LAMMPS script: {}", from.string(), ec.message()));
+  return left_out;
+}
+
+// The style of the script's last pair_style line, in the script itself (not the files it includes).
+std::string pair_style_of(const std::string& script) {
+  std::ifstream in(script);
+  std::string style;
+  for (std::string line; std::getline(in, line);) {
+    const auto words = split_words(line.substr(0, line.find('#')));
+    if (words.size() >= 2 && words[0] == "pair_style") style = words[1];
+  }
+  return style;
+}
+
+}  // namespace
+
+ScriptState run_script_to_state(const std::string& script, const fs::path& folder,
+                                const std::function<void(std::string_view)>& progress, const std::string& lmp) {
+  check_input_file(script, "LAMMPS input script");
+  const std::string exe = find_executable(lmp);
+  if (exe.empty())
+    fail(fmt::format("{}: --run-in-lammps runs the script in the installed LAMMPS, and '{}' is not installed "
+                     "(DTCRIT_WITH_LAMMPS=1 tools/setup.sh installs Debian's); or add 'write_data state.data' at the "
+                     "moment of interest to the script and give state.data as --lammps-data",
+                     script, lmp));
+  ScriptState state;
+  state.not_copied = copy_script_folder(fs::absolute(script).parent_path(), folder);
+  state.data_file = (folder / "dtcrit_state.data").string();
+  state.contacts_file = (folder / "dtcrit_contacts.dump").string();
+  const std::string input = "dtcrit_input.lmp";
+  const std::string style = pair_style_of(script);
+  // LAMMPS 29 Sep 2021 crashes in PairHybrid::copy_svector when compute pair/local meets a hybrid
+  // style (its examples/granregion/in.granregion.box): no contact dump there.
+  const bool dump_contacts = !style.starts_with("hybrid");
+  if (!dump_contacts) state.contacts_file.clear();
+  {
+    std::ifstream in(script);
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::string body = text.str();
+    if (!body.empty() && body.back() != '\n') body += '\n';
+    const bool granular = style == "granular";  // the rolling force too: p5 p6 p7
+    std::ofstream out(folder / input);
+    out << body << "# added by dtcrit --run-in-lammps: the state at the end of the script, with its pair contacts\n"
+        << "write_data dtcrit_state.data nocoeff\n";
+    if (dump_contacts)
+      out << "compute dtcrit_pl all property/local patom1 patom2\n"
+          << "compute dtcrit_pf all pair/local dist force p1 p2 p3" << (granular ? " p5 p6 p7" : "") << "\n"
+          << "dump dtcrit_dc all local 1 dtcrit_contacts.dump index c_dtcrit_pl[1] c_dtcrit_pl[2] c_dtcrit_pf[1] "
+             "c_dtcrit_pf[2] c_dtcrit_pf[3] c_dtcrit_pf[4] c_dtcrit_pf[5]"
+          << (granular ? " c_dtcrit_pf[6] c_dtcrit_pf[7] c_dtcrit_pf[8]" : "") << "\n"
+          << "dump_modify dtcrit_dc format float %.17g\n"
+          << "run 0\n";
+    if (!out) fail(fmt::format("cannot write the LAMMPS input {}", (folder / input).string()));
+  }
+  const std::string what = fmt::format("{} -in {} (a copy of {} with write_data and a contact dump after it, run in a "
+                                       "temporary folder, removed)",
+                                       lmp, input, script);
+  const std::string command = fmt::format("cd {} && OMP_NUM_THREADS=1 {} -in {} -log log.dtcrit 2>&1",
+                                          shell_quoted(folder.string()), shell_quoted(exe), input);
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) fail(fmt::format("{}: cannot start '{}'", script, what));
+  std::deque<std::string> last;  // LAMMPS' last lines, for an error message
+  char buffer[4096];
+  std::string line;
+  while (std::fgets(buffer, sizeof buffer, pipe)) {
+    line += buffer;
+    if (line.empty() || line.back() != '\n') continue;
+    line.pop_back();
+    const auto first = line.find_first_not_of(' ');
+    if (progress && first != std::string::npos && std::isdigit(static_cast<unsigned char>(line[first])))
+      progress("lmp: " + line.substr(first));
+    last.push_back(line);
+    if (last.size() > 4) last.pop_front();
+    line.clear();
+  }
+  const int status = pclose(pipe);
+  if (status != 0 || !fs::exists(state.data_file) || (dump_contacts && !fs::exists(state.contacts_file))) {
+    std::string tail;
+    for (const auto& l : last) tail += "\n  " + l;
+    std::string missing;
+    for (const auto& m : state.not_copied) missing += "\n  not copied: " + m;
+    const std::string how = status == -1                        ? "could not be waited for"
+                            : WIFEXITED(status) && WEXITSTATUS(status) ? fmt::format("failed (exit status {})", WEXITSTATUS(status))
+                            : WIFSIGNALED(status) ? fmt::format("was killed by signal {}", WTERMSIG(status))
+                                                  : "wrote no state";
+    fail(fmt::format("{}: '{}' {}{}{}", script, what, how, tail, missing));
+  }
+  return state;
 }
 
 }  // namespace dtcrit::packing

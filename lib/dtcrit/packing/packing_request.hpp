@@ -43,6 +43,9 @@ struct PackingRequest {
   // A LAMMPS binary restart as the state (instead of data_file): converted by the installed `lmp
   // -restart2data` into a temporary data file, removed after reading.
   std::string lammps_restart;
+  // With lammps_input: run the script in the installed `lmp` (a private copy of its folder) and take
+  // the state at its end, with its pair contacts' histories (lammps/lammps_run.hpp).
+  bool run_in_lammps = false;
   std::optional<Packing> packing;             // a packing the caller built (the Python module's arrays)
   // A contact network of rigid bodies of any shape (FILE.json or a CSV pair, network/README.md): the
   // file gives bodies, contacts, laws and histories.
