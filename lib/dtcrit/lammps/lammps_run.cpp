@@ -198,10 +198,10 @@ ScriptState run_script_to_state(const std::string& script, const fs::path& folde
     for (const auto& l : last) tail += "\n  " + l;
     std::string missing;
     for (const auto& m : state.not_copied) missing += "\n  not copied: " + m;
-    const std::string how = status == -1                        ? "could not be waited for"
-                            : WIFEXITED(status) && WEXITSTATUS(status) ? fmt::format("failed (exit status {})", WEXITSTATUS(status))
-                            : WIFSIGNALED(status) ? fmt::format("was killed by signal {}", WTERMSIG(status))
-                                                  : "wrote no state";
+    std::string how = "wrote no state";
+    if (status == -1) how = "could not be waited for";
+    else if (WIFSIGNALED(status)) how = fmt::format("was killed by signal {}", WTERMSIG(status));
+    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) how = fmt::format("failed (exit status {})", WEXITSTATUS(status));
     fail(fmt::format("{}: '{}' {}{}{}", script, what, how, tail, missing));
   }
   return state;

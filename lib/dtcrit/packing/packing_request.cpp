@@ -560,67 +560,70 @@ PackingAnswer answer_network(const PackingRequest& o, const Progress& progress) 
   return a;
 }
 
+// Every mention of a temporary file in the answer's texts, under the name the user knows it by.
+void rename_in_answer(PackingAnswer& a, const std::string& path, const std::string& name) {
+  for (std::string* text : {&a.packing.source, &a.report.source, &a.history_line}) replace_all(*text, path, name);
+  for (std::string& file : a.history_files) replace_all(file, path, name);
+  if (a.timestep) {
+    replace_all(a.timestep->text, path, name);
+    std::string json = a.timestep->json.dump();
+    replace_all(json, path, name);
+    a.timestep->json = nlohmann::json::parse(json);
+  }
+  if (a.histories)
+    for (auto* texts : {&a.histories->warnings, &a.histories->notes})
+      for (std::string& text : *texts) replace_all(text, path, name);
+  if (a.script) replace_all(a.script->data_file, path, name);
+}
+
+// --run-in-lammps: the state the installed LAMMPS reaches at the end of the script, read as
+// --lammps-data with its contact dump as --lammps-contacts.
+PackingAnswer answer_script_run(const PackingRequest& o, const std::function<void(std::string_view)>& progress_to,
+                                const PackingAnalyser& analyse) {
+  check_packing_request(o);
+  if (o.lammps_input.empty()) fail("--run-in-lammps runs the script given as --lammps-input: give one");
+  for (const auto& [given, option] : {std::pair{!o.data_file.empty(), "--lammps-data"},
+                                      {!o.lammps_restart.empty(), "--lammps-restart"},
+                                      {!o.lammps_contacts.empty(), "--lammps-contacts"}})
+    if (given)
+      fail(fmt::format("--run-in-lammps makes the state of {} and its contact histories: give no {}", o.lammps_input,
+                       option));
+  if (o.lammps_run)
+    fail(fmt::format("--run-in-lammps takes the state at the end of {} and the physics of its last run, not run {}: "
+                     "for that run, add 'write_data state.data' after it in the script and give --lammps-data "
+                     "state.data",
+                     o.lammps_input, *o.lammps_run));
+  const ScratchFolder folder("dtcrit-run");
+  if (progress_to) progress_to(fmt::format("running {} in lmp (LAMMPS) to the end of the script", o.lammps_input));
+  const ScriptState made = run_script_to_state(o.lammps_input, folder.path(), progress_to);
+  PackingRequest from_state = o;
+  from_state.run_in_lammps = false;
+  from_state.data_file = made.data_file;
+  if (!made.contacts_file.empty()) from_state.lammps_contacts = {made.contacts_file};
+  PackingAnswer a = answer_packing(from_state, progress_to, analyse);
+  if (made.contacts_file.empty()) {
+    a.history_line = "contact histories: none (zero, sticking): the pair style is hybrid, where the installed LAMMPS "
+                     "crashes in compute pair/local, so the contacts were not dumped";
+  } else if (a.histories) {
+    // dtcrit wrote the dump's columns itself: the note that they were taken by layout says nothing.
+    std::erase_if(a.histories->notes, [&](const std::string& n) { return n.starts_with(made.contacts_file + ": columns"); });
+  }
+  rename_in_answer(a, made.data_file, "the script run to its end in lmp");
+  if (!made.contacts_file.empty())
+    rename_in_answer(a, made.contacts_file,
+                     "the pair contacts LAMMPS dumped there (wall contacts' histories start at zero)");
+  if (a.script) {
+    a.script->state_from = "--run-in-lammps";
+    for (auto& skipped : a.script->skipped) replace_all(skipped, "the state is --lammps-data", "the state is the script's end");
+  }
+  return a;
+}
+
 }  // namespace
 
 PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(std::string_view)>& progress_to,
                              const PackingAnalyser& analyse) {
-  if (o.run_in_lammps) {
-    // The state LAMMPS reaches at the end of the script, read as --lammps-data with its contact dump.
-    check_packing_request(o);
-    if (o.lammps_input.empty()) fail("--run-in-lammps runs the script given as --lammps-input: give one");
-    for (const auto& [given, option] : {std::pair{!o.data_file.empty(), "--lammps-data"},
-                                        {!o.lammps_restart.empty(), "--lammps-restart"},
-                                        {!o.lammps_contacts.empty(), "--lammps-contacts"}})
-      if (given)
-        fail(fmt::format("--run-in-lammps makes the state of {} and its contact histories: give no {}", o.lammps_input,
-                         option));
-    if (o.lammps_run)
-      fail(fmt::format("--run-in-lammps takes the state at the end of {} and the physics of its last run, not run {}: "
-                       "for that run, add 'write_data state.data' after it in the script and give --lammps-data "
-                       "state.data",
-                       o.lammps_input, *o.lammps_run));
-    const ScratchFolder folder("dtcrit-run");
-    if (progress_to) progress_to(fmt::format("running {} in lmp (LAMMPS) to the end of the script", o.lammps_input));
-    const ScriptState made = run_script_to_state(o.lammps_input, folder.path(), progress_to);
-    PackingRequest from_state = o;
-    from_state.run_in_lammps = false;
-    from_state.data_file = made.data_file;
-    if (!made.contacts_file.empty()) from_state.lammps_contacts = {made.contacts_file};
-    PackingAnswer a = answer_packing(from_state, progress_to, analyse);
-    // Name the state and the dump as what they are, not by the removed temporary files.
-    const std::string state = "the script run to its end in lmp";
-    const std::string dump = "the pair contacts LAMMPS dumped there (wall contacts' histories start at zero)";
-    if (made.contacts_file.empty())
-      a.history_line = "contact histories: none (zero, sticking): the pair style is hybrid, where the installed "
-                       "LAMMPS crashes in compute pair/local, so the contacts were not dumped";
-    for (std::string* text : {&a.packing.source, &a.report.source, &a.history_line}) {
-      replace_all(*text, made.data_file, state);
-      if (!made.contacts_file.empty()) replace_all(*text, made.contacts_file, dump);
-    }
-    if (!made.contacts_file.empty()) a.history_files = {dump};
-    if (a.timestep) {
-      replace_all(a.timestep->text, made.data_file, state);
-      std::string json = a.timestep->json.dump();
-      replace_all(json, made.data_file, state);
-      if (!made.contacts_file.empty()) {
-        replace_all(a.timestep->text, made.contacts_file, dump);
-        replace_all(json, made.contacts_file, dump);
-      }
-      a.timestep->json = nlohmann::json::parse(json);
-    }
-    if (a.histories) {
-      for (auto& w : a.histories->warnings) replace_all(w, made.contacts_file, dump);
-      // dtcrit wrote the dump's columns itself: the note that they were taken by layout says nothing.
-      std::erase_if(a.histories->notes, [&](const std::string& n) { return n.starts_with(made.contacts_file + ": columns"); });
-      for (auto& n : a.histories->notes) replace_all(n, made.contacts_file, dump);
-    }
-    if (a.script) {
-      a.script->data_file = state;
-      a.script->state_from = "--run-in-lammps";
-      for (auto& skipped : a.script->skipped) replace_all(skipped, "the state is --lammps-data", "the state is the script's end");
-    }
-    return a;
-  }
+  if (o.run_in_lammps) return answer_script_run(o, progress_to, analyse);
   if (!o.lammps_restart.empty() && o.bodies.empty()) {
     // A binary restart is the state as LAMMPS' own -restart2data writes it, read as --lammps-data.
     if (!o.data_file.empty())
@@ -632,13 +635,8 @@ PackingAnswer answer_packing(const PackingRequest& o, const std::function<void(s
     if (progress_to) progress_to("converting the restart with lmp -restart2data");
     restart_to_data(o.lammps_restart, converted.data_file);
     PackingAnswer a = answer_packing(converted, progress_to, analyse);
-    const std::string named = o.lammps_restart + " (lmp -restart2data)";
-    replace_all(a.packing.source, converted.data_file, named);
-    replace_all(a.report.source, converted.data_file, named);
-    if (a.script) {
-      a.script->data_file = named;
-      a.script->state_from = "--lammps-restart";
-    }
+    rename_in_answer(a, converted.data_file, o.lammps_restart + " (lmp -restart2data)");
+    if (a.script) a.script->state_from = "--lammps-restart";
     return a;
   }
   check_packing_request(o);
