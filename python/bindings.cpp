@@ -384,8 +384,8 @@ py::object packing_from_arrays(const py::array_t<double, py::array::forcecast>& 
 }
 
 // The kind of LAMMPS file at `path`: "dump" (its first word is ITEM:...), "input" (a line starts
-// with read_data or create_box) or "data". Read through the library's input check, as every input is: a folder,
-// /dev/zero or a FIFO is named, not read until memory runs out.
+// with read_data or create_box) or "data". Read through the library's input check, as every input
+// is: a folder, /dev/zero or a FIFO is named, not read until memory runs out.
 std::string lammps_format(const std::string& path) {
   std::istringstream in(read_input_file(path, "LAMMPS file"));
   bool first = true;
@@ -601,8 +601,8 @@ options; confirm: steps of the reference stepper at 0.99 and 1.01 of every limit
   m.def("packing_from_lammps", &packing_from_lammps, py::arg("path"), py::kw_only(), py::arg("format"),
         "The packing of a LAMMPS file (format 'input': an input script, as --lammps-input; 'data': as "
         "--lammps-data; 'dump': as --lammps-dump; 'restart': a binary restart, as --lammps-restart), with the "
-        "keywords of packing() and contacts, dimension, disc, density, run, clumps, run_in_lammps (as --run-in-lammps). dtcrit.packing_from_lammps "
-        "chooses the format from the file when not given.");
+        "keywords of packing() and contacts, dimension, disc, density, run, clumps, run_in_lammps (as "
+        "--run-in-lammps). dtcrit.packing_from_lammps chooses the format from the file when not given.");
   m.def("packing_from_lattice", &packing_from_lattice, py::arg("kind"), py::arg("n"),
         "The packing of a lattice (as --lattice KIND --n N): the keywords of packing() and radius [m], density "
         "[kg/m^3], compression, radius_spread, seed, disc, box_walls.");

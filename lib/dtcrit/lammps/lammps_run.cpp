@@ -55,6 +55,41 @@ std::string shell_quoted(const std::string& s) {
   return out + "'";
 }
 
+namespace {
+
+// Runs the installed LAMMPS `exe` in `folder` on one thread with `arguments` (shell words, quoted by
+// the caller), each line it prints handed to `line` (may be empty). Returns "" when it exits with
+// status 0, else how it ended followed by its last lines: the end of an error message.
+std::string run_lmp(const std::string& exe, const fs::path& folder, const std::string& arguments,
+                    const std::function<void(std::string_view)>& line) {
+  const std::string command =
+      fmt::format("cd {} && OMP_NUM_THREADS=1 {} {} 2>&1", shell_quoted(folder.string()), shell_quoted(exe), arguments);
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return "could not be started";
+  std::deque<std::string> last;
+  char buffer[4096];
+  std::string text;
+  while (std::fgets(buffer, sizeof buffer, pipe)) {
+    text += buffer;
+    if (text.back() != '\n') continue;  // the rest of a long line follows
+    text.pop_back();
+    if (line) line(text);
+    last.push_back(std::move(text));
+    if (last.size() > 4) last.pop_front();
+    text.clear();
+  }
+  const int status = pclose(pipe);
+  std::string how;
+  if (status == -1) how = "could not be waited for";
+  else if (WIFSIGNALED(status)) how = fmt::format("was killed by signal {}", WTERMSIG(status));
+  else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) how = fmt::format("failed (exit status {})", WEXITSTATUS(status));
+  else return "";
+  for (const auto& l : last) how += "\n  " + l;
+  return how;
+}
+
+}  // namespace
+
 void restart_to_data(const std::string& restart, const std::string& data_file, const std::string& lmp) {
   // The restart is an input like any other: a readable regular file, not an output (io/input_file.hpp).
   check_input_file(restart, "LAMMPS restart file");
@@ -64,21 +99,13 @@ void restart_to_data(const std::string& restart, const std::string& data_file, c
     fail(fmt::format("{}: a LAMMPS binary restart is read by LAMMPS only, and '{}' is not installed; convert it "
                      "where LAMMPS is ('lmp -restart2data {} state.data') and give state.data as --lammps-data",
                      restart, lmp, restart));
-  const fs::path log = fs::path(data_file).parent_path() / "restart2data.log";
-  const std::string command = fmt::format("cd {} && OMP_NUM_THREADS=1 {} -log none -screen none -restart2data {} {} > {} 2>&1",
-                                          shell_quoted(fs::path(data_file).parent_path().string()), shell_quoted(exe),
-                                          shell_quoted(fs::absolute(restart).string()),
-                                          shell_quoted(fs::path(data_file).filename().string()),
-                                          shell_quoted(log.string()));
-  const int status = std::system(command.c_str());
-  if (status != 0 || !fs::exists(data_file)) {
-    std::ifstream in(log);
-    std::vector<std::string> lines;
-    for (std::string l; std::getline(in, l);) lines.push_back(l);
-    std::string tail;
-    for (std::size_t k = lines.size() > 3 ? lines.size() - 3 : 0; k < lines.size(); ++k) tail += "\n  " + lines[k];
-    fail(fmt::format("{}: '{}' failed (status {}){}", restart, what, status, tail));
-  }
+  const std::string failure =
+      run_lmp(exe, fs::path(data_file).parent_path(),
+              fmt::format("-log none -restart2data {} {}", shell_quoted(fs::absolute(restart).string()),
+                          shell_quoted(fs::path(data_file).filename().string())),
+              {});
+  if (!failure.empty() || !fs::exists(data_file))
+    fail(fmt::format("{}: '{}' {}", restart, what, failure.empty() ? "wrote no data file" : failure));
 }
 
 namespace {
@@ -119,9 +146,9 @@ std::vector<std::string> copy_script_folder(const fs::path& from, const fs::path
   return left_out;
 }
 
-// The style of the script's last pair_style line, in the script itself (not the files it includes).
-std::string pair_style_of(const std::string& script) {
-  std::ifstream in(script);
+// The style of the last pair_style line of a script's text (not of the files it includes).
+std::string pair_style_of(const std::string& text) {
+  std::istringstream in(text);
   std::string style;
   for (std::string line; std::getline(in, line);) {
     const auto words = split_words(line.substr(0, line.find('#')));
@@ -134,7 +161,8 @@ std::string pair_style_of(const std::string& script) {
 
 ScriptState run_script_to_state(const std::string& script, const fs::path& folder,
                                 const std::function<void(std::string_view)>& progress, const std::string& lmp) {
-  check_input_file(script, "LAMMPS input script");
+  std::string body = read_input_file(script, "LAMMPS input script");
+  if (!body.empty() && body.back() != '\n') body += '\n';
   const std::string exe = find_executable(lmp);
   if (exe.empty())
     fail(fmt::format("{}: --run-in-lammps runs the script in the installed LAMMPS, and '{}' is not installed "
@@ -146,17 +174,12 @@ ScriptState run_script_to_state(const std::string& script, const fs::path& folde
   state.data_file = (folder / "dtcrit_state.data").string();
   state.contacts_file = (folder / "dtcrit_contacts.dump").string();
   const std::string input = "dtcrit_input.lmp";
-  const std::string style = pair_style_of(script);
+  const std::string style = pair_style_of(body);
   // LAMMPS 29 Sep 2021 crashes in PairHybrid::copy_svector when compute pair/local meets a hybrid
   // style (its examples/granregion/in.granregion.box): no contact dump there.
   const bool dump_contacts = !style.starts_with("hybrid");
   if (!dump_contacts) state.contacts_file.clear();
   {
-    std::ifstream in(script);
-    std::ostringstream text;
-    text << in.rdbuf();
-    std::string body = text.str();
-    if (!body.empty() && body.back() != '\n') body += '\n';
     const bool granular = style == "granular";  // the rolling force too: p5 p6 p7
     std::ofstream out(folder / input);
     out << body << "# added by dtcrit --run-in-lammps: the state at the end of the script, with its pair contacts\n"
@@ -174,35 +197,17 @@ ScriptState run_script_to_state(const std::string& script, const fs::path& folde
   const std::string what = fmt::format("{} -in {} (a copy of {} with write_data and a contact dump after it, run in a "
                                        "temporary folder, removed)",
                                        lmp, input, script);
-  const std::string command = fmt::format("cd {} && OMP_NUM_THREADS=1 {} -in {} -log log.dtcrit 2>&1",
-                                          shell_quoted(folder.string()), shell_quoted(exe), input);
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) fail(fmt::format("{}: cannot start '{}'", script, what));
-  std::deque<std::string> last;  // LAMMPS' last lines, for an error message
-  char buffer[4096];
-  std::string line;
-  while (std::fgets(buffer, sizeof buffer, pipe)) {
-    line += buffer;
-    if (line.empty() || line.back() != '\n') continue;
-    line.pop_back();
+  // LAMMPS' thermo lines (they start with the step number) are the progress.
+  auto thermo = [&](std::string_view line) {
     const auto first = line.find_first_not_of(' ');
-    if (progress && first != std::string::npos && std::isdigit(static_cast<unsigned char>(line[first])))
-      progress("lmp: " + line.substr(first));
-    last.push_back(line);
-    if (last.size() > 4) last.pop_front();
-    line.clear();
-  }
-  const int status = pclose(pipe);
-  if (status != 0 || !fs::exists(state.data_file) || (dump_contacts && !fs::exists(state.contacts_file))) {
-    std::string tail;
-    for (const auto& l : last) tail += "\n  " + l;
+    if (progress && first != std::string_view::npos && std::isdigit(static_cast<unsigned char>(line[first])))
+      progress("lmp: " + std::string(line.substr(first)));
+  };
+  const std::string failure = run_lmp(exe, folder, "-in " + input + " -log log.dtcrit", thermo);
+  if (!failure.empty() || !fs::exists(state.data_file) || (dump_contacts && !fs::exists(state.contacts_file))) {
     std::string missing;
     for (const auto& m : state.not_copied) missing += "\n  not copied: " + m;
-    std::string how = "wrote no state";
-    if (status == -1) how = "could not be waited for";
-    else if (WIFSIGNALED(status)) how = fmt::format("was killed by signal {}", WTERMSIG(status));
-    else if (WIFEXITED(status) && WEXITSTATUS(status) != 0) how = fmt::format("failed (exit status {})", WEXITSTATUS(status));
-    fail(fmt::format("{}: '{}' {}{}{}", script, what, how, tail, missing));
+    fail(fmt::format("{}: '{}' {}{}", script, what, failure.empty() ? "wrote no state" : failure, missing));
   }
   return state;
 }

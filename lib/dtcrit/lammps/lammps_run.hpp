@@ -40,14 +40,14 @@ std::string shell_quoted(const std::string& s);
 void restart_to_data(const std::string& restart, const std::string& data_file, const std::string& lmp = "lmp");
 
 // The state at the end of the user's script, made by the installed LAMMPS in `folder`: the files of
-// the script's folder are copied there (up to two levels deep; files above 64 MB and anything past
-// 256 MB in all are not, and are listed in `not_copied`), the script runs there as it is, and after
-// its last command `write_data` writes the state and a `run 0` dumps its pair contacts (compute
-// property/local patom1 patom2, compute pair/local dist force p1 p2 p3, and p5 p6 p7 when the script
-// says `pair_style granular`: the layout read_lammps_contacts reads; none for a hybrid pair style,
-// where LAMMPS 29 Sep 2021's compute pair/local crashes: `contacts_file` is then ""). Nothing is
-// written beside the script. `progress` gets LAMMPS' thermo lines. Throws std::invalid_argument naming the script and the
-// command when `lmp` is missing or fails (its last output lines quoted).
+// the script's folder and of its subfolders, one level down, are copied there (files above 64 MB and
+// anything past 256 MB in all are not, and are listed in `not_copied`), the script runs there as it
+// is, and after its last command `write_data` writes the state and a `run 0` dumps its pair contacts
+// (compute property/local patom1 patom2, compute pair/local dist force p1 p2 p3, and p5 p6 p7 when the
+// script says `pair_style granular`: the layout read_lammps_contacts reads; none for a hybrid pair
+// style, where LAMMPS 29 Sep 2021's compute pair/local crashes: `contacts_file` is then ""). Nothing
+// is written beside the script. `progress` gets LAMMPS' thermo lines. Throws std::invalid_argument
+// naming the script and the command when `lmp` is missing or fails (its last output lines quoted).
 struct ScriptState {
   std::string data_file, contacts_file;
   std::vector<std::string> not_copied;

@@ -601,13 +601,9 @@ PackingAnswer answer_script_run(const PackingRequest& o, const std::function<voi
   from_state.data_file = made.data_file;
   if (!made.contacts_file.empty()) from_state.lammps_contacts = {made.contacts_file};
   PackingAnswer a = answer_packing(from_state, progress_to, analyse);
-  if (made.contacts_file.empty()) {
+  if (made.contacts_file.empty())
     a.history_line = "contact histories: none (zero, sticking): the pair style is hybrid, where the installed LAMMPS "
                      "crashes in compute pair/local, so the contacts were not dumped";
-  } else if (a.histories) {
-    // dtcrit wrote the dump's columns itself: the note that they were taken by layout says nothing.
-    std::erase_if(a.histories->notes, [&](const std::string& n) { return n.starts_with(made.contacts_file + ": columns"); });
-  }
   rename_in_answer(a, made.data_file, "the script run to its end in lmp");
   if (!made.contacts_file.empty())
     rename_in_answer(a, made.contacts_file,
