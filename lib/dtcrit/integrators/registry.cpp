@@ -116,6 +116,7 @@ const std::vector<Row>& rows() {
     constexpr auto backward = DashpotVelocity::backward_difference, central = DashpotVelocity::central_difference;
     std::vector<Row> t;
     t.push_back({{"explicit_euler", "x+ = x + h v, v+ = v + h a(x, v)", {}, 1, 1, true, DashpotVelocity::other, true}, fixed<ExplicitEuler>(), {}, {}, {}});
+    t.back().info.stability_polynomial = {1.0, 1.0};
     t.push_back({{"symplectic_euler", "kick-drift: v+ = v + h a(x, v), x+ = x + h v+", {}, 1, 1, true, backward},
                  fixed<SymplecticEuler>(), {}, {}, {}});
     t.push_back({{"velocity_verlet",
@@ -149,6 +150,7 @@ const std::vector<Row>& rows() {
                    return std::make_unique<ExplicitRungeKutta>(classical_rk4_tableau());
                  },
                  {}, {}, {}});
+    t.back().info.stability_polynomial = stability_polynomial(classical_rk4_tableau());
     t.push_back({{"gear4",
                   "Gear predictor-corrector, 4-value Nordsieck, c = (1/6, 5/6, 1, 1/3), exact start-up derivatives",
                   {}, 3, 3, true, DashpotVelocity::other, false,

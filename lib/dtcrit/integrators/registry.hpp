@@ -67,6 +67,8 @@ struct IntegratorInfo {
   // a linear system its one-step map is R(hA), R(z) = (1 + z/2) / (1 - z/2), whatever C and K. R is
   // A-stable: |R(hs)| > 1 only where Re s > 0, so the scheme grows only where the system itself does.
   bool trapezoidal_rule = false;
+  // With first_order_system: the coefficients of R, lowest power first (explicit Euler: 1 + z).
+  std::vector<double> stability_polynomial{};
 };
 
 // Every row, in table order (aliases such as newmark_average are rows of their own).

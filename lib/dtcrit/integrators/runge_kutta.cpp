@@ -14,6 +14,22 @@ const ButcherTableau& classical_rk4_tableau() {
   return tableau;
 }
 
+std::vector<double> stability_polynomial(const ButcherTableau& t) {
+  const std::size_t s = t.b.size();
+  std::vector<double> r{1.0}, v(s, 1.0);  // v = A^(k-1) 1
+  for (std::size_t k = 1; k <= s; ++k) {
+    double rk = 0.0;
+    for (std::size_t i = 0; i < s; ++i) rk += t.b[i] * v[i];
+    r.push_back(rk);
+    std::vector<double> next(s, 0.0);
+    for (std::size_t i = 0; i < s; ++i)
+      for (std::size_t j = 0; j < s; ++j) next[i] += t.a[i][j] * v[j];
+    v = std::move(next);
+  }
+  while (r.size() > 1 && r.back() == 0.0) r.pop_back();
+  return r;
+}
+
 ExplicitRungeKutta::ExplicitRungeKutta(ButcherTableau tableau)
     : BlockStateIntegrator(tableau.name, {&x_, &v_}), tab_(std::move(tableau)) {
   const std::size_t s = tab_.b.size();

@@ -24,6 +24,10 @@ struct ButcherTableau {
 // Classical fourth-order Runge-Kutta (Kutta 1901): c = (0, ½, ½, 1), b = (1/6, 1/3, 1/3, 1/6).
 const ButcherTableau& classical_rk4_tableau();
 
+// The coefficients r_0, r_1, ... of the stability polynomial R(z) = 1 + z b^T (I - zA)^-1 1 of an
+// explicit tableau (r_k = b^T A^(k-1) 1): on y' = Ay one step is R(hA) exactly.
+std::vector<double> stability_polynomial(const ButcherTableau& tableau);
+
 class ExplicitRungeKutta final : public BlockStateIntegrator {
  public:
   // Throws std::invalid_argument for an inconsistent or implicit tableau.
