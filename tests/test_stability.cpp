@@ -13,6 +13,8 @@
 
 #include "dtcrit/integrators/gs4.hpp"
 #include "dtcrit/integrators/registry.hpp"
+#include "dtcrit/integrators/runge_kutta.hpp"
+#include "dtcrit/stability/eigenvalue_region.hpp"
 #include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/stability/amplification.hpp"
 #include "integrator_test_support.hpp"
@@ -635,4 +637,67 @@ TEST_CASE("regression: implicit schemes on a stiff system in physical units stay
   auto var = make_integrator("variational_2");
   const Matrix A = amplification_matrix(*var, stiff, 1e-6 / w);
   CHECK((A.topLeftCorner(2, 2) - A.bottomRightCorner(2, 2)).norm() < 4e-16);
+}
+
+TEST_CASE("Runge-Kutta rows: the region of a damped spectrum proven stable on the integrator's own step",
+          "[stability][region]") {
+  // region_step proves |R| <= 1 on D(t) = {|z| <= t, -a t/2 <= Re z <= 0} and [-a t, 0], where
+  // every h s of a system with lambda_max(K~) <= 1 and lambda_max(C~) <= a lies at h = t
+  // (eigenvalue_region.hpp). Checked here against the closed forms of RK4's stability intervals and
+  // against RK4's own amplification matrix on scalar oscillators filling the box (k, c) in [0, 1] x
+  // [0, a], which shares no code with the proof.
+  const std::vector<double> rk4 = stability_polynomial(classical_rk4_tableau());
+  const std::vector<double> expected{1.0, 1.0, 0.5, 1.0 / 6.0, 1.0 / 24.0};
+  REQUIRE(rk4.size() == expected.size());
+  for (std::size_t k = 0; k < rk4.size(); ++k) CHECK_THAT(rk4[k], WithinRel(expected[k], 1e-15));
+  CHECK(integrator_info("rk4").stability_polynomial == rk4);
+  CHECK(integrator_info("explicit_euler").stability_polynomial == std::vector<double>{1.0, 1.0});
+  CHECK(integrator_info("gear5").stability_polynomial.empty());
+
+  // a = 0 (undamped bounds): the imaginary interval of RK4, |R(iy)|^2 = 1 - y^6/72 + y^8/576 <= 1
+  // up to y = 2 sqrt 2. a large: the real interval, the negative root of 1 + x/2 + x^2/6 + x^3/24
+  // (bisected here).
+  const RegionStep undamped = region_step(rk4, 0.0);
+  CAPTURE(undamped.method);
+  CHECK(undamped.t <= 2.0 * sqrt2);
+  CHECK(undamped.t >= 0.998 * 2.0 * sqrt2);
+  double lo = -3.0, hi = -2.0;  // 1 + x/2 + x^2/6 + x^3/24 changes sign once on [-3, -2]
+  auto cubic = [](double x) { return 1.0 + x / 2.0 + x * x / 6.0 + x * x * x / 24.0; };
+  for (int i = 0; i < 100; ++i) ((cubic(0.5 * (lo + hi)) < 0.0) == (cubic(lo) < 0.0) ? lo : hi) = 0.5 * (lo + hi);
+  const double real_interval = -lo;
+  const RegionStep heavy = region_step(rk4, 1000.0);
+  CAPTURE(heavy.method, real_interval);
+  CHECK(1000.0 * heavy.t <= real_interval);
+  CHECK(1000.0 * heavy.t >= 0.998 * real_interval);
+
+  auto integ = make_integrator("rk4");
+  auto radius = [&](double k, double c, double h) {
+    LinearSystem sys(Vector::Ones(1), Matrix::Constant(1, 1, k), Matrix::Constant(1, 1, c));
+    return spectral_radius(amplification_matrix(*integ, sys, h));
+  };
+  for (const double a : {0.0, 0.1, 0.5, 2.0, 10.0}) {
+    const RegionStep r = region_step(rk4, a);
+    CAPTURE(a, r.method);
+    REQUIRE(r.t > 0.0);
+    CHECK_THAT(r.method, Catch::Matchers::Contains("proven by the maximum modulus principle"));
+    // Stable at h = t for every oscillator of the box (a grid with its edges) ...
+    double worst = 0.0;
+    constexpr int n = 40;
+    for (int i = 0; i <= n; ++i)
+      for (int j = 0; j <= n; ++j) worst = std::max(worst, radius(double(i) / n, a * double(j) / n, r.t));
+    CHECK(worst <= 1.0 + 1e-12);
+    // ... and the proof gives away little: at 1.01 t some oscillator of the box grows.
+    double beyond = 0.0;
+    for (int i = 0; i <= 200; ++i)
+      for (int j = 0; j <= 200; ++j) beyond = std::max(beyond, radius(double(i) / 200, a * double(j) / 200, 1.01 * r.t));
+    CAPTURE(worst, beyond);
+    CHECK(beyond > 1.0);
+  }
+  // Explicit Euler grows on every undamped oscillator: no region with c down to 0 is stable.
+  for (const double a : {0.0, 1.0, 10.0}) {
+    const RegionStep r = region_step({1.0, 1.0}, a);
+    CAPTURE(a, r.method);
+    CHECK(r.t == 0.0);
+    CHECK_THAT(r.method, Catch::Matchers::Contains("|R(iy)| > 1 for every small y"));
+  }
 }
