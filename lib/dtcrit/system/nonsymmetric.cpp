@@ -139,12 +139,7 @@ Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& o
     const Matrix K = scaled_dense(sys, sys.stiffness());
     out.mu = by_magnitude(
         dense_eigenvalues(K, "dense eigenvalues of M^-1/2 K M^-1/2: the QR iteration did not converge"));
-    if (damped) {
-      const double omega = std::sqrt(std::abs(out.mu.front()));
-      out.s = by_magnitude(dense_eigenvalues(companion_matrix(K, scaled_dense(sys, sys.damping()), omega, -1.0, -1.0),
-                                             "dense eigenvalues of the first-order system: the QR iteration did not "
-                                             "converge"));
-    }
+    if (damped) out.s = first_order_spectrum(sys, std::sqrt(std::abs(out.mu.front())), opts).s;
     const char* solver = linalg::general_eigenvalues_solver(n);
     const char* first_order = linalg::general_eigenvalues_solver(2 * n);
     out.method = !damped || std::string_view(solver) == first_order
@@ -155,11 +150,28 @@ Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& o
   ScaledOp k{&sys, 1.0, 0.0, {&opts.progress}};
   out.mu = arnoldi(k, opts, out.operations, "M^-1/2 K M^-1/2");
   if (damped) {
-    CompanionOp a{&sys, std::sqrt(std::abs(out.mu.front())), -1.0, -1.0, {&opts.progress}, {}};
-    out.s = arnoldi(a, opts, out.operations, "first-order system");
+    Spectrum first = first_order_spectrum(sys, std::sqrt(std::abs(out.mu.front())), opts, true);
+    out.s = std::move(first.s);
+    out.operations += first.operations;
   }
   out.complete = false;
   out.method = fmt::format("Arnoldi (Spectra GenEigsSolver), the {} eigenvalues of largest magnitude", out.mu.size());
+  return out;
+}
+
+Spectrum first_order_spectrum(const GlobalSystem& sys, double omega, const SpectrumOptions& opts, bool force_arnoldi) {
+  Spectrum out;
+  if (!force_arnoldi && sys.dofs() <= opts.dense_below) {
+    out.s = by_magnitude(dense_eigenvalues(
+        companion_matrix(scaled_dense(sys, sys.stiffness()), scaled_dense(sys, sys.damping()), omega, -1.0, -1.0),
+        "dense eigenvalues of the first-order system: the QR iteration did not converge"));
+    out.method = fmt::format("dense ({})", linalg::general_eigenvalues_solver(2 * sys.dofs()));
+    return out;
+  }
+  CompanionOp a{&sys, omega, -1.0, -1.0, {&opts.progress}, {}};
+  out.s = arnoldi(a, opts, out.operations, "first-order system");
+  out.complete = false;
+  out.method = fmt::format("Arnoldi (Spectra GenEigsSolver), the {} eigenvalues of largest magnitude", out.s.size());
   return out;
 }
 

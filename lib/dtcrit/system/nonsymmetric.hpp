@@ -39,6 +39,11 @@ struct Spectrum {
 };
 // dense when dofs <= dense_below (or force_dense), else Arnoldi on the matrix-free operators.
 Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& opts = {}, bool force_arnoldi = false);
+// The eigenvalues s of the first-order system alone (damped systems; dense or Arnoldi as above), its
+// companion balanced at omega (omega_max, or a frequency of the top of the spectrum): mu empty. A
+// symmetric packing knows omega_max from Lanczos and needs no mu.
+Spectrum first_order_spectrum(const GlobalSystem& sys, double omega, const SpectrumOptions& opts = {},
+                              bool force_arnoldi = false);
 
 struct PhysicalStability {
   bool assessed = false;  // false: a symmetric system (no flutter; divergence not looked for)
