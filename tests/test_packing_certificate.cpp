@@ -6,7 +6,11 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "dtcrit/io/step_recommendation.hpp"
+#include "dtcrit/lammps/lammps_input.hpp"
+#include "dtcrit/packing/packing_checks.hpp"
 #include "dtcrit/system/certificate.hpp"
 #include "dtcrit/packing/packing_analysis.hpp"
 #include "packing_test_support.hpp"
@@ -48,7 +52,7 @@ TEST_CASE("analyse_system: certified limits give h_safe = h_low less 1e-6 and th
       test::polydisperse_sc_box(damped ? "gran/hooke/history 1e5 3e4 2e4 1e4 0.5 0" : "gran/hooke/history 1e5 3e4 0 0 0.5 0");
   PackingAnalysisOptions o;
   o.integrators = {"velocity_verlet", "central_difference", "rk4"};
-  o.amplification_dofs = 0;  // rk4 damped: the labelled estimate, which gets no certificate
+  o.amplification_dofs = 0;  // rk4 damped: every eigenvalue of A (dense, exact), which gets no certificate
   o.rtol = rtol;
   o.eigen.tolerance = omega_tolerance(rtol);
   o.eigen.method = EigenMethod::lanczos;
@@ -73,4 +77,73 @@ TEST_CASE("analyse_system: certified limits give h_safe = h_low less 1e-6 and th
   const PackingReport big = analyse_system("block", g, o);
   CHECK_FALSE(big.integrators.front().certified);
   CHECK(big.integrators.front().h_safe < 0.9 * big.integrators.front().h_crit);
+}
+
+TEST_CASE("RK4 above the dense size: an upper bound from A's largest eigenvalues and a proven safe step",
+          "[packing][certificate][region]") {
+  // Above 600 dofs the Runge-Kutta rows take the largest eigenvalues of the first-order system
+  // (Arnoldi): an upper bound of the limit. Below it h_safe comes from the region that bounds every
+  // eigenvalue (stability/eigenvalue_region.hpp), certified with omega_max's Cholesky certificate.
+  // The reference is the exact limit from every eigenvalue (--eigensolver dense), which shares
+  // neither the region nor Arnoldi. Before, the row was the scalar limit at the top mode's damping
+  // ratio, labelled estimate: no step, no verdict.
+  LatticeSpec s;
+  s.n = 3;
+  s.compression = 2e-3;
+  const Packing p = make_lattice(s);  // fcc, periodic: 108 spheres, 648 dofs
+  const double gamma = GENERATE(2e3, 2e5);  // light damping (the top modes set the limit), heavy
+  CAPTURE(gamma);
+  ContactLaws laws;
+  laws.base = contact::parse_lammps_pair(fmt::format("gran/hooke/history 1e5 3e4 {} {} 0.5 0", gamma, gamma / 2));
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
+  REQUIRE(g.symmetric());
+  REQUIRE(g.dofs() > 600);
+  PackingAnalysisOptions o;
+  o.integrators = {"rk4", "explicit_euler"};
+  const PackingReport r = analyse_system("fcc", g, o);
+  o.eigen.method = EigenMethod::dense;
+  const PackingReport exact = analyse_system("fcc", g, o);
+  const auto& row = r.integrators[0];
+  const auto& ref = exact.integrators[0];
+  CAPTURE(row.method, row.h_safe_method, ref.method);
+  REQUIRE(ref.exact);
+  REQUIRE_FALSE(ref.upper_bound);
+  REQUIRE(ref.stability == Stability::conditional);
+  CHECK(row.upper_bound);
+  CHECK(row.certified);
+  CHECK_THAT(row.h_safe_method, Catch::Matchers::Contains("certified"));
+  CHECK(row.h_safe <= ref.h_crit);
+  CHECK(ref.h_crit <= row.h_crit * (1.0 + 1e-9));
+  // Light damping: the region hugs the imaginary axis, and the bracket is narrow.
+  if (gamma == 2e3) CHECK(row.h_safe >= 0.97 * ref.h_crit);
+  CAPTURE(row.h_safe / ref.h_crit, row.h_crit / ref.h_crit);
+  // Explicit Euler: no region with undamped oscillators is stable, so no safe step. Lightly damped,
+  // a computed mode is unstable at every step (exact); heavily, the row is an upper bound.
+  const auto& euler = r.integrators[1];
+  CAPTURE(euler.method);
+  CHECK(std::isnan(euler.h_safe));
+  CHECK(euler.stability == (gamma == 2e3 ? Stability::unstable : Stability::conditional));
+  if (gamma == 2e5) {
+    CHECK(euler.upper_bound);
+    CHECK_THAT(euler.h_safe_method, Catch::Matchers::Contains("none: |R(iy)| > 1"));
+  }
+
+  // The recommended step rests on the proven step, and a script's timestep gets a verdict from it.
+  const auto rec = recommend_from(r.integrators, 0.8);
+  REQUIRE(rec);
+  CHECK_THAT(rec->recommended(), WithinRel(0.8 * row.h_safe, 1e-15));
+  CHECK_THAT(format_recommendation(*rec), Catch::Matchers::Contains("a proven safe step of rk4"));
+  LammpsInput script;
+  script.units = si_units();
+  script.integrator = "rk4";
+  const std::vector<std::pair<double, TimestepVerdict>> steps{
+      {0.99 * row.h_safe, TimestepVerdict::safe},
+      {0.5 * (row.h_safe + row.h_crit), TimestepVerdict::unknown},
+      {1.01 * row.h_crit, TimestepVerdict::unsafe}};
+  for (const auto& [dt, verdict] : steps) {
+    script.timestep = dt;
+    const TimestepCheck tc = check_timestep(script, r, 0.8, "zero histories", std::nullopt);
+    CAPTURE(dt, tc.text, tc.json.dump());
+    CHECK(tc.verdict == verdict);
+  }
 }

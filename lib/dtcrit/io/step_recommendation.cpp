@@ -50,7 +50,12 @@ std::string format_recommendation(const StepRecommendation& r) {
                        "dense amplification matrices: slow above a few hundred dofs), or choose velocity_verlet\n",
                        r.integrator, t(r.h_crit));
   const std::string basis =
-      r.h_safe && r.h_safe_certified
+      r.h_safe && r.h_crit_upper_bound
+          ? fmt::format("{}, a proven safe step of {} ({}); its limit lies between that step and the upper bound {} "
+                        "(the {})",
+                        t(*r.h_safe), r.integrator, r.h_safe_certified ? "with a Cholesky certificate" : "from Gershgorin bounds",
+                        t(r.h_crit), r.bound.what)
+      : r.h_safe && r.h_safe_certified
           ? fmt::format("{}, the stability limit of {} (its h_low) less 1e-6, proven by a Cholesky certificate",
                         t(*r.h_safe), r.integrator)
       : r.h_safe ? fmt::format("{}, the proven safe step of {} (Gershgorin bound, below its limit {})",

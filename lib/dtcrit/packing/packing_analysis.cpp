@@ -10,6 +10,7 @@
 #include "dtcrit/contact/body_inertia.hpp"
 #include "dtcrit/core/check.hpp"
 #include "dtcrit/estimates/material.hpp"
+#include "dtcrit/stability/eigenvalue_region.hpp"
 #include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/io/text_table.hpp"
 #include "dtcrit/dynamics/linear_system.hpp"
@@ -85,6 +86,31 @@ CriticalStep first_order_limit(const std::string& spec, const std::vector<std::c
   return least;
 }
 
+// The safe step below a Runge-Kutta row's upper bound (the largest eigenvalues of A only) on a
+// symmetric damped packing with K and C positive semi-definite (stability/eigenvalue_region.hpp):
+// every hs lies in a region set by omega_b^2 >= lambda_max(K~) and c_b >= lambda_max(C~), Gershgorin
+// bounds here (omega_b, c_b == 0: Gershgorin's), certified ones in certify_limits.
+void add_region_step(PackingIntegratorLimit& out, const GlobalSystem& sys, double omega_b = 0.0, double c_b = 0.0) {
+  const IntegratorInfo& info = integrator_info(out.name);
+  if (!out.upper_bound || !sys.symmetric() || !sys.damped() || info.stability_polynomial.empty() ||
+      !sys.stiffness_semidefinite() || !sys.damping_semidefinite())
+    return;
+  const bool omega_gershgorin = omega_b == 0.0, c_gershgorin = c_b == 0.0;
+  if (omega_gershgorin) omega_b = std::sqrt(sys.gershgorin_bound(1.0, 0.0) * (1.0 + 1e-12));
+  if (c_gershgorin) c_b = sys.gershgorin_bound(0.0, 1.0) * (1.0 + 1e-12);
+  const RegionStep step = region_step(info.stability_polynomial, c_b / omega_b);
+  out.region_step = true;
+  if (!(step.t > 0.0)) {
+    out.h_safe_method = "none: " + step.method;
+    return;
+  }
+  out.h_safe = step.t / omega_b;
+  out.h_safe_method = fmt::format(
+      "t / omega_b, omega_b = {:.6g} 1/s ({}) and c_b = {:.6g} 1/s ({}) upper bounds of sqrt(lambda_max(K~)) "
+      "and lambda_max(C~), K and C positive semi-definite: {}",
+      omega_b, omega_gershgorin ? "Gershgorin" : "certified", c_b, c_gershgorin ? "Gershgorin" : "certified", step.method);
+}
+
 // The row of a first-order-system scheme from A's eigenvalues sp.s (first_order_limit): exact when
 // every eigenvalue was computed, else an upper bound (or unstable, when a mode computed is).
 PackingIntegratorLimit first_order_row(const std::string& spec, const GlobalSystem& sys, const Spectrum& sp,
@@ -109,6 +135,7 @@ PackingIntegratorLimit first_order_row(const std::string& spec, const GlobalSyst
       : out.stability == Stability::unstable       ? ": one of them is unstable at every step"
       : out.upper_bound                            ? ": an upper bound of the limit"
                                                    : ": a mode not computed may still be unstable");
+  add_region_step(out, sys);
   return out;
 }
 
@@ -120,9 +147,12 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // certificate_margin, proven by a Cholesky factorisation of its criterion (one per criterion, shared
 // by the rows): at omega_max's upper end omega_max sqrt(1 + residual), at the damped root's h_low.
 // So the proof does not depend on rtol, and a criterion that does not factorise means the
-// eigensolver missed the top of the spectrum: the limit is then too large and withdrawn.
-void certify_limits(const GlobalSystem& sys, PackingReport& r) {
+// eigensolver missed the top of the spectrum: the limit is then too large and withdrawn. A
+// Runge-Kutta row's region step is redone with omega_max and lambda_max(C~) (Lanczos, eigen)
+// certified: its upper bound is Arnoldi's and stays.
+void certify_limits(const GlobalSystem& sys, PackingReport& r, const EigenOptions& eigen) {
   std::optional<Certificate> omega, half;
+  std::optional<double> damping_top;  // a certified upper bound of lambda_max(C~); 0: none
   for (auto& row : r.integrators) {
     if (!row.computed || !row.exact || !row.converged || row.stability != Stability::conditional ||
         !std::isfinite(row.h_crit) || row.free_modes > 0)
@@ -140,6 +170,22 @@ void certify_limits(const GlobalSystem& sys, PackingReport& r) {
       if (!half) half = certify_half_step(sys, row.h_low);  // the rows share the criterion and its bracket
       cert = &*half;
       step = half->step * row.h_crit / r.h_exact;  // the rows share the criterion: h_crit = h_exact
+    } else if (row.region_step) {  // the eigenvalues' region again, omega_b now certified
+      if (!omega) omega = certify_omega_max(sys, r.omega_max * std::sqrt(1.0 + r.eigen_residual));
+      if (!omega->holds) continue;  // the Gershgorin h_safe stands; the upper bound is Arnoldi's, not Lanczos'
+      if (!damping_top) {  // Lanczos on C~, its Ritz value raised by the residual and the margin, proven
+        const TopAtStep top = top_eigenvalue(sys, 0.0, 1.0, eigen, 1e-6);
+        const double c = (top.lambda + std::max(top.residual, 0.0)) * (1.0 + certificate_margin);
+        damping_top = std::isfinite(c) && c > 0.0 && positive_definite(sys, c, -1.0, 0.0) ? c : 0.0;
+      }
+      add_region_step(row, sys, 1.0 / omega->step, *damping_top);
+      if (std::isfinite(row.h_safe)) {
+        row.h_safe_method = fmt::format("certified (Cholesky of omega^2 M - K at omega^2 = omega_max^2 (1 + {:g}){}): {}",
+                                        certificate_margin,
+                                        *damping_top > 0.0 ? " and of c_b M - C" : "", row.h_safe_method);
+        row.certified = true;
+      }
+      continue;
     } else if (row.line && row.line->dashpot != 0.0 && std::isfinite(row.h_low)) {
       own = certify_minus_one_line(sys, row.h_low, *row.line);  // a scheme's own -1 line
       cert = &own;
@@ -162,8 +208,19 @@ void certify_limits(const GlobalSystem& sys, PackingReport& r) {
 }  // namespace
 
 bool first_order_from_eigenvalues(const std::string& spec, Index dofs, const PackingAnalysisOptions& opts) {
-  return integrator_info(spec).first_order_system && dofs > opts.amplification_dofs &&
-         dofs <= SpectrumOptions{}.dense_below;
+  return integrator_info(spec).first_order_system && dofs > opts.amplification_dofs;
+}
+
+// The eigenvalues of A for the Runge-Kutta rows: above the dense size the pair of largest magnitude
+// to 1e-8 (the non-symmetric rows' tolerance): an upper bound needs no more, and six to 1e-10 cost
+// 2.4 times as much (81 000 dofs: 5.9 s against 2.4 s, the same bound to 2e-14).
+static SpectrumOptions first_order_spectrum_options(const PackingAnalysisOptions& opts) {
+  SpectrumOptions so;
+  so.nev = 2;
+  so.ncv = 20;
+  so.tolerance = 1e-8;
+  if (opts.eigen.method == EigenMethod::dense) so.dense_below = std::numeric_limits<Index>::max();
+  return so;
 }
 
 std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spec, const SpectrumFacts& f,
@@ -310,7 +367,7 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
     return top_eigenvalue(sys, 0.0, 1.0, opts.eigen, tolerance);
   };
   if (f.damped && first_order_from_eigenvalues(spec, f.dofs, opts)) {  // (analyse_packing solves once for all such rows)
-    const Spectrum sp = nonsymmetric_spectrum(sys);
+    const Spectrum sp = first_order_spectrum(sys, omega_max, first_order_spectrum_options(opts));
     return first_order_row(spec, sys, sp, physical_stability(sp, true));
   }
   if (auto l = limit_from_spectrum(spec, f, opts)) return *l;
@@ -684,9 +741,9 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
   r.h_exact_converged = reference.converged;
   const auto limits_start = std::chrono::steady_clock::now();
   // Damped rows of first-order-system schemes (explicit Euler, RK4) above --amplification-dofs: from
-  // every eigenvalue of A where a dense solve computes them, once for all such rows (above that size
-  // they stay the top mode's estimate: Arnoldi on A would cost more than the rest of the analysis).
-  std::optional<Spectrum> first_order_spectrum;
+  // the eigenvalues of A, once for all such rows: every one up to 600 dofs (dense, exact), the largest
+  // in magnitude above (Arnoldi: an upper bound of the limit, with the half-disc's safe step below it).
+  std::optional<Spectrum> first_order_eigenvalues;
   for (std::size_t i = 0; i < opts.integrators.size(); ++i) {
     const std::size_t n = opts.integrators.size();
     // The time left assumes the mean cost so far: amplification matrices cost more than closed forms.
@@ -694,9 +751,22 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
     say(fmt::format("  {} ({}/{}{})", opts.integrators[i], i + 1, n,
                     i == 0 ? "" : fmt::format(", about {:.0f} s left", spent / i * (n - i))));
     if (r.damped && first_order_from_eigenvalues(opts.integrators[i], sys.dofs(), opts)) {
-      if (!first_order_spectrum) first_order_spectrum = nonsymmetric_spectrum(sys);
-      r.integrators.push_back(first_order_row(opts.integrators[i], sys, *first_order_spectrum,
-                                              physical_stability(*first_order_spectrum, true)));
+      if (!first_order_eigenvalues) {
+        SpectrumOptions so = first_order_spectrum_options(opts);
+        const auto start = std::chrono::steady_clock::now();
+        auto last = start;
+        say(fmt::format("  eigenvalues of the first-order system (order {}, {})", 2 * sys.dofs(),
+                        sys.dofs() > so.dense_below ? "Arnoldi" : "dense"));
+        if (opts.progress)
+          so.progress = [&](Index applications) {  // at most every 5 s
+            if (seconds_since(last) < 5.0) return;
+            last = std::chrono::steady_clock::now();
+            say(fmt::format("    Arnoldi: {} operator applications ({:.0f} s)", applications, seconds_since(start)));
+          };
+        first_order_eigenvalues = first_order_spectrum(sys, r.omega_max, so);
+      }
+      r.integrators.push_back(first_order_row(opts.integrators[i], sys, *first_order_eigenvalues,
+                                              physical_stability(*first_order_eigenvalues, true)));
     } else {
       r.integrators.push_back(packing_integrator_limit(opts.integrators[i], sys, r.omega_max, r.top_mode_zeta, opts,
                                                        reference, r.eigen_residual));
@@ -710,7 +780,7 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
   if (r.eigen_converged && r.dofs <= opts.certify_dofs) {
     t0 = std::chrono::steady_clock::now();
     say("certificates: Cholesky factorisations of the criteria just beyond the limits");
-    certify_limits(sys, r);
+    certify_limits(sys, r, opts.eigen);
     r.timings.emplace_back("certificates", seconds_since(t0));
   }
   }

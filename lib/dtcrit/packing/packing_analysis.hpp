@@ -60,6 +60,10 @@ struct PackingIntegratorLimit {
   // The row's limit is the first loss of definiteness of its scheme's -1 line (registry.hpp
   // MinusOneLine) on symmetric positive semi-definite K and C: certify_limits factorises that line.
   std::optional<MinusOneLine> line{};
+  // h_safe from the region of the eigenvalues (stability/eigenvalue_region.hpp: a Runge-Kutta row
+  // known only as an upper bound, K and C symmetric positive semi-definite); certify_limits redoes it
+  // with the certified omega_max.
+  bool region_step = false;
 };
 
 // An input the caller chose (or left at its default) that sets the answer, e.g. a lattice's radius.

@@ -81,7 +81,12 @@ TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report,
     c.json["h_crit"] = lim->h_crit;
     c.json["ratio"] = ratio;
     // Below an upper bound of the limit nothing is proven: the verdict stays open.
-    c.verdict = ratio >= 1.0 ? TimestepVerdict::unsafe : lim->upper_bound ? TimestepVerdict::unknown : TimestepVerdict::safe;
+    // Below an upper bound with a proven safe step beneath it (the half-disc of a Runge-Kutta row), at
+    // or below that step the verdict is proven.
+    const bool below_safe = lim->upper_bound && std::isfinite(lim->h_safe) && dt <= lim->h_safe;
+    c.verdict = ratio >= 1.0                    ? TimestepVerdict::unsafe
+                : lim->upper_bound && !below_safe ? TimestepVerdict::unknown
+                                                  : TimestepVerdict::safe;
     const bool known = diverging && diverging->converged;  // the second step of a frictional packing
     const bool diverges = !known || dt >= diverging->h;
     c.regime = ratio < 1.0 ? TimestepRegime::below_h_crit : diverges ? TimestepRegime::diverges : TimestepRegime::friction_wrong;
@@ -108,7 +113,11 @@ TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report,
       detail += fmt::format(" (above the recommended margin {:g}: the limit holds for this state only)", margin);
     // Above the -1 crossing the run is unstable for certain; below it, only where no complex pair
     // leaves the unit circle first, which was not checked at this size.
-    if (ratio < 1.0 && lim->upper_bound)
+    if (below_safe)
+      detail += fmt::format("; h_crit is the {}, an upper bound of the limit, and the timestep is at most the proven "
+                            "safe step {:.6g} {} ({})",
+                            lim->bound.what, lim->h_safe, s, lim->h_safe_method);
+    else if (ratio < 1.0 && lim->upper_bound)
       detail += fmt::format("; h_crit is the {}, an upper bound of the limit: SAFE unless {}, which was not checked "
                             "at this size (decide with {}, or confirm in LAMMPS with dtcrit lammps-check)",
                             lim->bound.what, lim->bound.unchecked, lim->bound.decide);
