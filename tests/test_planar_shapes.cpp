@@ -173,8 +173,12 @@ TEST_CASE("planar shapes: a packing of ellipses of aspect ratio 1 is the disc pa
     const auto b = packing::analyse_system("ellipses", ellipses, o);
     CHECK(rel(b.omega_max, a.omega_max) < 1e-12);
     CHECK(rel(b.h_exact, a.h_exact) < 1e-10);
+    // The damped rk4 row reads the damping ratio of the top mode, undamped and doubly degenerate on
+    // this lattice, from a dense non-symmetric eigensolve of the first-order matrix: rounding moves
+    // that pair's real parts by up to sqrt(eps) |s| (3.4e-8 and 1.3e-8 of the limit between the two
+    // assemblies in two builds), so 1e-7 there.
     for (std::size_t k = 0; k < a.integrators.size(); ++k)
-      CHECK(rel(b.integrators[k].h_crit, a.integrators[k].h_crit) < 1e-9);
+      CHECK(rel(b.integrators[k].h_crit, a.integrators[k].h_crit) < (o.integrators[k] == "rk4" ? 1e-7 : 1e-9));
   }
 }
 
