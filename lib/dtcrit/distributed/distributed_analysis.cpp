@@ -9,6 +9,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <numeric>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -332,11 +333,16 @@ TopEigen solve_top(Mat A, double tolerance, Index max_iterations, Vec v) {
 // vector and the answer does not depend on it beyond the rounding of the sums.
 Vector serial_start_vector(const std::vector<std::int64_t>& original, Index dpp, std::int64_t particles) {
   Vector v(static_cast<Index>(original.size()) * dpp);
-  std::size_t next = 0;  // the first owned particle not yet passed
+  // The owned particles in ascending `original` (the parallel reader's are sorted in space instead).
+  std::vector<std::size_t> by(original.size());
+  std::iota(by.begin(), by.end(), std::size_t{0});
+  if (!std::is_sorted(original.begin(), original.end()))
+    std::sort(by.begin(), by.end(), [&](std::size_t a, std::size_t b) { return original[a] < original[b]; });
+  std::size_t next = 0;  // the first owned particle (in by's order) not yet passed
   linalg::lanczos_start_entries(particles * dpp, linalg::LanczosOptions{}.seed, [&](Index dof, double x) {
     const Index particle = dof / dpp;
-    while (next < original.size() && original[next] < particle) ++next;
-    if (next < original.size() && original[next] == particle) v[static_cast<Index>(next) * dpp + dof % dpp] = x;
+    while (next < by.size() && original[by[next]] < particle) ++next;
+    if (next < by.size() && original[by[next]] == particle) v[static_cast<Index>(by[next]) * dpp + dof % dpp] = x;
   });
   return v;
 }
@@ -600,6 +606,7 @@ DistributedReport analyse_local(LocalInput in, const DistributedOptions& opts) {
   // Each rank: the GlobalSystem of its local packing (owned particles, then ghosts).
   std::optional<packing::GlobalSystem> sys;
   const Index n_local = static_cast<Index>(part.radius.size());
+  const auto n_contacts = static_cast<Index>(in.contacts ? in.contacts->contacts.size() : part.contacts.size());
   collectively([&] {
     if (part.owned == 0) return;
     packing::Packing lp;
@@ -611,6 +618,7 @@ DistributedReport analyse_local(LocalInput in, const DistributedOptions& opts) {
                              part.centre[static_cast<std::size_t>(3 * i + 2)]);
     lp.radius = part.radius, lp.mass = part.mass, lp.inertia = part.inertia, lp.type = part.type;
     packing::ContactSet lc;
+    if (in.contacts) lc = std::move(*in.contacts);
     lc.laws = globals.laws;
     for (const WireContact& w : part.contacts) {
       packing::Contact c;
@@ -626,7 +634,8 @@ DistributedReport analyse_local(LocalInput in, const DistributedOptions& opts) {
   RankFigures mine;
   mine.particles = part.owned;
   mine.ghosts = n_local - part.owned;
-  mine.contacts = static_cast<Index>(part.contacts.size());
+  mine.contacts = n_contacts;
+  in.contacts.reset();
   part.centre.clear(), part.centre.shrink_to_fit();
   part.contacts.clear(), part.contacts.shrink_to_fit();
 

@@ -5,6 +5,7 @@
 // there on (local GlobalSystem, operator, eigensolves, limits) is one code for both.
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,12 +23,13 @@ struct WireContact {  // packing::Contact without Eigen's types
 
 // What a rank receives: its owned particles (first) and ghosts, their global indices in the
 // partitioned numbering (rank by rank, owned particles contiguous), the owned particles' indices in
-// the packing as read (ascending), and the contacts touching an owned particle in local indices.
+// the packing as read (ascending from the Splitter; in any order from the parallel reader, which sorts
+// them in space), and the contacts touching an owned particle in local indices.
 struct LocalPart {
   Index owned = 0;
   std::int64_t first_global = 0;  // global index of the first owned particle
   std::vector<std::int64_t> global;
-  std::vector<std::int64_t> original;  // owned particles only
+  std::vector<std::int64_t> original;  // owned particles only: the Lanczos start vector's entries
   std::vector<double> centre, radius, mass, inertia;
   std::vector<int> type;
   std::vector<WireContact> contacts;
@@ -47,6 +49,9 @@ struct Globals {
 struct LocalInput {
   Globals globals;
   LocalPart part;
+  // The parallel reader's contacts, already a ContactSet in local indices (part.contacts then empty):
+  // moved into the GlobalSystem without a copy.
+  std::optional<packing::ContactSet> contacts;
   packing::PackingReport report;
   packing::EstimateInputs estimates;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();  // of the rank's wall time

@@ -39,28 +39,33 @@ struct WireParticle {
 static_assert(std::is_trivially_copyable_v<WireParticle>);
 
 // Each rank's items to every rank, one MPI_Alltoallv of bytes (counts in bytes: at most 2 GiB per pair
-// of ranks, 2.5e7 particles).
-template <class T>
-std::vector<T> exchange(const std::vector<std::vector<T>>& to) {
+// of ranks, 2.5e7 particles). deal(emit) calls emit(rank, item) for every item, twice (a count, then a
+// fill), so that only the send buffer holds the items.
+template <class T, class Deal>
+std::vector<T> exchange(const Deal& deal) {
   const int P = ranks();
-  std::vector<int> send_counts(static_cast<std::size_t>(P)), recv_counts(static_cast<std::size_t>(P));
-  std::vector<int> send_at(static_cast<std::size_t>(P), 0), recv_at(static_cast<std::size_t>(P), 0);
-  std::vector<char> send;
-  for (int q = 0; q < P; ++q) {
-    const auto& items = to[static_cast<std::size_t>(q)];
-    const std::size_t bytes = items.size() * sizeof(T);
-    if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-      fail(fmt::format("parallel read: {} particles for one rank exceed one MPI message; use more ranks", items.size()));
-    send_counts[static_cast<std::size_t>(q)] = static_cast<int>(bytes);
-    send_at[static_cast<std::size_t>(q)] = static_cast<int>(send.size());
-    const auto* b = reinterpret_cast<const char*>(items.data());
-    send.insert(send.end(), b, b + bytes);
+  const auto uP = static_cast<std::size_t>(P);
+  std::vector<std::size_t> items(uP, 0);
+  deal([&](int q, const T&) { ++items[static_cast<std::size_t>(q)]; });
+  std::vector<int> send_counts(uP), recv_counts(uP), send_at(uP, 0), recv_at(uP, 0);
+  std::vector<std::size_t> fill(uP, 0);
+  std::size_t sent = 0;
+  for (std::size_t q = 0; q < uP; ++q) {
+    if (items[q] * sizeof(T) > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
+        sent > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+      fail(fmt::format("parallel read: {} items for one rank exceed one MPI message; use more ranks", items[q]));
+    send_counts[q] = static_cast<int>(items[q] * sizeof(T));
+    send_at[q] = static_cast<int>(sent * sizeof(T));
+    fill[q] = sent;
+    sent += items[q];
   }
+  std::vector<T> send(sent);
+  deal([&](int q, const T& item) { send[fill[static_cast<std::size_t>(q)]++] = item; });
   MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, PETSC_COMM_WORLD);
   std::size_t total = 0;
-  for (int q = 0; q < P; ++q) {
-    recv_at[static_cast<std::size_t>(q)] = static_cast<int>(total);
-    total += static_cast<std::size_t>(recv_counts[static_cast<std::size_t>(q)]);
+  for (std::size_t q = 0; q < uP; ++q) {
+    recv_at[q] = static_cast<int>(total);
+    total += static_cast<std::size_t>(recv_counts[q]);
   }
   std::vector<T> out(total / sizeof(T));
   MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), MPI_BYTE, out.data(), recv_counts.data(),
@@ -164,10 +169,9 @@ packing::Packing read_my_atoms(const std::string& path, const packing::DataFileL
 // Atom ids are unique (the serial reader's check): each id goes to rank id mod P, which sorts its own.
 void check_unique_ids(const std::string& path, const std::vector<std::int64_t>& ids) {
   const int P = ranks();
-  std::vector<std::vector<std::int64_t>> to(static_cast<std::size_t>(P));
-  for (std::int64_t id : ids) to[static_cast<std::size_t>(((id % P) + P) % P)].push_back(id);
-  std::vector<std::int64_t> mine = exchange(to);
-  to = {};
+  std::vector<std::int64_t> mine = exchange<std::int64_t>([&](const auto& emit) {
+    for (std::int64_t id : ids) emit(static_cast<int>(((id % P) + P) % P), id);
+  });
   std::sort(mine.begin(), mine.end());
   collectively([&] {
     for (std::size_t k = 1; k < mine.size(); ++k)
@@ -296,15 +300,30 @@ std::optional<DistributedAnswer> answer_packing_parallel_read(const packing::Pac
   const RcbCuts cuts = sample_cuts(x);
   std::vector<WireParticle> owned;
   {
-    std::vector<std::vector<WireParticle>> to(static_cast<std::size_t>(P));
-    for (std::size_t i = 0; i < x.size(); ++i)
-      to[static_cast<std::size_t>(cuts.owner(x[i]))].push_back(wire(mine, static_cast<Index>(i), first_index + static_cast<std::int64_t>(i)));
-    mine = packing::Packing{};
+    std::vector<int> owner(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) owner[i] = cuts.owner(x[i]);
     x = {};
-    owned = exchange(to);
+    owned = exchange<WireParticle>([&](const auto& emit) {
+      for (std::size_t i = 0; i < owner.size(); ++i)
+        emit(owner[i], wire(mine, static_cast<Index>(i), first_index + static_cast<std::int64_t>(i)));
+    });
+    mine = packing::Packing{};
   }
-  // In file order: `original` ascending, as the Lanczos start vector wants it.
-  std::sort(owned.begin(), owned.end(), [](const WireParticle& a, const WireParticle& b) { return a.original < b.original; });
+  // Sorted in space as the serial path sorts what it reads (packing::sort_spatially, on the wrapped
+  // centres): neighbours close in memory make the operator's applications faster.
+  {
+    packing::Packing sp;
+    for (std::size_t k = 0; k < owned.size(); ++k) {
+      sp.centre.push_back(wrapped(position(owned[k]), g));
+      sp.radius.push_back(owned[k].radius), sp.mass.push_back(owned[k].mass), sp.inertia.push_back(owned[k].inertia);
+      sp.type.push_back(owned[k].type), sp.id.push_back(static_cast<std::int64_t>(k));
+    }
+    packing::sort_spatially(sp);
+    std::vector<WireParticle> sorted;
+    sorted.reserve(owned.size());
+    for (std::int64_t k : sp.id) sorted.push_back(owned[static_cast<std::size_t>(k)]);
+    owned.swap(sorted);
+  }
   const auto n_owned = static_cast<std::int64_t>(owned.size());
   const std::int64_t first_global = exclusive_sum(n_owned);
   for (std::int64_t k = 0; k < n_owned; ++k) owned[static_cast<std::size_t>(k)].global = first_global + k;
@@ -332,7 +351,7 @@ std::optional<DistributedAnswer> answer_packing_parallel_read(const packing::Pac
   std::vector<WireParticle> ghosts;
   {
     say("sending each rank the ghosts within contact distance of its particles");
-    std::vector<std::vector<WireParticle>> to(static_cast<std::size_t>(P));
+    ghosts = exchange<WireParticle>([&](const auto& emit) {
     for (const auto& w : owned) {
       const Vec3 c = wrapped(position(w), g);
       for (int q = 0; q < P; ++q) {
@@ -350,10 +369,10 @@ std::optional<DistributedAnswer> answer_packing_parallel_read(const packing::Pac
           }
           near = best <= reach;
         }
-        if (near) to[static_cast<std::size_t>(q)].push_back(w);
+        if (near) emit(q, w);
       }
     }
-    ghosts = exchange(to);
+    });
   }
   std::sort(ghosts.begin(), ghosts.end(), [](const WireParticle& a, const WireParticle& b) { return a.global < b.global; });
 
@@ -372,19 +391,18 @@ std::optional<DistributedAnswer> answer_packing_parallel_read(const packing::Pac
   collectively([&] {
     if (!lp.centre.empty()) found = packing::find_contacts(lp, laws, co);
   });
-  // Kept: every contact that touches an owned particle, and the ghosts they reach (renumbered).
+  lp = packing::Packing{};
+  // Kept: every contact that touches an owned particle, and the ghosts they reach (renumbered). The
+  // contacts are compacted in place and handed to the analysis as they are (no second copy).
   LocalPart& part = in.part;
   part.owned = n_owned;
   part.first_global = first_global;
+  auto touches_owned = [&](const packing::Contact& c) { return c.i < n_owned || (c.j >= 0 && c.j < n_owned); };
   std::vector<std::int32_t> ghost_slot(ghosts.size(), -1);
-  std::vector<std::size_t> kept;
-  for (std::size_t k = 0; k < found.contacts.size(); ++k) {
-    const packing::Contact& c = found.contacts[k];
-    if (c.i >= n_owned && (c.j < 0 || c.j >= n_owned)) continue;
-    kept.push_back(k);
-    for (std::int32_t b : {c.i, c.j})
-      if (b >= n_owned) ghost_slot[static_cast<std::size_t>(b - n_owned)] = 0;
-  }
+  for (const packing::Contact& c : found.contacts)
+    if (touches_owned(c))
+      for (std::int32_t b : {c.i, c.j})
+        if (b >= n_owned) ghost_slot[static_cast<std::size_t>(b - n_owned)] = 0;
   std::int32_t next = static_cast<std::int32_t>(n_owned);
   for (auto& s : ghost_slot)
     if (s == 0) s = next++;  // ghosts stay in ascending global index
@@ -400,16 +418,20 @@ std::optional<DistributedAnswer> answer_packing_parallel_read(const packing::Pac
     if (ghost_slot[k] >= 0) add(ghosts[k]);
   std::int64_t pair_twice = 0;  // every pair contact counted twice over the ranks
   std::vector<std::int32_t> z(static_cast<std::size_t>(n_owned), 0);
-  for (std::size_t k : kept) {
-    const packing::Contact& c = found.contacts[k];
-    part.contacts.push_back({local_of(c.i), local_of(c.j), c.law, {c.normal.x(), c.normal.y(), c.normal.z()}, c.overlap});
-    const bool both = c.i < n_owned && c.j < n_owned;
-    pair_twice += both ? 2 : 1;
+  std::size_t kept = 0;
+  for (const packing::Contact& found_c : found.contacts) {
+    if (!touches_owned(found_c)) continue;
+    packing::Contact c = found_c;
+    pair_twice += c.i < n_owned && c.j < n_owned ? 2 : 1;
     for (std::int32_t b : {c.i, c.j})
       if (b < n_owned) ++z[static_cast<std::size_t>(b)];
+    c.i = local_of(c.i), c.j = local_of(c.j);
+    found.contacts[kept++] = c;
   }
-  found = {};
-  lp = packing::Packing{};
+  found.contacts.resize(kept);
+  found.laws = g.laws;
+  found.pair_contacts = static_cast<Index>(kept), found.wall_contacts = 0;
+  in.contacts = std::move(found);
   ghosts = {};
 
   // The facts of the whole packing the report gives, reduced on rank 0.
