@@ -2,7 +2,8 @@
 """The data files of the --parallel-read tests, written into OUT by write_lattice_data (the benchmarks'
 writer: FCC, compression 2e-3, radii spread): fcc5.data (500 spheres, radii +-0.1 %) and fcc5_bad.data,
 the same with a negative diameter on one line near the end of its Atoms section (a line that the last
-of several ranks parses, not rank 0)."""
+of several ranks parses, not rank 0), and one.data: one sphere in a periodic box shorter than its diameter
+(it touches its own images; on more ranks, ranks own nothing and read no line)."""
 import argparse
 import os
 import subprocess
@@ -28,7 +29,10 @@ def main():
     lines[k] = " ".join(w)
     with open(os.path.join(o.out, "fcc5_bad.data"), "w") as f:
         f.write("\n".join(lines))
-    print(f"wrote {good} and fcc5_bad.data (line {k + 1}: negative diameter)")
+    with open(os.path.join(o.out, "one.data"), "w") as f:
+        f.write("one sphere\n\n1 atoms\n1 atom types\n\n0 0.00199 xlo xhi\n0 0.00199 ylo yhi\n0 0.00199 zlo zhi\n\n"
+                "Atoms # sphere\n\n1 1 0.002 2500 0.001 0.001 0.001\n")
+    print(f"wrote {good}, fcc5_bad.data (line {k + 1}: negative diameter) and one.data")
 
 
 if __name__ == "__main__":

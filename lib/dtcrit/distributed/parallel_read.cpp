@@ -38,8 +38,8 @@ struct WireParticle {
 };
 static_assert(std::is_trivially_copyable_v<WireParticle>);
 
-// Each rank's items to every rank, one MPI_Alltoallv of bytes (counts in bytes: at most 2 GiB per pair
-// of ranks, 2.5e7 particles). deal(emit) calls emit(rank, item) for every item, twice (a count, then a
+// Each rank's items to every rank, one MPI_Alltoallv of bytes (int counts and offsets: at most 2 GiB
+// sent and received per rank, 3e7 particles). deal(emit) calls emit(rank, item) for every item, twice (a count, then a
 // fill), so that only the send buffer holds the items.
 template <class T, class Deal>
 std::vector<T> exchange(const Deal& deal) {
@@ -50,10 +50,15 @@ std::vector<T> exchange(const Deal& deal) {
   std::vector<int> send_counts(uP), recv_counts(uP), send_at(uP, 0), recv_at(uP, 0);
   std::vector<std::size_t> fill(uP, 0);
   std::size_t sent = 0;
+  constexpr auto int_max = static_cast<std::size_t>(std::numeric_limits<int>::max());
+  collectively([&] {  // (on every rank: a rank alone failing would leave the others waiting)
+    std::size_t all = 0;
+    for (std::size_t q = 0; q < uP; ++q) all += items[q];
+    if (all * sizeof(T) > int_max)
+      fail(fmt::format("parallel read: {} items of {} bytes from one rank exceed one MPI message; use more ranks", all,
+                       sizeof(T)));
+  });
   for (std::size_t q = 0; q < uP; ++q) {
-    if (items[q] * sizeof(T) > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
-        sent > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-      fail(fmt::format("parallel read: {} items for one rank exceed one MPI message; use more ranks", items[q]));
     send_counts[q] = static_cast<int>(items[q] * sizeof(T));
     send_at[q] = static_cast<int>(sent * sizeof(T));
     fill[q] = sent;
@@ -67,6 +72,10 @@ std::vector<T> exchange(const Deal& deal) {
     recv_at[q] = static_cast<int>(total);
     total += static_cast<std::size_t>(recv_counts[q]);
   }
+  collectively([&] {
+    if (total > int_max)
+      fail(fmt::format("parallel read: {} bytes to one rank exceed one MPI message; use more ranks", total));
+  });
   std::vector<T> out(total / sizeof(T));
   MPI_Alltoallv(send.data(), send_counts.data(), send_at.data(), MPI_BYTE, out.data(), recv_counts.data(),
                 recv_at.data(), MPI_BYTE, PETSC_COMM_WORLD);
@@ -125,10 +134,12 @@ std::uint64_t atoms_end(const std::string& path, const packing::DataFileLayout& 
   const std::uint64_t e = lo + n * static_cast<std::uint64_t>(me + 1) / static_cast<std::uint64_t>(P);
   std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
   const std::uint64_t start = line_start_from(path, b, lo, hi);
-  if (start < e) {
+  std::string text;
+  collectively([&] {
+    if (start < e) text = read_bytes(path, start, line_start_from(path, e, lo, hi));
+  });
+  if (!text.empty()) {
     // Whole lines from start: those starting before e, the last one read to its end.
-    const std::uint64_t stop = line_start_from(path, e, lo, hi);
-    const std::string text = read_bytes(path, start, stop);
     for (std::size_t at = 0; at < text.size();) {
       std::size_t nl = text.find('\n', at);
       if (nl == std::string::npos) nl = text.size();
@@ -151,7 +162,8 @@ packing::Packing read_my_atoms(const std::string& path, const packing::DataFileL
   const std::uint64_t b = line_start_from(path, lo + n * static_cast<std::uint64_t>(me) / static_cast<std::uint64_t>(P), lo, hi);
   const std::uint64_t e =
       line_start_from(path, lo + n * static_cast<std::uint64_t>(me + 1) / static_cast<std::uint64_t>(P), lo, hi);
-  std::string text = read_bytes(path, b, e);
+  std::string text;
+  collectively([&] { text = read_bytes(path, b, e); });
   const auto lines = static_cast<std::int64_t>(std::count(text.begin(), text.end(), '\n'));
   const long first_line = layout.atoms_first_line + static_cast<long>(exclusive_sum(lines));
   packing::Packing p;
@@ -318,7 +330,7 @@ std::optional<DistributedAnswer> answer_packing_parallel_read(const packing::Pac
       sp.radius.push_back(owned[k].radius), sp.mass.push_back(owned[k].mass), sp.inertia.push_back(owned[k].inertia);
       sp.type.push_back(owned[k].type), sp.id.push_back(static_cast<std::int64_t>(k));
     }
-    packing::sort_spatially(sp);
+    if (!owned.empty()) packing::sort_spatially(sp);  // (it refuses an empty packing)
     std::vector<WireParticle> sorted;
     sorted.reserve(owned.size());
     for (std::int64_t k : sp.id) sorted.push_back(owned[static_cast<std::size_t>(k)]);
