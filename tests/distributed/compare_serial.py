@@ -8,6 +8,11 @@ distributed path does not compute must say so (stability "not computed", h_crit 
 number. Also checked: "ranks", "eigensolver" (lanczos, or slepc with --eigensolver slepc), one entry per
 rank whose particles add up; against the serial Lanczos, the distributed Lanczos' omega_max to 1e-12
 and (undamped) its number of applications.
+
+With --parallel-read (the distributed run only): the report must say the file was read in parts, its
+input echo and warnings must equal the serial run's, and with --owned-below F on two ranks or more no
+rank may own more than F N / P of the N particles. --expect-serial-error: the command must fail under
+mpirun with the serial run's error line, once.
 """
 import json
 import math
@@ -37,11 +42,26 @@ def main():
         ap.add_argument("--serial-solver", default="dense")
         ap.add_argument("--operator", default="shell", help="the distributed operator: shell or assembled")
         ap.add_argument("--eigensolver", default="auto", help="the distributed eigensolver: auto (Lanczos) or slepc")
+        ap.add_argument("--parallel-read", action="store_true", help="the distributed run reads the data file in parts")
+        ap.add_argument("--owned-below", type=float, help="with P >= 2 ranks, each owns at most this times N / P")
+        ap.add_argument("--expect-serial-error", action="store_true",
+                        help="both runs fail; the distributed one with the serial one's message, once")
     o, args = comparison_args(options)
     env = mpi_env()
+    extra = ["--parallel-read"] if o.parallel_read else []
+
+    if o.expect_serial_error:
+        p = subprocess.run([o.dtcrit, "packing", *args, "--eigensolver", "lanczos"], capture_output=True, text=True,
+                           env=env, timeout=120)
+        lines = [l for l in p.stderr.splitlines() if l.startswith("dtcrit: error: ")]
+        if p.returncode == 0 or len(lines) != 1:
+            sys.exit(f"FAIL: the serial run should fail with one error line; got exit {p.returncode}:\n{p.stderr}")
+        message = lines[0][len("dtcrit: error: "):]
+        expect_failure([o.mpiexec, "-n", str(o.ranks), o.dtcrit, "packing", *args, *extra], message, o.ranks, env)
+        return
 
     if o.expect_error:
-        expect_failure([o.mpiexec, "-n", str(o.ranks), o.dtcrit, "packing", *args], o.expect_error, o.ranks, env)
+        expect_failure([o.mpiexec, "-n", str(o.ranks), o.dtcrit, "packing", *args, *extra], o.expect_error, o.ranks, env)
         return
     # The distributed analysis keeps Gershgorin's h_safe (no Cholesky certificate across ranks): the
     # serial run is asked for the same (--certify-dofs 0).
@@ -50,7 +70,7 @@ def main():
     serial = run([o.dtcrit, "packing", *args, "--json", "--rtol", "1e-10", "--eigensolver", o.serial_solver,
                   "--certify-dofs", "0"], env)
     dist = run([o.mpiexec, "-n", str(o.ranks), o.dtcrit, "packing", *args, "--json", "--rtol", "1e-10", "--operator",
-                o.operator, "--eigensolver", o.eigensolver], env)
+                o.operator, "--eigensolver", o.eigensolver, *extra], env)
 
     failures = []
 
@@ -73,6 +93,17 @@ def main():
     for key in ("particles", "dofs", "pair_contacts", "wall_contacts", "rattlers", "damped"):
         expect(dist["packing"][key] == serial["packing"][key], f"packing.{key}: {dist['packing'][key]} != {serial['packing'][key]}")
     expect(close(dist["packing"]["mean_coordination"], serial["packing"]["mean_coordination"]), "mean coordination")
+    if o.parallel_read:
+        expect(dist["distributed"]["input"].startswith("read in parts by every rank"),
+               f"input: {dist['distributed']['input']}")
+        expect(dist["inputs"] == serial["inputs"], f"inputs {dist['inputs']} != serial {serial['inputs']}")
+        expect(dist.get("warnings") == serial.get("warnings"), f"warnings {dist.get('warnings')} != {serial.get('warnings')}")
+    else:
+        expect("rank 0" in dist["distributed"]["input"], f"input: {dist['distributed']['input']}")
+    if o.owned_below and o.ranks >= 2:
+        n = serial["packing"]["particles"]
+        most = max(r["particles"] for r in per)
+        expect(most <= o.owned_below * n / o.ranks, f"a rank owns {most} of {n} particles (> {o.owned_below} N / P)")
     expect(dist["eigen"]["converged"], f"{solver} did not converge")
     expect(close(dist["omega_max"], serial["omega_max"]), f"omega_max {dist['omega_max']!r} != serial {serial['omega_max']!r}")
     if solver == "lanczos" and o.serial_solver == "lanczos":

@@ -21,6 +21,7 @@
 #include "dtcrit/packing/packing_request.hpp"
 #ifdef DTCRIT_WITH_MPI
 #include "dtcrit/distributed/distributed_analysis.hpp"
+#include "dtcrit/distributed/parallel_read.hpp"
 #include "dtcrit/distributed/runtime.hpp"
 #endif
 
@@ -35,6 +36,7 @@ struct PackingOptions {
   std::string write_matrices;  // folder for M.mtx, K.mtx, C.mtx, dofs.json
   std::string write_mode;      // LAMMPS dump of the top mode
   std::string operator_kind = "shell";  // distributed build: MatShell or assembled MPIAIJ
+  bool parallel_read = false;           // distributed build: every rank reads a part of --lammps-data
 };
 
 // The answer of this build: answer_packing, or in the distributed build the same over the MPI ranks
@@ -47,7 +49,7 @@ struct Answered {
 };
 
 std::optional<Answered> answer_request(const packing::PackingRequest& r, const std::string& operator_kind,
-                                       const std::function<void(std::string_view)>& progress) {
+                                       bool parallel_read, const std::function<void(std::string_view)>& progress) {
 #ifdef DTCRIT_WITH_MPI
   // Networks are analysed serially on rank 0, and so is any request naming a serial eigensolver; the
   // rest over the ranks (also on a single one): auto by the three-term Lanczos recurrence, slepc by
@@ -55,6 +57,10 @@ std::optional<Answered> answer_request(const packing::PackingRequest& r, const s
   const bool parallel = r.bodies.empty() && (r.eigensolver == "auto" || r.eigensolver == "slepc");
   if (r.bodies.empty() && !parallel)
     reject_unread(r, "--operator", "applies to the distributed analysis (--eigensolver auto or slepc) only");
+  if (parallel_read && !parallel)
+    distributed::collectively([] {
+      fail("--parallel-read is the distributed analysis' reader: give --eigensolver auto or slepc (and no --bodies)");
+    });
   if (!parallel) {
     if (distributed::rank() != 0) return std::nullopt;
     return Answered{packing::answer_packing(r, progress), {}, ""};
@@ -69,8 +75,12 @@ std::optional<Answered> answer_request(const packing::PackingRequest& r, const s
   request.eigensolver = "auto";  // the distributed analysis chooses its own solver (below), whatever the serial default
   const auto solver = r.eigensolver == "slepc" ? distributed::DistributedEigensolver::krylov_schur
                                                : distributed::DistributedEigensolver::lanczos;
-  auto answered = distributed::answer_packing_distributed(request, distributed::parse_operator_kind(operator_kind),
-                                                          solver, progress);
+  // --parallel-read: no rank holds the whole packing (distributed/parallel_read.hpp); else rank 0
+  // reads and builds it, then scatters.
+  auto answered = parallel_read ? distributed::answer_packing_parallel_read(
+                                      request, distributed::parse_operator_kind(operator_kind), solver, progress)
+                                : distributed::answer_packing_distributed(
+                                      request, distributed::parse_operator_kind(operator_kind), solver, progress);
   if (!answered) return std::nullopt;  // rank 0 writes the report
   nlohmann::json dj = distributed::to_json(answered->report);
   nlohmann::json extra;
@@ -78,6 +88,7 @@ std::optional<Answered> answer_request(const packing::PackingRequest& r, const s
   return Answered{std::move(answered->answer), std::move(extra), distributed::format_distributed(answered->report)};
 #else
   (void)operator_kind;
+  (void)parallel_read;
   if (r.eigensolver == "slepc")
     fail("--eigensolver slepc needs the distributed build (cmake --preset distributed; mpirun -np P dtcrit packing ...)");
   return Answered{packing::answer_packing(r, progress), {}, ""};
@@ -98,7 +109,7 @@ void run(const PackingOptions& o) {
   }
   if (r.bodies.empty()) files.declare("--write-mode", o.write_mode);
   const auto progress = terminal_progress();
-  const auto answered = answer_request(r, o.operator_kind, progress);
+  const auto answered = answer_request(r, o.operator_kind, o.parallel_read, progress);
   if (!answered) return;
   const packing::PackingAnswer& a = answered->answer;
   // The global system as analysed, and its top mode, for other tools.
@@ -175,6 +186,10 @@ void add_packing_command(CLI::App& app) {
                   "distributed analysis: the operator M^-1/2 K M^-1/2 as shell (matrix-free over GlobalSystem, "
                   "default) or assembled (PETSc MPIAIJ)")
       ->capture_default_str();
+  cmd->add_flag("--parallel-read", o->parallel_read,
+                "distributed analysis: every rank reads its own byte range of the --lammps-data file's Atoms section "
+                "and the particles are redistributed by space, so that no rank holds the whole packing (atom_style "
+                "sphere; no walls, --type-law, --clumps or --lammps-contacts)");
 #endif
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->add_option("-o,--output", o->output, "write to this file instead of the terminal");

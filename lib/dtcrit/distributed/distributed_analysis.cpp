@@ -9,6 +9,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <numeric>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 #include <slepceps.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/distributed/local_part.hpp"
 #include "dtcrit/distributed/partition.hpp"
 #include "dtcrit/distributed/runtime.hpp"
 #include "dtcrit/integrators/registry.hpp"
@@ -107,25 +109,6 @@ std::vector<char> receive_bytes(int from) {
   return b;
 }
 
-struct WireContact {  // packing::Contact without Eigen's types
-  std::int32_t i, j, law;
-  double normal[3];
-  double overlap;
-};
-
-// What a rank receives: its owned particles (first) and ghosts, their global indices in the
-// partitioned numbering (rank by rank, owned particles contiguous), the owned particles' indices in
-// the packing as read (ascending), and the contacts touching an owned particle in local indices.
-struct LocalPart {
-  Index owned = 0;
-  std::int64_t first_global = 0;  // global index of the first owned particle
-  std::vector<std::int64_t> global;
-  std::vector<std::int64_t> original;  // owned particles only
-  std::vector<double> centre, radius, mass, inertia;
-  std::vector<int> type;
-  std::vector<WireContact> contacts;
-};
-
 // The wire order of a LocalPart (const for Writer, not for Reader): one list, so that pack() and
 // unpack() cannot disagree.
 static_assert(sizeof(Index) == sizeof(std::int64_t));  // `owned` goes over the wire as 8 bytes
@@ -143,15 +126,6 @@ void fields(Io& io, Part& l) {
   io.field(l.type);
   io.field(l.contacts);
 }
-
-// What every rank needs of the whole packing, and what rank 0 keeps for the report.
-struct Globals {
-  int dim = 3;
-  double box_lo[3] = {}, box_hi[3] = {};
-  bool periodic[3] = {};
-  std::int64_t particles = 0;
-  std::vector<contact::ContactLaw> laws;
-};
 
 // The wire order of Globals.
 template <class Io, class G>
@@ -359,11 +333,16 @@ TopEigen solve_top(Mat A, double tolerance, Index max_iterations, Vec v) {
 // vector and the answer does not depend on it beyond the rounding of the sums.
 Vector serial_start_vector(const std::vector<std::int64_t>& original, Index dpp, std::int64_t particles) {
   Vector v(static_cast<Index>(original.size()) * dpp);
-  std::size_t next = 0;  // the first owned particle not yet passed
+  // The owned particles in ascending `original` (the parallel reader's are sorted in space instead).
+  std::vector<std::size_t> by(original.size());
+  std::iota(by.begin(), by.end(), std::size_t{0});
+  if (!std::is_sorted(original.begin(), original.end()))
+    std::sort(by.begin(), by.end(), [&](std::size_t a, std::size_t b) { return original[a] < original[b]; });
+  std::size_t next = 0;  // the first owned particle (in by's order) not yet passed
   linalg::lanczos_start_entries(particles * dpp, linalg::LanczosOptions{}.seed, [&](Index dof, double x) {
     const Index particle = dof / dpp;
-    while (next < original.size() && original[next] < particle) ++next;
-    if (next < original.size() && original[next] == particle) v[static_cast<Index>(next) * dpp + dof % dpp] = x;
+    while (next < by.size() && original[by[next]] < particle) ++next;
+    if (next < by.size() && original[by[next]] == particle) v[static_cast<Index>(by[next]) * dpp + dof % dpp] = x;
   });
   return v;
 }
@@ -495,8 +474,6 @@ OperatorKind parse_operator_kind(const std::string& name) {
   fail(fmt::format("--operator '{}' is not known; expected shell (matrix-free) or assembled (MPIAIJ)", name));
 }
 
-namespace {
-
 // Every rank runs the same collective solves, so every rank needs rank 0's options (the other ranks
 // did not read the request: the integrators may come from rank 0's LAMMPS script). Progress and the
 // material heuristics stay on rank 0, which alone uses them.
@@ -533,30 +510,22 @@ DistributedOptions shared_options(const DistributedOptions& mine) {
   return o;
 }
 
-}  // namespace
-
 DistributedReport analyse_distributed(const packing::Packing* p, const packing::ContactSet* contacts,
                                       const DistributedOptions& given) {
   const DistributedOptions opts = shared_options(given);
-  const auto t_start = std::chrono::steady_clock::now();
-  auto seconds = [](std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  };
+  LocalInput in;
+  in.input = "read and built on rank 0 (O(N) memory there), then scattered";
   const int me = rank(), P = ranks();
   auto say = [&](std::string_view what) {
     if (me == 0 && opts.analysis.progress) opts.analysis.progress(what);
   };
-  DistributedReport out;
-  out.ranks = P;
-  out.operator_kind = opts.op;
-  out.eigensolver = opts.eigensolver;
-  packing::PackingReport& r = out.report;
+  packing::PackingReport& r = in.report;
 
   // Rank 0: the facts of the whole packing, the partition and every rank's part.
-  Globals globals;
+  Globals& globals = in.globals;
   std::vector<int> owner;
   std::optional<Splitter> splitter;
-  packing::EstimateInputs estimates;
+  packing::EstimateInputs& estimates = in.estimates;
   collectively(
       [&] {
         if (!p || !contacts) fail("distributed: rank 0 needs the packing and its contacts");
@@ -603,19 +572,41 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
       true);
   globals = unpack<Globals>(broadcast_bytes(me == 0 ? pack(globals) : std::vector<char>{}));
   say("sending each rank its particles, ghosts and contacts");
-  LocalPart part;
   if (me == 0) {
     for (int to = 1; to < P; ++to) send_bytes(pack(splitter->part(to)), to);
-    part = splitter->part(0);
+    in.part = splitter->part(0);
     splitter.reset();
     owner = {};
   } else {
-    part = unpack<LocalPart>(receive_bytes(0));
+    in.part = unpack<LocalPart>(receive_bytes(0));
   }
+  return analyse_local(std::move(in), opts);
+}
+
+DistributedReport analyse_local(LocalInput in, const DistributedOptions& opts) {
+  auto seconds = [](std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  };
+  const auto t_start = in.start;
+  const int me = rank(), P = ranks();
+  auto say = [&](std::string_view what) {
+    if (me == 0 && opts.analysis.progress) opts.analysis.progress(what);
+  };
+  DistributedReport out;
+  out.ranks = P;
+  out.operator_kind = opts.op;
+  out.eigensolver = opts.eigensolver;
+  out.input = std::move(in.input);
+  out.report = std::move(in.report);
+  packing::PackingReport& r = out.report;
+  const Globals& globals = in.globals;
+  LocalPart& part = in.part;
+  packing::EstimateInputs& estimates = in.estimates;
 
   // Each rank: the GlobalSystem of its local packing (owned particles, then ghosts).
   std::optional<packing::GlobalSystem> sys;
   const Index n_local = static_cast<Index>(part.radius.size());
+  const auto n_contacts = static_cast<Index>(in.contacts ? in.contacts->contacts.size() : part.contacts.size());
   collectively([&] {
     if (part.owned == 0) return;
     packing::Packing lp;
@@ -627,6 +618,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
                              part.centre[static_cast<std::size_t>(3 * i + 2)]);
     lp.radius = part.radius, lp.mass = part.mass, lp.inertia = part.inertia, lp.type = part.type;
     packing::ContactSet lc;
+    if (in.contacts) lc = std::move(*in.contacts);
     lc.laws = globals.laws;
     for (const WireContact& w : part.contacts) {
       packing::Contact c;
@@ -642,7 +634,8 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
   RankFigures mine;
   mine.particles = part.owned;
   mine.ghosts = n_local - part.owned;
-  mine.contacts = static_cast<Index>(part.contacts.size());
+  mine.contacts = n_contacts;
+  in.contacts.reset();
   part.centre.clear(), part.centre.shrink_to_fit();
   part.contacts.clear(), part.contacts.shrink_to_fit();
 
@@ -874,14 +867,14 @@ nlohmann::json to_json(const DistributedReport& r) {
                    {"wall_time_s", f.wall_seconds}, {"peak_memory_mb", f.peak_memory_mb}});
   }
   j["distributed"] = {
-      {"partition", "recursive coordinate bisection along the longest axis, weight 1 + contacts per particle"},
+      {"partition", r.partition},
       {"operator", r.operator_kind == OperatorKind::assembled
                        ? "PETSc MPIAIJ M^-1/2 K M^-1/2 (and C) assembled from GlobalSystem's blocks of owned rows"
                        : "PETSc MatShell: GlobalSystem::apply_scaled on owned particles and ghosts"},
       {"eigensolver", lanczos ? "three-term Lanczos over the ranks (MPI_Allreduce of its sums), relative residual tolerance"
                               : "SLEPc Krylov-Schur, EPS_HEP, EPS_LARGEST_REAL, relative residual tolerance"},
       {"eigensolves", r.eigensolves},
-      {"input", "read and built on rank 0 (O(N) memory there), then scattered"},
+      {"input", r.input},
       {"not_computed", r.not_computed},
       {"per_rank", per}};
   return j;
@@ -889,10 +882,11 @@ nlohmann::json to_json(const DistributedReport& r) {
 
 std::string format_distributed(const DistributedReport& r) {
   std::string out = fmt::format(
-      "\ndistributed: {} ranks (particles by recursive coordinate bisection, weight 1 + contacts); omega_max by {} on "
+      "\ndistributed: {} ranks (particles by {}); omega_max by {} on "
       "{}, {} eigensolves, {} operator applications\n",
-      r.ranks, r.eigensolver == DistributedEigensolver::lanczos ? "the three-term Lanczos recurrence" : "SLEPc Krylov-Schur",
+      r.ranks, r.partition, r.eigensolver == DistributedEigensolver::lanczos ? "the three-term Lanczos recurrence" : "SLEPc Krylov-Schur",
       r.operator_kind == OperatorKind::assembled ? "an assembled PETSc MPIAIJ matrix" : "a PETSc MatShell (matrix-free)", r.eigensolves, r.report.eigen_operations + r.report.damped_operations);
+  out += fmt::format("input: {}\n", r.input);
   TextTable t({"rank", "particles", "ghosts", "contacts", "wall time [s]", "peak memory [MB]"});
   for (std::size_t q = 0; q < r.per_rank.size(); ++q) {
     const RankFigures& f = r.per_rank[q];

@@ -68,6 +68,8 @@ struct DistributedReport {
   Index eigensolves = 0;          // largest-eigenvalue solves (1 undamped; 1 + Newton iterations damped)
   std::vector<RankFigures> per_rank;  // rank 0 only
   std::vector<std::string> not_computed;  // integrator rows this path does not compute
+  std::string input;  // how the packing was read: on rank 0 then scattered, or in parts by every rank
+  std::string partition = "recursive coordinate bisection along the longest axis, weight 1 + contacts per particle";
 };
 
 // Collective over PETSC_COMM_WORLD. On rank 0 p and contacts are the whole packing; the other ranks

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 
 #include "dtcrit/core/check.hpp"
@@ -10,10 +11,12 @@ namespace dtcrit::distributed {
 
 namespace {
 
+// tree (may be null): the cuts in preorder, for points outside the set (rcb_cuts).
 void bisect(const std::vector<packing::Vec3>& x, const std::vector<double>& w, std::int64_t* first, std::int64_t* last,
-            int rank0, int parts, std::vector<int>& owner) {
+            int rank0, int parts, std::vector<int>& owner, std::vector<RcbCuts::Node>* tree) {
   if (parts == 1 || last - first <= 0) {
     for (auto* it = first; it != last; ++it) owner[static_cast<std::size_t>(*it)] = rank0;
+    if (tree) tree->push_back({-1, 0.0, rank0});
     return;
   }
   packing::Vec3 lo = x[static_cast<std::size_t>(*first)], hi = lo;
@@ -36,8 +39,16 @@ void bisect(const std::vector<packing::Vec3>& x, const std::vector<double>& w, s
   double run = 0.0;
   auto* cut = first;
   while (cut != last && run + 0.5 * w[static_cast<std::size_t>(*cut)] < share) run += w[static_cast<std::size_t>(*cut++)];
-  bisect(x, w, first, cut, rank0, left, owner);
-  bisect(x, w, cut, last, rank0 + left, parts - left, owner);
+  std::size_t node = 0;
+  if (tree) {
+    node = tree->size();
+    // Left: below the first coordinate of the right side (every point when the right side is empty).
+    const double at = cut == last ? std::numeric_limits<double>::infinity() : x[static_cast<std::size_t>(*cut)][axis];
+    tree->push_back({axis, at, 0});
+  }
+  bisect(x, w, first, cut, rank0, left, owner, tree);
+  if (tree) (*tree)[node].next = static_cast<int>(tree->size());
+  bisect(x, w, cut, last, rank0 + left, parts - left, owner, tree);
 }
 
 }  // namespace
@@ -49,8 +60,26 @@ std::vector<int> partition_rcb(const std::vector<packing::Vec3>& centres, const 
   std::vector<std::int64_t> order(centres.size());
   std::iota(order.begin(), order.end(), 0);
   std::vector<int> owner(centres.size(), 0);
-  bisect(centres, weights, order.data(), order.data() + order.size(), 0, parts, owner);
+  bisect(centres, weights, order.data(), order.data() + order.size(), 0, parts, owner, nullptr);
   return owner;
+}
+
+RcbCuts rcb_cuts(const std::vector<packing::Vec3>& sample, const std::vector<double>& weights, int parts) {
+  if (parts < 1) fail(fmt::format("partition: parts = {} must be at least 1", parts));
+  if (weights.size() != sample.size())
+    fail(fmt::format("partition: {} weights for {} particles", weights.size(), sample.size()));
+  std::vector<std::int64_t> order(sample.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<int> owner(sample.size(), 0);
+  RcbCuts cuts;
+  bisect(sample, weights, order.data(), order.data() + order.size(), 0, parts, owner, &cuts.nodes);
+  return cuts;
+}
+
+int RcbCuts::owner(const packing::Vec3& x) const {
+  std::size_t k = 0;
+  while (nodes[k].axis >= 0) k = x[nodes[k].axis] < nodes[k].cut ? k + 1 : static_cast<std::size_t>(nodes[k].next);
+  return nodes[k].next;
 }
 
 }  // namespace dtcrit::distributed

@@ -23,7 +23,9 @@ namespace {
 // Lines of a stream, numbered for the messages; `path` names the source ("FILE:LINE: ...").
 class LineReader {
  public:
-  LineReader(std::istream& in, const std::string& path) : path_(path), in_(in) {}
+  // first_line: the number of the stream's first line in the file (a part of a file read alone).
+  LineReader(std::istream& in, const std::string& path, long first_line = 1)
+      : path_(path), in_(in), line_(first_line - 1) {}
   bool next(std::string& line) {
     if (!std::getline(in_, line)) return false;
     ++line_;
@@ -74,6 +76,102 @@ bool next_body_line(LineReader& in, std::string& line, std::string& s, std::stri
     return true;
   }
   return false;
+}
+
+// The header of a data file (until its first keyword line, left in `section` and `line`).
+struct DataHeader {
+  long atoms = -1;
+  long atom_types = std::numeric_limits<int>::max();  // without an 'atom types' line: any int
+  std::array<bool, 3> have_box{false, false, false};
+};
+
+void read_header(LineReader& in, Packing& p, DataHeader& h, std::string& line, std::string& s, std::string& section) {
+  while (next_body_line(in, line, s, section)) {
+    const auto w = split_words(s);
+    if (w.size() >= 2 && w[1] == "atoms") {
+      h.atoms = in.integer(w[0], "the number of atoms");
+      if (h.atoms < 1) in.expected("a positive number of atoms", w[0]);
+    } else if (w.size() >= 3 && w[1] == "atom" && w[2] == "types") {
+      h.atom_types = in.integer(w[0], "the number of atom types");
+      if (h.atom_types < 1) in.expected("a positive number of atom types", w[0]);
+    } else if (w.size() == 4 && (w[2] == "xlo" || w[2] == "ylo" || w[2] == "zlo")) {
+      const int axis = w[2][0] - 'x';
+      if (w[3] != std::string(1, w[2][0]) + "hi") in.expected(fmt::format("'{0}lo {0}hi'", w[2][0]), s);
+      p.box_lo[axis] = in.number(w[0], fmt::format("{}lo", w[2][0]));
+      p.box_hi[axis] = in.number(w[1], fmt::format("{}hi", w[2][0]));
+      h.have_box[static_cast<std::size_t>(axis)] = true;
+    } else if (w.size() >= 4 && w[w.size() - 3] == "xy") {
+      in.error("triclinic boxes (xy xz yz) are not supported; expected an orthogonal box");
+    }
+    // Other header lines (bonds, ellipsoids, ...) carry nothing a packing needs.
+  }
+  if (h.atoms < 0) fail(fmt::format("{}: the header has no 'N atoms' line", in.path()));
+}
+
+// The style of the Atoms section's lines: from its keyword line's hint ("Atoms # sphere" or
+// "Atoms # hybrid"), else decided by the column count of its first line.
+struct AtomStyle {
+  bool hybrid = false, hint = false;
+};
+
+void read_style_hint(const LineReader& in, const std::string& line, AtomStyle& style) {
+  const auto hash = line.find('#');
+  if (hash == std::string::npos) return;
+  const std::string name(trim(line.substr(hash + 1)));
+  style.hint = true;
+  if (name == "hybrid") style.hybrid = true;
+  else if (name != "sphere")
+    in.expected("'Atoms # sphere' (atom_style sphere) or 'Atoms # hybrid' (atom_style hybrid sphere molecular)",
+                trim(line));
+}
+
+// One line of the Atoms section, `s` without its comment: the particle appended to p, its id to ids
+// and (hybrid) its molecule to molecules. `first`: the section's first line (it decides the style
+// when the keyword line has no hint). The one parser of Atoms lines: read_lammps_data and the
+// reader of a part of the section (read_lammps_data_atoms) both call it.
+void read_atom_line(const LineReader& in, const std::string& s, bool first, AtomStyle& style, long atom_types,
+                    const ReadOptions& opts, Packing& p, std::vector<long>& ids, std::vector<std::int64_t>& molecules) {
+  const auto w = split_words(s);
+  if (!style.hint && first && (w.size() == 8 || w.size() == 11)) style.hybrid = true;
+  const bool hybrid = style.hybrid;
+  if (!hybrid && w.size() != 7 && w.size() != 10)
+    in.expected("'id type diameter density x y z' with optional image flags 'ix iy iz' (7 or 10 columns)", s);
+  if (hybrid && w.size() != 8 && w.size() != 11)
+    in.expected("'id type x y z diameter density molecule' with optional image flags 'ix iy iz' (8 or 11 columns, "
+                "atom_style hybrid sphere molecular)", s);
+  const long id = in.integer(w[0], "an integer atom id");
+  const long type = in.integer(w[1], "an integer atom type");
+  // LAMMPS refuses a type beyond the header's count ("Invalid atom type in Atoms section").
+  if (type < 1 || type > atom_types)
+    in.expected(fmt::format("an atom type from 1 to {}{}", atom_types,
+                            atom_types < std::numeric_limits<int>::max() ? " (the header's 'atom types')" : ""),
+                w[1]);
+  const std::size_t at_diameter = hybrid ? 5 : 2, at_x = hybrid ? 2 : 4, images = hybrid ? 8 : 7;
+  const double diameter = in.number(w[at_diameter], "a diameter");
+  if (!(diameter > 0.0)) in.expected("a positive diameter (atom_style sphere, finite-size particles)", w[at_diameter]);
+  const double density = in.number(w[at_diameter + 1], "a density");
+  if (!(density > 0.0)) in.expected("a positive density", w[at_diameter + 1]);
+  Vec3 x;
+  for (int d = 0; d < 3; ++d) x[d] = in.number(w[at_x + static_cast<std::size_t>(d)], fmt::format("coordinate {}", "xyz"[d]));
+  if (hybrid) {
+    const long molecule = in.integer(w[7], "an integer molecule ID");
+    if (molecule < 0) in.expected("a molecule ID >= 0", w[7]);
+    molecules.push_back(molecule);
+  }
+  if (w.size() == images + 3)
+    for (std::size_t k = images; k < images + 3; ++k) in.integer(w[k], "an integer image flag");
+  ids.push_back(id);
+  p.centre.push_back(x);
+  p.radius.push_back(0.5 * diameter);
+  p.mass.push_back(0.0);
+  p.inertia.push_back(0.0);
+  p.type.push_back(static_cast<int>(type));
+  // A data file's density is mass / (4/3 pi r^3) in 2D too (AtomVecSphere::data_atom_post(),
+  // atom_vec_sphere.cpp); a disc differs in its inertia only (fix nve/sphere disc).
+  const double r = 0.5 * diameter;
+  p.mass.back() = contact::sphere_mass(r, density);
+  p.inertia.back() = p.dim == 2 && opts.body_model == BodyModel::disc ? contact::disc_inertia(p.mass.back(), r)
+                                                                       : contact::sphere_inertia(p.mass.back(), r);
 }
 
 void check_dimension(const ReadOptions& opts) {
@@ -129,35 +227,15 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
   LineReader in(stream, path);
   std::string line;
   if (!in.next(line)) in.error("expected the title line of a LAMMPS data file, got an empty file");
-  long atoms = -1;
-  long atom_types = std::numeric_limits<int>::max();  // without an 'atom types' line: any int
-  std::array<bool, 3> have_box{false, false, false};
   Packing p;
   p.dim = opts.dimension;  // the inertia of a disc needs it
   p.source = fmt::format("LAMMPS data file {}", path);
   std::string section;
   std::string s;
-  // Header.
-  while (next_body_line(in, line, s, section)) {
-    const auto w = split_words(s);
-    if (w.size() >= 2 && w[1] == "atoms") {
-      atoms = in.integer(w[0], "the number of atoms");
-      if (atoms < 1) in.expected("a positive number of atoms", w[0]);
-    } else if (w.size() >= 3 && w[1] == "atom" && w[2] == "types") {
-      atom_types = in.integer(w[0], "the number of atom types");
-      if (atom_types < 1) in.expected("a positive number of atom types", w[0]);
-    } else if (w.size() == 4 && (w[2] == "xlo" || w[2] == "ylo" || w[2] == "zlo")) {
-      const int axis = w[2][0] - 'x';
-      if (w[3] != std::string(1, w[2][0]) + "hi") in.expected(fmt::format("'{0}lo {0}hi'", w[2][0]), s);
-      p.box_lo[axis] = in.number(w[0], fmt::format("{}lo", w[2][0]));
-      p.box_hi[axis] = in.number(w[1], fmt::format("{}hi", w[2][0]));
-      have_box[axis] = true;
-    } else if (w.size() >= 4 && w[w.size() - 3] == "xy") {
-      in.error("triclinic boxes (xy xz yz) are not supported; expected an orthogonal box");
-    }
-    // Other header lines (bonds, ellipsoids, ...) carry nothing a packing needs.
-  }
-  if (atoms < 0) fail(fmt::format("{}: the header has no 'N atoms' line", path));
+  DataHeader h;
+  read_header(in, p, h, line, s, section);
+  const long atoms = h.atoms, atom_types = h.atom_types;
+  const std::array<bool, 3>& have_box = h.have_box;
   if (section.empty()) fail(fmt::format("{}:{}: expected an Atoms section, got the end of the file", path, in.line()));
 
   std::vector<long> ids;
@@ -166,22 +244,14 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
   // "Atoms # hybrid" (atom_style hybrid sphere molecular, what fix rigid/small molecule needs):
   // id type x y z diameter density molecule [ix iy iz], the order write_data uses for that style.
   // Without a style hint the column count decides (7/10: sphere, 8/11: hybrid sphere molecular).
-  bool hybrid = false, style_hint = false;
+  AtomStyle style;
   std::map<long, long> molecule_section;  // atom id -> molecule, from a Molecules section
   while (!section.empty()) {
     const std::string name = section;
     section.clear();
     const bool is_atoms = name.rfind("Atoms", 0) == 0 && (name.size() == 5 || std::isspace(static_cast<unsigned char>(name[5])));
     if (is_atoms) {
-      const auto hash = line.find('#');
-      if (hash != std::string::npos) {
-        const std::string style(trim(line.substr(hash + 1)));
-        style_hint = true;
-        if (style == "hybrid") hybrid = true;
-        else if (style != "sphere")
-          in.expected("'Atoms # sphere' (atom_style sphere) or 'Atoms # hybrid' (atom_style hybrid sphere molecular)",
-                      trim(line));
-      }
+      read_style_hint(in, line, style);
       if (have_atoms) in.error("expected one Atoms section, got a second");
       have_atoms = true;
     }
@@ -197,46 +267,7 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
         continue;
       }
       if (!is_atoms) continue;
-      const auto w = split_words(s);
-      if (!style_hint && ids.empty() && (w.size() == 8 || w.size() == 11)) hybrid = true;
-      if (!hybrid && w.size() != 7 && w.size() != 10)
-        in.expected("'id type diameter density x y z' with optional image flags 'ix iy iz' (7 or 10 columns)", s);
-      if (hybrid && w.size() != 8 && w.size() != 11)
-        in.expected("'id type x y z diameter density molecule' with optional image flags 'ix iy iz' (8 or 11 columns, "
-                    "atom_style hybrid sphere molecular)", s);
-      const long id = in.integer(w[0], "an integer atom id");
-      const long type = in.integer(w[1], "an integer atom type");
-      // LAMMPS refuses a type beyond the header's count ("Invalid atom type in Atoms section").
-      if (type < 1 || type > atom_types)
-        in.expected(fmt::format("an atom type from 1 to {}{}", atom_types,
-                                atom_types < std::numeric_limits<int>::max() ? " (the header's 'atom types')" : ""),
-                    w[1]);
-      const std::size_t at_diameter = hybrid ? 5 : 2, at_x = hybrid ? 2 : 4, images = hybrid ? 8 : 7;
-      const double diameter = in.number(w[at_diameter], "a diameter");
-      if (!(diameter > 0.0)) in.expected("a positive diameter (atom_style sphere, finite-size particles)", w[at_diameter]);
-      const double density = in.number(w[at_diameter + 1], "a density");
-      if (!(density > 0.0)) in.expected("a positive density", w[at_diameter + 1]);
-      Vec3 x;
-      for (int d = 0; d < 3; ++d) x[d] = in.number(w[at_x + static_cast<std::size_t>(d)], fmt::format("coordinate {}", "xyz"[d]));
-      if (hybrid) {
-        const long molecule = in.integer(w[7], "an integer molecule ID");
-        if (molecule < 0) in.expected("a molecule ID >= 0", w[7]);
-        molecules.push_back(molecule);
-      }
-      if (w.size() == images + 3)
-        for (std::size_t k = images; k < images + 3; ++k) in.integer(w[k], "an integer image flag");
-      ids.push_back(id);
-      p.centre.push_back(x);
-      p.radius.push_back(0.5 * diameter);
-      p.mass.push_back(0.0);
-      p.inertia.push_back(0.0);
-      p.type.push_back(static_cast<int>(type));
-      // A data file's density is mass / (4/3 pi r^3) in 2D too (AtomVecSphere::data_atom_post(),
-      // atom_vec_sphere.cpp); a disc differs in its inertia only (fix nve/sphere disc).
-      const double r = 0.5 * diameter;
-      p.mass.back() = contact::sphere_mass(r, density);
-      p.inertia.back() = p.dim == 2 && opts.body_model == BodyModel::disc ? contact::disc_inertia(p.mass.back(), r)
-                                                                           : contact::sphere_inertia(p.mass.back(), r);
+      read_atom_line(in, s, ids.empty(), style, atom_types, opts, p, ids, molecules);
       if (static_cast<long>(p.centre.size()) > atoms)
         in.error(fmt::format("expected {} atoms as the header says, got more", atoms));
     }
@@ -252,7 +283,7 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
   }
   p.id.assign(ids.begin(), ids.end());
   if (!molecule_section.empty()) {
-    if (hybrid) fail(fmt::format("{}: molecule IDs in both the Atoms and a Molecules section", path));
+    if (style.hybrid) fail(fmt::format("{}: molecule IDs in both the Atoms and a Molecules section", path));
     for (long id : ids) {
       const auto m = molecule_section.find(id);
       if (m == molecule_section.end()) fail(fmt::format("{}: atom {} has no line in the Molecules section", path, id));
@@ -269,6 +300,74 @@ Packing read_lammps_data(std::istream& stream, const std::string& path, const Re
         fail(fmt::format("{}: axis {} is periodic but the header has no {}lo {}hi line", path, "xyz"[d], "xyz"[d], "xyz"[d]));
   }
   finish_dimension(p, path);
+  return p;
+}
+
+bool is_section_line(std::string_view line) {
+  const std::string s = strip_comment(std::string(line));
+  return !s.empty() && std::isalpha(static_cast<unsigned char>(s[0]));
+}
+
+DataFileLayout read_lammps_data_layout(const std::string& path, const ReadOptions& opts) {
+  check_dimension(opts);
+  DataFileLayout layout;
+  layout.size = check_input_file(path, "LAMMPS data file");
+  std::ifstream file(path, std::ios::binary);
+  if (!file) fail(fmt::format("LAMMPS data file '{}': cannot be opened (permissions?)", excerpt(path)));
+  LineReader in(file, path);
+  std::string line, s, section;
+  if (!in.next(line)) in.error("expected the title line of a LAMMPS data file, got an empty file");
+  Packing box;
+  DataHeader h;
+  read_header(in, box, h, line, s, section);
+  layout.atoms = h.atoms, layout.atom_types = h.atom_types;
+  layout.box_lo = box.box_lo, layout.box_hi = box.box_hi;
+  if (opts.periodic)
+    for (int d = 0; d < 3; ++d)
+      if ((*opts.periodic)[static_cast<std::size_t>(d)] && !h.have_box[static_cast<std::size_t>(d)] && d < opts.dimension)
+        fail(fmt::format("{}: axis {} is periodic but the header has no {}lo {}hi line", path, "xyz"[d], "xyz"[d], "xyz"[d]));
+  // The sections before Atoms (Masses, Pair Coeffs, ...) are skipped, as read_lammps_data does.
+  while (!section.empty()) {
+    const std::string name = section;
+    section.clear();
+    if (name.rfind("Atoms", 0) == 0 && (name.size() == 5 || std::isspace(static_cast<unsigned char>(name[5])))) {
+      AtomStyle style;
+      read_style_hint(in, line, style);
+      layout.atoms_begin = static_cast<std::uint64_t>(file.tellg());
+      layout.atoms_first_line = in.line() + 1;
+      layout.hybrid = style.hybrid;
+      if (!style.hint && next_body_line(in, line, s, section)) {  // the first line's columns decide
+        const auto w = split_words(s);
+        layout.hybrid = w.size() == 8 || w.size() == 11;
+      }
+      return layout;
+    }
+    while (next_body_line(in, line, s, section)) {
+    }
+  }
+  fail(fmt::format("{}:{}: expected an Atoms section, got the end of the file", path, in.line()));
+}
+
+Packing read_lammps_data_atoms(std::string text, const std::string& path, long first_line, const DataFileLayout& layout,
+                               const ReadOptions& opts) {
+  check_dimension(opts);
+  std::istringstream stream(std::move(text));
+  LineReader in(stream, path, first_line);
+  Packing p;
+  p.dim = opts.dimension;
+  p.source = fmt::format("LAMMPS data file {}", path);
+  p.box_lo = layout.box_lo, p.box_hi = layout.box_hi;
+  AtomStyle style{layout.hybrid, true};
+  std::vector<long> ids;
+  std::vector<std::int64_t> molecules;
+  std::string line, s;
+  while (in.next(line)) {
+    s = strip_comment(line);
+    if (s.empty()) continue;
+    if (std::isalpha(static_cast<unsigned char>(s[0]))) in.expected("a line of the Atoms section", s);
+    read_atom_line(in, s, false, style, layout.atom_types, opts, p, ids, molecules);
+  }
+  p.id.assign(ids.begin(), ids.end());
   return p;
 }
 

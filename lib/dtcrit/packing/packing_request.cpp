@@ -23,8 +23,6 @@
 
 namespace dtcrit::packing {
 
-namespace {
-
 std::array<bool, 3> parse_periodic(const std::string& text) {
   std::array<bool, 3> p{false, false, false};
   if (text == "none") return p;
@@ -36,6 +34,8 @@ std::array<bool, 3> parse_periodic(const std::string& text) {
   }
   return p;
 }
+
+namespace {
 
 // "types=1-2,kn=...,kt=...,gamma_n=...,gamma_t=..." (keys not given: the base law's, except gamma_t,
 // which is gamma_n / 2 when gamma_n is given alone, as everywhere).
@@ -57,13 +57,10 @@ std::pair<std::pair<int, int>, contact::ContactLaw> parse_type_law(const std::st
   return {{std::min(a, b), std::max(a, b)}, contact::validated(law)};
 }
 
-// Particles within their radius of a box bound on an axis that is neither periodic nor walled: a
-// periodic simulation would have contacts across that bound which this analysis does not see (a
-// step too large). "" when there are none.
-std::string box_bound_warning(const Packing& p) {
-  const char* names[] = {"x", "y", "z"};
-  std::string axes;
-  Index touching = 0;
+}  // namespace
+
+std::array<Index, 3> box_bound_counts(const Packing& p) {
+  std::array<Index, 3> counts{0, 0, 0};
   for (int d = 0; d < p.dim; ++d) {
     if (p.periodic[d]) continue;
     bool walled = false;
@@ -73,17 +70,32 @@ std::string box_bound_warning(const Packing& p) {
     for (const auto& w : p.region_walls)
       walled = walled || (w.style == RegionStyle::plane ? std::abs(w.normal[d]) == 1.0 && !w.rotated : w.interior);
     if (walled) continue;
-    Index n = 0;
     for (Index i = 0; i < p.size(); ++i)
-      if (p.centre[i][d] - p.radius[i] <= p.box_lo[d] || p.centre[i][d] + p.radius[i] >= p.box_hi[d]) ++n;
-    if (n > 0) axes += (axes.empty() ? "" : ", ") + std::string(names[d]), touching += n;
+      if (p.centre[i][d] - p.radius[i] <= p.box_lo[d] || p.centre[i][d] + p.radius[i] >= p.box_hi[d]) ++counts[static_cast<std::size_t>(d)];
   }
+  return counts;
+}
+
+std::string box_bound_text(const std::array<Index, 3>& counts) {
+  const char* names[] = {"x", "y", "z"};
+  std::string axes;
+  Index touching = 0;
+  for (int d = 0; d < 3; ++d)
+    if (counts[static_cast<std::size_t>(d)] > 0)
+      axes += (axes.empty() ? "" : ", ") + std::string(names[d]), touching += counts[static_cast<std::size_t>(d)];
   if (touching == 0) return "";
   return fmt::format("{} particles reach the box bounds in {}, which is neither periodic nor walled: if the "
                      "simulation is periodic there, give --periodic (contacts across the bound are missing and the "
                      "step is too large); if it has walls, give --wall",
                      touching, axes);
 }
+
+namespace {
+
+// Particles within their radius of a box bound on an axis that is neither periodic nor walled: a
+// periodic simulation would have contacts across that bound which this analysis does not see (a
+// step too large). "" when there are none.
+std::string box_bound_warning(const Packing& p) { return box_bound_text(box_bound_counts(p)); }
 
 std::string law_text(const contact::ContactLaw& l, const UnitSystem& u) { return contact::describe(l, u); }
 
@@ -102,6 +114,8 @@ std::pair<double, double> range(const std::vector<double>& v) {
   return {*lo, *hi};
 }
 
+}  // namespace
+
 std::string histories_text(const std::optional<ContactHistorySummary>& h, const std::vector<std::string>& files) {
   if (!h) return "contact histories: none read (zero, sticking)";
   std::string t = fmt::format("contact histories from {}: {} pair and {} wall contacts read", fmt::join(files, ", "),
@@ -114,8 +128,6 @@ std::string histories_text(const std::optional<ContactHistorySummary>& h, const 
     t += fmt::format("; {} contacts of the packing are not in the files (zero history)", h->pairs_missing + h->walls_missing);
   return t;
 }
-
-}  // namespace
 
 void reject_unread(const PackingRequest& o, const std::string& option, const std::string& why) {
   if (o.given.count(option)) fail(fmt::format("{} {}", option, why));
@@ -350,6 +362,28 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
 
 }  // namespace
 
+ContactLaws request_laws(const PackingRequest& o, std::vector<std::string>& defaults) {
+  const bool law_given = !o.lammps_pair.empty() || !o.hertz_mindlin.empty();
+  const double gamma_n = o.gamma_n.value_or(0.0);
+  if (!law_given) {
+    if (!o.gamma_t && gamma_n > 0.0)
+      defaults.push_back(fmt::format("gamma_t = {:g} gamma_n (not given; LAMMPS' gran/hooke/history with NULL)", default_ct_ratio));
+    if (gamma_n == 0.0 && !o.gamma_t) defaults.push_back("gamma_n = gamma_t = 0 (no damping given)");
+  }
+  ContactLaws laws;
+  laws.base = !o.hertz_mindlin.empty() ? contact::parse_hertz_mindlin(o.hertz_mindlin, "--hertz-mindlin")
+              : o.lammps_pair.empty()
+                  ? contact::validated(contact::hooke_history(*o.kn, o.kt ? *o.kt : *o.kt_ratio * *o.kn, gamma_n,
+                                                              o.gamma_t.value_or(default_ct_ratio * gamma_n), 0.0))
+                  : contact::parse_lammps_pair(o.lammps_pair, "--lammps-pair");
+  for (const auto& spec : o.type_laws) {
+    auto [key, law] = parse_type_law(spec, laws.base);
+    if (!laws.by_types.emplace(key, law).second)
+      fail(fmt::format("--type-law for types {}-{} is given twice", key.first, key.second));
+  }
+  return laws;
+}
+
 namespace {
 
 using Progress = std::function<void(std::string_view)>;
@@ -423,24 +457,16 @@ Source read_source(const PackingRequest& o, const Progress& progress) {
   Packing& p = s.packing;
   const auto& script = s.script;
   auto& defaults = s.defaults;
-  const bool law_given = !o.lammps_pair.empty() || !o.hertz_mindlin.empty();
-  const double gamma_n = o.gamma_n.value_or(0.0);
-  if (!law_given && !script) {
-    if (!o.gamma_t && gamma_n > 0.0)
-      defaults.push_back(fmt::format("gamma_t = {:g} gamma_n (not given; LAMMPS' gran/hooke/history with NULL)", default_ct_ratio));
-    if (gamma_n == 0.0 && !o.gamma_t) defaults.push_back("gamma_n = gamma_t = 0 (no damping given)");
-  }
   ContactLaws& laws = s.laws;
-  if (script) laws = script->laws;
-  else laws.base = !o.hertz_mindlin.empty() ? contact::parse_hertz_mindlin(o.hertz_mindlin, "--hertz-mindlin")
-              : o.lammps_pair.empty()
-                  ? contact::validated(contact::hooke_history(*o.kn, o.kt ? *o.kt : *o.kt_ratio * *o.kn, gamma_n,
-                                                              o.gamma_t.value_or(default_ct_ratio * gamma_n), 0.0))
-                  : contact::parse_lammps_pair(o.lammps_pair, "--lammps-pair");
-  for (const auto& spec : o.type_laws) {
-    auto [key, law] = parse_type_law(spec, laws.base);
-    if (!laws.by_types.emplace(key, law).second)
-      fail(fmt::format("--type-law for types {}-{} is given twice", key.first, key.second));
+  if (script) {
+    laws = script->laws;
+    for (const auto& spec : o.type_laws) {  // (refused with a script by check_packing_request)
+      auto [key, law] = parse_type_law(spec, laws.base);
+      if (!laws.by_types.emplace(key, law).second)
+        fail(fmt::format("--type-law for types {}-{} is given twice", key.first, key.second));
+    }
+  } else {
+    laws = request_laws(o, defaults);
   }
   if (o.box_walls) {
     // Walls pressed in so that a wall contact (R_eff = r) carries the force of a pair contact
@@ -469,7 +495,8 @@ Source read_source(const PackingRequest& o, const Progress& progress) {
   return s;
 }
 
-// The analysis options of the request: integrators (the script's own added), heuristics, solver.
+}  // namespace
+
 PackingAnalysisOptions analysis_options(const PackingRequest& o, const std::optional<LammpsInput>& script,
                                         const Progress& progress) {
   PackingAnalysisOptions ao;
@@ -488,6 +515,8 @@ PackingAnalysisOptions analysis_options(const PackingRequest& o, const std::opti
   ao.progress = progress;
   return ao;
 }
+
+namespace {
 
 // The checks every source shares: the recommended step and the confirmation runs.
 void recommend_and_confirm(PackingAnswer& a, const PackingRequest& o, const Progress& progress) {

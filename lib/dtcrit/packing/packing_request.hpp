@@ -130,6 +130,23 @@ void reject_unread(const PackingRequest& request, const std::string& option, con
 // The eigensolver options of the request (--eigensolver, --lanczos-tol, --ncv), checked.
 EigenOptions eigen_options(const PackingRequest& request);
 
+// Pieces of answer_packing for a caller that reads the packing its own way (the distributed build's
+// parallel reader, where no process holds the whole packing):
+// --periodic's axes ("x,z", "none").
+std::array<bool, 3> parse_periodic(const std::string& text);
+// The laws of a request without a script (--kn, --kt or --kt-ratio, --gamma-n, --gamma-t,
+// --lammps-pair, --hertz-mindlin, --type-law), with the defaults applied to them, in words.
+ContactLaws request_laws(const PackingRequest& request, std::vector<std::string>& defaults);
+// The analysis options of the request: integrators (the script's own added), heuristics, solver.
+PackingAnalysisOptions analysis_options(const PackingRequest& request, const std::optional<LammpsInput>& script,
+                                        const std::function<void(std::string_view)>& progress);
+// Particles within their radius of a box bound, per axis neither periodic nor walled, and the
+// warning about them ("" when none): a periodic simulation there has contacts this analysis misses.
+std::array<Index, 3> box_bound_counts(const Packing& p);
+std::string box_bound_text(const std::array<Index, 3>& counts);
+// What was read of the contact histories, in words.
+std::string histories_text(const std::optional<ContactHistorySummary>& histories, const std::vector<std::string>& files);
+
 // The effective inputs, echoed at the top of every report (text and JSON).
 // In the packing's units (SI unless a LAMMPS script says otherwise).
 std::string inputs_text(const Packing& p, const ContactLaws& laws, const std::vector<std::string>& defaults,
