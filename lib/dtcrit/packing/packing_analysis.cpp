@@ -208,19 +208,47 @@ void certify_limits(const GlobalSystem& sys, PackingReport& r, const EigenOption
 }  // namespace
 
 bool first_order_from_eigenvalues(const std::string& spec, Index dofs, const PackingAnalysisOptions& opts) {
-  return integrator_info(spec).first_order_system && dofs > opts.amplification_dofs;
+  return integrator_info(spec).first_order_system && dofs > opts.amplification_dofs &&
+         (dofs <= first_order_arnoldi_dofs || opts.eigen.method == EigenMethod::dense);
 }
 
-// The eigenvalues of A for the Runge-Kutta rows: above the dense size the pair of largest magnitude
-// to 1e-8 (the non-symmetric rows' tolerance): an upper bound needs no more, and six to 1e-10 cost
-// 2.4 times as much (81 000 dofs: 5.9 s against 2.4 s, the same bound to 2e-14).
-static SpectrumOptions first_order_spectrum_options(const PackingAnalysisOptions& opts) {
+// The eigenvalues of A for the Runge-Kutta rows, to 1e-8 (the non-symmetric rows' tolerance): every
+// one up to the dense size; above, the pair of largest magnitude (an upper bound needs no more: 81 000
+// dofs, 2.4 s against 5.9 s for six to 1e-10, the same bound to 2e-14) in at most 200 restarts, and
+// where that pair does not converge (a cluster at the top of the spectrum: 1536 polydisperse FCC
+// dofs) the six of largest magnitude. nullopt with `why` when neither converges.
+static std::optional<Spectrum> first_order_eigenvalues_for_rows(const GlobalSystem& sys, double omega_max,
+                                                         const PackingAnalysisOptions& opts,
+                                                         std::function<void(Index)> progress, std::string& why) {
   SpectrumOptions so;
-  so.nev = 2;
-  so.ncv = 20;
   so.tolerance = 1e-8;
+  so.progress = std::move(progress);
   if (opts.eigen.method == EigenMethod::dense) so.dense_below = std::numeric_limits<Index>::max();
-  return so;
+  if (sys.dofs() > so.dense_below) {
+    SpectrumOptions pair = so;
+    pair.nev = 2;
+    pair.ncv = 20;
+    pair.max_restarts = 200;
+    try {
+      return first_order_spectrum(sys, omega_max, pair);
+    } catch (const std::exception&) {
+    }
+  }
+  try {
+    return first_order_spectrum(sys, omega_max, so);
+  } catch (const std::exception& e) {
+    why = e.what();
+    return std::nullopt;
+  }
+}
+
+// The rows of first_order_from_eigenvalues when A's eigenvalues did not converge: no number.
+static PackingIntegratorLimit first_order_row_not_converged(const std::string& spec, const GlobalSystem& sys,
+                                                     const std::string& why) {
+  PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, false};
+  out.method = fmt::format("damped, {} dofs: the eigenvalues of the first-order system did not converge ({}): no limit",
+                           sys.dofs(), why);
+  return out;
 }
 
 std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spec, const SpectrumFacts& f,
@@ -367,8 +395,9 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
     return top_eigenvalue(sys, 0.0, 1.0, opts.eigen, tolerance);
   };
   if (f.damped && first_order_from_eigenvalues(spec, f.dofs, opts)) {  // (analyse_packing solves once for all such rows)
-    const Spectrum sp = first_order_spectrum(sys, omega_max, first_order_spectrum_options(opts));
-    return first_order_row(spec, sys, sp, physical_stability(sp, true));
+    std::string why;
+    const std::optional<Spectrum> sp = first_order_eigenvalues_for_rows(sys, omega_max, opts, {}, why);
+    return sp ? first_order_row(spec, sys, *sp, physical_stability(*sp, true)) : first_order_row_not_converged(spec, sys, why);
   }
   if (auto l = limit_from_spectrum(spec, f, opts)) return *l;
   LinearSystem ls = sys.linear_system();
@@ -742,8 +771,10 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
   const auto limits_start = std::chrono::steady_clock::now();
   // Damped rows of first-order-system schemes (explicit Euler, RK4) above --amplification-dofs: from
   // the eigenvalues of A, once for all such rows: every one up to 600 dofs (dense, exact), the largest
-  // in magnitude above (Arnoldi: an upper bound of the limit, with the half-disc's safe step below it).
+  // in magnitude above (Arnoldi: an upper bound of the limit, with the region's safe step below it).
   std::optional<Spectrum> first_order_eigenvalues;
+  bool first_order_searched = false;
+  std::string first_order_failure;
   for (std::size_t i = 0; i < opts.integrators.size(); ++i) {
     const std::size_t n = opts.integrators.size();
     // The time left assumes the mean cost so far: amplification matrices cost more than closed forms.
@@ -751,22 +782,24 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
     say(fmt::format("  {} ({}/{}{})", opts.integrators[i], i + 1, n,
                     i == 0 ? "" : fmt::format(", about {:.0f} s left", spent / i * (n - i))));
     if (r.damped && first_order_from_eigenvalues(opts.integrators[i], sys.dofs(), opts)) {
-      if (!first_order_eigenvalues) {
-        SpectrumOptions so = first_order_spectrum_options(opts);
+      if (!first_order_searched) {
+        first_order_searched = true;
         const auto start = std::chrono::steady_clock::now();
         auto last = start;
-        say(fmt::format("  eigenvalues of the first-order system (order {}, {})", 2 * sys.dofs(),
-                        sys.dofs() > so.dense_below ? "Arnoldi" : "dense"));
+        say(fmt::format("  eigenvalues of the first-order system (order {})", 2 * sys.dofs()));
+        std::function<void(Index)> progress;
         if (opts.progress)
-          so.progress = [&](Index applications) {  // at most every 5 s
+          progress = [&](Index applications) {  // at most every 5 s
             if (seconds_since(last) < 5.0) return;
             last = std::chrono::steady_clock::now();
             say(fmt::format("    Arnoldi: {} operator applications ({:.0f} s)", applications, seconds_since(start)));
           };
-        first_order_eigenvalues = first_order_spectrum(sys, r.omega_max, so);
+        first_order_eigenvalues = first_order_eigenvalues_for_rows(sys, r.omega_max, opts, progress, first_order_failure);
       }
-      r.integrators.push_back(first_order_row(opts.integrators[i], sys, *first_order_eigenvalues,
-                                              physical_stability(*first_order_eigenvalues, true)));
+      r.integrators.push_back(first_order_eigenvalues
+                                  ? first_order_row(opts.integrators[i], sys, *first_order_eigenvalues,
+                                                    physical_stability(*first_order_eigenvalues, true))
+                                  : first_order_row_not_converged(opts.integrators[i], sys, first_order_failure));
     } else {
       r.integrators.push_back(packing_integrator_limit(opts.integrators[i], sys, r.omega_max, r.top_mode_zeta, opts,
                                                        reference, r.eigen_residual));

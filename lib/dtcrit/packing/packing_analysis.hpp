@@ -131,7 +131,8 @@ struct PackingAnalysisOptions {
   // one. The default is the default eigen.tolerance's.
   double rtol = 5e-9;
   // Damped packings with integrators outside the exact criteria: the amplification matrix of the
-  // whole LinearSystem(M, K, C) is used up to this many dofs; above, the top-mode estimate.
+  // whole LinearSystem(M, K, C) is used up to this many dofs; above, the -1 lines, the first-order
+  // eigenvalues (explicit Euler, RK4) or, for gear5, the top-mode estimate.
   Index amplification_dofs = 48;
   // Damped non-symmetric packings up to this many dofs: the integrator's amplification matrix is
   // checked below the -1 crossing for complex crossings (check_below_crossing: four dense
@@ -176,8 +177,9 @@ void add_material_estimates(PackingReport& r, const PackingMaterial& material, d
 //    backward_difference (velocity Verlet, leapfrog, symplectic Euler, position Verlet,
 //    variational_1): first loss of definiteness of 4M - 2hC - h^2 K (exact);
 //    central_difference (velocity_verlet_implicit_damping, central_difference): 2 / omega_max (exact);
-//    other: the amplification matrix up to amplification_dofs, else the scalar limit at the top
-//    mode's modal damping ratio (an estimate, flagged exact = false).
+//    other: the amplification matrix up to amplification_dofs; above, the scheme's -1 line, the
+//    eigenvalues of the first-order system (explicit Euler, RK4: first_order_from_eigenvalues), or
+//    the scalar limit at the top mode's modal damping ratio (gear5: an estimate, exact = false).
 // half_step_limit: the backward-difference limit if already computed (else computed here).
 // A non-symmetric system takes nonsymmetric_integrator_limit instead.
 // h_safe, from k >= lambda_max(M^-1/2 K M^-1/2) and c >= lambda_max(M^-1/2 C M^-1/2) (Gershgorin,
@@ -227,8 +229,13 @@ struct SpectrumFacts {
   // without K: 4M - d hC). Empty, or nullopt from it: not computed on this path.
   std::function<std::optional<TopAtStep>(double tolerance)> damping_top;
 };
-// Whether a damped row of a first-order-system scheme (explicit Euler, RK4) takes its limit from every
-// eigenvalue of the whole first-order system, by a dense solve: above amplification_dofs, up to 600 dofs.
+// Whether a damped row of a first-order-system scheme (explicit Euler, RK4) takes its limit from the
+// eigenvalues of the whole first-order system: above amplification_dofs, every one by a dense solve up
+// to 600 dofs (exact; at any size with EigenMethod::dense), the largest by Arnoldi up to
+// first_order_arnoldi_dofs (an upper bound, with a proven h_safe below it). Above, the top mode's
+// estimate: Arnoldi on A there takes minutes where the other rows take seconds (375 000 polydisperse
+// FCC dofs: 3 min).
+inline constexpr Index first_order_arnoldi_dofs = 20000;
 bool first_order_from_eigenvalues(const std::string& spec, Index dofs, const PackingAnalysisOptions& opts);
 // packing_integrator_limit's rows that follow from those facts: every undamped row, the damped
 // backward-difference rows (given half_step), central-difference rows and, above amplification_dofs,
