@@ -51,28 +51,27 @@ void bisect(const std::vector<packing::Vec3>& x, const std::vector<double>& w, s
   bisect(x, w, cut, last, rank0 + left, parts - left, owner, tree);
 }
 
-}  // namespace
-
-std::vector<int> partition_rcb(const std::vector<packing::Vec3>& centres, const std::vector<double>& weights, int parts) {
+// Every point's part, and the cuts into tree when given (both entry points check the same input).
+std::vector<int> bisect_all(const std::vector<packing::Vec3>& x, const std::vector<double>& w, int parts,
+                            std::vector<RcbCuts::Node>* tree) {
   if (parts < 1) fail(fmt::format("partition: parts = {} must be at least 1", parts));
-  if (weights.size() != centres.size())
-    fail(fmt::format("partition: {} weights for {} particles", weights.size(), centres.size()));
-  std::vector<std::int64_t> order(centres.size());
+  if (w.size() != x.size()) fail(fmt::format("partition: {} weights for {} particles", w.size(), x.size()));
+  std::vector<std::int64_t> order(x.size());
   std::iota(order.begin(), order.end(), 0);
-  std::vector<int> owner(centres.size(), 0);
-  bisect(centres, weights, order.data(), order.data() + order.size(), 0, parts, owner, nullptr);
+  std::vector<int> owner(x.size(), 0);
+  bisect(x, w, order.data(), order.data() + order.size(), 0, parts, owner, tree);
   return owner;
 }
 
+}  // namespace
+
+std::vector<int> partition_rcb(const std::vector<packing::Vec3>& centres, const std::vector<double>& weights, int parts) {
+  return bisect_all(centres, weights, parts, nullptr);
+}
+
 RcbCuts rcb_cuts(const std::vector<packing::Vec3>& sample, const std::vector<double>& weights, int parts) {
-  if (parts < 1) fail(fmt::format("partition: parts = {} must be at least 1", parts));
-  if (weights.size() != sample.size())
-    fail(fmt::format("partition: {} weights for {} particles", weights.size(), sample.size()));
-  std::vector<std::int64_t> order(sample.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::vector<int> owner(sample.size(), 0);
   RcbCuts cuts;
-  bisect(sample, weights, order.data(), order.data() + order.size(), 0, parts, owner, &cuts.nodes);
+  bisect_all(sample, weights, parts, &cuts.nodes);
   return cuts;
 }
 

@@ -81,7 +81,7 @@ TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report,
     c.json["h_crit"] = lim->h_crit;
     c.json["ratio"] = ratio;
     // Below an upper bound of the limit nothing is proven: the verdict stays open.
-    // Below an upper bound with a proven safe step beneath it (the half-disc of a Runge-Kutta row), at
+    // Below an upper bound with a proven safe step beneath it (the eigenvalue region of a Runge-Kutta row), at
     // or below that step the verdict is proven.
     const bool below_safe = lim->upper_bound && std::isfinite(lim->h_safe) && dt <= lim->h_safe;
     c.verdict = ratio >= 1.0                    ? TimestepVerdict::unsafe
