@@ -147,3 +147,86 @@ TEST_CASE("RK4 above the dense size: an upper bound from A's largest eigenvalues
     CHECK(tc.verdict == verdict);
   }
 }
+
+TEST_CASE("Runge-Kutta rows whose first-order eigenvalues are not computed: the proven safe step alone",
+          "[packing][certificate][region]") {
+  // Above first_order_arnoldi_dofs, and on the distributed path at any size, explicit Euler and RK4
+  // get no eigenvalue of the first-order system: RK4 keeps the region's proven safe step from the
+  // Gershgorin bounds and no limit (no number labelled estimate); explicit Euler, whose region gives
+  // no step, is not computed. The reference is the exact limit from every eigenvalue.
+  LatticeSpec s;
+  s.n = 3;
+  s.compression = 2e-3;
+  const Packing p = make_lattice(s);  // fcc, periodic: 108 spheres, 648 dofs
+  const double gamma = GENERATE(2e3, 2e5);
+  CAPTURE(gamma);
+  ContactLaws laws;
+  laws.base = contact::parse_lammps_pair(fmt::format("gran/hooke/history 1e5 3e4 {} {} 0.5 0", gamma, gamma / 2));
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
+  PackingAnalysisOptions o;
+  o.integrators = {"rk4", "explicit_euler"};
+  o.eigen.method = EigenMethod::dense;
+  const PackingReport exact = analyse_system("fcc", g, o);
+  REQUIRE(exact.integrators[0].exact);
+  REQUIRE_FALSE(exact.integrators[0].upper_bound);
+  const double limit = exact.integrators[0].h_crit;
+  o.eigen.method = EigenOptions{}.method;  // (dense would solve A at any size)
+
+  SpectrumFacts f;
+  f.damped = true;
+  f.omega_max = exact.omega_max;
+  f.gershgorin_k = g.gershgorin_bound(1.0, 0.0);
+  f.gershgorin_c = g.gershgorin_bound(0.0, 1.0);
+  f.semidefinite = g.stiffness_semidefinite() && g.damping_semidefinite();
+  REQUIRE(f.semidefinite);
+  // The distributed path (whole_system false) at this size, and the serial path's facts above the
+  // Arnoldi size (dofs stand only for the size the path decides by).
+  for (const auto& [whole, dofs] : {std::pair{false, g.dofs()}, std::pair{true, first_order_arnoldi_dofs + 1}}) {
+    f.whole_system = whole;
+    f.dofs = dofs;
+    CAPTURE(whole, dofs);
+    const auto rk4 = limit_from_spectrum("rk4", f, o);
+    REQUIRE(rk4);
+    CAPTURE(rk4->method, rk4->h_safe_method);
+    CHECK(rk4->exact);
+    CHECK(rk4->upper_bound);
+    CHECK(std::isnan(rk4->h_crit));
+    CHECK(rk4->stability == Stability::conditional);
+    CHECK(rk4->h_safe <= limit);
+    CHECK(rk4->h_safe >= 0.5 * limit);  // Gershgorin's bounds: the FCC rows sum to about 1.3 omega_max^2
+    CAPTURE(rk4->h_safe / limit);
+    const auto euler = limit_from_spectrum("explicit_euler", f, o);
+    REQUIRE(euler);
+    CHECK_FALSE(euler->computed);
+    CHECK(std::isnan(euler->h_crit));
+    CHECK(std::isnan(euler->h_safe));
+
+    // The step rests on the proven step; a timestep gets SAFE at or below it, UNKNOWN above, and no
+    // confirmation run is made of a row without a limit.
+    PackingReport r = exact;
+    r.integrators = {*rk4, *euler};
+    const auto rec = recommend_from(r.integrators, 0.8);
+    REQUIRE(rec);
+    CHECK_THAT(rec->recommended(), WithinRel(0.8 * rk4->h_safe, 1e-15));
+    CHECK_THAT(format_recommendation(*rec), Catch::Matchers::Contains("its limit lies above that step"));
+    LammpsInput script;
+    script.units = si_units();
+    for (const auto& [integrator, dt, verdict] :
+         {std::tuple{"rk4", rk4->h_safe, TimestepVerdict::safe}, std::tuple{"rk4", 1.01 * rk4->h_safe, TimestepVerdict::unknown},
+          std::tuple{"rk4", 10.0 * limit, TimestepVerdict::unknown},
+          std::tuple{"explicit_euler", 1e-12, TimestepVerdict::unknown}}) {
+      script.integrator = integrator;
+      script.timestep = dt;
+      const TimestepCheck tc = check_timestep(script, r, 0.8, "zero histories", std::nullopt);
+      CAPTURE(integrator, dt, tc.text, tc.json.dump());
+      CHECK(tc.verdict == verdict);
+    }
+    const auto euler_rec = recommend_from(std::vector<PackingIntegratorLimit>{*euler}, 0.8);
+    CHECK(std::isnan(euler_rec->recommended()));
+    CHECK_THAT(format_recommendation(*euler_rec), Catch::Matchers::Contains("was not computed here"));
+    int runs = 0;
+    confirm_limits(r.integrators, ConfirmationModel::fixed_arm_linear,
+                   0.0, [&](const PackingIntegratorLimit&, double) { ++runs; return ConfirmationRun{}; }, {});
+    CHECK(runs == 0);
+  }
+}

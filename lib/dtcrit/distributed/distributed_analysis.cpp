@@ -771,6 +771,7 @@ DistributedReport analyse_local(LocalInput in, const DistributedOptions& opts) {
     f.top_mode_zeta = r.top_mode_zeta;
     f.gershgorin_k = estimates.gershgorin_omega2;
     f.gershgorin_c = gershgorin_c;
+    f.whole_system = false;  // explicit Euler and RK4: the eigenvalue region's safe step, not A's eigenvalues
     bool solved = true, semidefinite = true;  // (read by the roots below, also from the rows' loop)
     // One collective solve of lambda_max(a K~ + b C~) at a tolerance (an unconverged one gives NaN,
     // which ends a root's iteration). Here, not in the damped branch: the rows' loop calls it after.
@@ -826,9 +827,9 @@ DistributedReport analyse_local(LocalInput in, const DistributedOptions& opts) {
                 ? fmt::format("its amplification matrix (at most --amplification-dofs {})",
                               opts.analysis.amplification_dofs)
                 : std::string("every eigenvalue of its first-order system (a dense solve)"));
-        out.not_computed.push_back(spec);
         l = none;
       }
+      if (!l->computed) out.not_computed.push_back(spec);  // (also explicit Euler's row without a safe step)
       if (!r.eigen_converged && l->computed) l->converged = false, l->h_crit = kNaN;
       r.integrators.push_back(*l);
     }

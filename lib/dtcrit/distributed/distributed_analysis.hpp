@@ -14,7 +14,8 @@
 //
 // Computed as in the serial path: omega_max (three-term Lanczos or SLEPc Krylov-Schur, relative
 // residual tolerance of --lanczos-tol), every limit that follows from it (packing_analysis'
-// limit_from_spectrum: undamped rows, damped central-difference rows, the top-mode estimate above
+// limit_from_spectrum: undamped rows, damped central-difference rows, the -1 lines' roots, explicit
+// Euler's and RK4's proven safe step from the eigenvalue region, the top-mode estimate of gear5 above
 // --amplification-dofs), the damped backward-difference limit (half_step_newton with solves of
 // M^-1/2 (h^2 K + 2h C) M^-1/2) and the bounds (Gershgorin over owned rows, Yade, single contact,
 // reduced over ranks). Not computed: the rows that need the amplification matrix of the whole system

@@ -11,6 +11,7 @@ namespace dtcrit {
 
 double StepRecommendation::recommended() const {
   const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (!computed) return nan;
   if (stability == Stability::unconditional) return h_accuracy.value_or(nan);
   if (stability != Stability::conditional) return nan;
   // An upper bound of the limit is no basis for a step: the limit may lie anywhere below it.
@@ -26,6 +27,9 @@ double validated_margin(double margin) {
 
 std::string format_recommendation(const StepRecommendation& r) {
   const auto t = [&](double seconds) { return format_number(seconds) + " " + r.time_unit; };
+  if (!r.computed)
+    return fmt::format("recommended step: none - the limit of {} was not computed here: {}\n", r.integrator,
+                       r.not_computed);
   if (r.stability == Stability::unconditional && r.h_accuracy)
     return fmt::format("recommended step: {}, the accuracy-limited step of {} ({}); no stability limit "
                        "(stable up to Omega = h omega_max = 1e4 on this linear system)\n",
@@ -50,7 +54,12 @@ std::string format_recommendation(const StepRecommendation& r) {
                        "dense amplification matrices: slow above a few hundred dofs), or choose velocity_verlet\n",
                        r.integrator, t(r.h_crit));
   const std::string basis =
-      r.h_safe && r.h_crit_upper_bound
+      r.h_safe && r.h_crit_upper_bound && std::isnan(r.h_crit)
+          ? fmt::format("{}, a proven safe step of {} ({}); its limit lies above that step and was not computed at "
+                        "this size (decide with {}: {})",
+                        t(*r.h_safe), r.integrator, r.h_safe_certified ? "with a Cholesky certificate" : "from Gershgorin bounds",
+                        r.bound.decide, r.bound.decide_cost)
+      : r.h_safe && r.h_crit_upper_bound
           ? fmt::format("{}, a proven safe step of {} ({}); its limit lies between that step and the upper bound {} "
                         "(the {})",
                         t(*r.h_safe), r.integrator, r.h_safe_certified ? "with a Cholesky certificate" : "from Gershgorin bounds",
@@ -78,7 +87,7 @@ nlohmann::json to_json(const StepRecommendation& r) {
           {"h_crit", num(r.h_crit)},
           {"h_safe", r.h_safe ? num(*r.h_safe) : nlohmann::json(nullptr)},
           {"margin", r.margin},
-          {"basis", r.h_safe ? "h_safe" : r.h_crit_upper_bound || r.h_crit_estimate ? "none" : "h_crit"},
+          {"basis", !r.computed ? "none" : r.h_safe ? "h_safe" : r.h_crit_upper_bound || r.h_crit_estimate ? "none" : "h_crit"},
           {"h_safe_certified", r.h_safe_certified},
           {"h_crit_upper_bound", r.h_crit_upper_bound},
           {"h_crit_estimate", r.h_crit_estimate},

@@ -25,12 +25,16 @@ struct StepRecommendation {
   std::optional<double> h_safe;                               // proven safe step [s], when known
   bool h_safe_certified = false;  // h_safe is the limit's h_low less 1e-6, proven (system/certificate.hpp)
   // h_crit is an upper bound of the limit (a non-symmetric damped packing above the size whose
-  // complex crossings are checked): no step is recommended, and the text says how to decide.
+  // complex crossings are checked): no step is recommended unless h_safe is known, and the text says
+  // how to decide. With h_crit NaN the limit lies above h_safe and was not computed.
   bool h_crit_upper_bound = false;
   UpperBound bound;  // with h_crit_upper_bound: what h_crit is, and what was not checked below it
   // h_crit is an estimate (a scalar limit at the top mode's damping, not the integrator's own
   // amplification matrix): no step rests on it, and the text says how to get the limit.
   bool h_crit_estimate = false;
+  // false: the limit was not computed on this path (`not_computed` says why): no step.
+  bool computed = true;
+  std::string not_computed;
   double margin = default_step_margin;
   // The accuracy-limited step, when asked for (--accuracy): its value and what it keeps, e.g.
   // "restitution within 1%".
@@ -65,6 +69,10 @@ std::optional<StepRecommendation> recommend_from(const Limits& limits, double ma
   if constexpr (requires { chosen->bound; }) rec.bound = chosen->bound;
   if constexpr (requires { chosen->exact; }) rec.h_crit_estimate = !chosen->exact && chosen->stability == Stability::conditional;
   if constexpr (requires { chosen->certified; }) rec.h_safe_certified = rec.h_safe && chosen->certified;
+  if constexpr (requires { chosen->computed; }) {
+    rec.computed = chosen->computed;
+    if (!rec.computed) rec.not_computed = chosen->method;
+  }
   rec.margin = margin;
   return rec;
 }

@@ -86,19 +86,12 @@ CriticalStep first_order_limit(const std::string& spec, const std::vector<std::c
   return least;
 }
 
-// The safe step below a Runge-Kutta row's upper bound (the largest eigenvalues of A only) on a
+// The safe step below a Runge-Kutta row's upper bound (or in place of a limit not computed) on a
 // symmetric damped packing with K and C positive semi-definite (stability/eigenvalue_region.hpp):
 // every hs lies in a region set by omega_b^2 >= lambda_max(K~) and c_b >= lambda_max(C~), Gershgorin
-// bounds here (omega_b, c_b == 0: Gershgorin's), certified ones in certify_limits.
-void add_region_step(PackingIntegratorLimit& out, const GlobalSystem& sys, double omega_b = 0.0, double c_b = 0.0) {
-  const IntegratorInfo& info = integrator_info(out.name);
-  if (!out.upper_bound || !sys.symmetric() || !sys.damped() || info.stability_polynomial.empty() ||
-      !sys.stiffness_semidefinite() || !sys.damping_semidefinite())
-    return;
-  const bool omega_gershgorin = omega_b == 0.0, c_gershgorin = c_b == 0.0;
-  if (omega_gershgorin) omega_b = std::sqrt(sys.gershgorin_bound(1.0, 0.0) * (1.0 + 1e-12));
-  if (c_gershgorin) c_b = sys.gershgorin_bound(0.0, 1.0) * (1.0 + 1e-12);
-  const RegionStep step = region_step(info.stability_polynomial, c_b / omega_b);
+// bounds or certified ones (certify_limits).
+void set_region_step(PackingIntegratorLimit& out, double omega_b, bool omega_certified, double c_b, bool c_certified) {
+  const RegionStep step = region_step(integrator_info(out.name).stability_polynomial, c_b / omega_b);
   out.region_step = true;
   if (!(step.t > 0.0)) {
     out.h_safe_method = "none: " + step.method;
@@ -108,7 +101,47 @@ void add_region_step(PackingIntegratorLimit& out, const GlobalSystem& sys, doubl
   out.h_safe_method = fmt::format(
       "t / omega_b, omega_b = {:.6g} 1/s ({}) and c_b = {:.6g} 1/s ({}) upper bounds of sqrt(lambda_max(K~)) "
       "and lambda_max(C~), K and C positive semi-definite: {}",
-      omega_b, omega_gershgorin ? "Gershgorin" : "certified", c_b, c_gershgorin ? "Gershgorin" : "certified", step.method);
+      omega_b, omega_certified ? "certified" : "Gershgorin", c_b, c_certified ? "certified" : "Gershgorin", step.method);
+}
+
+// Whether a row of a first-order-system scheme can take the region's safe step: a Runge-Kutta
+// stability polynomial, on a symmetric damped packing with K and C positive semi-definite.
+bool region_applies(const std::string& spec, bool symmetric, bool damped, bool semidefinite) {
+  return symmetric && damped && semidefinite && !integrator_info(spec).stability_polynomial.empty();
+}
+
+// add_region_step with omega_b, c_b == 0: Gershgorin's bounds.
+void add_region_step(PackingIntegratorLimit& out, const GlobalSystem& sys, double omega_b = 0.0, double c_b = 0.0) {
+  if (!out.upper_bound ||
+      !region_applies(out.name, sys.symmetric(), sys.damped(), sys.stiffness_semidefinite() && sys.damping_semidefinite()))
+    return;
+  const bool omega_gershgorin = omega_b == 0.0, c_gershgorin = c_b == 0.0;
+  if (omega_gershgorin) omega_b = std::sqrt(sys.gershgorin_bound(1.0, 0.0) * (1.0 + 1e-12));
+  if (c_gershgorin) c_b = sys.gershgorin_bound(0.0, 1.0) * (1.0 + 1e-12);
+  set_region_step(out, omega_b, !omega_gershgorin, c_b, !c_gershgorin);
+}
+
+// A damped first-order-system row (explicit Euler, RK4) whose path does not compute the eigenvalues
+// of the first-order system (above first_order_arnoldi_dofs, or the distributed analysis): the
+// region's proven safe step alone, from the Gershgorin bounds k, c (already rounded up), and no
+// limit; where the region gives no step (explicit Euler), the row is not computed.
+PackingIntegratorLimit region_only_row(const std::string& spec, Index dofs, double k, double c, const std::string& why) {
+  PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, true};
+  set_region_step(out, std::sqrt(k), false, c, false);
+  const std::string decide = fmt::format(
+      "every eigenvalue of the first-order system (--eigensolver dense: a dense solve of order {}, as dofs^3 from about "
+      "1 s at 600 dofs)",
+      2 * dofs);
+  if (!std::isfinite(out.h_safe)) {
+    out.computed = false;
+    out.method = fmt::format("damped, {} dofs: {}; no safe step either ({}); the limit needs {}", dofs, why,
+                             out.h_safe_method, decide);
+    return out;
+  }
+  out.upper_bound = true;  // the limit lies above h_safe; h_crit (its upper end) is not computed
+  out.bound = {"limit not computed", "a step above the proven safe step is stable", "--eigensolver dense", decide};
+  out.method = fmt::format("damped, {} dofs: {}; a proven safe step only, the limit itself lies above it", dofs, why);
+  return out;
 }
 
 // The row of a first-order-system scheme from A's eigenvalues sp.s (first_order_limit): exact when
@@ -155,7 +188,7 @@ void certify_limits(const GlobalSystem& sys, PackingReport& r, const EigenOption
   std::optional<double> damping_top;  // a certified upper bound of lambda_max(C~); 0: none
   for (auto& row : r.integrators) {
     if (!row.computed || !row.exact || !row.converged || row.stability != Stability::conditional ||
-        !std::isfinite(row.h_crit) || row.free_modes > 0)
+        (!std::isfinite(row.h_crit) && !row.region_step) || row.free_modes > 0)
       continue;
     const DashpotVelocity dashpot = integrator_info(row.name).dashpot_velocity;
     Certificate* cert = nullptr;
@@ -178,7 +211,9 @@ void certify_limits(const GlobalSystem& sys, PackingReport& r, const EigenOption
         const double c = (top.lambda + std::max(top.residual, 0.0)) * (1.0 + certificate_margin);
         damping_top = std::isfinite(c) && c > 0.0 && positive_definite(sys, c, -1.0, 0.0) ? c : 0.0;
       }
-      add_region_step(row, sys, 1.0 / omega->step, *damping_top);
+      set_region_step(row, 1.0 / omega->step, true,
+                      *damping_top > 0.0 ? *damping_top : sys.gershgorin_bound(0.0, 1.0) * (1.0 + 1e-12),
+                      *damping_top > 0.0);
       if (std::isfinite(row.h_safe)) {
         row.h_safe_method = fmt::format("certified (Cholesky of omega^2 M - K at omega^2 = omega_max^2 (1 + {:g}){}): {}",
                                         certificate_margin,
@@ -291,7 +326,17 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
     return out;
   }
   if (f.dofs <= opts.amplification_dofs) return std::nullopt;  // the amplification matrix of the whole system
-  if (first_order_from_eigenvalues(spec, f.dofs, opts)) return std::nullopt;  // every eigenvalue of the whole system
+  if (integrator_info(spec).first_order_system) {
+    if (f.whole_system && first_order_from_eigenvalues(spec, f.dofs, opts)) return std::nullopt;  // A's eigenvalues
+    if (region_applies(spec, true, true, f.semidefinite))
+      return region_only_row(
+          spec, f.dofs, k, c,
+          f.whole_system ? fmt::format("the eigenvalues of the first-order system are computed up to {} dofs only "
+                                       "(Arnoldi on larger packings takes minutes)",
+                                       first_order_arnoldi_dofs)
+                         : std::string("the distributed analysis does not compute the eigenvalues of the first-order "
+                                       "system"));
+  }
   std::string why_estimate = "exact only for classical damping";
   if (const auto line = integrator_info(spec).minus_one_line) {
     const double d = line->dashpot, s = line->stiffness;
@@ -385,9 +430,12 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
   f.omega_residual = omega_residual;
   f.top_mode_zeta = zeta;
   f.gershgorin_k = sys.gershgorin_bound(1.0, 0.0);
-  f.gershgorin_c = backward || (f.damped && line && line->dashpot > 0.0) ? sys.gershgorin_bound(0.0, 1.0) : 0.0;
+  const bool first_order = integrator_info(spec).first_order_system;
+  f.gershgorin_c = f.damped && (backward || (line && line->dashpot > 0.0) || first_order) ? sys.gershgorin_bound(0.0, 1.0)
+                                                                                         : 0.0;
   f.half_step = half_step_limit;
-  f.semidefinite = f.damped && line && sys.stiffness_semidefinite() && sys.damping_semidefinite();  // (a line's premise)
+  // (a -1 line's premise, and the region's of first-order rows)
+  f.semidefinite = f.damped && (line || first_order) && sys.stiffness_semidefinite() && sys.damping_semidefinite();
   f.scaled_half_step = [&](double factor) -> std::optional<DampedLimit> {
     return half_step_damped_limit(sys, omega_max, opts.eigen, zeta, opts.rtol, factor);
   };
@@ -963,6 +1011,7 @@ std::string format_packing_table(const PackingReport& r) {
                !i.computed                                      ? "not computed"
                : !i.converged                                   ? "not converged"
                : !i.exact                                       ? "estimate"
+               : i.upper_bound && std::isnan(i.h_crit)          ? "proven safe step only (limit not computed)"
                : i.upper_bound                                  ? "upper bound (" + i.bound.what + ")"
                : i.certified                                    ? "exact, certified"
                : i.crossing_certified                           ? "certified"

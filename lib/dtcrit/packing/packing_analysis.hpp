@@ -36,7 +36,9 @@ struct PackingIntegratorLimit {
   bool exact = true;
   bool converged = true;                     // the solver behind h_crit converged (else h_crit is NaN)
   // h_crit is an upper bound of the limit, not the limit: the first -1 crossing of a non-symmetric
-  // damped system (unstable just above it), with complex crossings below it not excluded.
+  // damped system (unstable just above it), with complex crossings below it not excluded; or the
+  // limit of the modes computed. With h_crit NaN (bound.what "limit not computed"), only the proven
+  // h_safe below the limit is known.
   bool upper_bound = false;
   UpperBound bound{};  // with upper_bound: what h_crit is and what was not checked below it
   // h_crit is the certified root of a crossing function of the amplification matrix (CriticalStep).
@@ -220,8 +222,12 @@ struct SpectrumFacts {
   double omega_residual = 0.0;
   std::optional<DampedLimit> half_step;
   // K and C positive semi-definite by construction (GlobalSystem::stiffness_semidefinite,
-  // damping_semidefinite): what a -1 line's limit rests on.
+  // damping_semidefinite): what a -1 line's limit and the eigenvalue region's safe step rest on.
   bool semidefinite = false;
+  // The caller can solve the whole first-order system (packing_integrator_limit): explicit Euler and
+  // RK4 take their rows from its eigenvalues up to first_order_arnoldi_dofs. false (the distributed
+  // analysis): those rows get the eigenvalue region's proven safe step alone.
+  bool whole_system = true;
   // The root of 4M - 2f hC - h^2 K for a dashpot factor f (f = 1 is half_step): the -1 lines of other
   // schemes, rescaled to that form. Empty, or nullopt from it: not computed on this path.
   std::function<std::optional<DampedLimit>(double f)> scaled_half_step;
@@ -232,15 +238,17 @@ struct SpectrumFacts {
 // Whether a damped row of a first-order-system scheme (explicit Euler, RK4) takes its limit from the
 // eigenvalues of the whole first-order system: above amplification_dofs, every one by a dense solve up
 // to 600 dofs (exact; at any size with EigenMethod::dense), the largest by Arnoldi up to
-// first_order_arnoldi_dofs (an upper bound, with a proven h_safe below it). Above, the top mode's
-// estimate: Arnoldi on A there takes minutes where the other rows take seconds (375 000 polydisperse
-// FCC dofs: 3 min).
+// first_order_arnoldi_dofs (an upper bound, with a proven h_safe below it). Above, the proven h_safe
+// alone (limit_from_spectrum): Arnoldi on A there takes minutes where the other rows take seconds
+// (375 000 polydisperse FCC dofs: 3 min).
 inline constexpr Index first_order_arnoldi_dofs = 20000;
 bool first_order_from_eigenvalues(const std::string& spec, Index dofs, const PackingAnalysisOptions& opts);
 // packing_integrator_limit's rows that follow from those facts: every undamped row, the damped
 // backward-difference rows (given half_step), central-difference rows and, above amplification_dofs,
-// the top-mode estimate; nullopt for the rows that need the whole system (its amplification matrix,
-// or first_order_from_eigenvalues) or half_step when it is missing.
+// the -1 lines' roots, the first-order rows' proven safe step where their eigenvalues are not
+// computed (SpectrumFacts::whole_system) and the top-mode estimate; nullopt for the rows that need
+// the whole system (its amplification matrix, or first_order_from_eigenvalues) or half_step when it
+// is missing.
 std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spec, const SpectrumFacts& f,
                                                          const PackingAnalysisOptions& opts);
 

@@ -48,11 +48,29 @@ TimestepCheck check_timestep(const LammpsInput& in, const PackingReport& report,
   for (const auto& l : report.integrators)
     if (l.name == in.integrator) lim = &l;
   std::string detail;
-  if (lim == nullptr || (lim->stability == Stability::conditional && !lim->converged)) {
+  if (lim == nullptr || !lim->computed || (lim->stability == Stability::conditional && !lim->converged)) {
     c.verdict = TimestepVerdict::unknown;
-    detail = fmt::format("the limit of {} did not converge; no verdict", in.integrator);
+    detail = lim && !lim->computed ? fmt::format("the limit of {} was not computed ({}); no verdict", in.integrator, lim->method)
+                                   : fmt::format("the limit of {} did not converge; no verdict", in.integrator);
     c.json["h_crit"] = nullptr;
     c.json["ratio"] = nullptr;
+  } else if (lim->upper_bound && std::isnan(lim->h_crit)) {
+    // Only a proven safe step is known: at or below it the verdict is proven, above it open.
+    const bool below_safe = dt <= lim->h_safe;
+    c.verdict = below_safe ? TimestepVerdict::safe : TimestepVerdict::unknown;
+    detail = fmt::format("timestep is {:.3g} {} the proven safe step {:.6g} {} ({}); the limit itself, above that step, "
+                         "was not computed at this size{}",
+                         dt / lim->h_safe, below_safe ? "of" : "times", lim->h_safe, s,
+                         lim->h_safe_method,
+                         below_safe ? "" : fmt::format(" (decide with {}: {})", lim->bound.decide, lim->bound.decide_cost));
+    c.json["h_crit"] = nullptr;
+    c.json["ratio"] = nullptr;
+    c.json["h_safe"] = lim->h_safe;
+    c.json["ratio_to_h_safe"] = dt / lim->h_safe;
+    c.json["h_crit_upper_bound"] = true;
+    c.text = fmt::format("  timestep                    {:.6g} {} ({})\n  h_safe {:<20} {:.6g} {} (the limit: not computed)\n"
+                         "  timestep / h_safe           {:.6g}\n",
+                         dt, s, dt_from, in.integrator, lim->h_safe, s, dt / lim->h_safe);
   } else if (!lim->exact) {
     // No verdict rests on an estimate, on either side of it, nor on an estimate's "stable at every
     // step" or "unstable at every step".
@@ -151,7 +169,11 @@ PackingConfirmation confirm_limits(const std::vector<PackingIntegratorLimit>& li
   PackingConfirmation out{model, equilibrium_residual, {}};
   const char* what = model == ConfirmationModel::stepper ? "stepper" : "linear dynamics";
   std::size_t total = 0, done = 0;
-  for (const auto& lim : limits) total += lim.stability == Stability::conditional && lim.converged ? 2 : 0;
+  // Rows with a limit to run at (a row with only a proven safe step has none).
+  auto runnable = [](const PackingIntegratorLimit& lim) {
+    return lim.computed && lim.stability == Stability::conditional && lim.converged && std::isfinite(lim.h_crit);
+  };
+  for (const auto& lim : limits) total += runnable(lim) ? 2 : 0;
   const auto start = std::chrono::steady_clock::now();
   auto one = [&](const PackingIntegratorLimit& lim, double f) {
     const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -162,7 +184,7 @@ PackingConfirmation confirm_limits(const std::vector<PackingIntegratorLimit>& li
     return run(lim, f);
   };
   for (const auto& lim : limits) {
-    if (lim.stability != Stability::conditional || !lim.converged) continue;
+    if (!runnable(lim)) continue;
     ConfirmedLimit c;
     c.below = one(lim, 0.99);
     c.above = one(lim, 1.01);
