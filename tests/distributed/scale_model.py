@@ -19,7 +19,10 @@ What is fitted (least squares, each record an FCC lattice of 4 n^3 spheres, 6 co
     side on the 2 cores) against the ghosts of the busiest rank: t2 - tau * contacts_max = gamma * ghosts
   - peak memory of a rank that holds only its share (rank 1 of 2) against its particles:
     rss = m0 + beta * particles; rank 0's extra over rank 1 against N: the whole packing it reads
-    and splits, beta0 * N.
+    and splits, beta0 * N (the rank-0 input);
+  - with the parallel reader (`--parallel-read`, records results/benchmarks/parallel_read*.md of
+    tests/distributed/record_parallel_read.sh), every rank's peak against its owned particles and
+    ghosts: rss = mp + beta_p * (particles + ghosts), no rank holding more.
 Projection: P ranks, subdomains cubes of N/P spheres (RCB), ghosts of a cube of L^3 FCC cells
 (4 L^3 spheres) one layer deep on its six faces, 12 L^2 (the slab cut measured here has 2 n^2 per
 face: the same law), time = apps(N) * (tau * 6 N/P + gamma * ghosts + allreduce), the
@@ -49,6 +52,20 @@ def read_record(path):
     return {"path": path, "n": n, "N": 4 * n ** 3, "spread": float(spread.group(1)) if spread else 1e-3, "serial_apps": int(serial.group(2)),
             "serial_time": float(serial.group(3)), "serial_rss": float(serial.group(4)), "rows": rows,
             "load": f"{load.group(1).strip()} / {load.group(2).strip()}" if load else "?"}
+
+
+def read_parallel_read(path):
+    """The --parallel-read rows of a record_parallel_read.sh record: per rank (particles + ghosts, peak MB)."""
+    points = []
+    for line in open(path).read().splitlines():
+        w = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(w) == 10 and w[3] == "--parallel-read":
+            mem = [float(x) for x in w[4].split("/")]
+            owned = [int(x) for x in w[6].split("/")]
+            ghosts = [int(x) for x in w[7].split("/")]
+            points += [{"N": int(w[0]), "ranks": int(w[2]), "held": o + g, "rss": m}
+                       for m, o, g in zip(mem, owned, ghosts)]
+    return points
 
 
 def fit_line(xs, ys):
@@ -116,6 +133,9 @@ def main():
     gamma = fit_origin([p["ghosts2"] for p in two], [max(0.0, p["t2"] - tau * p["contacts2"]) for p in two])
     m0, beta = fit_line([p["particles_share"] for p in two], [p["rss_share"] * 1e6 for p in two])
     beta0 = fit_origin([p["N"] for p in two], [p["rss0_extra"] * 1e6 for p in two])
+    reader_paths = sorted(glob.glob("results/benchmarks/parallel_read*.md"))
+    reader = [q for path in reader_paths for q in read_parallel_read(path)]
+    mp, beta_p = fit_line([q["held"] for q in reader], [q["rss"] * 1e6 for q in reader]) if reader else (0.0, 0.0)
 
     out = []
     out.append(f"# Scale model of the distributed packing analysis ({S['name']}): fitted here, projected to 10^8 and "
@@ -155,14 +175,27 @@ def main():
     out.append(f"- Peak memory of a rank holding its share: {m0 / 1e6:.0f} MB + {beta:.0f} bytes per owned particle "
                f"(its contacts, ghosts, GlobalSystem and {S['vectors_text']} of 6 dofs per particle: "
                f"{S['vectors'] * 6 * 8} bytes of it)")
-    out.append(f"- Rank 0's extra (the whole packing read and split there): {beta0:.0f} bytes per sphere of the packing\n")
+    out.append(f"- Rank 0's extra with the rank-0 input (the whole packing read and split there): {beta0:.0f} bytes per "
+               "sphere of the packing")
+    if reader:
+        worst = max(reader, key=lambda q: abs(q["rss"] * 1e6 - (mp + beta_p * q["held"])) / (q["rss"] * 1e6))
+        out.append(f"- Peak memory of every rank with `--parallel-read` (the eigensolver of that record, three-term "
+                   f"Lanczos): {mp / 1e6:.0f} MB + {beta_p:.0f} bytes per particle held (owned and ghosts), fitted to "
+                   f"{len(reader)} ranks' peaks of {len(reader_paths)} records ("
+                   + ", ".join(p.split('/')[-1] for p in reader_paths)
+                   + f": N = {', '.join(str(N) for N in sorted({q['N'] for q in reader}))} on "
+                   f"{', '.join(str(P) for P in sorted({q['ranks'] for q in reader}))} ranks); the largest misfit "
+                   f"{100 * abs(worst['rss'] * 1e6 - (mp + beta_p * worst['held'])) / (worst['rss'] * 1e6):.0f} % "
+                   f"(N = {worst['N']}, {worst['ranks']} ranks)")
+    out.append("")
     out.append("## Projection: 10^8 and 10^9 spheres\n")
     out.append("Per application: the contact work tau 6 N/P, the ghost exchange gamma 12 L^2 (a cube of L^3 FCC cells per "
-               "rank) and two allreduces of log2(P) x 5 us. \"Limited by\" names the largest of the three; rank 0's "
-               "column adds its copy of the whole packing (no parallel reader yet).\n")
+               "rank) and two allreduces of log2(P) x 5 us. \"Limited by\" names the largest of the three. Memory: a "
+               "rank holding its share after the rank-0 input, and rank 0 there (its copy of the whole packing); "
+               "with `--parallel-read`, every rank (owned particles and ghosts, the reader's fit).\n")
     out.append("| spheres N | ranks P | spheres per rank | ghosts per rank | applications | s per application | time for omega_max "
-               "| limited by | memory per rank [GB] | rank 0 [GB] |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|")
+               "| limited by | memory per rank [GB] | rank 0 [GB] | every rank, --parallel-read [GB] |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|")
     for N in (1e8, 1e9):
         apps = a_apps + b_apps * math.log10(N)
         for P in (64, 512, 4096):
@@ -173,7 +206,8 @@ def main():
             t = sum(parts.values())
             mem = m0 + beta * per
             out.append(f"| {N:.0e} | {P} | {per:.3g} | {ghosts:.3g} | {apps:.0f} | {t:.4f} | {apps * t / 60:.1f} min | "
-                       f"{max(parts, key=parts.get)} | {mem / 1e9:.2f} | {(mem + beta0 * N) / 1e9:.1f} |")
+                       f"{max(parts, key=parts.get)} | {mem / 1e9:.2f} | {(mem + beta0 * N) / 1e9:.1f} | "
+                       + (f"{(mp + beta_p * (per + ghosts)) / 1e9:.2f} |" if reader else "- |"))
     out.append("""
 ## Assumptions a cluster run would have to confirm
 
@@ -187,8 +221,11 @@ def main():
   at 10^8 spheres the ghost layer is a few percent of a rank's particles, so the projection is
   dominated by the contact work unless the network is far slower than assumed.
 - **Partition.** Cubes by RCB are assumed; the slab cut on two ranks here has the same ghosts per face.
-- **Rank 0 holds the whole packing** while it reads and splits it (the last column): at 10^8 spheres
-  that does not fit a usual node; the parallel reader (each rank reading its slice) is not built yet.
+- **Rank 0 holds the whole packing** with the rank-0 input (the "rank 0" column): at 10^8 spheres
+  that does not fit a usual node. With `--parallel-read` each rank reads its byte range of the data
+  file and holds its own particles and ghosts (the last column); what the reader then costs is the
+  file system's bandwidth for N/P lines per rank, which this machine (one local disk) cannot
+  measure for a cluster's parallel file system.
 """)
     text = "\n".join(out)
     open(S["out"], "w").write(text)
