@@ -128,18 +128,18 @@ void add_region_step(PackingIntegratorLimit& out, const GlobalSystem& sys, doubl
 PackingIntegratorLimit region_only_row(const std::string& spec, Index dofs, double k, double c, const std::string& why) {
   PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, true};
   set_region_step(out, std::sqrt(k), false, c, false);
-  const std::string decide = fmt::format(
-      "every eigenvalue of the first-order system (--eigensolver dense: a dense solve of order {}, as dofs^3 from about "
-      "1 s at 600 dofs)",
-      2 * dofs);
+  const double order = 2.0 * static_cast<double>(dofs);
+  const std::string cost = fmt::format("every eigenvalue of the first-order system, a dense solve of order {:.0f} ({:.3g} GB "
+                                       "for its matrix alone, time growing as its order cubed)",
+                                       order, order * order * 8e-9);
   if (!std::isfinite(out.h_safe)) {
     out.computed = false;
-    out.method = fmt::format("damped, {} dofs: {}; no safe step either ({}); the limit needs {}", dofs, why,
-                             out.h_safe_method, decide);
+    out.method = fmt::format("damped, {} dofs: {}; no safe step either ({}); the limit needs --eigensolver dense: {}",
+                             dofs, why, out.h_safe_method, cost);
     return out;
   }
   out.upper_bound = true;  // the limit lies above h_safe; h_crit (its upper end) is not computed
-  out.bound = {"limit not computed", "a step above the proven safe step is stable", "--eigensolver dense", decide};
+  out.bound = {"limit not computed", "a step above the proven safe step is stable", "--eigensolver dense", cost};
   out.method = fmt::format("damped, {} dofs: {}; a proven safe step only, the limit itself lies above it", dofs, why);
   return out;
 }
@@ -1017,6 +1017,9 @@ std::string format_packing_table(const PackingReport& r) {
                : i.crossing_certified                           ? "certified"
                                                                 : "exact"});
   out += t.to_text();
+  // Why a row has no limit: not computed on this path, or only its proven safe step.
+  for (const auto& i : r.integrators)
+    if (!i.computed || (i.upper_bound && std::isnan(i.h_crit))) out += fmt::format("{}: {}\n", i.name, i.method);
   // The springs held in histories are linearised as functions of the positions (the consistent
   // update). Rows whose dashpots read (x_n - x_{n-1}) / h advance a traditional history by exactly
   // that displacement, so their limit holds for both updates; the others step differently under
