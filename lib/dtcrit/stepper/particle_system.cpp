@@ -288,6 +288,7 @@ template <class Visit>
 void ParticleSystem::for_each_contact(double t, const Vector& x, const Vector& v, bool for_energy,
                                       contact::Differentiate derivative,
                                       Visit&& visit) const {
+  sync_records();
   refresh_neighbours(x);
   for_each_contact_in(t, x, v, for_energy, derivative, 0, particle_count(), true, visit);
 }
@@ -558,9 +559,12 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
     own->trial.clear();
     own->anchors.clear();
     trial_chunks_ = 1;
-    if (hooke_contacts_apply()) {
-      refresh_neighbours(x);
-      hooke_contacts<false>(0, np, 0, t - t_ref_, v, f, own->trial, nullptr, nullptr);
+    trial_in_slots_ = false;
+    const bool hooke_loop = hooke_contacts_apply();
+    if (hooke_loop) refresh_neighbours(x);
+    if (hooke_loop && prepare_slots()) {
+      hooke_contacts<false>(0, np, 0, t - t_ref_, v, f, nullptr, nullptr);
+      trial_in_slots_ = true;
       for_each_contact_in(t, x, v, false, contact::Differentiate::none, np, np, true, serial);  // the bonds
     } else {
       for_each_contact(t, x, v, false, contact::Differentiate::none, serial);
@@ -587,7 +591,8 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
       }
       clean_build_ = nlist_.builds();
     }
-    const bool hooke_loop = hooke_contacts_apply();
+    const bool hooke_loop = hooke_contacts_apply() && prepare_slots();
+    if (!hooke_loop) sync_records();  // the general path reads the records, on the threads
     auto evaluate_range = [&](int r) {
       RangeShare& sh = shares_[static_cast<std::size_t>(r)];
       sh.loads.clear();
@@ -621,7 +626,7 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
             take(g, hooke_loads(g, law, hf), rec, Anchor{}, [&] { return hooke_report(g, hf); });
           }};
       if (hooke_loop)
-        hooke_contacts<true>(first(r), end, clean, t - t_ref_, v, f, sh.trial, &sh.loads, &sh.cross);
+        hooke_contacts<true>(first(r), end, clean, t - t_ref_, v, f, &sh.loads, &sh.cross);
       else
         for_each_contact_in(t, x, v, false, contact::Differentiate::none, first(r), end, false, visit);
     };
@@ -644,6 +649,7 @@ void ParticleSystem::force(double t, const Vector& x, const Vector& v, Vector& f
     // every range applies. A task that throws ends its loop; run() rethrows after the others finish.
     pool->run(ranges, evaluate_range);
     trial_chunks_ = static_cast<std::size_t>(ranges);
+    trial_in_slots_ = hooke_loop;
     if (reports_on_) {
       for (int r = 0; r < ranges; ++r)
         offset[static_cast<std::size_t>(r) + 1] =
@@ -666,39 +672,35 @@ bool ParticleSystem::hooke_contacts_apply() const {
 
 template <bool kRanges>
 void ParticleSystem::hooke_contacts(Index begin, Index end, Index clean, double dt, const Vector& v, Vector& f,
-                                    std::vector<Record>& trial, std::vector<Load>* kept,
-                                    std::vector<Load>* cross) const {
-  const Index n = particle_count();
-  const auto& rows = nlist_.cells().row_start();
+                                    std::vector<Load>* kept, std::vector<Load>* cross) {
+  const auto& rows = nlist_.cells().row_start();  // the slots' layout (prepare_slots())
   const auto& cols = nlist_.cells().neighbours();
   const bool any_excluded = !bond_keys_.empty() || !excluded_keys_.empty();
-  CommittedCursor committed(committed_, ContactKey{begin, 0});
+  const Vec3* xi_old = slots_.xi.data();
+  using Touch = Slots::Touch;
+  const Touch* on_old = slots_.on.data();
+  Vec3* xi_new = slots_.xi_trial.data();
+  Touch* on_new = slots_.on_trial.data();
+  const std::size_t walls = walls_.size(), wall_slots = cols.size();
   const double* vd = v.data();
   double* fd = f.data();
   auto vel = [&](Index i) { return Vec3(vd[6 * i], vd[6 * i + 1], vd[6 * i + 2]); };
   auto omega = [&](Index i) { return Vec3(vd[6 * i + 3], vd[6 * i + 4], vd[6 * i + 5]); };
-  // One contact of i with j (-1: a wall): the law, its trial record, and its loads (hooke_load(),
-  // added as add_generalised() adds them). i's half goes onto its running sums fi when i is
+  // One contact of i with j (-1: a wall) in slot s: the law, its trial history, and its loads
+  // (hooke_load(), added as add_generalised() adds them). i's half goes onto its running sums fi when i is
   // clean, j's straight into f when j is a clean particle of the range; the halves left are kept as
   // the general path's take() keeps them (kRanges only: on one range every particle is clean).
   // Inlined by force: out of line its call and arguments were ~40 instructions per contact, and
   // alternated runs of the benchmark (10^4 spheres x 1000 steps) took 4.1-4.7 s against 3.7-3.9 s.
-  auto contact = [&](const ContactLaw& law, const ContactKey& key, Index j, const contact::RoundContact& rc,
+  auto contact = [&](const ContactLaw& law, Index i, Index j, std::size_t s, const contact::RoundContact& rc,
                      const Vec3& vi, const Vec3& wi, const Vec3& vj, const Vec3& wj, double m_eff,
                      double* fi) __attribute__((always_inline)) {
-    const Record* old = committed.find(key);
-    const contact::HookeHistoryForce hf =
-        contact::hooke_history_force(law, rc, vi, wi, vj, wj, m_eff, old ? old->xi : Vec3(Vec3::Zero()), dt);
-    Record& rec = trial.emplace_back();
-    rec.key = key;
-    rec.xi = hf.xi_t;
-    if (old) {  // kept, as the general law keeps them
-      rec.xi_r = old->xi_r;
-      rec.xi_tw = old->xi_tw;
-      rec.a_prev = old->a_prev;
-    }
+    const contact::HookeHistoryForce hf = contact::hooke_history_force(
+        law, rc, vi, wi, vj, wj, m_eff, on_old[s] == Touch::yes ? xi_old[s] : Vec3(Vec3::Zero()), dt);
+    xi_new[s] = hf.xi_t;
+    on_new[s] = Touch::yes;
     const HookeLoad h = hooke_load(law, rc, hf);
-    const bool i_now = !kRanges || key.i >= clean;
+    const bool i_now = !kRanges || i >= clean;
     const bool j_now = j >= 0 && (!kRanges || (j >= clean && j < end));
     if (i_now) {
       for (int c = 0; c < 3; ++c) fi[c] += h.force[c];
@@ -712,7 +714,7 @@ void ParticleSystem::hooke_contacts(Index begin, Index end, Index clean, double 
     if constexpr (kRanges) {
       const bool j_later = j >= end;
       if (i_now && j_now) return;
-      Load l = as_load<Load>(key.i, j, h);
+      Load l = as_load<Load>(i, j, h);
       if (j_later) cross->push_back(l);  // its j half, added by the range that owns j
       if (i_now) l.i = -1;
       if (j_now) l.j = -1;
@@ -732,20 +734,22 @@ void ParticleSystem::hooke_contacts(Index begin, Index end, Index clean, double 
       const Vec3 d = ci - centres_[j];
       const double R = ri + radius_[j];
       const double r2 = d.squaredNorm();
+      on_new[k] = Touch::no;  // until it touches
       if (r2 >= R * R) continue;  // LAMMPS: touching iff rsq < radsum^2
       if (any_excluded && no_contact(i, j)) continue;
       const double r = std::sqrt(r2);
       if (!(r > 0.0)) continue;  // coincident centres: no normal defined
-      contact(law_, ContactKey{i, j}, j, contact::RoundContact{d / r, R - r, ri, radius_[j], r, false}, vi, wi,
-              vel(j), omega(j), contact::effective_mass(mi, contact_mass(j)), fi);
+      contact(law_, i, j, static_cast<std::size_t>(k), contact::RoundContact{d / r, R - r, ri, radius_[j], r, false},
+              vi, wi, vel(j), omega(j), contact::effective_mass(mi, contact_mass(j)), fi);
     }
-    for (std::size_t w = 0; w < walls_.size(); ++w) {
+    for (std::size_t w = 0; w < walls; ++w) {
       const Wall& wall = walls_[w];
       const double overlap = ri - (ci - wall.point).dot(wall.normal);
+      const std::size_t s = wall_slots + static_cast<std::size_t>(i) * walls + w;
+      on_new[s] = Touch::no;
       if (!(overlap > 0.0)) continue;
-      contact(wall.law, ContactKey{i, n + static_cast<Index>(w)}, -1,
-              contact::RoundContact{wall.normal, overlap, ri, 0.0, 0.0, true}, vi, wi, Vec3::Zero(), Vec3::Zero(),
-              contact::effective_mass(mi, contact::immovable_mass), fi);
+      contact(wall.law, i, -1, s, contact::RoundContact{wall.normal, overlap, ri, 0.0, 0.0, true}, vi, wi,
+              Vec3::Zero(), Vec3::Zero(), contact::effective_mass(mi, contact::immovable_mass), fi);
     }
     if (i_now) std::copy(fi, fi + 6, fd + 6 * i);
   }
@@ -769,11 +773,22 @@ void ParticleSystem::set_initial_histories(std::vector<std::pair<ContactKey, con
     records.push_back(r);
   }
   committed_.assign(1, std::move(records));
+  slots_valid_ = slots_hold_ = false;
   anchors_committed_.clear();
 }
 
 void ParticleSystem::accept_step() {
   if (!have_trial_) return;
+  if (trial_in_slots_) {  // the slots' trial side becomes the committed one (and the committed one the next trial)
+    slots_.xi.swap(slots_.xi_trial);
+    slots_.on.swap(slots_.on_trial);
+    slots_valid_ = slots_hold_ = true;
+    records_synced_ = false;
+    t_ref_ = t_trial_;
+    have_trial_ = false;
+    return;
+  }
+  slots_valid_ = slots_hold_ = false;
   // The ranges' trial chunks become the committed ones (and the committed ones' storage the next trial's).
   committed_.resize(trial_chunks_);
   for (std::size_t r = 0; r < trial_chunks_; ++r) committed_[r].swap(shares_[r].trial);
@@ -790,6 +805,119 @@ void ParticleSystem::accept_step() {
   }
   t_ref_ = t_trial_;
   have_trial_ = false;
+}
+
+namespace {
+// +0.0, not -0.0 (which the slots, keeping no such field, would give back as +0.0).
+bool zero_bits(double a) { return a == 0.0 && !std::signbit(a); }
+}  // namespace
+
+void ParticleSystem::sync_records() const {
+  if (!slots_hold_ || records_synced_) return;
+  // The touching slots in their layout's order: rows i ascending, partners ascending, then walls:
+  // ascending ContactKey order, as the records are kept.
+  committed_.resize(1);
+  std::vector<Record>& out = committed_[0];
+  out.clear();
+  const std::size_t walls = static_cast<std::size_t>(slots_.walls), wall_slots = slots_.cols.size();
+  for (Index i = 0; i < slots_.n; ++i) {
+    auto take = [&](Index j, std::size_t s) {
+      if (slots_.on[s] != Slots::Touch::yes) return;
+      Record& r = out.emplace_back();
+      r.key = ContactKey{i, j};
+      r.xi = slots_.xi[s];
+    };
+    for (Index k = slots_.rows[i]; k < slots_.rows[i + 1]; ++k) take(slots_.cols[k], static_cast<std::size_t>(k));
+    for (std::size_t w = 0; w < walls; ++w)
+      take(slots_.n + static_cast<Index>(w), wall_slots + static_cast<std::size_t>(i) * walls + w);
+  }
+  records_synced_ = true;
+}
+
+bool ParticleSystem::prepare_slots() {
+  using Touch = Slots::Touch;
+  const auto& rows = nlist_.cells().row_start();
+  const auto& cols = nlist_.cells().neighbours();
+  const Index n = particle_count(), walls = static_cast<Index>(walls_.size());
+  const bool same_bodies = slots_.n == n && slots_.walls == walls;
+  if (slots_valid_ && same_bodies && slots_.build == nlist_.builds()) return true;
+  // The new layout's committed side is filled in the trial arrays (whose contents the call overwrites
+  // anyway), then the two are swapped. A contact missing from the list as it stands is not touching
+  // and is left out of the slots (this call drops it); the slots then no longer hold the whole
+  // committed state, the records do.
+  const std::size_t count = cols.size() + static_cast<std::size_t>(n * walls), wall_slots = cols.size();
+  std::vector<Vec3>& xi = slots_.xi_trial;
+  std::vector<Touch>& on = slots_.on_trial;
+  on.assign(count, Touch::no);
+  xi.resize(count);
+  if (slots_hold_ && same_bodies) {
+    // The list was rebuilt: each row's old and new partners (both ascending) merged, the walls' slots
+    // as they were. The committed state keeps a dropped contact until this call's trial is accepted,
+    // so the records are written from the old slots first if one is dropped.
+    bool dropped = false;
+    for (Index i = 0; i < n; ++i) {
+      Index o = slots_.rows[i];
+      const Index o_end = slots_.rows[i + 1];
+      for (Index k = rows[i]; k < rows[i + 1]; ++k) {
+        for (; o < o_end && slots_.cols[o] < cols[k]; ++o) dropped = dropped || slots_.on[o] == Touch::yes;
+        if (o < o_end && slots_.cols[o] == cols[k]) {
+          if (slots_.on[o] == Touch::yes) {
+            xi[k] = slots_.xi[o];
+            on[k] = Touch::yes;
+          }
+          ++o;
+        }
+      }
+      for (; o < o_end; ++o) dropped = dropped || slots_.on[o] == Touch::yes;
+    }
+    const std::size_t old_walls = slots_.cols.size();
+    for (std::size_t s = 0; s < count - wall_slots; ++s)
+      if (slots_.on[old_walls + s] == Touch::yes) {
+        xi[wall_slots + s] = slots_.xi[old_walls + s];
+        on[wall_slots + s] = Touch::yes;
+      }
+    if (dropped) {
+      sync_records();
+      slots_hold_ = false;
+    }
+  } else {
+    // Loaded from the records (for the list as it stands), unless one carries more than xi.
+    sync_records();
+    slots_hold_ = false;
+    slots_valid_ = false;
+    for (const auto& chunk : committed_)
+      for (const Record& r : chunk)
+        if (!(zero_bits(r.xi_r.x()) && zero_bits(r.xi_r.y()) && zero_bits(r.xi_r.z()) && zero_bits(r.xi_tw) &&
+              zero_bits(r.a_prev)))
+          return false;
+    std::size_t loaded = 0;
+    CommittedCursor cursor(committed_, ContactKey{0, 0});
+    auto load = [&](const ContactKey& key, std::size_t s) {
+      if (const Record* r = cursor.find(key)) {
+        xi[s] = r->xi;
+        on[s] = Touch::yes;
+        ++loaded;
+      }
+    };
+    for (Index i = 0; i < n; ++i) {
+      for (Index k = rows[i]; k < rows[i + 1]; ++k) load(ContactKey{i, cols[k]}, static_cast<std::size_t>(k));
+      for (Index w = 0; w < walls; ++w)
+        load(ContactKey{i, n + w}, wall_slots + static_cast<std::size_t>(i * walls + w));
+    }
+    slots_hold_ = loaded == committed_count();
+    records_synced_ = true;
+  }
+  slots_.xi.swap(xi);
+  slots_.on.swap(on);
+  slots_.xi_trial.resize(count);
+  slots_.on_trial.resize(count);
+  slots_.rows.assign(rows.begin(), rows.end());
+  slots_.cols.assign(cols.begin(), cols.end());
+  slots_.n = n;
+  slots_.walls = walls;
+  slots_.build = nlist_.builds();
+  slots_valid_ = true;
+  return true;
 }
 
 void ParticleSystem::tangent(double t, const Vector& x, const Vector& v, SparseMatrix& K, SparseMatrix& C) {
@@ -977,6 +1105,7 @@ std::size_t ParticleSystem::committed_count() const {
 
 Vector ParticleSystem::history() const {
   if (mode_ == TangentialHistory::consistent) return {};
+  sync_records();
   Vector h(static_cast<Index>(committed_count()) * dim_);
   Index k = 0;
   for (const auto& chunk : committed_)
@@ -989,6 +1118,8 @@ void ParticleSystem::set_history(const Vector& h) {
     if (h.size() != 0) fail(fmt::format("consistent tangential history carries no state; got {} entries", h.size()));
     return;
   }
+  sync_records();
+  slots_valid_ = slots_hold_ = false;  // the records are changed below
   const std::size_t count = committed_count();
   const Index expected = static_cast<Index>(count) * dim_;
   if (h.size() != expected)
@@ -1003,6 +1134,7 @@ void ParticleSystem::set_history(const Vector& h) {
 }
 
 std::vector<ContactKey> ParticleSystem::history_keys() const {
+  sync_records();
   std::vector<ContactKey> keys;
   keys.reserve(committed_count());
   for (const auto& chunk : committed_)
@@ -1011,6 +1143,7 @@ std::vector<ContactKey> ParticleSystem::history_keys() const {
 }
 
 ParticleSystem::ContactState ParticleSystem::contact_state() const {
+  sync_records();
   ContactState s{{}, {}, x_committed_, t_ref_};
   s.committed.reserve(committed_count());
   for (const auto& chunk : committed_) s.committed.insert(s.committed.end(), chunk.begin(), chunk.end());
@@ -1023,6 +1156,7 @@ void ParticleSystem::set_contact_state(const ContactState& s) {
   if (mode_ == TangentialHistory::consistent && s.anchors.size() != s.committed.size())
     fail(fmt::format("contact state: {} anchors for {} contacts", s.anchors.size(), s.committed.size()));
   committed_.assign(1, s.committed);
+  slots_valid_ = slots_hold_ = false;
   anchors_committed_.assign(1, s.anchors);
   x_committed_ = s.x_committed;
   t_ref_ = s.t_ref;
@@ -1032,6 +1166,7 @@ void ParticleSystem::set_contact_state(const ContactState& s) {
 void ParticleSystem::reset_history(double t0) {
   require_finite("t0", t0);
   committed_.clear();
+  slots_valid_ = slots_hold_ = false;
   anchors_committed_.clear();
   have_trial_ = false;
   x_committed_.resize(0);

@@ -248,8 +248,9 @@ class ParticleSystem final : public MechanicalSystem {
   // traditional history, reports off), the neighbour list of particles [begin, end) walked directly,
   // each clean particle's own loads summed in registers across its row and its partners' added as it
   // goes; on ranges (kRanges, threads) the loads on particles below `clean` or beyond `end` kept in
-  // `kept` and `cross` as force()'s general pass keeps them. The same operations in the same order as
-  // the general path, so the same bits (test_specialised_law.cpp).
+  // `kept` and `cross` as force()'s general pass keeps them. The histories are read from and written
+  // to the slots (below), not the records. The same operations in the same order as the general
+  // path, so the same bits (test_specialised_law.cpp).
   bool hooke_contacts_apply() const;
   void add_generalised(Vector& f, Index i, const Vec3& force, const Vec3& torque) const;
 
@@ -294,7 +295,37 @@ class ParticleSystem final : public MechanicalSystem {
   // hooke_contacts_apply()'s loop (above); kRanges = false: one range [0, N), all of it clean.
   template <bool kRanges>
   void hooke_contacts(Index begin, Index end, Index clean, double dt, const Vector& v, Vector& f,
-                      std::vector<Record>& trial, std::vector<Load>* kept, std::vector<Load>* cross) const;
+                      std::vector<Load>* kept, std::vector<Load>* cross);
+  // hooke_contacts()' histories, one slot per entry of the neighbour list (then one per particle and
+  // wall), as LAMMPS keeps its shear history beside the list (FixNeighHistory): a call reads the
+  // committed xi of its slots and writes their trial xi in place, accept_step() swaps the two arrays.
+  // The layout (the list's rows and partners, N, the wall count) is copied when the slots are filled,
+  // so that they stay readable after the list is rebuilt; at a rebuild they are carried over to the
+  // new list row by row. Only xi is kept: a record with rolling, twisting or rescale history
+  // (set_initial_histories, set_contact_state) leaves force() on the general path.
+  struct Slots {
+    std::vector<Index> rows, cols;
+    Index n = -1, walls = -1;
+    std::size_t build = 0;           // nlist_.builds() of the layout
+    std::vector<Vec3> xi, xi_trial;  // pair slot k: partner cols[k]; wall slot of (i, w): cols.size() + i walls + w
+    // Touching at the committed call, at the trial call (xi unset where not). Not a char type, which
+    // may alias anything and would make the compiler reload the loop's other arrays after each store.
+    enum class Touch : std::uint8_t { no, yes };
+    std::vector<Touch> on, on_trial;
+  };
+  Slots slots_;
+  // Where the committed histories are. The records (committed_) hold them unless slots_hold_; the
+  // slots hold all of them when slots_hold_, and the records too when records_synced_. slots_valid_:
+  // the slots hold the committed history of every contact of their layout (they may lack a committed
+  // contact that is not in the list, then the records have it). sync_records() writes the slots'
+  // histories as records (for history(), contact_state(), the general path, anything that reads
+  // committed_); prepare_slots() makes the slots valid for the neighbour list as it stands (false:
+  // they cannot be).
+  bool slots_hold_ = false, slots_valid_ = false;
+  mutable bool records_synced_ = true;
+  bool trial_in_slots_ = false;  // the most recent force() call wrote slots_'s trial side
+  void sync_records() const;
+  bool prepare_slots();
   // Per range, the first particle that no earlier range's neighbour list reaches (so that no load of
   // an earlier range lands on it from there on): for the neighbour build `clean_build_`.
   std::vector<Index> clean_from_;
@@ -324,7 +355,7 @@ class ParticleSystem final : public MechanicalSystem {
   // The committed records in ascending key order, as consecutive chunks: one per particle range of
   // the force() call that wrote them, so that accept_step() takes the ranges' trial records by a
   // swap instead of gathering them. The anchors (consistent mode only) are chunked alike.
-  std::vector<std::vector<Record>> committed_;
+  mutable std::vector<std::vector<Record>> committed_;  // mutable: sync_records()
   std::vector<std::vector<Anchor>> anchors_committed_;
   std::size_t committed_count() const;
   std::vector<ContactReport> reports_;
