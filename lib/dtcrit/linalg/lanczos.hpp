@@ -25,27 +25,17 @@ namespace dtcrit::linalg {
 // y = A x for a symmetric A of size n (x and y do not alias).
 using SymmetricOperator = std::function<void(const double* x, double* y)>;
 
-// An upper bound of lambda_max - theta for the largest Ritz pair (theta, y), from its residual
-// r = |A y - theta y| and the gap g = theta - alpha to an upper bound alpha of every other eigenvalue
-// (Kato-Temple: lambda_max <= theta + r^2 / g), never above r; g <= 0: r alone. The recurrence takes
-// alpha = theta_2 + r_2, the second Ritz value raised by its residual: an estimate, as the residual
-// bound's own premise (that theta belongs to lambda_max) is one.
-inline double ritz_error_bound(double residual, double gap) {
-  return gap > 0.0 && residual * residual < residual * gap ? residual * residual / gap : residual;
-}
-
 struct LanczosOptions {
-  // Stop when ritz_error_bound(residual, gap) <= tolerance |theta|, the residual |A y - theta y|
-  // estimated as beta_k |s_k| (the criterion Spectra uses) and the gap from the second Ritz pair,
-  // or when the Krylov space is invariant.
+  // Stop when the Ritz pair's residual |A y - theta y| <= tolerance |theta| (estimated as
+  // beta_k |s_k|, the criterion Spectra uses), or when the Krylov space is invariant.
   double tolerance = 1e-6;
   Index max_steps = 20000;
   bool want_vector = false;        // rebuild the Ritz vector (a second pass)
   const Vector* start = nullptr;   // starting vector (warm start); default: seeded random
   std::uint64_t seed = 20161;
   // Called at each convergence check (every step up to 100, then every ~2 %) with the steps so far
-  // and the relative error bound ritz_error_bound(residual, gap) / |theta|; may be empty.
-  std::function<void(Index steps, double relative_bound)> progress;
+  // and the relative residual estimate |A y - theta y| / |theta|; may be empty.
+  std::function<void(Index steps, double relative_residual)> progress;
   // With parts > 1 and run_parts set: the recurrence's vector work (a dot product, the update with
   // its norm, the scaling; in the second pass the updates) is split into `parts` contiguous ranges,
   // run_parts(parts, f) calling f(0), ..., f(parts - 1), on threads or not. The ranges' sums are
@@ -64,9 +54,6 @@ struct LanczosOptions {
 struct LanczosResult {
   double lambda = 0.0;             // largest Ritz value (never above lambda_max, up to rounding)
   double residual_estimate = 0.0;  // beta_k |s_k|
-  // theta - (theta_2 + r_2) at the last check, the gap ritz_error_bound reads (0: not known, fewer
-  // than two Ritz values, or the second one within its residual of the first)
-  double gap = 0.0;
   Vector vector;                   // unit Ritz vector when want_vector, else empty
   Index steps = 0;                 // Lanczos steps (size of the tridiagonal matrix)
   Index operations = 0;            // operator applications (steps, twice with want_vector)
@@ -95,7 +82,5 @@ struct TridiagonalTop {
   Vector vector;
 };
 TridiagonalTop tridiagonal_largest(const std::vector<double>& alpha, const std::vector<double>& beta);
-// The same for the eigenvalue `from_top` places below the largest (0: the largest).
-TridiagonalTop tridiagonal_eigen(const std::vector<double>& alpha, const std::vector<double>& beta, Index from_top);
 
 }  // namespace dtcrit::linalg

@@ -196,7 +196,7 @@ void certify_limits(const GlobalSystem& sys, PackingReport& r, const EigenOption
     double step = kNaN;
     const bool by_omega_max = row.line && row.line->dashpot == 0.0 && row.line->stiffness > 0.0;  // 2 / (sqrt(s) omega_max)
     if (!r.damped || dashpot == DashpotVelocity::central_difference || by_omega_max) {
-      if (!omega) omega = certify_omega_max(sys, r.omega_max * std::sqrt(1.0 + r.eigen_bound));
+      if (!omega) omega = certify_omega_max(sys, r.omega_max * std::sqrt(1.0 + r.eigen_residual));
       cert = &*omega;
       step = row.h_crit * r.omega_max * omega->step;  // Omega_crit / omega_cert
     } else if (dashpot == DashpotVelocity::backward_difference && std::isfinite(r.h_exact) && r.h_exact_converged) {
@@ -204,11 +204,11 @@ void certify_limits(const GlobalSystem& sys, PackingReport& r, const EigenOption
       cert = &*half;
       step = half->step * row.h_crit / r.h_exact;  // the rows share the criterion: h_crit = h_exact
     } else if (row.region_step) {  // the eigenvalues' region again, omega_b now certified
-      if (!omega) omega = certify_omega_max(sys, r.omega_max * std::sqrt(1.0 + r.eigen_bound));
+      if (!omega) omega = certify_omega_max(sys, r.omega_max * std::sqrt(1.0 + r.eigen_residual));
       if (!omega->holds) continue;  // the Gershgorin h_safe stands; the upper bound is Arnoldi's, not Lanczos'
       if (!damping_top) {  // Lanczos on C~, its Ritz value raised by the residual and the margin, proven
         const TopAtStep top = top_eigenvalue(sys, 0.0, 1.0, eigen, 1e-6);
-        const double c = (top.lambda + std::max(top.residual, 0.0)) * (1.0 + certificate_margin);  // (its error bound)
+        const double c = (top.lambda + std::max(top.residual, 0.0)) * (1.0 + certificate_margin);
         damping_top = std::isfinite(c) && c > 0.0 && positive_definite(sys, c, -1.0, 0.0) ? c : 0.0;
       }
       set_region_step(row, 1.0 / omega->step, true,
@@ -640,7 +640,7 @@ void analyse_nonsymmetric(const GlobalSystem& sys, const PackingAnalysisOptions&
   r.eigen_method = sp.method;
   r.eigen_operations = sp.operations;
   r.eigen_tolerance = so.tolerance;
-  r.eigen_residual = r.eigen_bound = kNaN;  // not a Lanczos residual: the solvers' own convergence test holds (they throw otherwise)
+  r.eigen_residual = kNaN;  // not a Lanczos residual: the solvers' own convergence test holds (they throw otherwise)
   if (r.damped && !sp.s.empty()) r.top_mode_zeta = std::max(0.0, -sp.s.front().real() / std::abs(sp.s.front()));
   r.timings.emplace_back("eigenvalues", seconds_since(t0));
   t0 = std::chrono::steady_clock::now();
@@ -776,19 +776,18 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
     eigen.progress = [&](Index steps, double residual) {  // at most every 2 s
       if (seconds_since(last_report) < 2.0) return;
       last_report = std::chrono::steady_clock::now();
-      say(fmt::format("  Lanczos step {}: relative error bound {:.2g} (tolerance {:.2g})", steps, residual,
+      say(fmt::format("  Lanczos step {}: relative residual {:.2g} (tolerance {:.2g})", steps, residual,
                       eigen.tolerance));
     };
   const ExtremeEigen top = largest_eigen(sys, 1.0, 0.0, eigen);
   r.omega_max = std::sqrt(top.lambda);
   r.eigen_residual = top.residual / top.lambda;
-  r.eigen_bound = top.error_bound() / top.lambda;
   // With the eigenvector the residual is the true |K~ v - lambda v|, checked against the
   // tolerance here: loss of orthogonality can make the three-term estimate optimistic.
   r.eigen_residual_is_true = top.vector.size() > 0;
   r.eigen_tolerance = eigen.tolerance;
   r.rtol = opts.rtol;
-  if (top.method != "dense") r.eigen_converged = std::isfinite(r.eigen_bound) && r.eigen_bound <= eigen.tolerance;
+  if (top.method != "dense") r.eigen_converged = std::isfinite(r.eigen_residual) && r.eigen_residual <= eigen.tolerance;
   if (!std::isfinite(r.omega_max)) r.eigen_converged = false;
   r.eigen_method = top.method;
   r.eigen_operations = top.operations;
@@ -851,7 +850,7 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
                                   : first_order_row_not_converged(opts.integrators[i], sys, first_order_failure));
     } else {
       r.integrators.push_back(packing_integrator_limit(opts.integrators[i], sys, r.omega_max, r.top_mode_zeta, opts,
-                                                       reference, r.eigen_bound));
+                                                       reference, r.eigen_residual));
     }
     if (!r.eigen_converged) {  // every limit scales with omega_max: none is trustworthy
       r.integrators.back().converged = false;
@@ -907,7 +906,6 @@ nlohmann::json to_json(const PackingReport& r) {
   j["omega_max"] = r.omega_max;
   j["eigen"] = {{"method", r.eigen_method},
                 {"relative_residual", r.eigen_residual},
-                {"relative_error_bound", r.eigen_bound},
                 {"residual_is_true", r.eigen_residual_is_true},
                 {"tolerance", r.eigen_tolerance},
                 {"rtol", r.rtol},
@@ -970,9 +968,8 @@ std::string format_packing_table(const PackingReport& r) {
                      "in every direction by compressive normal forces)\n",
                      r.rattlers, r.dim + 1);
   if (r.symmetric) {
-    out += fmt::format("  omega_max = {} rad/{} ({}, relative residual {:.2g}{}{}){}\n", format_number(r.omega_max), time,
+    out += fmt::format("  omega_max = {} rad/{} ({}, relative residual {:.2g}{}){}\n", format_number(r.omega_max), time,
                        r.eigen_method, r.eigen_residual, r.eigen_residual_is_true ? "" : " (Lanczos estimate)",
-                       r.eigen_bound < r.eigen_residual ? fmt::format(", error bound {:.2g} with the gap", r.eigen_bound) : "",
                        r.damped ? fmt::format(", top-mode damping ratio {:.4g}", r.top_mode_zeta) : "");
   } else {
     out += fmt::format("  K not symmetric ({} contacts with histories, sliding or granular torque arms): "
@@ -1001,9 +998,9 @@ std::string format_packing_table(const PackingReport& r) {
            "max Re s)\n";
   }
   if (!r.eigen_converged)
-    out += fmt::format("  NOT CONVERGED: the eigensolver's error bound {:.2g} is above its tolerance {:.2g}; no limit is "
+    out += fmt::format("  NOT CONVERGED: the eigensolver's residual {:.2g} is above its tolerance {:.2g}; no limit is "
                        "reported\n",
-                       r.eigen_bound, r.eigen_tolerance);
+                       r.eigen_residual, r.eigen_tolerance);
   if (!r.h_exact_converged) out += "  NOT CONVERGED: the damped velocity_verlet limit (root of lambda_max = 4)\n";
   out += "\n";
   // h_safe <= true limit <= h_crit (h_crit from the Lanczos omega_max, a lower bound of the true one).

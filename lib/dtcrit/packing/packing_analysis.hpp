@@ -90,9 +90,6 @@ struct PackingReport {
   double mean_coordination = 0.0;  // contacts per particle, pairs counted for both
   double omega_max = 0.0;          // [rad/s]; non-symmetric: sqrt of the largest |mu| of M^-1 K
   double eigen_residual = 0.0;     // |K~ v - omega^2 v| / omega^2
-  // (lambda_max - omega^2) / omega^2 <= eigen_bound: the residual, or its Kato-Temple bound with the
-  // Lanczos gap (ExtremeEigen::error_bound); what the brackets, the certificate and convergence read
-  double eigen_bound = 0.0;
   bool eigen_residual_is_true = false;  // computed from the eigenvector (else the Lanczos estimate)
   double eigen_tolerance = 0.0;
   bool eigen_converged = true;     // the residual is within eigen_tolerance (a true residual above it: false)

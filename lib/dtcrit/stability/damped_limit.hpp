@@ -44,10 +44,9 @@ struct DampedLimit {
   bool converged = false;
 };
 
-// One solve: lambda_max(M^-1/2 (h^2 K + 2h C) M^-1/2) to a relative tolerance on its error bound (a
-// dense solver ignores it): the Ritz value theta and its error bound r (lambda_max <= theta + r if
-// theta belongs to the top eigenvalue: the residual, or its Kato-Temple bound with the Lanczos gap;
-// 0 or rounding for a dense solve). NaN theta: the solve failed.
+// One solve: lambda_max(M^-1/2 (h^2 K + 2h C) M^-1/2) to a relative residual tolerance (a dense
+// solver ignores it): the Ritz value theta and its residual bound r (lambda_max <= theta + r if theta
+// belongs to the top eigenvalue; 0 or rounding for a dense solve). NaN theta: the solve failed.
 struct TopAtStep {
   double lambda = 0.0;
   double residual = 0.0;

@@ -253,10 +253,6 @@ struct ExtremeEigen {
   double lambda = 0.0;   // largest eigenvalue of the scaled operator
   Vector vector;         // its unit eigenvector (scaled coordinates M^{1/2} x); empty if not asked for
   double residual = 0.0; // |A v - lambda v| (three-term Lanczos without the vector: its estimate)
-  // The three-term Lanczos' gap estimate (linalg::LanczosResult::gap; 0 for the other solvers):
-  // error_bound() = linalg::ritz_error_bound(residual, gap) bounds lambda_max - lambda.
-  double gap = 0.0;
-  double error_bound() const;
   Index operations = 0;  // operator applications
   std::string method;    // "dense", "lanczos" or "spectra"
 };
