@@ -79,6 +79,20 @@ TEST_CASE("analyse_system: certified limits give h_safe = h_low less 1e-6 and th
   CHECK(big.integrators.front().h_safe < 0.9 * big.integrators.front().h_crit);
 }
 
+namespace {
+// The 108-sphere periodic FCC crystal (648 dofs, above the dense size) with dashpots gamma_n = gamma,
+// gamma_t = gamma / 2.
+GlobalSystem damped_fcc_crystal(double gamma) {
+  LatticeSpec s;
+  s.n = 3;
+  s.compression = 2e-3;
+  const Packing p = make_lattice(s);
+  ContactLaws laws;
+  laws.base = contact::parse_lammps_pair(fmt::format("gran/hooke/history 1e5 3e4 {} {} 0.5 0", gamma, gamma / 2));
+  return GlobalSystem(round_assembly(p, find_contacts(p, laws)), true);
+}
+}  // namespace
+
 TEST_CASE("RK4 above the dense size: an upper bound from A's largest eigenvalues and a proven safe step",
           "[packing][certificate][region]") {
   // Above 600 dofs the Runge-Kutta rows take the largest eigenvalues of the first-order system
@@ -87,15 +101,9 @@ TEST_CASE("RK4 above the dense size: an upper bound from A's largest eigenvalues
   // The reference is the exact limit from every eigenvalue (--eigensolver dense), which shares
   // neither the region nor Arnoldi. Before, the row was the scalar limit at the top mode's damping
   // ratio, labelled estimate: no step, no verdict.
-  LatticeSpec s;
-  s.n = 3;
-  s.compression = 2e-3;
-  const Packing p = make_lattice(s);  // fcc, periodic: 108 spheres, 648 dofs
   const double gamma = GENERATE(2e3, 2e5);  // light damping (the top modes set the limit), heavy
   CAPTURE(gamma);
-  ContactLaws laws;
-  laws.base = contact::parse_lammps_pair(fmt::format("gran/hooke/history 1e5 3e4 {} {} 0.5 0", gamma, gamma / 2));
-  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
+  const GlobalSystem g = damped_fcc_crystal(gamma);
   REQUIRE(g.symmetric());
   REQUIRE(g.dofs() > 600);
   PackingAnalysisOptions o;
@@ -154,15 +162,9 @@ TEST_CASE("Runge-Kutta rows whose first-order eigenvalues are not computed: the 
   // get no eigenvalue of the first-order system: RK4 keeps the region's proven safe step from the
   // Gershgorin bounds and no limit (no number labelled estimate); explicit Euler, whose region gives
   // no step, is not computed. The reference is the exact limit from every eigenvalue.
-  LatticeSpec s;
-  s.n = 3;
-  s.compression = 2e-3;
-  const Packing p = make_lattice(s);  // fcc, periodic: 108 spheres, 648 dofs
   const double gamma = GENERATE(2e3, 2e5);
   CAPTURE(gamma);
-  ContactLaws laws;
-  laws.base = contact::parse_lammps_pair(fmt::format("gran/hooke/history 1e5 3e4 {} {} 0.5 0", gamma, gamma / 2));
-  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
+  const GlobalSystem g = damped_fcc_crystal(gamma);
   PackingAnalysisOptions o;
   o.integrators = {"rk4", "explicit_euler"};
   o.eigen.method = EigenMethod::dense;

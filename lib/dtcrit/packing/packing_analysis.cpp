@@ -110,7 +110,8 @@ bool region_applies(const std::string& spec, bool symmetric, bool damped, bool s
   return symmetric && damped && semidefinite && !integrator_info(spec).stability_polynomial.empty();
 }
 
-// add_region_step with omega_b, c_b == 0: Gershgorin's bounds.
+// set_region_step on an upper-bound row of sys, where the region applies (omega_b, c_b == 0:
+// Gershgorin's bounds).
 void add_region_step(PackingIntegratorLimit& out, const GlobalSystem& sys, double omega_b = 0.0, double c_b = 0.0) {
   if (!out.upper_bound ||
       !region_applies(out.name, sys.symmetric(), sys.damped(), sys.stiffness_semidefinite() && sys.damping_semidefinite()))
@@ -211,9 +212,7 @@ void certify_limits(const GlobalSystem& sys, PackingReport& r, const EigenOption
         const double c = (top.lambda + std::max(top.residual, 0.0)) * (1.0 + certificate_margin);
         damping_top = std::isfinite(c) && c > 0.0 && positive_definite(sys, c, -1.0, 0.0) ? c : 0.0;
       }
-      set_region_step(row, 1.0 / omega->step, true,
-                      *damping_top > 0.0 ? *damping_top : sys.gershgorin_bound(0.0, 1.0) * (1.0 + 1e-12),
-                      *damping_top > 0.0);
+      add_region_step(row, sys, 1.0 / omega->step, *damping_top);
       if (std::isfinite(row.h_safe)) {
         row.h_safe_method = fmt::format("certified (Cholesky of omega^2 M - K at omega^2 = omega_max^2 (1 + {:g}){}): {}",
                                         certificate_margin,
