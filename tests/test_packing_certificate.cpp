@@ -156,6 +156,42 @@ TEST_CASE("RK4 above the dense size: an upper bound from A's largest eigenvalues
   }
 }
 
+TEST_CASE("Runge-Kutta rows whose Arnoldi run does not converge: no limit, the proven safe step alone",
+          "[packing][certificate][region]") {
+  // The whole analysis with the Arnoldi runs of the first-order system cut to one restart each, so
+  // that neither the pair nor the six of largest magnitude converge (648 dofs: above the dense size).
+  // RK4 keeps the region's safe step, certified with omega_max, and no limit; explicit Euler gets no
+  // number; no step is recommended from a limit that was not found. The reference is the exact limit
+  // from every eigenvalue.
+  const GlobalSystem g = damped_fcc_crystal(2e3);
+  REQUIRE(g.dofs() > 600);
+  PackingAnalysisOptions o;
+  o.integrators = {"rk4", "explicit_euler"};
+  o.eigen.method = EigenMethod::dense;
+  const double limit = analyse_system("fcc", g, o).integrators[0].h_crit;
+  REQUIRE(std::isfinite(limit));
+  o.eigen.method = EigenOptions{}.method;
+  o.first_order_max_restarts = 1;
+  const PackingReport r = analyse_system("fcc", g, o);
+  const auto& rk4 = r.integrators[0];
+  const auto& euler = r.integrators[1];
+  CAPTURE(rk4.method, rk4.h_safe_method, euler.method);
+  CHECK_THAT(rk4.method, Catch::Matchers::Contains("did not converge"));
+  CHECK(std::isnan(rk4.h_crit));
+  CHECK(rk4.upper_bound);
+  CHECK(rk4.certified);
+  CHECK(rk4.h_safe <= limit);
+  CHECK(rk4.h_safe >= 0.5 * limit);
+  CAPTURE(rk4.h_safe / limit);
+  CHECK_THAT(euler.method, Catch::Matchers::Contains("did not converge"));
+  CHECK(std::isnan(euler.h_crit));
+  CHECK(std::isnan(euler.h_safe));
+  CHECK_FALSE(euler.computed);
+  const auto rec = recommend_from(r.integrators, 0.8);
+  REQUIRE(rec);
+  CHECK_THAT(rec->recommended(), WithinRel(0.8 * rk4.h_safe, 1e-15));
+}
+
 TEST_CASE("Runge-Kutta rows whose first-order eigenvalues are not computed: the proven safe step alone",
           "[packing][certificate][region]") {
   // Above first_order_arnoldi_dofs, and on the distributed path at any size, explicit Euler and RK4

@@ -256,13 +256,14 @@ static std::optional<Spectrum> first_order_eigenvalues_for_rows(const GlobalSyst
                                                          std::function<void(Index)> progress, std::string& why) {
   SpectrumOptions so;
   so.tolerance = 1e-8;
+  so.max_restarts = opts.first_order_max_restarts;
   so.progress = std::move(progress);
   if (opts.eigen.method == EigenMethod::dense) so.dense_below = std::numeric_limits<Index>::max();
   if (sys.dofs() > so.dense_below) {
     SpectrumOptions pair = so;
     pair.nev = 2;
     pair.ncv = 20;
-    pair.max_restarts = 200;
+    pair.max_restarts = std::min<Index>(200, so.max_restarts);
     try {
       return first_order_spectrum(sys, omega_max, pair);
     } catch (const std::exception&) {
@@ -276,12 +277,17 @@ static std::optional<Spectrum> first_order_eigenvalues_for_rows(const GlobalSyst
   }
 }
 
-// The rows of first_order_from_eigenvalues when A's eigenvalues did not converge: no number.
+// The rows of first_order_from_eigenvalues when A's eigenvalues did not converge: no limit; where the
+// eigenvalue region applies, its proven safe step alone (as above first_order_arnoldi_dofs), else no
+// number at all.
 static PackingIntegratorLimit first_order_row_not_converged(const std::string& spec, const GlobalSystem& sys,
                                                      const std::string& why) {
+  const std::string what = fmt::format("the eigenvalues of the first-order system did not converge ({})", why);
+  if (region_applies(spec, sys.symmetric(), sys.damped(), sys.stiffness_semidefinite() && sys.damping_semidefinite()))
+    return region_only_row(spec, sys.dofs(), sys.gershgorin_bound(1.0, 0.0) * (1.0 + 1e-12),
+                           sys.gershgorin_bound(0.0, 1.0) * (1.0 + 1e-12), what);
   PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, false};
-  out.method = fmt::format("damped, {} dofs: the eigenvalues of the first-order system did not converge ({}): no limit",
-                           sys.dofs(), why);
+  out.method = fmt::format("damped, {} dofs: {}: no limit", sys.dofs(), what);
   return out;
 }
 

@@ -146,6 +146,11 @@ struct PackingAnalysisOptions {
   // Gershgorin bounds. 50 000: a damped FCC lattice (coordination 12, the most fill) takes about
   // 11 s and 0.75 GB for its two factorisations at 41 472 dofs (packing/README.md).
   Index certify_dofs = 50000;
+  // The most restarts of the Arnoldi runs that find the largest eigenvalues of the first-order system
+  // (explicit Euler and RK4 above the dense size): the pair of largest magnitude gets at most 200 of
+  // them, the six of largest magnitude after it this many. A row whose eigenvalues do not converge
+  // keeps only what holds without them (the eigenvalue region's safe step, where it applies).
+  Index first_order_max_restarts = 5000;
   std::function<void(std::string_view)> progress;  // stage messages (may be empty)
 };
 
