@@ -122,6 +122,51 @@ TEST_CASE("open lattices, walls and polydisperse packings: cell grid equals brut
   CHECK(as_set(a) == as_set(b));
 }
 
+TEST_CASE("the grid search on threads finds the one-thread contacts, laws and surfaces in order", "[packing]") {
+  // 23 328 spheres (above the 20 000 from which the search runs on threads, in rounds of 2^17),
+  // three types whose laws are first met in the upper half of the particles (the second part), a
+  // plane wall and a plane region wall (its surfaces stay parallel to the contacts).
+  Packing p = lattice(LatticeKind::fcc, 18, false, 0.002, 0.001);
+  add_box_walls(p, 1e-6);
+  RegionWall floor;
+  floor.name = "floor";
+  floor.style = RegionStyle::plane;
+  floor.point = Vec3(0.0, 0.0, p.box_lo[2] + 1e-6);
+  floor.normal = Vec3::UnitZ();
+  p.region_walls.push_back(floor);
+  const Index n = p.size();
+  for (Index i = 0; i < n; ++i) p.type[static_cast<std::size_t>(i)] = i < n / 2 ? 1 : 2 + static_cast<int>(i % 2);
+  ContactLaws laws = hooke(1e5, 5e4);
+  laws.by_types[{2, 2}] = hooke(2e5, 5e4).base;
+  laws.by_types[{2, 3}] = hooke(3e5, 5e4).base;
+  laws.by_types[{3, 3}] = hooke(4e5, 5e4).base;
+  ContactOptions one;
+  one.threads = 1;
+  const ContactSet a = find_contacts(p, laws, one);
+  REQUIRE(a.laws.size() == 4);
+  CHECK(a.wall_contacts > 0);
+  REQUIRE(a.wall_surfaces.size() == a.contacts.size());
+  for (const int threads : {2, 3}) {
+    CAPTURE(threads);
+    ContactOptions o;
+    o.threads = threads;
+    const ContactSet b = find_contacts(p, laws, o);
+    CHECK(b.pair_contacts == a.pair_contacts);
+    CHECK(b.wall_contacts == a.wall_contacts);
+    CHECK(b.laws == a.laws);
+    REQUIRE(b.contacts.size() == a.contacts.size());
+    REQUIRE(b.wall_surfaces.size() == a.wall_surfaces.size());
+    std::size_t differ = 0;
+    for (std::size_t k = 0; k < a.contacts.size(); ++k) {
+      const Contact &x = a.contacts[k], &y = b.contacts[k];
+      if (x.i != y.i || x.j != y.j || x.law != y.law || x.normal != y.normal || x.overlap != y.overlap ||
+          a.wall_surfaces[k].r_eff != b.wall_surfaces[k].r_eff)
+        ++differ;
+    }
+    CHECK(differ == 0);
+  }
+}
+
 TEST_CASE("matrix-free operator equals the assembled K and C, K matches the stepper's tangent", "[packing]") {
   Packing p = lattice(LatticeKind::hex, 3, false, 1e-3, 5e-4);
   add_box_walls(p, 1e-6, stepper::HookeParams{2e5, 1e5, 30.0, 10.0, 0.0});

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <optional>
 
 #include "dtcrit/contact/kinematics.hpp"
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/parts_pool.hpp"
 
 namespace dtcrit::packing {
 
@@ -50,6 +52,8 @@ class LawTable {
     return law ? *law : laws_.between(ti, ti);
   }
   std::vector<contact::ContactLaw> take() { return std::move(table_); }
+  // The index of a law, added at the end when new (merging another table's laws in their order).
+  std::int32_t add(const contact::ContactLaw& h) { return intern(h); }
   // The law of a pair of types or a wall, without interning it (for the contact test).
   const contact::ContactLaw& of_pair(int ti, int tj) const { return laws_.between(ti, tj); }
 
@@ -333,11 +337,9 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
   }
 
   // Neighbour offsets per axis: cells -1..1 (wrapped or clipped), or image shifts -K..K.
-  LawTable table(laws);
-  ContactSet set;
-  set.contacts.reserve(static_cast<std::size_t>(n) * (p.dim == 3 ? 7 : 4));
-  std::vector<Contact> row;
-  for (Index i = 0; i < n; ++i) {
+  // The contacts of particle i (pairs with j >= i in the order of the brute-force scan, then walls),
+  // appended to `set`; laws interned in `table` as first met.
+  auto scan = [&](Index i, LawTable& table, ContactSet& set, std::vector<Contact>& row) {
     row.clear();
     const Index ci = cell_of[i];
     const std::array<Index, 3> cc{ci % dims[0], (ci / dims[0]) % dims[1], ci / (dims[0] * dims[1])};
@@ -386,6 +388,56 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
     set.pair_contacts += static_cast<Index>(row.size());
     set.contacts.insert(set.contacts.end(), row.begin(), row.end());
     wall_contacts(p, i, x[i], tol, table, set);
+  };
+  // Rounds of up to 2^17 particles, each cut into T parts. The first part scans into the result with
+  // the result's law table; the others into their own sets with their own tables, appended in part
+  // order after the round, each table's laws added in its own order of first use. So the contacts
+  // and the laws' indices are those of one scan over every particle, whatever the thread count, and
+  // a round's other parts hold a few tens of MB beside the result.
+  const int T = n >= 20000 ? std::max(1, opts.threads > 0 ? opts.threads : default_threads()) : 1;
+  constexpr Index round_size = Index{1} << 17;
+  LawTable table(laws);
+  ContactSet set;
+  set.contacts.reserve(static_cast<std::size_t>(n) * (p.dim == 3 ? 7 : 4));
+  const bool surfaces = !p.region_walls.empty();
+  std::vector<ContactSet> parts(static_cast<std::size_t>(T));
+  std::vector<std::vector<Contact>> rows(static_cast<std::size_t>(T));
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(T));
+  std::optional<PartsPool> pool;
+  if (T > 1) pool.emplace(T - 1);
+  for (Index r0 = 0; r0 < n; r0 += round_size) {
+    const Index r1 = std::min(n, r0 + round_size);
+    std::vector<LawTable> tables(static_cast<std::size_t>(T), LawTable(laws));
+    auto run_part = [&](int t) {
+      const auto ut = static_cast<std::size_t>(t);
+      try {
+        for (Index i = r0 + (r1 - r0) * t / T, end = r0 + (r1 - r0) * (t + 1) / T; i < end; ++i)
+          scan(i, t == 0 ? table : tables[ut], t == 0 ? set : parts[ut], rows[ut]);
+      } catch (...) {
+        errors[ut] = std::current_exception();
+      }
+    };
+    if (pool) pool->run(T, run_part);
+    else run_part(0);
+    for (const auto& e : errors)  // the first particle's error, as one scan would throw it
+      if (e) std::rethrow_exception(e);
+    for (std::size_t t = 1; t < parts.size(); ++t) {
+      ContactSet& part = parts[t];
+      std::vector<std::int32_t> index;  // part t's law index -> the joined table's
+      for (const auto& law : tables[t].take()) index.push_back(table.add(law));
+      for (Contact& c : part.contacts) c.law = index[static_cast<std::size_t>(c.law)];
+      set.contacts.insert(set.contacts.end(), part.contacts.begin(), part.contacts.end());
+      if (surfaces) {
+        set.wall_surfaces.resize(set.contacts.size() - part.contacts.size());
+        set.wall_surfaces.insert(set.wall_surfaces.end(), part.wall_surfaces.begin(), part.wall_surfaces.end());
+        set.wall_surfaces.resize(set.contacts.size());
+      }
+      set.pair_contacts += part.pair_contacts;
+      set.wall_contacts += part.wall_contacts;
+      part.contacts.clear();  // keeps its capacity for the next round
+      part.wall_surfaces.clear();
+      part.pair_contacts = part.wall_contacts = 0;
+    }
   }
   set.laws = table.take();
   return set;

@@ -88,6 +88,9 @@ struct ContactOptions {
   // overlap (contact::pulloff_overlap(); LAMMPS keeps such a contact only if it touched before:
   // dtcrit assumes it did, contacts.cpp pair_reach()).
   double gap_tolerance = 0.0;
+  // Threads of the grid search (from 20 000 particles on; the result is the same for any count);
+  // 0: min(2, the hardware's threads), as GlobalSystem's operator.
+  int threads = 0;
 };
 
 // Finds every contact. Positions on periodic axes may lie outside the box (they are wrapped).

@@ -5,6 +5,7 @@
 // a result assembled from the parts in their order is the same whatever the scheduling. On a busy
 // machine a worker that is not scheduled in time leaves its part to the caller instead of making it
 // wait (a thread spawned and joined per call, as before, made each call wait for the slowest start).
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -16,6 +17,9 @@
 #include <vector>
 
 namespace dtcrit {
+
+// The thread count of the packing analysis unless told otherwise: min(2, the hardware's threads).
+inline int default_threads() { return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 2u)); }
 
 class PartsPool {
  public:

@@ -262,6 +262,7 @@ std::optional<DistributedAnswer> answer_packing_parallel_read(const packing::Pac
   packing::ContactLaws laws;
   packing::ReadOptions ro;
   packing::ContactOptions co;
+  co.threads = 1;  // one rank per core
   collectively([&] {
     packing::check_packing_request(o);
     if (o.data_file.empty() || !o.lammps_input.empty() || !o.lammps_restart.empty() || o.run_in_lammps)

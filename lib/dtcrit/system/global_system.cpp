@@ -95,7 +95,7 @@ GlobalSystem::GlobalSystem(Assembly a, bool rotation, bool geometric_stiffness)
 }
 
 void GlobalSystem::setup() {
-  threads_ = static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 2u));
+  threads_ = default_threads();
   // Spheres read M^{-1/2} per particle (particle_scale_); a per-dof copy would cost a vector of dofs.
   if (bodies_) inv_sqrt_mass_ = mass_.cwiseSqrt().cwiseInverse();
   const Index n = particles();
