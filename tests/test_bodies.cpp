@@ -327,6 +327,16 @@ TEST_CASE("bodies: a sphere packing written as a network file is the sphere pack
   lz.method = packing::EigenMethod::lanczos;
   lz.tolerance = 1e-10;
   CHECK(rel(packing::largest_eigen(bodies, 1.0, 0.0, lz).lambda, a.omega_max * a.omega_max) < 1e-12);
+  // Gershgorin's rows, made by the operator's kernel for bodies (arms, per-dof scaling) and for round
+  // particles: each equal to the assembled matrix's absolute row sums (every pair touches once).
+  const Vector w = spheres.mass().cwiseSqrt().cwiseInverse();
+  for (const auto& [ka, kb] : {std::pair{1.0, 0.0}, std::pair{0.0, 1.0}, std::pair{4e-14, 4e-7}}) {
+    CAPTURE(ka, kb);
+    const Matrix A = w.asDiagonal() * Matrix(ka * spheres.stiffness() + kb * spheres.damping()) * w.asDiagonal();
+    const Vector ref = A.cwiseAbs().rowwise().sum();
+    CHECK((spheres.gershgorin_rows(ka, kb) - ref).cwiseAbs().maxCoeff() <= 1e-12 * ref.maxCoeff());
+    CHECK((bodies.gershgorin_rows(ka, kb) - ref).cwiseAbs().maxCoeff() <= 1e-12 * ref.maxCoeff());
+  }
   // One point per contact: the arm of j is r_j - overlap; omega_max moves by about the relative overlap.
   double max_overlap = 0.0;
   for (const auto& c : cs.contacts) max_overlap = std::max(max_overlap, c.overlap / p.radius[c.i]);

@@ -12,6 +12,7 @@
 
 #include "dtcrit/core/parts_pool.hpp"
 #include "dtcrit/system/global_system.hpp"
+#include "dtcrit/contact/lammps_syntax.hpp"
 
 using namespace dtcrit;
 using namespace dtcrit::packing;
@@ -214,5 +215,26 @@ TEST_CASE("Gershgorin rows equal the assembled matrix's absolute row sums withou
       CHECK((rows - ref).cwiseAbs().maxCoeff() <= 1e-12 * ref.maxCoeff());
       CHECK(rows.minCoeff() > 0.0);  // every particle touches something
     }
+  }
+  // A granular law with rolling and twisting (per-contact coefficients and torque arms r - delta/2)
+  // and one contact with a tangential history at its Coulomb cap (full blocks, applied apart from
+  // the kernel): the bound is still the assembled row sum, the blocks non-symmetric.
+  ContactLaws granular;
+  granular.base = contact::parse_lammps_pair("granular hooke 1e5 50 tangential linear_history 3e4 1 0.5 "
+                                             "rolling sds 2e4 10 0.3 twisting marshall damping mass_velocity");
+  ContactSet gs = find_contacts(p, granular, {1e-9});
+  const std::size_t pair = static_cast<std::size_t>(
+      std::find_if(gs.contacts.begin(), gs.contacts.end(), [](const Contact& c) { return c.j >= 0; }) - gs.contacts.begin());
+  const Vec3 n = gs.contacts[pair].normal;
+  gs.history_to_fill(pair).xi_t = 1.0 * n.unitOrthogonal();  // far beyond mu F_n / k_t: sliding
+  const GlobalSystem g(round_assembly(p, gs));
+  REQUIRE(g.general_contacts() >= 1);
+  REQUIRE_FALSE(g.symmetric());
+  const Vector w = g.mass().cwiseSqrt().cwiseInverse();
+  for (const auto& [a, b] : {std::pair{1.0, 0.0}, std::pair{4e-12, 4e-6}}) {
+    CAPTURE(a, b);
+    const Matrix A = w.asDiagonal() * Matrix(a * g.stiffness() + b * g.damping()) * w.asDiagonal();
+    const Vector ref = A.cwiseAbs().rowwise().sum();
+    CHECK((g.gershgorin_rows(a, b) - ref).cwiseAbs().maxCoeff() <= 1e-12 * ref.maxCoeff());
   }
 }

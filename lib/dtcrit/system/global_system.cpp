@@ -713,7 +713,7 @@ Vector GlobalSystem::gershgorin_rows(double a, double b) const {
     const Index p0 = n * t / T, p1 = n * (t + 1) / T;
     auto mine = [&](Index p) { return p >= p0 && p < p1; };
     std::vector<std::int32_t> slot(static_cast<std::size_t>(p1 - p0), -1), free_slots;
-    std::vector<double> blocks;  // open particles' diagonal blocks, dpp^2 each
+    std::vector<double> blocks;  // open particles' scaled diagonal blocks, dpp^2 each
     auto add_diag = [&](Index i, const auto& B) {
       std::int32_t& sl = slot[static_cast<std::size_t>(i - p0)];
       if (sl < 0) {
@@ -735,32 +735,91 @@ Vector GlobalSystem::gershgorin_rows(double a, double b) const {
       const double* D = blocks.data() + static_cast<std::size_t>(sl) * bsize;
       for (Index r = 0; r < dpp; ++r) {
         double row = 0.0;
-        for (Index q = 0; q < dpp; ++q) row += std::abs(D[r * dpp + q]) * s(i, q);
-        rows[i * dpp + r] = s(i, r) * (row + offsum[i * dpp + r]);
+        for (Index q = 0; q < dpp; ++q) row += std::abs(D[r * dpp + q]);
+        rows[i * dpp + r] = row + offsum[i * dpp + r];
       }
       free_slots.push_back(sl);
       sl = -1;
     };
+    // A contact's scaled block S (a K + b C) S, column by column: the operator's own kernel applied
+    // to the unit vectors of the contact's m dofs, in one call over m copies of the contact, copy q
+    // between particles P q and P q + 1 (P = 2; P = 1 for a wall or a particle's own image), so that
+    // the bound is of the very operator the eigensolver applies. Contacts with full blocks (applied
+    // apart from the kernel) scale their blocks.
+    constexpr std::size_t copies = 12, slots = 2 * copies;
+    std::vector<Contact> copy(copies);
+    std::vector<LinearCoefficients> copy_coef(coef_.empty() ? 0 : copies);
+    std::vector<ResistanceCoefficients> copy_extra(extra_.empty() ? 0 : copies);
+    std::vector<double> radius(slots, 0.0), mass(slots, 0.0), axes(9 * slots, 0.0),
+        scale(static_cast<std::size_t>(bodies_ ? dpp : 2) * slots, 1.0), x(static_cast<std::size_t>(dpp) * slots),
+        y(static_cast<std::size_t>(dpp) * slots);
+    std::vector<Vec3> arms(slots, Vec3::Zero());
+    const KernelData kd{&copy, &law_lin_, &copy_coef, &copy_extra, &radius, &mass, arms.data(), axes.data()};
     ContactBlock K, Kc, Cc;
+    auto scaled_block = [&](std::size_t k, const Contact& c, Index m) {
+      const Index side[2] = {c.i, c.j == c.i ? c.i : c.j};
+      K.resize(m, m);
+      if (!general_slot_.empty() && general_slot_[k] >= 0) {
+        contact_block(k, sel, Kc, Cc);
+        if (c.j == c.i)  // a particle touching its own image: all four blocks are diagonal
+          Kc = (a * (Kc.topLeftCorner(dpp, dpp) + Kc.topRightCorner(dpp, dpp) + Kc.bottomLeftCorner(dpp, dpp) +
+                     Kc.bottomRightCorner(dpp, dpp)) +
+                b * (Cc.topLeftCorner(dpp, dpp) + Cc.topRightCorner(dpp, dpp) + Cc.bottomLeftCorner(dpp, dpp) +
+                     Cc.bottomRightCorner(dpp, dpp)))
+                   .eval();
+        else if (b == 0.0) Kc = a * Kc;  // = a Kc + 0 Cc to the bit (x + -0 = x), without the pass over C
+        else Kc = a * Kc + b * Cc;
+        for (Index r = 0; r < m; ++r)
+          for (Index q = 0; q < m; ++q) K(r, q) = s(side[r / dpp], r % dpp) * Kc(r, q) * s(side[q / dpp], q % dpp);
+        return;
+      }
+      const Index P = m / dpp;
+      std::fill(x.begin(), x.end(), 0.0);
+      std::fill(y.begin(), y.end(), 0.0);
+      for (Index q = 0; q < m; ++q) {
+        const auto uq = static_cast<std::size_t>(q);
+        copy[uq] = c;
+        copy[uq].i = static_cast<std::int32_t>(P * q);
+        if (c.j >= 0) copy[uq].j = static_cast<std::int32_t>(P * q + P - 1);
+        if (!copy_coef.empty()) copy_coef[uq] = coef_[k];
+        if (!copy_extra.empty()) copy_extra[uq] = extra_[k];
+        if (bodies_) arms[2 * uq] = arms_[2 * k], arms[2 * uq + 1] = arms_[2 * k + 1];  // a wall's a_j is zero
+        for (Index p = 0; p < P; ++p) {
+          const auto at = static_cast<std::size_t>(P * q + p), body = static_cast<std::size_t>(side[p]);
+          radius[at] = radius_.empty() ? 0.0 : radius_[body];
+          mass[at] = pmass_.empty() ? 0.0 : pmass_[body];
+          if (bodies_) {
+            if (!axes_.empty())
+              std::copy_n(axes_.begin() + static_cast<std::ptrdiff_t>(9 * body), 9, axes.begin() + static_cast<std::ptrdiff_t>(9 * at));
+            for (Index d = 0; d < dpp; ++d) scale[at * static_cast<std::size_t>(dpp) + static_cast<std::size_t>(d)] = inv_sqrt_mass_[side[p] * dpp + d];
+          } else {
+            scale[2 * at] = particle_scale_[2 * body];
+            scale[2 * at + 1] = particle_scale_[2 * body + 1];
+          }
+        }
+        x[static_cast<std::size_t>(P * q * dpp + q)] = 1.0;  // copy q's dof q (i's dofs, then j's)
+      }
+      if (bodies_) dispatch_kernel<true, true>(dim_, rotation_, kd, a, b, scale.data(), x.data(), y.data(), 0, static_cast<std::size_t>(m));
+      else dispatch_kernel<true, false>(dim_, rotation_, kd, a, b, scale.data(), x.data(), y.data(), 0, static_cast<std::size_t>(m));
+      for (Index q = 0; q < m; ++q)
+        for (Index r = 0; r < m; ++r) K(r, q) = y[static_cast<std::size_t>(P * q * dpp + r)];
+    };
     for (std::size_t k = 0; k < nc; ++k) {
       const Contact& c = contacts_.contacts[k];
       const bool own_i = mine(c.i), own_j = c.j >= 0 && c.j != c.i && mine(c.j);
       if (!own_i && !own_j) continue;
-      contact_block(k, sel, Kc, Cc);
-      if (b == 0.0) K = a * Kc;  // = a Kc + 0 Cc to the bit (x + -0 = x), without the pass over C
-      else K = a * Kc + b * Cc;
+      const bool two = c.j >= 0 && c.j != c.i;
+      scaled_block(k, c, two ? 2 * dpp : dpp);
       if (own_i) {
         add_diag(c.i, K.topLeftCorner(dpp, dpp));
-        if (c.j == c.i)  // a particle touching its own image: all four blocks are diagonal
-          add_diag(c.i, K.topRightCorner(dpp, dpp) + K.bottomLeftCorner(dpp, dpp) + K.bottomRightCorner(dpp, dpp));
-        else if (c.j >= 0)
+        if (two)
           for (Index r = 0; r < dpp; ++r)
-            for (Index q = 0; q < dpp; ++q) offsum[c.i * dpp + r] += std::abs(K(r, dpp + q)) * s(c.j, q);
+            for (Index q = 0; q < dpp; ++q) offsum[c.i * dpp + r] += std::abs(K(r, dpp + q));
       }
       if (own_j) {
         add_diag(c.j, K.bottomRightCorner(dpp, dpp));
         for (Index r = 0; r < dpp; ++r)
-          for (Index q = 0; q < dpp; ++q) offsum[c.j * dpp + q] += std::abs(K(dpp + q, r)) * s(c.i, r);
+          for (Index q = 0; q < dpp; ++q) offsum[c.j * dpp + q] += std::abs(K(dpp + q, r));
         if (last[static_cast<std::size_t>(c.j)] == k) finish(c.j);
       }
       if (own_i && last[static_cast<std::size_t>(c.i)] == k) finish(c.i);

@@ -154,6 +154,8 @@ class GlobalSystem {
   double gershgorin_bound(double a, double b) const;
   // The bound of every row (dof) of that matrix, whose largest is gershgorin_bound(a, b). A distributed
   // rank takes the largest over the rows it owns: the rows of its ghosts miss the contacts it does not hold.
+  // Each contact's block is made by the operator's own kernel (apply()'s), applied to the unit vectors
+  // of its dofs, so the bound is of the very matrix the eigensolvers apply; full blocks are read.
   Vector gershgorin_rows(double a, double b) const;
 
   // Yade's GlobalStiffnessTimeStepper, as its code computes it (spheres; NaN for bodies: its clump rule
