@@ -99,10 +99,14 @@ void GlobalSystem::setup() {
   // Spheres read M^{-1/2} per particle (particle_scale_); a per-dof copy would cost a vector of dofs.
   if (bodies_) inv_sqrt_mass_ = mass_.cwiseSqrt().cwiseInverse();
   const Index n = particles();
+  std::vector<char> used(contacts_.laws.size(), 0);  // the laws some contact uses
   for (const Contact& c : contacts_.contacts) {
     if (c.i < 0 || c.i >= n || c.j >= n || c.law < 0 || c.law >= static_cast<std::int32_t>(contacts_.laws.size()))
       fail(fmt::format("contact ({}, {}) refers to a particle or law that does not exist", c.i, c.j));
+    used[static_cast<std::size_t>(c.law)] = 1;
   }
+  // Damped: some contact's law has a dashpot. Asked by every integrator's row, so found once here.
+  for (std::size_t l = 0; l < used.size(); ++l) damped_ = damped_ || (used[l] && contact::damped(contacts_.laws[l]));
   for (const auto& law : contacts_.laws) {
     per_contact_ = per_contact_ || !per_law(law);
     resistance_ = resistance_ || law.rolling != contact::RollingModel::none || law.twisting != contact::TwistingModel::none;
@@ -235,12 +239,6 @@ contact::ContactResponse GlobalSystem::wall_response_at_rest(std::size_t k) cons
   const contact::ContactInput in = contact::contact_input(round_contact(k), Vec3::Zero(), Vec3::Zero(), Vec3::Zero(),
                                                           Vec3::Zero(), effective_mass(c), contacts_.history(k));
   return contact::evaluate(law, in, false);
-}
-
-bool GlobalSystem::damped() const {
-  for (const auto& c : contacts_.contacts)
-    if (contact::damped(contacts_.laws[static_cast<std::size_t>(c.law)])) return true;
-  return false;
 }
 
 double GlobalSystem::effective_mass(const Contact& c) const {

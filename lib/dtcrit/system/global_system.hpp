@@ -100,7 +100,7 @@ class GlobalSystem {
   Index dofs() const { return particles() * dpp_; }
   const Vector& mass() const { return mass_; }  // diagonal of M
   const ContactSet& contacts() const { return contacts_; }
-  bool damped() const;  // some contact has cn > 0 or ct > 0
+  bool damped() const { return damped_; }  // some contact's law has a dashpot (found once, at construction)
   // K and C symmetric: every contact is isotropic, or its full blocks are symmetric. The symmetric
   // solvers (largest_eigen, half_step_damped_limit) refuse a non-symmetric system.
   bool symmetric() const { return symmetric_; }
@@ -238,6 +238,7 @@ class GlobalSystem {
   std::vector<std::int32_t> general_slot_;  // per contact: its index in general_, or -1 (empty if none)
   std::size_t torque_arm_contacts_ = 0;
   bool symmetric_ = true;
+  bool damped_ = false;
   int threads_ = 1;
   mutable std::vector<Vector> scratch_;  // per-part scatter buffers of apply() (part 0 writes y)
   // Per part t >= 1 of apply(): the dof intervals [begin, end) its contacts write (written_rows), for
