@@ -401,6 +401,11 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
   set.contacts.reserve(static_cast<std::size_t>(n) * (p.dim == 3 ? 7 : 4));
   const bool surfaces = !p.region_walls.empty();
   std::vector<ContactSet> parts(static_cast<std::size_t>(T));
+  // The other parts' buffers, sized here for a round (as the result's, 7 contacts per particle in 3D)
+  // rather than grown on their threads: grown there, they came from the threads' own malloc arenas,
+  // which kept the freed memory (the 10^6-sphere analysis peaked at 615 MB, 609 MB with this).
+  for (std::size_t t = 1; t < parts.size(); ++t)
+    parts[t].contacts.reserve(static_cast<std::size_t>(std::min(n, round_size) / T + 1) * (p.dim == 3 ? 7 : 4));
   std::vector<std::vector<Contact>> rows(static_cast<std::size_t>(T));
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(T));
   std::optional<PartsPool> pool;
