@@ -399,7 +399,6 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
   LawTable table(laws);
   ContactSet set;
   set.contacts.reserve(static_cast<std::size_t>(n) * (p.dim == 3 ? 7 : 4));
-  const bool surfaces = !p.region_walls.empty();
   std::vector<ContactSet> parts(static_cast<std::size_t>(T));
   // The other parts' buffers, sized here for a round (as the result's, 7 contacts per particle in 3D)
   // rather than grown on their threads: grown there, they came from the threads' own malloc arenas,
@@ -432,11 +431,8 @@ ContactSet find_contacts(const Packing& p, const ContactLaws& laws, const Contac
       for (const auto& law : tables[t].take()) index.push_back(table.add(law));
       for (Contact& c : part.contacts) c.law = index[static_cast<std::size_t>(c.law)];
       set.contacts.insert(set.contacts.end(), part.contacts.begin(), part.contacts.end());
-      if (surfaces) {
-        set.wall_surfaces.resize(set.contacts.size() - part.contacts.size());
-        set.wall_surfaces.insert(set.wall_surfaces.end(), part.wall_surfaces.begin(), part.wall_surfaces.end());
-        set.wall_surfaces.resize(set.contacts.size());
-      }
+      // (with region walls every scan leaves a set's surfaces parallel to its contacts)
+      set.wall_surfaces.insert(set.wall_surfaces.end(), part.wall_surfaces.begin(), part.wall_surfaces.end());
       set.pair_contacts += part.pair_contacts;
       set.wall_contacts += part.wall_contacts;
       part.contacts.clear();  // keeps its capacity for the next round

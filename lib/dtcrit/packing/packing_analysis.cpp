@@ -110,12 +110,14 @@ bool region_applies(const std::string& spec, bool symmetric, bool damped, bool s
   return symmetric && damped && semidefinite && !integrator_info(spec).stability_polynomial.empty();
 }
 
+bool region_applies(const std::string& spec, const GlobalSystem& sys) {
+  return region_applies(spec, sys.symmetric(), sys.damped(), sys.stiffness_semidefinite() && sys.damping_semidefinite());
+}
+
 // set_region_step on an upper-bound row of sys, where the region applies (omega_b, c_b == 0:
 // Gershgorin's bounds).
 void add_region_step(PackingIntegratorLimit& out, const GlobalSystem& sys, double omega_b = 0.0, double c_b = 0.0) {
-  if (!out.upper_bound ||
-      !region_applies(out.name, sys.symmetric(), sys.damped(), sys.stiffness_semidefinite() && sys.damping_semidefinite()))
-    return;
+  if (!out.upper_bound || !region_applies(out.name, sys)) return;
   const bool omega_gershgorin = omega_b == 0.0, c_gershgorin = c_b == 0.0;
   if (omega_gershgorin) omega_b = std::sqrt(sys.gershgorin_bound(1.0, 0.0) * (1.0 + 1e-12));
   if (c_gershgorin) c_b = sys.gershgorin_bound(0.0, 1.0) * (1.0 + 1e-12);
@@ -283,7 +285,7 @@ static std::optional<Spectrum> first_order_eigenvalues_for_rows(const GlobalSyst
 static PackingIntegratorLimit first_order_row_not_converged(const std::string& spec, const GlobalSystem& sys,
                                                      const std::string& why) {
   const std::string what = fmt::format("the eigenvalues of the first-order system did not converge ({})", why);
-  if (region_applies(spec, sys.symmetric(), sys.damped(), sys.stiffness_semidefinite() && sys.damping_semidefinite()))
+  if (region_applies(spec, sys))
     return region_only_row(spec, sys.dofs(), sys.gershgorin_bound(1.0, 0.0) * (1.0 + 1e-12),
                            sys.gershgorin_bound(0.0, 1.0) * (1.0 + 1e-12), what);
   PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, false};
