@@ -392,6 +392,97 @@ TEST_CASE("gear4's boundary locus: its damped roots leave the unit circle only t
   CHECK(in_quadrant == 0);
 }
 
+TEST_CASE("gear5's boundary locus: off -1 only where y / x >= 101.65", "[stability]") {
+  // The premise of gear5's LocusLimitedLine (registry.hpp), read off its own amplification matrices as
+  // for gear4 above: p(l) = a(l) + x b(l) + y c(l) is affine in x = hc/m and y = h^2 k/m, -p(-1) is the
+  // line 4 - 40/3 x - 49/15 y, and the locus (x, y) with a root e^{i theta}, 0 < theta < pi, has points
+  // with x, y > 0 (the undamped scalar is unstable), none with x > 0 >= y, and all of them with
+  // y / x >= the registry's locus_ratio, which lies within 1e-4 below the least one.
+  auto integ = make_integrator("gear5");
+  auto poly = [&](double x, double y) {
+    LinearSystem sys(Vector::Ones(1), Matrix::Constant(1, 1, y), Matrix::Constant(1, 1, x));
+    const Eigen::VectorXcd roots = *linalg::general_eigenvalues(amplification_matrix(*integ, sys, 1.0));
+    std::vector<std::complex<double>> c{1.0};
+    for (const auto r : roots) {
+      c.push_back(0.0);
+      for (std::size_t k = c.size() - 1; k > 0; --k) c[k] -= r * c[k - 1];
+    }
+    std::vector<double> out;
+    for (const auto z : c) out.push_back(z.real());
+    return out;
+  };
+  const auto p00 = poly(0, 0), p10 = poly(1, 0), p01 = poly(0, 1);
+  REQUIRE(p00.size() == 6);
+  std::vector<double> a = p00, b(6), c(6);
+  for (std::size_t k = 0; k < 6; ++k) b[k] = p10[k] - p00[k], c[k] = p01[k] - p00[k];
+  for (auto [x, y] : {std::pair{0.3, 0.7}, {2.5, 1.2}, {7.0, 3.0}}) {  // affine
+    const auto p = poly(x, y);
+    for (std::size_t k = 0; k < 6; ++k) CHECK_THAT(p[k], WithinAbs(a[k] + x * b[k] + y * c[k], 1e-12 * (1 + x + y)));
+  }
+  auto at = [](const std::vector<double>& q, std::complex<double> l) {
+    std::complex<double> v = 0.0;
+    for (double coefficient : q) v = v * l + coefficient;
+    return v;
+  };
+  const auto& limited = integrator_info("gear5").locus_limited_line;
+  REQUIRE(limited);
+  CHECK_FALSE(integrator_info("gear5").minus_one_line);
+  CHECK_THAT(-at(a, -1.0).real(), WithinRel(4.0, 1e-12));
+  CHECK_THAT(at(b, -1.0).real(), WithinRel(limited->line.dashpot, 1e-12));
+  CHECK_THAT(at(c, -1.0).real(), WithinRel(limited->line.stiffness, 1e-12));
+  CHECK_THAT(limited->line.dashpot, WithinRel(40.0 / 3.0, 1e-15));
+  CHECK_THAT(limited->line.stiffness, WithinRel(49.0 / 15.0, 1e-15));
+  int singular = 0;  // a theta whose 2 x 2 system has no single solution (a line of roots on the circle)
+  auto locus = [&](double theta) {
+    const std::complex<double> l = std::polar(1.0, theta), A = at(a, l), B = at(b, l), C = at(c, l);
+    const double det = B.real() * C.imag() - C.real() * B.imag();
+    if (det == 0.0) ++singular;
+    return std::pair{(-A.real() * C.imag() + C.real() * A.imag()) / det, (-B.real() * A.imag() + A.real() * B.imag()) / det};
+  };
+  int in_quadrant = 0, below_axis = 0;
+  double least = std::numeric_limits<double>::infinity(), at_theta = 0.0;
+  const int n = 400000;
+  for (int i = 1; i < n; ++i) {
+    const double theta = M_PI * i / n;
+    const auto [x, y] = locus(theta);
+    if (x > 0.0 && y <= 0.0) ++below_axis;
+    if (x > 0.0 && y > 0.0) {
+      ++in_quadrant;
+      if (y / x < least) least = y / x, at_theta = theta;
+    }
+  }
+  // The least ratio, refined by golden sections around the grid's.
+  double lo = at_theta - M_PI / n, hi = at_theta + M_PI / n;
+  auto ratio = [&](double theta) {
+    const auto [x, y] = locus(theta);
+    return y / x;
+  };
+  for (int it = 0; it < 100; ++it) {
+    const double m1 = hi - 0.618033988749895 * (hi - lo), m2 = lo + 0.618033988749895 * (hi - lo);
+    if (ratio(m1) < ratio(m2)) hi = m2;
+    else lo = m1;
+  }
+  least = std::min(least, ratio(0.5 * (lo + hi)));
+  CAPTURE(least, at_theta);
+  CHECK(singular == 0);
+  CHECK(in_quadrant > 0);
+  CHECK(below_axis == 0);
+  CHECK(limited->locus_ratio <= least);
+  CHECK(limited->locus_ratio > least * (1.0 - 1e-4));
+  // The region the line's premise leaves (x > 0, y >= 0, y / x < locus_ratio, inside the line) holds
+  // no locus point, so one stability for all of it: the scheme's own map is stable at points of it,
+  // and grows at points of the sliver near the y axis (y / x above the least ratio, inside the
+  // locus) and beyond the line.
+  auto radius = [&](double x, double y) {
+    LinearSystem sys(Vector::Ones(1), Matrix::Constant(1, 1, y), Matrix::Constant(1, 1, x));
+    return spectral_radius(amplification_matrix(*integ, sys, 1.0));
+  };
+  for (auto [x, y] : {std::pair{0.2, 0.1}, {0.05, 0.5}, {0.02, 1.0}, {0.1, 0.8}, {0.01, 1e-3}, {0.25, 0.0}})
+    CHECK(radius(x, y) < 1.0 + 1e-12);
+  CHECK(radius(0.001, 0.5) > 1.0);  // y / x = 500, inside the sliver
+  CHECK(radius(0.2, 0.5) > 1.0);    // 4 - 40/3 x - 49/15 y < 0
+}
+
 TEST_CASE("limits scale with omega_max and ignore rigid-body modes", "[stability]") {
   // physical units: m = 2 g, k = 5e6 N/m, omega = 5e4 1/s
   const double m = 2e-3, k = 5e6, omega = std::sqrt(k / m);

@@ -104,13 +104,44 @@ TEST_CASE("the exact damped packing criteria follow the registry's dashpot_veloc
                            "newmark_linear", "hht", "generalized_alpha", "gs4_u0", "gs4_v0", "variational_2"})
     CHECK(std::find(covered.begin(), covered.end(), name) != covered.end());
   CHECK(std::find(covered.begin(), covered.end(), "newmark:beta=0.1,gamma=0.6") != covered.end());
-  // Rows without a -1 line that gives the limit are not claimed exact above the amplification limit
-  // (gear5's roots leave the circle off -1)...
-  {
-    const PackingIntegratorLimit lim = packing_integrator_limit("gear5", g, wmax, 0.0, o);
-    CAPTURE(lim.method);
-    CHECK_FALSE(lim.exact);
-    CHECK_THAT(lim.method, Contains("estimate"));
+  // gear5's damped roots leave the circle off -1 too, but only where h k / c >= 101.65 (registry.hpp
+  // LocusLimitedLine): its line 4M - 40/3 hC - 49/15 h^2 K gives the limit below alpha x 101.65, alpha
+  // the least dashpot-to-spring ratio of the contacts. With these dashpots its root lies below that
+  // and is the limit once they are 10 times stronger (the walls' set alpha); with dashpots 10 times
+  // weaker than these it is an upper bound, and the proven h_safe lies below the amplification
+  // matrix's limit.
+  for (const double weaker : {0.1, 10.0}) {
+    CAPTURE(weaker);
+    Packing q = make_lattice(spec);
+    add_box_walls(q, 4e-6, contact::HookeParams{2e5, 5e4, 300.0 / weaker, 100.0 / weaker, 0.0});
+    ContactLaws weak = laws;
+    weak.base = contact::HookeParams{1e5, 3e4, 3000.0 / weaker, 1200.0 / weaker, 0.0};
+    const GlobalSystem gw(round_assembly(q, find_contacts(q, weak)), true);
+    LinearSystem lw = gw.linear_system();
+    const double w = std::sqrt(largest_eigen_dense(gw, 1, 0));
+    const CriticalStep reference = critical_step("gear5", lw, w);
+    REQUIRE(reference.stability == Stability::conditional);
+    const PackingIntegratorLimit lim = packing_integrator_limit("gear5", gw, w, 0.0, o);
+    CAPTURE(lim.method, lim.h_safe_method, reference.h_crit);
+    CHECK(lim.exact);
+    CHECK(lim.converged);
+    const double h_locus = gw.damping_over_stiffness() * 101.65;
+    REQUIRE(h_locus > 0.0);
+    CHECK(lim.h_safe <= reference.h_crit);
+    CHECK(lim.h_crit >= reference.h_crit * (1.0 - 1e-9));
+    if (weaker < 1.0) {
+      CHECK(lim.h_crit < h_locus);
+      CHECK_FALSE(lim.upper_bound);
+      CHECK_THAT(lim.method, Contains("4M - 13.3333hC - 3.26667h^2 K is singular (exact)"));
+      CHECK(lim.h_low <= reference.h_crit);
+      CHECK_THAT(lim.h_crit, WithinRel(reference.h_crit, 1e-6));
+    } else {
+      CHECK(lim.h_crit > h_locus);
+      CHECK(lim.upper_bound);
+      CHECK(lim.bound.what == "-1 crossing");
+      CHECK(lim.h_safe <= h_locus);
+      CHECK(lim.h_crit > reference.h_crit * 1.01);  // here a complex pair leaves first
+    }
   }
   // The whole analysis certifies a -1 line's limit by a Cholesky factorisation of its own matrix just
   // below it (gear4: 4M - 22/3 hC - 2h^2 K; Newmark at beta = 0.1, gamma = 0.6: 4M + 0.4 hC -

@@ -797,6 +797,8 @@ DistributedReport analyse_local(LocalInput in, const DistributedOptions& opts) {
       say("damped velocity_verlet limit: root of lambda_max(h^2 K~ + 2h C~) = 4");
       semidefinite = allreduce(sys && !sys->stiffness_semidefinite() ? 1.0 : 0.0, MPI_MAX) == 0.0;
       f.semidefinite = semidefinite && allreduce(sys && !sys->damping_semidefinite() ? 1.0 : 0.0, MPI_MAX) == 0.0;
+      f.damping_over_stiffness =
+          allreduce(sys ? sys->damping_over_stiffness() : std::numeric_limits<double>::infinity(), MPI_MIN);
       // The root of 4M - 2 factor hC - h^2 K (factor 1: velocity Verlet's; other schemes' -1 lines).
       auto root = [&](double factor) {
         return packing::half_step_root(

@@ -162,7 +162,12 @@ const std::vector<Row>& rows() {
                  {}, {}, {}});
     t.push_back({{"gear5",
                   "Gear predictor-corrector, 5-value Nordsieck, c = (19/120, 3/4, 1, 1/2, 1/12), exact start-up derivatives",
-                  {}, 4, 4, true},
+                  {}, 4, 4, true, DashpotVelocity::other, false, std::nullopt,
+                  // Its characteristic polynomial is lambda^3 (lambda - 1)^2 + x b(lambda) + y c(lambda):
+                  // -(4 - 40/3 x - 49/15 y) at -1; its boundary locus has points with x, y > 0 (the
+                  // undamped scalar is unstable), all with y / x >= 101.65699 (tests/test_stability.cpp,
+                  // "gear5's boundary locus").
+                  LocusLimitedLine{MinusOneLine{40.0 / 3.0, 49.0 / 15.0}, 101.65}},
                  [](const Values&) -> std::unique_ptr<Integrator> { return std::make_unique<GearIntegrator>(gear5_corrector()); },
                  {}, {}, {}});
     t.push_back({{"newmark",

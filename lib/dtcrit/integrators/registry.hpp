@@ -41,6 +41,17 @@ struct MinusOneLine {
   double dashpot = 0.0, stiffness = 0.0;
 };
 
+// A -1 line that decides only while the damping is strong enough (Gear's 5-value corrector). Premise
+// (1) of IntegratorInfo::minus_one_line holds, but the scalar oscillator's boundary locus (the one
+// (x, y) = (hc/m, h^2 k/m) with a root e^{i theta}, 0 < theta < pi) has points with x, y > 0: there
+// damped roots leave the circle off -1 (gear5: the undamped scalar is unstable at every step). All of
+// them have y / x >= locus_ratio. An eigenvalue's oscillator has y / x = h k / c, and with C >= alpha K
+// (alpha > 0) that is at most h / alpha: below h = alpha locus_ratio the line decides as in (2).
+struct LocusLimitedLine {
+  MinusOneLine line;
+  double locus_ratio = 0.0;  // the least y / x over the locus' points in x, y > 0 (rounded down)
+};
+
 struct IntegratorInfo {
   std::string name;
   std::string description;
@@ -63,6 +74,9 @@ struct IntegratorInfo {
   // c >= 0, k >= 0) has no root outside the unit circle on the origin's side of its -1 line
   // a(-1) + hc b(-1) + h^2 k c(-1) = 0. Normalised to a(-1) = 4.
   std::optional<MinusOneLine> minus_one_line{};
+  // A -1 line that decides only below alpha x locus_ratio (LocusLimitedLine); set where minus_one_line
+  // is not.
+  std::optional<LocusLimitedLine> locus_limited_line{};
   // Newmark's average acceleration (beta = 1/4, gamma = 1/2) is the trapezoidal rule on y' = Ay: on
   // a linear system its one-step map is R(hA), R(z) = (1 + z/2) / (1 - z/2), whatever C and K. R is
   // A-stable: |R(hs)| > 1 only where Re s > 0, so the scheme grows only where the system itself does.

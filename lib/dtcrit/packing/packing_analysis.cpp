@@ -293,6 +293,57 @@ static PackingIntegratorLimit first_order_row_not_converged(const std::string& s
   return out;
 }
 
+// A damped row whose -1 line decides only below h_locus = alpha x locus_ratio (registry.hpp
+// LocusLimitedLine: gear5), K and C symmetric positive semi-definite, k and c Gershgorin bounds of
+// K~ and C~. Below h_locus every eigenvalue of the one-step map that reaches the unit circle does so
+// at -1, so the line's first root is the limit where it lies below h_locus; elsewhere it is an upper
+// bound (past it a real eigenvalue lies below -1), and a step below both h_locus and the line's
+// Gershgorin root is proven safe. nullopt where this path cannot find the root.
+std::optional<PackingIntegratorLimit> locus_limited_row(const std::string& spec, const SpectrumFacts& f,
+                                                        const LocusLimitedLine& limited, double k, double c) {
+  PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, true};
+  const double d = limited.line.dashpot, s = limited.line.stiffness;
+  std::optional<DampedLimit> root = f.scaled_half_step ? f.scaled_half_step(d / (2.0 * std::sqrt(s))) : std::nullopt;
+  if (!root) return std::nullopt;
+  const std::string matrix = minus_one_line_text(limited.line);
+  const double alpha = f.damping_over_stiffness, h_locus = alpha * limited.locus_ratio;
+  const double line_safe = (std::sqrt(d * d * c * c + 16.0 * s * k) - d * c) / (2.0 * s * k);
+  const std::string premise = fmt::format(
+      "damped, {} dofs, K and C positive semi-definite, C >= {:.6g} s x K contact by contact: the scheme's characteristic "
+      "polynomial is a(l)M + h b(l)C + h^2 c(l)K, and its damped oscillators leave the unit circle off -1 only where "
+      "h k / c >= {:g}, so below h = {:.6g} s only at -1",
+      f.dofs, alpha, limited.locus_ratio, h_locus);
+  out.h_crit = root->h_crit / std::sqrt(s);
+  out.converged = root->converged;
+  if (out.converged && out.h_crit < h_locus) {
+    out.h_low = root->h_low / std::sqrt(s);
+    out.method = premise + fmt::format("; the limit is the first h where {} is singular (exact)", matrix);
+    out.h_safe = line_safe;
+    out.h_safe_method = fmt::format("root of 4 - {:.6g} hc - {:.6g} h^2 k, c and k Gershgorin bounds of C~ and K~", d, s);
+    out.line = limited.line;
+    return out;
+  }
+  out.upper_bound = true;
+  out.bound = {"-1 crossing",
+               alpha > 0.0 ? fmt::format("a complex pair of eigenvalues leaves the unit circle between {:.6g} s and it",
+                                         h_locus)
+                           : std::string("a complex pair of eigenvalues leaves the unit circle below it (a spring "
+                                         "without a dashpot: the damping does not bound h k / c)"),
+               "--amplification-dofs", "the whole amplification matrix: a dense eigenvalue scan, growing as dofs^3"};
+  out.method = fmt::format("{}; the first h where {} is singular lies above that: an upper bound of the limit",
+                           alpha > 0.0 ? premise : fmt::format("damped, {} dofs, K and C positive semi-definite, but some "
+                                                               "contact's spring has no dashpot", f.dofs),
+                           matrix);
+  if (!out.converged) out.h_crit = kNaN;
+  if (h_locus > 0.0) {
+    out.h_safe = std::min(line_safe, h_locus * (1.0 - 1e-12));
+    out.h_safe_method = fmt::format("the least of the root of 4 - {:.6g} hc - {:.6g} h^2 k (c and k Gershgorin bounds "
+                                    "of C~ and K~) and {:.6g} s x {:g}",
+                                    d, s, alpha, limited.locus_ratio);
+  }
+  return out;
+}
+
 std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spec, const SpectrumFacts& f,
                                                          const PackingAnalysisOptions& opts) {
   PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, true};
@@ -345,6 +396,8 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
                                        "system"));
   }
   std::string why_estimate = "exact only for classical damping";
+  if (const auto& limited = integrator_info(spec).locus_limited_line; limited && f.semidefinite)
+    return locus_limited_row(spec, f, *limited, k, c);
   if (const auto line = integrator_info(spec).minus_one_line) {
     const double d = line->dashpot, s = line->stiffness;
     const std::string matrix = minus_one_line_text(*line);
@@ -438,11 +491,15 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
   f.top_mode_zeta = zeta;
   f.gershgorin_k = sys.gershgorin_bound(1.0, 0.0);
   const bool first_order = integrator_info(spec).first_order_system;
-  f.gershgorin_c = f.damped && (backward || (line && line->dashpot > 0.0) || first_order) ? sys.gershgorin_bound(0.0, 1.0)
-                                                                                         : 0.0;
+  const bool limited = integrator_info(spec).locus_limited_line.has_value();
+  f.gershgorin_c = f.damped && (backward || (line && line->dashpot > 0.0) || limited || first_order)
+                       ? sys.gershgorin_bound(0.0, 1.0)
+                       : 0.0;
   f.half_step = half_step_limit;
   // (a -1 line's premise, and the region's of first-order rows)
-  f.semidefinite = f.damped && (line || first_order) && sys.stiffness_semidefinite() && sys.damping_semidefinite();
+  f.semidefinite = f.damped && (line || limited || first_order) && sys.stiffness_semidefinite() &&
+                   sys.damping_semidefinite();
+  if (f.damped && limited) f.damping_over_stiffness = sys.damping_over_stiffness();
   f.scaled_half_step = [&](double factor) -> std::optional<DampedLimit> {
     return half_step_damped_limit(sys, omega_max, opts.eigen, zeta, opts.rtol, factor);
   };
@@ -547,7 +604,9 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
         sys.dofs());
     return out;
   }
-  const auto line = damped_minus_one_line(spec);
+  // gear5's line too: past its first root a real eigenvalue lies below -1, whatever the locus.
+  std::optional<MinusOneLine> line = damped_minus_one_line(spec);
+  if (!line && info.locus_limited_line) line = info.locus_limited_line->line;
   if (line && (line->stiffness > 0.0 || (line->stiffness == 0.0 && line->dashpot > 0.0))) {
     // The first -1 crossing of the one-step map: 4M - d hC - s h^2 K singular (nonsymmetric.hpp).
     const MinusOneCrossing x =

@@ -229,6 +229,9 @@ struct SpectrumFacts {
   // K and C positive semi-definite by construction (GlobalSystem::stiffness_semidefinite,
   // damping_semidefinite): what a -1 line's limit and the eigenvalue region's safe step rest on.
   bool semidefinite = false;
+  // The largest alpha with C >= alpha K contact by contact (GlobalSystem::damping_over_stiffness): the
+  // range of steps in which a LocusLimitedLine decides (gear5). 0: not known.
+  double damping_over_stiffness = 0.0;
   // The caller can solve the whole first-order system (packing_integrator_limit): explicit Euler and
   // RK4 take their rows from its eigenvalues up to first_order_arnoldi_dofs. false (the distributed
   // analysis): those rows get the eigenvalue region's proven safe step alone.

@@ -1040,6 +1040,17 @@ bool GlobalSystem::damping_semidefinite() const {
   return true;
 }
 
+double GlobalSystem::damping_over_stiffness() const {
+  if (torque_arm_contacts_ > 0 || !stiffness_semidefinite() || !damping_semidefinite()) return 0.0;
+  double alpha = std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < contacts_.contacts.size(); ++k) {
+    const ContactCoefficients q = coef(k);
+    for (const auto& [spring, dashpot] : {std::pair{q.kn, q.cn}, {q.kt, q.ct}, {q.k_roll, q.c_roll}, {q.k_twist, q.c_twist}})
+      if (spring > 0.0) alpha = std::min(alpha, dashpot / spring);
+  }
+  return alpha;  // infinity: no spring at all
+}
+
 TopAtStep top_eigenvalue(const GlobalSystem& s, double a, double b, EigenOptions opts, double tolerance) {
   opts.tolerance = tolerance;
   opts.want_vector = false;  // the roots need eigenvalues only (damped_limit.hpp)

@@ -116,6 +116,12 @@ class GlobalSystem {
   bool stiffness_semidefinite() const;
   // C positive semi-definite by construction: no full blocks, every contact's dashpots non-negative.
   bool damping_semidefinite() const;
+  // The largest alpha [s] with C - alpha K positive semi-definite by construction: each contact's
+  // K and C are sum_q k_q J_q^T J_q and sum_q c_q J_q^T J_q over the same J_q (normal, tangential,
+  // rolling, twisting: the kernel applies a k_q + b c_q), so alpha = min c_q / k_q over the terms with
+  // k_q > 0 (infinity without springs). 0 when some spring has no dashpot, or when K or C is not
+  // semi-definite by construction or not symmetric (torque arms).
+  double damping_over_stiffness() const;
 
   // The coefficients stored for contact k (the k-th of contacts()), as the operator applies them; for
   // a contact with full blocks, their isotropic projection (n.K n, half the trace across n: what the
