@@ -53,17 +53,18 @@ std::string format_recommendation(const StepRecommendation& r) {
                        "an estimate. Get the limit with --amplification-dofs at least the packing's dofs (a scan of "
                        "dense amplification matrices: slow above a few hundred dofs), or choose velocity_verlet\n",
                        r.integrator, t(r.h_crit));
+  const std::string proof = r.h_safe_certified        ? std::string("with a Cholesky certificate")
+                            : r.h_safe_method.empty() ? std::string("from Gershgorin bounds")
+                                                      : r.h_safe_method;
   const std::string basis =
       r.h_safe && r.h_crit_upper_bound && std::isnan(r.h_crit)
           ? fmt::format("{}, a proven safe step of {} ({}); its limit lies above that step and was not computed at "
                         "this size (decide with {}: {})",
-                        t(*r.h_safe), r.integrator, r.h_safe_certified ? "with a Cholesky certificate" : "from Gershgorin bounds",
-                        r.bound.decide, r.bound.decide_cost)
+                        t(*r.h_safe), r.integrator, proof, r.bound.decide, r.bound.decide_cost)
       : r.h_safe && r.h_crit_upper_bound
           ? fmt::format("{}, a proven safe step of {} ({}); its limit lies between that step and the upper bound {} "
                         "(the {})",
-                        t(*r.h_safe), r.integrator, r.h_safe_certified ? "with a Cholesky certificate" : "from Gershgorin bounds",
-                        t(r.h_crit), r.bound.what)
+                        t(*r.h_safe), r.integrator, proof, t(r.h_crit), r.bound.what)
       : r.h_safe && r.h_safe_certified
           ? fmt::format("{}, the stability limit of {} (its h_low) less 1e-6, proven by a Cholesky certificate",
                         t(*r.h_safe), r.integrator)

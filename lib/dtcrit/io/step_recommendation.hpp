@@ -24,6 +24,7 @@ struct StepRecommendation {
   double h_crit = std::numeric_limits<double>::quiet_NaN();  // largest stable step [s]
   std::optional<double> h_safe;                               // proven safe step [s], when known
   bool h_safe_certified = false;  // h_safe is the limit's h_low less 1e-6, proven (system/certificate.hpp)
+  std::string h_safe_method;      // how h_safe was proven, when the row says (else "from Gershgorin bounds")
   // h_crit is an upper bound of the limit (a non-symmetric damped packing above the size whose
   // complex crossings are checked): no step is recommended unless h_safe is known, and the text says
   // how to decide. With h_crit NaN the limit lies above h_safe and was not computed.
@@ -69,6 +70,8 @@ std::optional<StepRecommendation> recommend_from(const Limits& limits, double ma
   if constexpr (requires { chosen->bound; }) rec.bound = chosen->bound;
   if constexpr (requires { chosen->exact; }) rec.h_crit_estimate = !chosen->exact && chosen->stability == Stability::conditional;
   if constexpr (requires { chosen->certified; }) rec.h_safe_certified = rec.h_safe && chosen->certified;
+  if constexpr (requires { chosen->h_safe_method; })
+    if (rec.h_safe) rec.h_safe_method = chosen->h_safe_method;
   if constexpr (requires { chosen->computed; }) {
     rec.computed = chosen->computed;
     if (!rec.computed) rec.not_computed = chosen->method;
