@@ -668,7 +668,7 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
   CHECK_THAT(format_recommendation(*rec), Contains("recommended step: none") &&
                                               Contains("known here only as an upper bound") &&
                                               Contains("--crossing-check-dofs") &&
-                                              Contains("order 96 per row") && Contains("about 0 s here"));
+                                              Contains("order 144 per row") && Contains("about 0 s here"));
   CHECK(to_json(*rec)["h_recommended"].is_null());
   CHECK(to_json(*rec)["basis"] == "none");
   // Nor from an estimate: the scalar limit at the top mode's damping ratio (before, 0.8 of it was
