@@ -323,6 +323,12 @@ std::optional<PackingIntegratorLimit> locus_limited_row(const std::string& spec,
     out.line = limited.line;
     return out;
   }
+  if (!out.converged) {
+    out.h_crit = kNaN;
+    out.method = premise + fmt::format("; the first h where {} is singular was not found (its eigenvalue solves did not "
+                                       "converge): no limit", matrix);
+    return out;
+  }
   out.upper_bound = true;
   out.bound = {"-1 crossing",
                alpha > 0.0 ? fmt::format("a complex pair of eigenvalues leaves the unit circle between {:.6g} s and it",
@@ -334,7 +340,6 @@ std::optional<PackingIntegratorLimit> locus_limited_row(const std::string& spec,
                            alpha > 0.0 ? premise : fmt::format("damped, {} dofs, K and C positive semi-definite, but some "
                                                                "contact's spring has no dashpot", f.dofs),
                            matrix);
-  if (!out.converged) out.h_crit = kNaN;
   if (h_locus > 0.0) {
     out.h_safe = std::min(line_safe, h_locus * (1.0 - 1e-12));
     out.h_safe_method = fmt::format("the least of the root of 4 - {:.6g} hc - {:.6g} h^2 k (c and k Gershgorin bounds "
