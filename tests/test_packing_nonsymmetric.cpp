@@ -10,6 +10,7 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <tuple>
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
@@ -1042,6 +1043,66 @@ TEST_CASE("a complex crossing before the -1 crossing is found by the check below
   CHECK(growth(check.first_unstable) < 1.0 + 2e-6);
   CHECK_THAT(check.first_unstable, WithinRel(scan.h_crit, 1e-4));
   CHECK(check.first_unstable < 0.7 * h1);
+}
+
+TEST_CASE("the rows of one dashpot family have one spectral radius: their complex-crossing check is shared",
+          "[packing][nonsymmetric]") {
+  // Every scheme whose dashpots see (x_n - x_{n-1}) / h steps M(x+ - 2x + x-) + hC(x - x-) + h^2 K x = 0
+  // in x, every one whose dashpots see (x_{n+1} - x_{n-1}) / 2h steps M(x+ - 2x + x-) + (h/2)C(x+ - x-)
+  // + h^2 K x = 0 (registry.hpp, DashpotVelocity): their one-step maps have the roots of that quadratic
+  // (and zeros for any further stored value), so one spectral radius, which the packing analysis
+  // computes once per family. Checked on each scheme's own amplification matrix, on two damped
+  // non-symmetric packings (granular torque arms; one wall contact sliding) and on the circulatory
+  // system of the test above, below, at and above the steps where each leaves the unit circle.
+  const Packing p = sc_block(2, 1e-3);
+  const GlobalSystem torque_arms(
+      round_assembly(p, find_contacts(p, laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10"))),
+      true);
+  ContactSet cs = find_contacts(p, laws_of("gran/hooke/history 1e5 NULL 2e4 NULL 0.1 0"));
+  std::size_t wall = 0;
+  while (cs.contacts[wall].j >= 0) ++wall;
+  cs.history_to_fill(wall).xi_t = cs.contacts[wall].normal.unitOrthogonal() * (2e-3 * p.radius[0]);
+  const GlobalSystem sliding(round_assembly(p, cs), true);
+  for (const GlobalSystem* g : {&torque_arms, &sliding}) {
+    REQUIRE(!g->symmetric());
+    REQUIRE(g->damped());
+  }
+  Matrix K = Matrix::Zero(3, 3), C = Matrix::Zero(3, 3);
+  K << 1.0, -0.08, 0.0, 0.08, 1.0, 0.0, 0.0, 0.0, 1.2;
+  C.diagonal() << 0.1, 0.1, 0.0;
+  // Each system with the frequency its scan starts from.
+  const std::vector<std::tuple<std::string, LinearSystem, double>> systems = {
+      {"torque arms", torque_arms.linear_system(), std::sqrt(torque_arms.gershgorin_omega2())},
+      {"sliding", sliding.linear_system(), std::sqrt(sliding.gershgorin_omega2())},
+      {"circulatory", LinearSystem(Vector::Ones(3), K, C), std::sqrt(1.2)}};
+  for (const auto family : {DashpotVelocity::backward_difference, DashpotVelocity::central_difference}) {
+    std::vector<std::string> members;
+    for (const auto& name : default_integrator_specs())
+      if (integrator_info(name).dashpot_velocity == family) members.push_back(name);
+    // Parametrised members beyond the defaults: the variational integrator at alpha = 1 (drift
+    // first), Newmark's explicit central difference.
+    const std::string extra = family == DashpotVelocity::backward_difference ? "variational:alpha=1"
+                                                                             : "newmark:beta=0,gamma=0.5";
+    REQUIRE(integrator_info(extra).dashpot_velocity == family);
+    members.push_back(extra);
+    CAPTURE(members);
+    REQUIRE(members.size() >= 2);
+    for (const auto& [what, ls, omega_ref] : systems) {
+      CAPTURE(what);
+      LinearSystem sys = ls;
+      const CriticalStep limit = critical_step(members[0], sys, omega_ref);
+      REQUIRE(limit.stability == Stability::conditional);
+      const double h1 = limit.h_crit;
+      for (const double h : {0.3 * h1, 0.9 * h1, 0.99 * h1, h1, 1.02 * h1}) {
+        CAPTURE(h);
+        const double first = spectral_radius(amplification_matrix(*make_integrator(members[0]), sys, h));
+        for (std::size_t k = 1; k < members.size(); ++k) {
+          CAPTURE(members[k]);
+          CHECK_THAT(spectral_radius(amplification_matrix(*make_integrator(members[k]), sys, h)), WithinRel(first, 1e-9));
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("zero springs LAMMPS accepts are analysed: rolling sds 0 0, twisting sds 0, linear_history 0",

@@ -530,7 +530,8 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
 
 PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, const GlobalSystem& sys,
                                                      const Spectrum& sp, const PhysicalStability& phys,
-                                                     const PackingAnalysisOptions& opts, const CrossingFinder& crossing) {
+                                                     const PackingAnalysisOptions& opts, const CrossingFinder& crossing,
+                                                     const CrossingChecker& check) {
   PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, true};
   double mu_max = 0.0;
   for (auto m : sp.mu) mu_max = std::max(mu_max, std::abs(m));
@@ -655,21 +656,29 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
     // The integrator's own amplification matrix below the crossing, where complex pairs could leave
     // the unit circle first (the discrete growth of a circulatory coupling is amplified by
     // 1 / sqrt(1 - (h omega / 2)^2), largest near the crossing).
-    LinearSystem ls = sys.linear_system();
-    const CrossingCheck check = check_below_crossing(spec, ls, x.h, sigma, {0.5, 0.9, 0.99, 1.0 - 1e-6}, opts.progress);
-    if (std::isnan(check.first_unstable)) {
-      out.method = fmt::format("{}; no complex crossing found below it: the spectral radius of the integrator's "
-                               "amplification matrix is at most 1 + 1e-6 at 0.5, 0.9, 0.99 and 1 - 1e-6 of it "
-                               "(checked at these four steps only; --crossing-check-dofs = {})",
-                               crossing_text, opts.crossing_check_dofs);
+    const auto compute = [&] {
+      LinearSystem ls = sys.linear_system();
+      return check_below_crossing(spec, ls, x.h, sigma, {0.5, 0.9, 0.99, 1.0 - 1e-6}, opts.progress);
+    };
+    const CrossingCheck below = check ? check(spec, x.h, compute) : compute();
+    const std::string matrix_text =
+        below.scheme == spec
+            ? std::string("the integrator's amplification matrix")
+            : fmt::format("the amplification matrix of {}, whose one-step map has the same spectral radius (dashpots at "
+                          "the same velocity: one recurrence in x)",
+                          below.scheme);
+    if (std::isnan(below.first_unstable)) {
+      out.method = fmt::format("{}; no complex crossing found below it: the spectral radius of {} is at most 1 + 1e-6 "
+                               "at 0.5, 0.9, 0.99 and 1 - 1e-6 of it (checked at these four steps only; "
+                               "--crossing-check-dofs = {})",
+                               crossing_text, matrix_text, opts.crossing_check_dofs);
       return out;
     }
-    out.h_crit = check.first_unstable;
+    out.h_crit = below.first_unstable;
     out.method = fmt::format(
         "damped, non-symmetric, {} dofs: a complex pair leaves the unit circle at {:.6g} s, before the -1 crossing at "
-        "{:.6g} s (the integrator's amplification matrix, bisected between the last of the checked steps found "
-        "stable and the first found unstable)",
-        sys.dofs(), check.first_unstable, x.h);
+        "{:.6g} s ({}, bisected between the last of the checked steps found stable and the first found unstable)",
+        sys.dofs(), below.first_unstable, x.h, matrix_text);
     return out;
   }
   // The top eigenvalue of the first-order system as a scalar oscillator: an estimate.
@@ -735,14 +744,23 @@ void analyse_nonsymmetric(const GlobalSystem& sys, const PackingAnalysisOptions&
     }
     return it->second;
   };
+  // The check below each crossing, once per dashpot family: its rows have one spectral radius.
+  std::map<std::pair<DashpotVelocity, double>, CrossingCheck> checks;
+  const CrossingChecker check = [&](const std::string& spec, double h1, const std::function<CrossingCheck()>& compute) {
+    const DashpotVelocity family = integrator_info(spec).dashpot_velocity;
+    if (family == DashpotVelocity::other) return compute();
+    auto it = checks.find({family, h1});
+    if (it == checks.end()) it = checks.emplace(std::pair{family, h1}, compute()).first;
+    return it->second;
+  };
   const PackingIntegratorLimit reference =
-      nonsymmetric_integrator_limit("velocity_verlet", sys, sp, r.physical, opts, crossing);
+      nonsymmetric_integrator_limit("velocity_verlet", sys, sp, r.physical, opts, crossing, check);
   r.h_exact = reference.h_crit;
   r.h_exact_converged = std::isfinite(reference.h_crit);
   for (const auto& spec : opts.integrators)
     r.integrators.push_back(spec == "velocity_verlet"
                                 ? reference
-                                : nonsymmetric_integrator_limit(spec, sys, sp, r.physical, opts, crossing));
+                                : nonsymmetric_integrator_limit(spec, sys, sp, r.physical, opts, crossing, check));
   r.timings.emplace_back("integrator limits", seconds_since(t0));
 }
 

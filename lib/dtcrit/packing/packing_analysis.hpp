@@ -186,7 +186,8 @@ void add_material_estimates(PackingReport& r, const PackingMaterial& material, d
 //    central_difference (velocity_verlet_implicit_damping, central_difference): 2 / omega_max (exact);
 //    other: the amplification matrix up to amplification_dofs; above, the scheme's -1 line, the
 //    eigenvalues of the first-order system (explicit Euler, RK4: first_order_from_eigenvalues), or
-//    the scalar limit at the top mode's modal damping ratio (gear5: an estimate, exact = false).
+//    the scalar limit at the top mode's modal damping ratio where none of these applies (an
+//    estimate, exact = false).
 // half_step_limit: the backward-difference limit if already computed (else computed here).
 // A non-symmetric system takes nonsymmetric_integrator_limit instead.
 // h_safe, from k >= lambda_max(M^-1/2 K M^-1/2) and c >= lambda_max(M^-1/2 C M^-1/2) (Gershgorin,
@@ -206,13 +207,21 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
 // (exact); above, for rows with a -1 line (registry.hpp damped_minus_one_line) with s > 0, or s = 0
 // < d, the first -1 crossing (minus_one_crossing: exact, an upper bound of the limit, labelled
 // upper_bound); for the other rows the scalar limit at the top eigenvalue's damping ratio (an
-// estimate, exact = false). crossing(line) gives the -1 crossing of the line's matrix
-// (analyse_packing computes each line once); empty: computed here with the default SpectrumOptions.
+// estimate, exact = false). Up to crossing_check_dofs the crossing is checked for complex crossings
+// below it on the scheme's amplification matrix (check_below_crossing) and then exact.
+// crossing(line) gives the -1 crossing of the line's matrix (analyse_packing computes each line
+// once); empty: computed here with the default SpectrumOptions. check(spec, h1, compute) gives the
+// check below h1: compute() for the first row of a dashpot family (registry.hpp DashpotVelocity),
+// that row's result for the others, whose one-step maps have the same spectral radius (one recurrence
+// in x; tests/test_packing_nonsymmetric.cpp); empty: computed for every row.
 using CrossingFinder = std::function<MinusOneCrossing(const MinusOneLine& line)>;
+using CrossingChecker =
+    std::function<CrossingCheck(const std::string& spec, double h1, const std::function<CrossingCheck()>& compute)>;
 PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, const GlobalSystem& sys,
                                                      const Spectrum& spectrum, const PhysicalStability& physical,
                                                      const PackingAnalysisOptions& opts,
-                                                     const CrossingFinder& crossing = {});
+                                                     const CrossingFinder& crossing = {},
+                                                     const CrossingChecker& check = {});
 
 // What an integrator's limit on a symmetric packing rests on, however it was computed (one GlobalSystem
 // or ranks of a distributed one): omega_max, the top mode's damping ratio, Gershgorin bounds k >=

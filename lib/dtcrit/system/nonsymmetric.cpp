@@ -264,6 +264,7 @@ CrossingCheck check_below_crossing(std::string_view spec, MechanicalSystem& ls, 
                                    const std::vector<double>& fractions,
                                    const std::function<void(std::string_view)>& progress) {
   CrossingCheck out;
+  out.scheme = spec;
   out.fractions = fractions;
   auto integ = make_integrator(std::string(spec));
   // Eigenvalues only (the condition-aware test of critical_step needs both eigenvector sets, 4-5

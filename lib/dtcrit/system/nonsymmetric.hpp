@@ -103,6 +103,7 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double dashpot_fact
 // step found by bisection [s]. progress, when set, hears of each dense eigenvalue solve (a large
 // packing's take seconds each).
 struct CrossingCheck {
+  std::string scheme;  // the integrator whose amplification matrix was checked
   std::vector<double> fractions;
   double first_unstable = std::numeric_limits<double>::quiet_NaN();
 };
