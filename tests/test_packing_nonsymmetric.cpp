@@ -57,6 +57,17 @@ Packing sc_block(Index n, double compression) {
   return p;
 }
 
+// The damped sc_block(2) under gran/hooke/history with its first wall contact pushed past its
+// Coulomb cap (linearised as sliding: K and C not symmetric), the other contacts sticking.
+GlobalSystem block_with_a_sliding_wall_contact() {
+  const Packing p = sc_block(2, 1e-3);
+  ContactSet cs = find_contacts(p, laws_of("gran/hooke/history 1e5 NULL 2e4 NULL 0.1 0"));
+  std::size_t wall = 0;
+  while (cs.contacts[wall].j >= 0) ++wall;
+  cs.history_to_fill(wall).xi_t = cs.contacts[wall].normal.unitOrthogonal() * (2e-3 * p.radius[0]);
+  return GlobalSystem(round_assembly(p, cs), true);
+}
+
 Matrix dense_mass_inverse_k(const GlobalSystem& g) {
   return g.mass().cwiseInverse().asDiagonal() * Matrix(g.stiffness());
 }
@@ -477,22 +488,13 @@ TEST_CASE("the -1 crossing of non-symmetric damped packings against the integrat
   // det(4M - f hC - h^2 K), found densely and by Arnoldi; that matrix is singular there.
   const std::string which = GENERATE(std::string("granular"), std::string("sliding"));
   CAPTURE(which);
-  Packing p;
-  ContactLaws laws;
   std::optional<GlobalSystem> g;
   if (which == "granular") {
-    p = sc_block(2, 1e-3);
-    laws = laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10");
-    g.emplace(round_assembly(p, find_contacts(p, laws)), true);
+    const Packing p = sc_block(2, 1e-3);
+    g.emplace(round_assembly(p, find_contacts(p, laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10"))),
+              true);
   } else {
-    p = sc_block(2, 1e-3);
-    laws = laws_of("gran/hooke/history 1e5 NULL 2e4 NULL 0.1 0");
-    ContactSet cs = find_contacts(p, laws);
-    // One wall contact pushed past its Coulomb cap (linearised as sliding), the rest sticking.
-    std::size_t wall = 0;
-    while (cs.contacts[wall].j >= 0) ++wall;
-    cs.history_to_fill(wall).xi_t = cs.contacts[wall].normal.unitOrthogonal() * (2e-3 * p.radius[0]);
-    g.emplace(round_assembly(p, cs), true);
+    g.emplace(block_with_a_sliding_wall_contact());
   }
   REQUIRE(!g->symmetric());
   REQUIRE(g->damped());
@@ -585,12 +587,7 @@ TEST_CASE("the -1 crossing without K (4M - 2hC): the eigenvalues of the damping 
   // Jordan blocks; on LAMMPS' in.pour with its contact dump (18 000 dofs) Spectra's Schur step failed
   // there and took the whole command down. Reference: C~'s eigenvalues by Eigen's dense EigenSolver
   // here, on a packing with a sliding contact (K and C not symmetric).
-  const Packing p = sc_block(2, 1e-3);
-  ContactSet cs = find_contacts(p, laws_of("gran/hooke/history 1e5 NULL 2e4 NULL 0.1 0"));
-  std::size_t wall = 0;
-  while (cs.contacts[wall].j >= 0) ++wall;
-  cs.history_to_fill(wall).xi_t = cs.contacts[wall].normal.unitOrthogonal() * (2e-3 * p.radius[0]);
-  const GlobalSystem g(round_assembly(p, cs), true);
+  const GlobalSystem g = block_with_a_sliding_wall_contact();
   REQUIRE(!g.symmetric());
   const Vector s = g.mass().cwiseSqrt().cwiseInverse();
   const Matrix C = s.asDiagonal() * Matrix(g.damping()) * s.asDiagonal();
@@ -1058,11 +1055,7 @@ TEST_CASE("the rows of one dashpot family have one spectral radius: their comple
   const GlobalSystem torque_arms(
       round_assembly(p, find_contacts(p, laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10"))),
       true);
-  ContactSet cs = find_contacts(p, laws_of("gran/hooke/history 1e5 NULL 2e4 NULL 0.1 0"));
-  std::size_t wall = 0;
-  while (cs.contacts[wall].j >= 0) ++wall;
-  cs.history_to_fill(wall).xi_t = cs.contacts[wall].normal.unitOrthogonal() * (2e-3 * p.radius[0]);
-  const GlobalSystem sliding(round_assembly(p, cs), true);
+  const GlobalSystem sliding = block_with_a_sliding_wall_contact();
   for (const GlobalSystem* g : {&torque_arms, &sliding}) {
     REQUIRE(!g->symmetric());
     REQUIRE(g->damped());

@@ -15,32 +15,10 @@
 # BUILD_DIR: this checkout's Release build (default: build, the default preset).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-old="${OLD_BUILD:?set OLD_BUILD to the older Release build directory}"
-build="${BUILD_DIR:-build}"
-n="${N:-63}"
-rounds="${ROUNDS:-2}"
 out_md="${OUT:-results/benchmarks/default_command_1e6.md}"
-old_commit=$(git -C "$old/.." rev-parse --short HEAD 2>/dev/null || echo "unknown")
-[[ -x $old/dtcrit ]] || { echo "missing $old/dtcrit" >&2; exit 1; }
-cmake --build "$build" --target dtcrit_cli >/dev/null
-# The commit the new build was made from, taken now: the runs take long, and the tree may change.
-new_stamp="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- lib tools ':!*.md' || echo ' (sources modified)')"
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-lattice="--lattice fcc --n $n --compression 2e-3 --radius-spread 1e-3 --kn 1e5 --kt 3e4"
-damping="--gamma-n 2000 --gamma-t 1000"
-run() {
-  local case=$1 which=$2 round=$3 dir=$build args="$lattice"
-  [[ $which == old ]] && dir=$old
-  [[ $case == damped ]] && args+=" $damping"
-  # shellcheck disable=SC2086
-  /usr/bin/time -f "%M %e" -o "$tmp/time" "$dir/dtcrit" packing $args --json >"$tmp/$case.$which.$round.json"
-  read -r kb wall <"$tmp/time"
-  echo "$case $which $round $wall $((kb / 1024)) $(cut -d' ' -f1 /proc/loadavg)" >>"$tmp/times"
-  echo "$case $which round $round: $wall s" >&2
-}
+default_rounds=2
+# shellcheck source=lattice_old_new.sh
+source tests/benchmarks/lattice_old_new.sh
 for ((r = 1; r <= rounds; ++r)); do
   for case in undamped damped; do
     if ((r % 2)); then order="old new"; else order="new old"; fi

@@ -16,35 +16,10 @@
 # BUILD_DIR: this checkout's Release build (default: build, the default preset).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-old="${OLD_BUILD:?set OLD_BUILD to the older Release build directory}"
-build="${BUILD_DIR:-build}"
-n="${N:-63}"
-rounds="${ROUNDS:-1}"
 out_md="${OUT:-results/benchmarks/precision.md}"
-old_commit=$(git -C "$old/.." rev-parse --short HEAD 2>/dev/null || echo "unknown")
-[[ -x $old/dtcrit ]] || { echo "missing $old/dtcrit" >&2; exit 1; }
-cmake --build "$build" --target dtcrit_cli >/dev/null
-# The commit the new build was made from, taken now: the runs take long, and the tree may change.
-new_stamp="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- lib tools ':!*.md' || echo ' (sources modified)')"
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-lattice="--lattice fcc --n $n --compression 2e-3 --radius-spread 1e-3 --kn 1e5 --kt 3e4"
-damping="--gamma-n 2000 --gamma-t 1000"
-# One run: its JSON into $tmp/CASE.WHICH.ROUND.json, "case which round wall peak_mb" into $tmp/times.
-run() {
-  local case=$1 which=$2 round=$3 dir=$build extra=""
-  [[ $which == old ]] && dir=$old
-  [[ $which == tight ]] && extra="--rtol 1e-12"
-  local args="$lattice"
-  [[ $case == damped ]] && args+=" $damping"
-  # shellcheck disable=SC2086
-  /usr/bin/time -f "%M %e" -o "$tmp/time" "$dir/dtcrit" packing $args $extra --json >"$tmp/$case.$which.$round.json"
-  read -r kb wall <"$tmp/time"
-  echo "$case $which $round $wall $((kb / 1024))" >>"$tmp/times"
-  echo "$case $which round $round: $wall s" >&2
-}
+default_rounds=1
+# shellcheck source=lattice_old_new.sh
+source tests/benchmarks/lattice_old_new.sh
 for ((r = 1; r <= rounds; ++r)); do
   for case in undamped damped; do
     case $((r % 3)) in
@@ -52,7 +27,9 @@ for ((r = 1; r <= rounds; ++r)); do
       2) order="new tight old" ;;
       0) order="tight old new" ;;
     esac
-    for which in $order; do run "$case" "$which" "$r"; done
+    for which in $order; do
+      if [[ $which == tight ]]; then run "$case" "$which" "$r" --rtol 1e-12; else run "$case" "$which" "$r"; fi
+    done
   done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -62,7 +39,7 @@ import glob, json, os, statistics, sys
 tmp = sys.argv[1]
 times = {}
 for line in open(os.path.join(tmp, "times")):
-    case, which, rnd, wall, mb = line.split()
+    case, which, rnd, wall, mb = line.split()[:5]
     times[(case, which, rnd)] = (float(wall), int(mb))
 label = {"old": "old (residual 1e-8, Newton)", "new": "new, --rtol 1e-6 (default)", "tight": "new, --rtol 1e-12"}
 print("## Every run\n")
