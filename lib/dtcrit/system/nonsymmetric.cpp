@@ -2,12 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
+#include <cstdint>
+#include <limits>
+#include <utility>
 #include <stdexcept>
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+#include <boost/math/tools/toms748_solve.hpp>
 #include <Spectra/GenEigsSolver.h>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/core/parts_pool.hpp"
 #include "dtcrit/core/roots.hpp"
 #include "dtcrit/dynamics/linear_system.hpp"
 #include "dtcrit/integrators/registry.hpp"
@@ -260,13 +267,19 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
 
 constexpr double growth_tolerance = 1e-6;
 
-CrossingCheck check_below_crossing(std::string_view spec, MechanicalSystem& ls, double h1, double sigma,
-                                   const std::vector<double>& fractions,
-                                   const std::function<void(std::string_view)>& progress) {
+namespace {
+
+// The scheme's amplification matrix at the steps given (ascending), as check_below_crossing and
+// scan_amplification describe; the first unstable one is bisected from the last stable one (0 when
+// the first step is unstable) until the bracket is narrower than width(its upper end).
+CrossingCheck check_steps(std::string_view spec, const LinearSystem& system, const std::vector<double>& steps,
+                          double sigma, const std::function<double(double)>& width,
+                          const std::function<void(std::string_view)>& progress) {
   CrossingCheck out;
   out.scheme = spec;
-  out.fractions = fractions;
-  auto integ = make_integrator(std::string(spec));
+  // Integrators and systems keep the state of their last step: one of each per thread.
+  LinearSystem ls = system, second_ls = system;
+  auto integ = make_integrator(std::string(spec)), second_integ = make_integrator(std::string(spec));
   // Eigenvalues only (the condition-aware test of critical_step needs both eigenvector sets, 4-5
   // times the cost at 1200 x 1200); 1e-6 is above the rounding of a Jordan block at +1 (free modes,
   // ~sqrt(eps)) and below any growth that matters (e-folding in 1e6 steps).
@@ -274,25 +287,106 @@ CrossingCheck check_below_crossing(std::string_view spec, MechanicalSystem& ls, 
   // scheme's (before, such a packing got h1 = 1e-6 / sigma, where its own growth passed 1 + 1e-6).
   const double rate = std::max(0.0, sigma);
   int solves = 0;
-  auto unstable = [&](double h) {
+  auto report = [&](double h) {
     if (progress)
-      progress(fmt::format("complex crossings below the -1 crossing: every eigenvalue of {}'s amplification "
-                           "matrix at {:.6g} of it ({} dofs, dense solve {})",
-                           spec, h / h1, ls.dofs(), ++solves));
-    return spectral_radius(amplification_matrix(*integ, ls, h)) > (1.0 + growth_tolerance) * std::exp(2.0 * rate * h);
+      progress(fmt::format("every eigenvalue of {}'s amplification matrix at h = {:.6g} s ({} dofs, dense solve {})",
+                           spec, h, ls.dofs(), ++solves));
   };
+  // rho / exp(2 sigma h) - 1: the scheme's own growth per step beyond the packing's.
+  auto excess_with = [&](Integrator& in, LinearSystem& on, double h) {
+    return spectral_radius(amplification_matrix(in, on, h)) / std::exp(2.0 * rate * h) - 1.0;
+  };
+  auto excess = [&](double h) {
+    report(h);
+    return excess_with(*integ, ls, h);
+  };
+  auto unstable = [&](double h) { return excess(h) > growth_tolerance; };
+  // The steps two at a time, the second on another thread (the dense solves dominate; with two cores
+  // a pair takes the time of one). A pair past the first unstable step costs one solve in vain.
+  const bool pairs = default_threads() >= 2;
   double lo = 0.0;
-  for (double f : fractions) {
-    if (!unstable(f * h1)) {
-      lo = f * h1;
-      continue;
+  for (std::size_t i = 0; i < steps.size(); i += pairs ? 2 : 1) {
+    const bool paired = pairs && i + 1 < steps.size();
+    std::future<double> next;
+    if (paired) {
+      report(steps[i + 1]);
+      next = std::async(std::launch::async, [&, h = steps[i + 1]] { return excess_with(*second_integ, second_ls, h); });
     }
-    // A complex pair (or another crossing) left the unit circle between lo (0 when the first step
-    // checked is unstable: mid is never 0) and f h1: bisect.
-    out.first_unstable = bisect(unstable, lo, f * h1, [&](double a, double b) { return b - a > 1e-10 * h1; }).hi;
+    const double first = excess(steps[i]);
+    const double then = paired ? next.get() : 0.0;
+    double h = steps[i];
+    if (!(first > growth_tolerance)) {
+      lo = steps[i];
+      if (!paired || !(then > growth_tolerance)) {
+        if (paired) lo = steps[i + 1];
+        continue;
+      }
+      h = steps[i + 1];
+    }
+    // Some eigenvalue left the unit circle between lo and h: bisect.
+    const Bracket br = bisect(unstable, lo, h, [&](double a, double b) { return b - a > width(b); });
+    out.first_unstable = br.hi;
+    out.limit = br.lo;
+    out.located = "the last step found stable, below the threshold";
+    if (!(br.lo > 0.0)) return out;
+    // A real eigenvalue through -1 passes the threshold a little above its crossing (4e-7 relative
+    // on a 48-dof packing), and changes the sign of det(A + I) there: its root, found without any
+    // threshold (critical_step's certificate), is the limit. (A complex pair has no such cheap
+    // determinant; a modulus that creeps above 1 as a power of h, as variational_2's on a granular
+    // block, has no crossing to extrapolate to: both keep the threshold's step.)
+    if (rate > 0.0) return out;
+    const double below = br.lo * (1.0 - 1e-4);
+    const auto det_plus_identity = [&](double step) {
+      const Matrix A = amplification_matrix(*integ, ls, step);
+      const Eigen::PartialPivLU<Matrix> lu(A + Matrix::Identity(A.rows(), A.cols()));
+      double sign = lu.permutationP().determinant(), log_abs = 0.0;
+      for (Index k = 0; k < A.rows(); ++k) {
+        const double u = lu.matrixLU()(k, k);
+        if (u == 0.0) return std::pair{0.0, -std::numeric_limits<double>::infinity()};
+        sign *= u < 0.0 ? -1.0 : 1.0;
+        log_abs += std::log(std::abs(u));
+      }
+      return std::pair{sign, log_abs};
+    };
+    const auto [sa, la] = det_plus_identity(below);
+    const auto [sb, lb] = det_plus_identity(br.hi);
+    if (!(sa * sb < 0.0)) return out;
+    // sign x |det| / |det at below|: the same zero, of order one across the narrow bracket
+    auto f = [&, ref = la](double step) {
+      const auto [sh, lh] = det_plus_identity(step);
+      return sh * std::exp(std::clamp(lh - ref, -700.0, 700.0));
+    };
+    std::uintmax_t iterations = 60;
+    const auto root =
+        boost::math::tools::toms748_solve(f, below, br.hi, sa, sb * std::exp(std::clamp(lb - la, -700.0, 700.0)),
+                                          boost::math::tools::eps_tolerance<double>(50), iterations);
+    out.limit = root.first;  // the end on the stable side of the root
+    out.located = "the root of det(A + I): a real eigenvalue through -1";
     return out;
   }
   return out;
+}
+
+}  // namespace
+
+CrossingCheck check_below_crossing(std::string_view spec, const LinearSystem& ls, double h1, double sigma,
+                                   const std::vector<double>& fractions,
+                                   const std::function<void(std::string_view)>& progress) {
+  std::vector<double> steps;
+  for (double f : fractions) steps.push_back(f * h1);
+  CrossingCheck out = check_steps(spec, ls, steps, sigma, [&](double) { return 1e-10 * h1; }, progress);
+  out.fractions = fractions;
+  return out;
+}
+
+CrossingCheck scan_amplification(std::string_view spec, const LinearSystem& ls, double omega_ref, double sigma,
+                                 const std::function<void(std::string_view)>& progress) {
+  require_positive("omega_ref", omega_ref);
+  std::vector<double> steps;
+  for (int k = scan_first_power; k <= scan_last_power; ++k) steps.push_back(std::ldexp(1.0, k) / omega_ref);
+  // 1e-10 relative, and no narrower than 1e-10 of the first step (a scheme unstable at every step
+  // is bisected towards 0).
+  return check_steps(spec, ls, steps, sigma, [&](double b) { return 1e-10 * std::max(b, steps.front()); }, progress);
 }
 
 PhysicalStability physical_stability(const Spectrum& sp, bool damped) {

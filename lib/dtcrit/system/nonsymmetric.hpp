@@ -106,10 +106,27 @@ struct CrossingCheck {
   std::string scheme;  // the integrator whose amplification matrix was checked
   std::vector<double> fractions;
   double first_unstable = std::numeric_limits<double>::quiet_NaN();
+  // The limit: where a real eigenvalue goes through -1 (sigma = 0), the root of det(A + I) between the
+  // bisection's ends, free of the threshold (passed a little above the crossing); otherwise the last
+  // step found stable by the threshold. `located` says which. NaN when first_unstable is.
+  double limit = std::numeric_limits<double>::quiet_NaN();
+  std::string located;
 };
-CrossingCheck check_below_crossing(std::string_view integrator_spec, MechanicalSystem& linear_system, double h1, double sigma,
+CrossingCheck check_below_crossing(std::string_view integrator_spec, const LinearSystem& linear_system, double h1, double sigma,
                                    const std::vector<double>& fractions,
                                    const std::function<void(std::string_view)>& progress = {});
+
+// A scheme whose limit no criterion of the spectrum gives (no -1 line that decides, not a first-order
+// system: HHT, generalised-alpha and GS4 on a non-symmetric damped packing; any row with a -1 line
+// where K or C is not positive semi-definite): its own amplification matrix of the whole system,
+// judged as in check_below_crossing, at the steps h = 2^k / omega_ref for k = scan_first_power ...
+// scan_last_power, the first unstable one bisected to 1e-10 relative (fractions empty; from 0, to
+// 1e-10 of the first step, when that is unstable). An instability that appears and is gone again
+// between two neighbouring steps is not seen.
+inline constexpr int scan_first_power = -7, scan_last_power = 14;  // 2^14 > 1e4, critical_step's top
+inline constexpr int scan_steps = scan_last_power - scan_first_power + 1;
+CrossingCheck scan_amplification(std::string_view integrator_spec, const LinearSystem& linear_system, double omega_ref,
+                                 double sigma, const std::function<void(std::string_view)>& progress = {});
 
 // One mode mu of M^-1 K (complex, or real and negative) as the real 2-dof system K = [[a, -b],
 // [b, a]] (M = I, eigenvalues a +- i b), undamped: its numerical limit by growth_limit with
