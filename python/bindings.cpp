@@ -269,6 +269,7 @@ const std::vector<PackingKeyword> common_keywords{
     {"ncv", "--ncv", DTCRIT_INDEX(ncv)},
     {"amplification_dofs", "--amplification-dofs", DTCRIT_INDEX(amplification_dofs)},
     {"crossing_check_dofs", "--crossing-check-dofs", DTCRIT_INDEX(crossing_check_dofs)},
+    {"scan_dofs", "--scan-dofs", DTCRIT_INDEX(scan_dofs)},
     {"certify_dofs", "--certify-dofs", DTCRIT_INDEX(certify_dofs)},
     {"confirm", "--confirm", [](packing::PackingRequest& r, const py::handle& v) {
        r.confirm_steps = keyword_value<int>(v, "confirm", "a number of steps");
@@ -595,7 +596,7 @@ contact's overlap), or hertz_mindlin = "E=...,nu=...,e=...,mu=..."; type_laws: [
 periodic: "x,y" or ["x", "y"]; walls: ["z=0", "z=0,kn=1e6,kt=5e5"]; gap_tolerance (default 0);
 rotation: rotational dofs; integrators: registry specs, ["all"] or ["none"]; margin: recommended step
 = margin x the limit; youngs [Pa], poisson: Rayleigh / P-wave times; eigensolver: auto, dense,
-lanczos, spectra; rtol, lanczos_tol, ncv, amplification_dofs, crossing_check_dofs, certify_dofs: as the CLI's
+lanczos, spectra; rtol, lanczos_tol, ncv, amplification_dofs, crossing_check_dofs, scan_dofs, certify_dofs: as the CLI's
 options; confirm: steps of the reference stepper at 0.99 and 1.01 of every limit (--confirm).)");
 
   m.def("packing_from_lammps", &packing_from_lammps, py::arg("path"), py::kw_only(), py::arg("format"),
@@ -609,7 +610,7 @@ options; confirm: steps of the reference stepper at 0.99 and 1.01 of every limit
   m.def("packing_from_network", &packing_from_network, py::arg("path"),
         "A contact network of rigid bodies of any shape (as --bodies PATH: FILE.json or a CSV pair): the analysis "
         "keywords of packing() (integrators, margin, rotation, eigensolver, rtol, lanczos_tol, ncv, amplification_dofs, "
-        "crossing_check_dofs, certify_dofs, confirm).");
+        "crossing_check_dofs, scan_dofs, certify_dofs, confirm).");
 
   m.def("sweep", &sweep, py::arg("case"), py::arg("integrators") = Strings{"all"}, py::kw_only(),
         py::arg("tangential") = "traditional", py::arg("quick") = false, py::arg("levels") = 0, py::arg("phases") = 0,

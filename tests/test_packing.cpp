@@ -346,6 +346,51 @@ TEST_CASE("damped velocity Verlet: the limit is where 4M - 2hC - h^2 K loses def
   CHECK_THAT(lim.h_crit, WithinRel(d.h_crit, 1e-10));
 }
 
+TEST_CASE("rows with a -1 line on a packing whose K is not semi-definite: their amplification matrix, scanned",
+          "[packing]") {
+  // With the geometric stiffness of its compressed contacts K is not positive semi-definite by
+  // construction, so a -1 line's premise fails (packing/README.md). Above --amplification-dofs these
+  // rows were the scalar limit at the top mode's damping ratio, labelled estimate; now their own
+  // amplification matrix is scanned at h = 2^k / omega_max, k = -7 ... 14, the first unstable step
+  // bisected and the crossing itself located (here a real eigenvalue through -1: the root of
+  // det(A + I)). The reference: the fine scan of the same matrix (critical_step, the path up to
+  // --amplification-dofs, certified by the same determinant).
+  Packing p = lattice(LatticeKind::square, 4, false, 2e-3, 1e-3);
+  add_box_walls(p, 4e-6, stepper::HookeParams{2e5, 5e4, 300.0, 100.0, 0.0});
+  const GlobalSystem g(round_assembly(p, find_contacts(p, hooke(1e5, 3e4, 3000.0, 1200.0))), true, true);
+  REQUIRE_FALSE(g.stiffness_semidefinite());
+  REQUIRE(g.symmetric());
+  PackingAnalysisOptions o;
+  o.integrators = {"gear4", "newmark_linear", "gear5", "hht"};
+  o.amplification_dofs = g.dofs();
+  const PackingReport whole = analyse_packing(p, g, o);
+  o.amplification_dofs = 0;
+  const PackingReport scanned = analyse_packing(p, g, o);
+  o.scan_dofs = g.dofs() - 1;
+  const PackingReport above = analyse_packing(p, g, o);
+  for (std::size_t i = 0; i < o.integrators.size(); ++i) {
+    const auto& row = scanned.integrators[i];
+    CAPTURE(row.name, row.method, whole.integrators[i].method);
+    CHECK(row.exact);
+    CHECK(row.computed);
+    CHECK(row.stability == whole.integrators[i].stability);
+    if (row.name == "hht") {  // its line gives "stable at every step" only on semi-definite K: scanned too
+      CHECK(row.stability == Stability::unconditional);
+      CHECK_THAT(row.method, Contains("stable at every step checked"));
+    } else {
+      REQUIRE(row.stability == Stability::conditional);
+      CHECK_THAT(row.method, Contains("positive semi-definite") && Contains("k = -7 ... 14") &&
+                                 Contains("bisected between the last step found stable"));
+      CHECK_THAT(row.h_crit, WithinRel(whole.integrators[i].h_crit, 1e-8));
+    }
+    const auto& none = above.integrators[i];
+    CAPTURE(none.method);
+    CHECK_FALSE(none.computed);
+    CHECK(std::isnan(none.h_crit));
+    CHECK_THAT(none.method, Contains("22 eigenvalue solves of order"));
+  }
+}
+
 TEST_CASE("damped limit to a precision: the bracket holds the root, looser costs fewer applications", "[packing]") {
   // The walled polydisperse square lattice of the test above (damping not proportional to stiffness),
   // by the matrix-free Lanczos solves at three precisions; with the geometric stiffness of its

@@ -204,6 +204,20 @@ def test_confirmation_equals_the_cli():
     assert got["confirmation"][1]["confirmed"] is True
 
 
+def test_scan_dofs_is_the_cli_option():
+    # HHT on a damped non-symmetric packing above amplification_dofs: its amplification matrix scanned up
+    # to scan_dofs (48 dofs here), not computed above; the same answers as --scan-dofs.
+    law = "granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10"
+    args = ("packing", "--lattice", "sc", "--n", "2", "--compression", "1e-3", "--periodic", "none", "--box-walls",
+            "--lammps-pair", law, "--integrator", "hht", "--amplification-dofs", "0")
+    for scan_dofs, computed in ((48, True), (47, False)):
+        got = dtcrit.packing_from_lattice("sc", 2, compression=1e-3, periodic="none", box_walls=True, law=law,
+                                          integrators=["hht"], amplification_dofs=0, scan_dofs=scan_dofs)
+        assert got["integrators"]["hht"]["computed"] is computed
+        assert without_timings(got) == without_timings(cli_json(*args, "--scan-dofs", str(scan_dofs)))
+    assert "--scan-dofs = 47" in got["integrators"]["hht"]["method"]
+
+
 def test_network_takes_no_particle_keywords():
     with pytest.raises(ValueError, match="kn= is not read with --bodies: it applies to a law given by kn= and kt="):
         dtcrit.packing_from_network("tests/data/network/plate_plate.json", kn=1e5)

@@ -90,6 +90,11 @@ void add_packing_request_options(CLI::App* cmd, packing::PackingRequest& o) {
                   "damped non-symmetric packings up to this many dofs: each limit's amplification matrix checked below "
                   "the -1 crossing for complex crossings (above: the crossing is an upper bound)")
       ->capture_default_str();
+  cmd->add_option("--scan-dofs", o.scan_dofs,
+                  "damped packings up to this many dofs: the rows no criterion decides (HHT, generalised-alpha, GS4 "
+                  "when K is not symmetric; a -1 line's row when K or C is not semi-definite) scanned at 22 steps on "
+                  "their own amplification matrix (above: not computed; a dense eigenvalue solve per step)")
+      ->capture_default_str();
   cmd->add_option("--certify-dofs", o.certify_dofs,
                   "symmetric packings up to this many dofs: each limit proven by a sparse Cholesky factorisation of "
                   "its criterion just beyond it, and h_safe = the limit less 1e-6 (above: h_safe from Gershgorin bounds)")

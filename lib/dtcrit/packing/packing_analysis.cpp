@@ -147,6 +147,83 @@ PackingIntegratorLimit region_only_row(const std::string& spec, Index dofs, doub
   return out;
 }
 
+// What dense eigenvalue solves of a scheme's amplification matrix cost on a packing of dofs dofs: the
+// order is the scheme's values per dof times the dofs, growing as the order cubed from what was
+// measured on 2 cores (packing/README.md): four solves of velocity Verlet's took 106 s at order 4608
+// (3 values per dof, 1536 dofs); an implicit scheme's matrix takes longer to build (a solve per
+// column), and 22 of gs4_v0's took 78 s at order 1800 (in.granular, 600 dofs).
+std::string dense_solves_cost(const std::string& spec, Index dofs, int solves) {
+  LinearSystem one(Vector::Ones(1), Matrix::Constant(1, 1, 1.0), Matrix::Constant(1, 1, 0.1));
+  const auto integ = make_integrator(spec);
+  const Index order = amplification_matrix(*integ, one, 1.0).rows() * dofs;
+  const bool implicit = !integrator_info(spec).is_explicit;
+  const double each = implicit ? 78.0 / 22.0 : 106.0 / 4.0, at = implicit ? 1800.0 : 4608.0;
+  const double seconds = each * solves * std::pow(static_cast<double>(order) / at, 3.0);
+  return fmt::format("dense: {} eigenvalue solves of order {} per row, growing as the order cubed from {} on 2 cores: "
+                     "about {} here",
+                     solves, order,
+                     implicit ? "78 s for 22 of an implicit scheme at order 1800" : "106 s for four at order 4608",
+                     seconds < 90.0     ? fmt::format("{:.0f} s", seconds)
+                     : seconds < 3600.0 ? fmt::format("{:.0f} min", seconds / 60.0)
+                                        : fmt::format("{:.2g} h", seconds / 3600.0));
+}
+
+// A damped row that no criterion of the spectrum decides (context: the packing; why: what is missing),
+// where its amplification matrix is not scanned (scanned_row): above scan_dofs, or on a path
+// without the whole system. No limit, and no step or verdict from it.
+PackingIntegratorLimit undecided_row(const std::string& spec, Index dofs, bool whole_system, const std::string& context,
+                                     const std::string& why, const PackingAnalysisOptions& opts) {
+  PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, true};
+  out.computed = false;
+  out.method = fmt::format(
+      "{}: {}; its own amplification matrix decides, scanned at {} steps {}: no limit here", context, why, scan_steps,
+      whole_system || dofs > opts.scan_dofs
+          ? fmt::format("up to --scan-dofs = {} only ({})", opts.scan_dofs,
+                        dense_solves_cost(spec, dofs, scan_steps))
+          : std::string("on the whole LinearSystem(M, K, C) on one process: run without mpirun"));
+  return out;
+}
+
+// The same row from its own amplification matrix on the whole system (scan_amplification): stable at
+// every step checked, or the first step found unstable, bisected. omega_ref: sqrt of the largest
+// |eigenvalue| of M^-1 K; sigma > 0: the packing's own growth rate.
+PackingIntegratorLimit scanned_row(const std::string& spec, const GlobalSystem& sys, double omega_ref, double sigma,
+                                   const std::string& context, const std::string& why,
+                                   const PackingAnalysisOptions& opts) {
+  PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, true};
+  LinearSystem ls = sys.linear_system();
+  const CrossingCheck scan = scan_amplification(spec, ls, omega_ref, sigma, opts.progress);
+  const std::string steps = fmt::format("h = 2^k / omega_ref, k = {} ... {}, omega_ref = {:.6g} rad/s",
+                                        scan_first_power, scan_last_power, omega_ref);
+  const std::string growth =
+      sigma > 0.0 ? fmt::format("exp(2 sigma h), sigma = {:.6g} 1/s the packing's own growth rate", sigma) : "1";
+  if (std::isnan(scan.first_unstable)) {
+    out.stability = Stability::unconditional;
+    out.method = fmt::format(
+        "{}: {}; its own amplification matrix on LinearSystem(M, K, C) has spectral radius at most (1 + 1e-6) x {} at "
+        "each of the {} steps {}: stable at every step checked (checked at these steps only; --scan-dofs = {})",
+        context, why, growth, scan_steps, steps, opts.scan_dofs);
+    return out;
+  }
+  // Unstable at the smallest step: bisected towards 0, as critical_step reads "unstable" below its
+  // smallest Omega.
+  if (scan.first_unstable < checked_omega_min / omega_ref) {
+    out.stability = Stability::unstable;
+    out.method = fmt::format("{}: {}; its own amplification matrix on LinearSystem(M, K, C) has spectral radius above "
+                             "(1 + 1e-6) x {} at every step checked, {} and, bisected towards 0, down to {:.3g} s: "
+                             "unstable",
+                             context, why, growth, steps, scan.first_unstable);
+    return out;
+  }
+  out.h_crit = scan.limit;
+  out.method = fmt::format(
+      "{}: {}; its own amplification matrix on LinearSystem(M, K, C) is unstable above {:.6g} s (its spectral radius "
+      "passes (1 + 1e-6) x {} at {:.6g} s, scanned at {}, bisected between the last step found stable and the first "
+      "found unstable; the limit is {})",
+      context, why, scan.limit, growth, scan.first_unstable, steps, scan.located);
+  return out;
+}
+
 // The row of a first-order-system scheme from A's eigenvalues sp.s (first_order_limit): exact when
 // every eigenvalue was computed, else an upper bound (or unstable, when a mode computed is).
 PackingIntegratorLimit first_order_row(const std::string& spec, const GlobalSystem& sys, const Spectrum& sp,
@@ -350,7 +427,7 @@ std::optional<PackingIntegratorLimit> locus_limited_row(const std::string& spec,
 }
 
 std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spec, const SpectrumFacts& f,
-                                                         const PackingAnalysisOptions& opts) {
+                                                         const PackingAnalysisOptions& opts, std::string* scan_why) {
   PackingIntegratorLimit out{spec, Stability::conditional, kNaN, "", true, true};
   auto from = [&](const CriticalStep& c, double scale) {
     out.stability = c.stability;
@@ -400,9 +477,17 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
                          : std::string("the distributed analysis does not compute the eigenvalues of the first-order "
                                        "system"));
   }
-  std::string why_estimate = "exact only for classical damping";
-  if (const auto& limited = integrator_info(spec).locus_limited_line; limited && f.semidefinite)
-    return locus_limited_row(spec, f, *limited, k, c);
+  std::string why =
+      integrator_info(spec).first_order_system
+          ? fmt::format("its limit needs the eigenvalues of the first-order system (computed up to {} dofs) or, for a "
+                        "safe step, K and C positive semi-definite by construction",
+                        first_order_arnoldi_dofs)
+          : std::string("no -1 line of its own gives its limit");
+  if (const auto& limited = integrator_info(spec).locus_limited_line) {
+    if (f.semidefinite) return locus_limited_row(spec, f, *limited, k, c);
+    why = "its -1 line " + minus_one_line_text(limited->line) + " decides only when K and C are positive "
+          "semi-definite, which this packing's contacts do not guarantee";
+  }
   if (const auto line = integrator_info(spec).minus_one_line) {
     const double d = line->dashpot, s = line->stiffness;
     const std::string matrix = minus_one_line_text(*line);
@@ -416,7 +501,7 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
         "a(l)M + h b(l)C + h^2 c(l)K and its damped oscillators leave the unit circle only at -1, so ",
         f.dofs);
     if (!f.semidefinite) {
-      why_estimate = "its -1 line " + matrix + " gives the limit only when K and C are positive semi-definite, "
+      why = "its -1 line " + matrix + " gives the limit only when K and C are positive semi-definite, "
                      "which this packing's contacts do not guarantee";
     } else if (d <= 0.0 && s <= 0.0) {
       out.stability = Stability::unconditional;
@@ -471,14 +556,16 @@ std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spe
       out.line = line;
       return out;
     } else {
-      why_estimate = "its -1 line " + matrix + " is reached through the dashpots alone: its root is not computed";
+      why = "its -1 line " + matrix + " is reached through the dashpots alone: its root is not computed";
     }
   }
-  from(scalar_limit(spec, f.top_mode_zeta), 1.0 / f.omega_max);
-  out.exact = false;
-  out.method = fmt::format("damped, {} dofs: scalar limit at the top mode's modal damping ratio zeta = {:.4g} (estimate; {})",
-                           f.dofs, f.top_mode_zeta, why_estimate);
-  return out;
+  // No criterion: the scheme's own amplification matrix, scanned at steps where the caller has the
+  // whole system (packing_integrator_limit: scanned_row).
+  if (f.whole_system && f.dofs <= opts.scan_dofs) {
+    if (scan_why) *scan_why = why;
+    return std::nullopt;
+  }
+  return undecided_row(spec, f.dofs, f.whole_system, fmt::format("damped, {} dofs", f.dofs), why, opts);
 }
 
 PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const GlobalSystem& sys, double omega_max,
@@ -516,7 +603,10 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
     const std::optional<Spectrum> sp = first_order_eigenvalues_for_rows(sys, omega_max, opts, {}, why);
     return sp ? first_order_row(spec, sys, *sp, physical_stability(*sp, true)) : first_order_row_not_converged(spec, sys, why);
   }
-  if (auto l = limit_from_spectrum(spec, f, opts)) return *l;
+  std::string scan_why;
+  if (auto l = limit_from_spectrum(spec, f, opts, &scan_why)) return *l;
+  if (f.damped && f.dofs > opts.amplification_dofs)
+    return scanned_row(spec, sys, omega_max, 0.0, fmt::format("damped, {} dofs", f.dofs), scan_why, opts);
   LinearSystem ls = sys.linear_system();
   const CriticalStep c = critical_step(spec, ls, omega_max);
   PackingIntegratorLimit out{spec, c.stability, c.stability == Stability::conditional ? c.h_crit : kNaN, "", true, true};
@@ -637,20 +727,8 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
       out.method = fmt::format("{}; complex eigenvalues of the one-step map leaving the unit circle below it are "
                                "checked up to --crossing-check-dofs = {} only: an upper bound of the limit",
                                crossing_text, opts.crossing_check_dofs);
-      // What the check would cost here, so that a user can tell minutes from days: its four dense
-      // eigenvalue solves grow as their order cubed from 106 s at order 4608 (velocity Verlet's 3 values
-      // per dof at 1536 dofs, packing/README.md); the order is the scheme's values per dof times the dofs.
-      LinearSystem one(Vector::Ones(1), Matrix::Constant(1, 1, 1.0), Matrix::Constant(1, 1, 0.1));
-      const auto integ = make_integrator(spec);
-      const Index order = amplification_matrix(*integ, one, 1.0).rows() * sys.dofs();
-      const double seconds = 106.0 * std::pow(static_cast<double>(order) / 4608.0, 3.0);
-      out.bound.decide_cost = fmt::format(
-          "dense: four eigenvalue solves of order {} per row, growing as the order cubed from 106 s at order 4608 on "
-          "2 cores: about {} here",
-          order,
-          seconds < 90.0     ? fmt::format("{:.0f} s", seconds)
-          : seconds < 3600.0 ? fmt::format("{:.0f} min", seconds / 60.0)
-                             : fmt::format("{:.2g} h", seconds / 3600.0));
+      // What the check would cost here, so that a user can tell minutes from days.
+      out.bound.decide_cost = dense_solves_cost(spec, sys.dofs(), 4);
       return out;
     }
     // The integrator's own amplification matrix below the crossing, where complex pairs could leave
@@ -674,24 +752,23 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
                                crossing_text, matrix_text, opts.crossing_check_dofs);
       return out;
     }
-    out.h_crit = below.first_unstable;
+    out.h_crit = below.limit;
     out.method = fmt::format(
         "damped, non-symmetric, {} dofs: a complex pair leaves the unit circle at {:.6g} s, before the -1 crossing at "
-        "{:.6g} s ({}, bisected between the last of the checked steps found stable and the first found unstable)",
-        sys.dofs(), below.first_unstable, x.h, matrix_text);
+        "{:.6g} s ({}: its spectral radius passes 1 + 1e-6 at {:.6g} s, bisected between the last of the checked "
+        "steps found stable and the first found unstable; the limit is {})",
+        sys.dofs(), below.limit, x.h, matrix_text, below.first_unstable, below.located);
     return out;
   }
-  // The top eigenvalue of the first-order system as a scalar oscillator: an estimate.
-  const std::complex<double> s_top = sp.s.empty() ? std::complex<double>(0.0, omega_ref) : sp.s.front();
-  const double zeta = std::clamp(-s_top.real() / std::abs(s_top), 0.0, 1.0);
-  const CriticalStep c = scalar_limit(spec, zeta);
-  out.stability = c.stability;
-  out.h_crit = c.stability == Stability::conditional ? c.h_crit / std::abs(s_top) : kNaN;
-  out.exact = false;
-  out.method = fmt::format(
-      "damped, non-symmetric, {} dofs: scalar limit at the damping ratio {:.4g} of the largest |s| (estimate)",
-      sys.dofs(), zeta);
-  return out;
+  // No criterion: the scheme's own amplification matrix, scanned at steps.
+  const std::string context = fmt::format("damped, non-symmetric, {} dofs", sys.dofs());
+  const std::string why =
+      line ? fmt::format("its -1 line {} is never reached (stable at every step on symmetric packings), but here a "
+                         "complex pair of eigenvalues can leave the unit circle",
+                         minus_one_line_text(*line))
+           : std::string("no -1 line of its own gives its limit");
+  if (sys.dofs() > opts.scan_dofs) return undecided_row(spec, sys.dofs(), true, context, why, opts);
+  return scanned_row(spec, sys, omega_ref, sigma, context, why, opts);
 }
 
 namespace {

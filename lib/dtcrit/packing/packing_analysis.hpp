@@ -133,14 +133,19 @@ struct PackingAnalysisOptions {
   // one. The default is the default eigen.tolerance's.
   double rtol = 5e-9;
   // Damped packings with integrators outside the exact criteria: the amplification matrix of the
-  // whole LinearSystem(M, K, C) is used up to this many dofs; above, the -1 lines, the first-order
-  // eigenvalues (explicit Euler, RK4) or, for gear5, the top-mode estimate.
+  // whole LinearSystem(M, K, C) is scanned finely up to this many dofs; above, the -1 lines, the
+  // first-order eigenvalues (explicit Euler, RK4) or, where neither applies, the coarser scan up to
+  // scan_dofs.
   Index amplification_dofs = 48;
   // Damped non-symmetric packings up to this many dofs: the integrator's amplification matrix is
   // checked below the -1 crossing for complex crossings (check_below_crossing: four dense
-  // eigenvalue solves of order 2 x dofs, by LAPACK: results/benchmarks/dense_eigenvalues.md); above,
-  // the crossing is reported as an upper bound.
+  // eigenvalue solves of order values-per-dof x dofs, by LAPACK: results/benchmarks/dense_eigenvalues.md);
+  // above, the crossing is reported as an upper bound.
   Index crossing_check_dofs = 600;
+  // Damped rows that no criterion decides (symmetric or not) are scanned on their amplification
+  // matrix up to this many dofs (scan_amplification: 22 such solves, 5.5 times a crossing check's
+  // four: about 80 s per row at 600 dofs, in.granular); above, not computed.
+  Index scan_dofs = 300;
   // Symmetric packings up to this many dofs: each limit is certified by a sparse Cholesky
   // factorisation (certificate.hpp) and h_safe is the limit's h_low, less 1e-6; above, h_safe rests on
   // Gershgorin bounds. 50 000: a damped FCC lattice (coordination 12, the most fill) takes about
@@ -186,8 +191,8 @@ void add_material_estimates(PackingReport& r, const PackingMaterial& material, d
 //    central_difference (velocity_verlet_implicit_damping, central_difference): 2 / omega_max (exact);
 //    other: the amplification matrix up to amplification_dofs; above, the scheme's -1 line, the
 //    eigenvalues of the first-order system (explicit Euler, RK4: first_order_from_eigenvalues), or
-//    the scalar limit at the top mode's modal damping ratio where none of these applies (an
-//    estimate, exact = false).
+//    where none of these applies the amplification matrix scanned at steps up to
+//    scan_dofs (scan_amplification), and above that no limit (computed = false).
 // half_step_limit: the backward-difference limit if already computed (else computed here).
 // A non-symmetric system takes nonsymmetric_integrator_limit instead.
 // h_safe, from k >= lambda_max(M^-1/2 K M^-1/2) and c >= lambda_max(M^-1/2 C M^-1/2) (Gershgorin,
@@ -206,9 +211,10 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
 // damped, the amplification matrix of the whole LinearSystem(M, K, C) up to amplification_dofs
 // (exact); above, for rows with a -1 line (registry.hpp damped_minus_one_line) with s > 0, or s = 0
 // < d, the first -1 crossing (minus_one_crossing: exact, an upper bound of the limit, labelled
-// upper_bound); for the other rows the scalar limit at the top eigenvalue's damping ratio (an
-// estimate, exact = false). Up to crossing_check_dofs the crossing is checked for complex crossings
-// below it on the scheme's amplification matrix (check_below_crossing) and then exact.
+// upper_bound); the other rows (HHT, generalised-alpha, GS4) their amplification matrix scanned at
+// steps (scan_amplification) up to scan_dofs, not computed above. Up to crossing_check_dofs the
+// crossing is checked for complex crossings below it on the scheme's amplification matrix
+// (check_below_crossing) and then exact; above, the crossing is an upper bound.
 // crossing(line) gives the -1 crossing of the line's matrix (analyse_packing computes each line
 // once); empty: computed here with the default SpectrumOptions. check(spec, h1, compute) gives the
 // check below h1: compute() for the first row of a dashpot family (registry.hpp DashpotVelocity),
@@ -262,12 +268,15 @@ inline constexpr Index first_order_arnoldi_dofs = 20000;
 bool first_order_from_eigenvalues(const std::string& spec, Index dofs, const PackingAnalysisOptions& opts);
 // packing_integrator_limit's rows that follow from those facts: every undamped row, the damped
 // backward-difference rows (given half_step), central-difference rows and, above amplification_dofs,
-// the -1 lines' roots, the first-order rows' proven safe step where their eigenvalues are not
-// computed (SpectrumFacts::whole_system) and the top-mode estimate; nullopt for the rows that need
-// the whole system (its amplification matrix, or first_order_from_eigenvalues) or half_step when it
-// is missing.
+// the -1 lines' roots and the first-order rows' proven safe step where their eigenvalues are not
+// computed (SpectrumFacts::whole_system). A damped row that no criterion decides is scanned on its own
+// amplification matrix (scan_amplification) by a caller with the whole system up to
+// scan_dofs: nullopt, with the reason in *scan_why; otherwise it is not computed, saying
+// why. nullopt also for the rows that need the whole system (its amplification matrix, or
+// first_order_from_eigenvalues) or half_step when it is missing.
 std::optional<PackingIntegratorLimit> limit_from_spectrum(const std::string& spec, const SpectrumFacts& f,
-                                                         const PackingAnalysisOptions& opts);
+                                                         const PackingAnalysisOptions& opts,
+                                                         std::string* scan_why = nullptr);
 
 nlohmann::json to_json(const PackingReport& r);
 std::string format_packing_table(const PackingReport& r);

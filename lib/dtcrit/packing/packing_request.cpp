@@ -511,6 +511,7 @@ PackingAnalysisOptions analysis_options(const PackingRequest& o, const std::opti
   ao.rtol = o.rtol;
   ao.amplification_dofs = o.amplification_dofs;
   ao.crossing_check_dofs = o.crossing_check_dofs;
+  ao.scan_dofs = o.scan_dofs;
   ao.certify_dofs = o.certify_dofs;
   ao.progress = progress;
   return ao;

@@ -76,6 +76,7 @@ struct PackingRequest {
   Index ncv = EigenOptions{}.ncv;
   Index amplification_dofs = 48;
   Index crossing_check_dofs = PackingAnalysisOptions{}.crossing_check_dofs;
+  Index scan_dofs = PackingAnalysisOptions{}.scan_dofs;
   Index certify_dofs = PackingAnalysisOptions{}.certify_dofs;
   bool box_walls = false;
   // "molecule": each molecule ID of the data file one rigid body, as fix rigid/small molecule

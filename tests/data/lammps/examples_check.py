@@ -85,9 +85,15 @@ def main():
     else:
         rows = json.loads(run.stdout)["integrators"]
         v2 = rows.get("variational_2", {})
-        ok = len(rows) >= 19 and all(r["computed"] for r in rows.values()) and v2.get("h_crit") is not None
-        print(f"{'ok  ' if ok else 'FAIL'} pour/in.pour with pour_contacts.dump: {len(rows)} integrators, "
-              f"variational_2 h_crit {v2.get('h_crit')} ({v2.get('method', '')[:80]})")
+        # The rows no criterion decides (HHT, generalised-alpha, GS4 on a non-symmetric damped packing)
+        # are not computed above --scan-dofs, saying so; no row is an estimate.
+        undecided = sorted(name for name, r in rows.items() if not r["computed"])
+        ok = (len(rows) >= 19 and undecided == ["generalized_alpha", "gs4_u0", "gs4_v0", "hht"] and
+              all("--scan-dofs" in rows[name]["method"] for name in undecided) and
+              all(r["exact"] for r in rows.values()) and v2.get("h_crit") is not None)
+        print(f"{'ok  ' if ok else 'FAIL'} pour/in.pour with pour_contacts.dump: {len(rows)} integrators, not computed "
+              f"(above --scan-dofs) {', '.join(undecided)}, variational_2 h_crit {v2.get('h_crit')} "
+              f"({v2.get('method', '')[:80]})")
         failures += not ok
     for example, feature in REFUSALS:
         script = os.path.join(EXAMPLES, example)
