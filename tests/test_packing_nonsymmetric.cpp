@@ -1116,6 +1116,27 @@ TEST_CASE("a complex crossing before the -1 crossing is found by the check below
   CHECK(growth(check.limit) <= 1.0 + 1e-6);
   CHECK_THAT(check.limit, WithinRel(check.first_unstable, 1e-9));
   CHECK(check.first_unstable < 0.7 * h1);
+  // Where the pair meets the circle at z = e^{i theta}, velocity Verlet's P(z) / (z h^2) is
+  // K - w^2 (M - hC/2) + i w cos(theta/2) C with w = 2 sin(theta/2) / h: a continuous system with its
+  // mass lowered by hC/2 and its damping scaled by cos(theta/2) = sqrt(1 - (hw/2)^2), singular at
+  // s = iw (packing/README.md, "The -1 crossing"). Singular at the pair's angle, not 0.3 rad away.
+  const double hc = check.limit;
+  const Eigen::VectorXcd z = Eigen::EigenSolver<Matrix>(amplification_matrix(*make_integrator("velocity_verlet"),
+                                                                              ls, hc), false).eigenvalues();
+  Index top = 0;
+  for (Index i = 1; i < z.size(); ++i)
+    if (std::abs(z[i]) > std::abs(z[top])) top = i;
+  auto smallest_singular = [&](double theta) {
+    const double w = 2.0 * std::sin(theta / 2.0) / hc;
+    const Eigen::MatrixXcd Q = (K - w * w * (Matrix::Identity(3, 3) - 0.5 * hc * C)).cast<std::complex<double>>() +
+                               std::complex<double>(0.0, w * std::cos(theta / 2.0)) * C.cast<std::complex<double>>();
+    const Eigen::JacobiSVD<Eigen::MatrixXcd> svd(Q);
+    return svd.singularValues().minCoeff() / svd.singularValues().maxCoeff();
+  };
+  const double theta = std::abs(std::arg(z[top]));
+  CAPTURE(theta, std::abs(z[top]));
+  CHECK(smallest_singular(theta) < 1e-5);
+  CHECK(smallest_singular(theta + 0.3) > 1e-3);
 }
 
 TEST_CASE("the rows of one dashpot family have one spectral radius: their complex-crossing check is shared",
