@@ -605,7 +605,7 @@ PackingIntegratorLimit packing_integrator_limit(const std::string& spec, const G
   }
   std::string scan_why;
   if (auto l = limit_from_spectrum(spec, f, opts, &scan_why)) return *l;
-  if (f.damped && f.dofs > opts.amplification_dofs)
+  if (!scan_why.empty())  // no criterion decides: the scan (limit_from_spectrum)
     return scanned_row(spec, sys, omega_max, 0.0, fmt::format("damped, {} dofs", f.dofs), scan_why, opts);
   LinearSystem ls = sys.linear_system();
   const CriticalStep c = critical_step(spec, ls, omega_max);
