@@ -32,6 +32,23 @@ inline GlobalSystem polydisperse_sc_box(const std::string& law) {
   return GlobalSystem(round_assembly(p, find_contacts(p, laws)), true);
 }
 
+// One damped packing analysed three ways for the rows no criterion decides: the reference (the whole
+// amplification matrix, --amplification-dofs = its dofs), the scan (--amplification-dofs 0) and
+// neither (--scan-dofs one below its dofs: not computed).
+struct ScanReports {
+  PackingReport whole, scanned, above;
+};
+inline ScanReports scan_reports(const Packing& p, const GlobalSystem& g, PackingAnalysisOptions o) {
+  ScanReports r;
+  o.amplification_dofs = g.dofs();
+  r.whole = analyse_packing(p, g, o);
+  o.amplification_dofs = 0;
+  r.scanned = analyse_packing(p, g, o);
+  o.scan_dofs = g.dofs() - 1;
+  r.above = analyse_packing(p, g, o);
+  return r;
+}
+
 }  // namespace dtcrit::packing::test
 
 // The report's row of one integrator (fails the test when there is none).

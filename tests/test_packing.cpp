@@ -30,6 +30,7 @@
 #include "dtcrit/packing/packing_analysis.hpp"
 #include "dtcrit/packing/stepper_adapter.hpp"
 #include "dtcrit/stability/amplification.hpp"
+#include "packing_test_support.hpp"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinAbs;
@@ -362,12 +363,7 @@ TEST_CASE("rows with a -1 line on a packing whose K is not semi-definite: their 
   REQUIRE(g.symmetric());
   PackingAnalysisOptions o;
   o.integrators = {"gear4", "newmark_linear", "gear5", "hht"};
-  o.amplification_dofs = g.dofs();
-  const PackingReport whole = analyse_packing(p, g, o);
-  o.amplification_dofs = 0;
-  const PackingReport scanned = analyse_packing(p, g, o);
-  o.scan_dofs = g.dofs() - 1;
-  const PackingReport above = analyse_packing(p, g, o);
+  const auto [whole, scanned, above] = test::scan_reports(p, g, o);
   for (std::size_t i = 0; i < o.integrators.size(); ++i) {
     const auto& row = scanned.integrators[i];
     CAPTURE(row.name, row.method, whole.integrators[i].method);

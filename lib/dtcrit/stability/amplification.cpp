@@ -183,23 +183,6 @@ Matrix second_compound(const Matrix& A) {
   return B;
 }
 
-// det as (sign, log |det|) from the LU pivots: a packing's 240 x 240 A - I has a factor
-// lambda - 1 ~ h s per slow mode, and their product underflows.
-struct SignedLog {
-  double sign, log_abs;
-};
-
-SignedLog signed_log_det(const Matrix& B) {
-  const Eigen::PartialPivLU<Matrix> lu(B);
-  double sign = lu.permutationP().determinant(), log_abs = 0.0;
-  for (Index i = 0; i < B.rows(); ++i) {
-    const double u = lu.matrixLU()(i, i);
-    if (u == 0.0) return {0.0, -std::numeric_limits<double>::infinity()};
-    sign *= u < 0.0 ? -1.0 : 1.0;
-    log_abs += std::log(std::abs(u));
-  }
-  return {sign, log_abs};
-}
 
 SignedLog crossing_value(const Matrix& A, Crossing c) {
   switch (c) {
@@ -327,17 +310,9 @@ CriticalStep scan_critical_step(Integrator& integrator, MechanicalSystem& sys, d
         }
         const SignedLog la = crossing_value(Aa, c), lb = crossing_value(Ab, c);
         if (!(la.sign * lb.sign < 0.0)) continue;
-        // sign x |det| / |det at a|: the same zero, of order one across the narrow bracket
-        auto f = [&, ref = la.log_abs](double Omega) {
-          const SignedLog l = crossing_value(matrix(Omega), c);
-          return l.sign * std::exp(std::clamp(l.log_abs - ref, -700.0, 700.0));
-        };
-        const double fa = la.sign, fb = lb.sign * std::exp(std::clamp(lb.log_abs - la.log_abs, -700.0, 700.0));
-        std::uintmax_t iterations = 60;
-        const auto root = boost::math::tools::toms748_solve(f, a, b, fa, fb,
-                                                            boost::math::tools::eps_tolerance<double>(50), iterations);
         // the end on the stable side of the crossing
-        const double Omega = root.first;
+        const double Omega =
+            sign_change_root([&](double x) { return crossing_value(matrix(x), c); }, a, b, la, lb);
         if (!(Omega >= best)) {
           best = Omega;
           method = fmt::format("certified: {}", crossing_text(c));
@@ -449,6 +424,29 @@ CriticalStep critical_step(Integrator& integrator, MechanicalSystem& sys, double
 CriticalStep critical_step(std::string_view integrator_spec, MechanicalSystem& sys, double omega_max) {
   auto integrator = make_integrator(integrator_spec);
   return critical_step(*integrator, sys, omega_max);
+}
+
+SignedLog signed_log_det(const Matrix& B) {
+  const Eigen::PartialPivLU<Matrix> lu(B);
+  double sign = lu.permutationP().determinant(), log_abs = 0.0;
+  for (Index i = 0; i < B.rows(); ++i) {
+    const double u = lu.matrixLU()(i, i);
+    if (u == 0.0) return {0.0, -std::numeric_limits<double>::infinity()};
+    sign *= u < 0.0 ? -1.0 : 1.0;
+    log_abs += std::log(std::abs(u));
+  }
+  return {sign, log_abs};
+}
+
+double sign_change_root(const std::function<SignedLog(double)>& d, double a, double b, SignedLog da, SignedLog db) {
+  auto f = [&, ref = da.log_abs](double x) {
+    const SignedLog l = d(x);
+    return l.sign * std::exp(std::clamp(l.log_abs - ref, -700.0, 700.0));
+  };
+  const double fa = da.sign, fb = db.sign * std::exp(std::clamp(db.log_abs - da.log_abs, -700.0, 700.0));
+  std::uintmax_t iterations = 60;
+  return boost::math::tools::toms748_solve(f, a, b, fa, fb, boost::math::tools::eps_tolerance<double>(50), iterations)
+      .first;
 }
 
 }  // namespace dtcrit

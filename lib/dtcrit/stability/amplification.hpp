@@ -3,6 +3,7 @@
 // step is obtained by running Integrator::step on each unit vector of the full state
 // z = (Integrator::state(), MechanicalSystem::history()) of a linear system. The predicted
 // critical step therefore belongs to exactly the code that runs, not to a formula about it.
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -100,5 +101,16 @@ CriticalStep critical_step(Integrator& integrator, MechanicalSystem& linear_syst
 // needs the integrator), entries that carry more rounding than eps |A| (implicit schemes at
 // Omega >~ 100) can be flagged; critical_step does not have this weakness.
 bool exceeds_unit_circle(const Matrix& A);
+
+// det(B) as (sign, log |det|) from the LU pivots: a packing's 240 x 240 A - I has a factor
+// lambda - 1 ~ h s per slow mode, and their product underflows.
+struct SignedLog {
+  double sign, log_abs;
+};
+SignedLog signed_log_det(const Matrix& B);
+// The root in [a, b] of a determinant d(x) whose sign differs at a and b (da, db: d(a), d(b)), by
+// toms748 on sign x |d| / |d(a)| (the same zero, of order one across a narrow bracket), without any
+// threshold; the root's end on a's side.
+double sign_change_root(const std::function<SignedLog(double)>& d, double a, double b, SignedLog da, SignedLog db);
 
 }  // namespace dtcrit

@@ -3,14 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <future>
-#include <cstdint>
-#include <limits>
-#include <utility>
 #include <stdexcept>
 
 #include <Eigen/Eigenvalues>
-#include <Eigen/LU>
-#include <boost/math/tools/toms748_solve.hpp>
 #include <Spectra/GenEigsSolver.h>
 
 #include "dtcrit/core/check.hpp"
@@ -338,29 +333,11 @@ CrossingCheck check_steps(std::string_view spec, const LinearSystem& system, con
     const double below = br.lo * (1.0 - 1e-4);
     const auto det_plus_identity = [&](double step) {
       const Matrix A = amplification_matrix(*integ, ls, step);
-      const Eigen::PartialPivLU<Matrix> lu(A + Matrix::Identity(A.rows(), A.cols()));
-      double sign = lu.permutationP().determinant(), log_abs = 0.0;
-      for (Index k = 0; k < A.rows(); ++k) {
-        const double u = lu.matrixLU()(k, k);
-        if (u == 0.0) return std::pair{0.0, -std::numeric_limits<double>::infinity()};
-        sign *= u < 0.0 ? -1.0 : 1.0;
-        log_abs += std::log(std::abs(u));
-      }
-      return std::pair{sign, log_abs};
+      return signed_log_det(A + Matrix::Identity(A.rows(), A.cols()));
     };
-    const auto [sa, la] = det_plus_identity(below);
-    const auto [sb, lb] = det_plus_identity(br.hi);
-    if (!(sa * sb < 0.0)) return out;
-    // sign x |det| / |det at below|: the same zero, of order one across the narrow bracket
-    auto f = [&, ref = la](double step) {
-      const auto [sh, lh] = det_plus_identity(step);
-      return sh * std::exp(std::clamp(lh - ref, -700.0, 700.0));
-    };
-    std::uintmax_t iterations = 60;
-    const auto root =
-        boost::math::tools::toms748_solve(f, below, br.hi, sa, sb * std::exp(std::clamp(lb - la, -700.0, 700.0)),
-                                          boost::math::tools::eps_tolerance<double>(50), iterations);
-    out.limit = root.first;  // the end on the stable side of the root
+    const SignedLog da = det_plus_identity(below), db = det_plus_identity(br.hi);
+    if (!(da.sign * db.sign < 0.0)) return out;
+    out.limit = sign_change_root(det_plus_identity, below, br.hi, da, db);  // the end on the stable side
     out.located = "the root of det(A + I): a real eigenvalue through -1";
     return out;
   }
