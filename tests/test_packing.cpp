@@ -377,7 +377,7 @@ TEST_CASE("rows with a -1 line on a packing whose K is not semi-definite: their 
       REQUIRE(row.stability == Stability::conditional);
       CHECK_THAT(row.method, Contains("positive semi-definite") && Contains("k = -7 ... 14") &&
                                  Contains("bisected between the last step found stable"));
-      CHECK_THAT(row.h_crit, WithinRel(whole.integrators[i].h_crit, 1e-8));
+      CHECK_THAT(row.h_crit, WithinRel(whole.integrators[i].h_crit, 1e-12));  // (measured: 2.4e-14 at most)
     }
     const auto& none = above.integrators[i];
     CAPTURE(none.method);
