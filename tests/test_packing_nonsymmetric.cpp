@@ -549,6 +549,7 @@ TEST_CASE("undamped non-symmetric packings with the largest modes only: an upper
   const auto rec = recommend_from(some.integrators, 0.8);
   REQUIRE(rec);
   CHECK(std::isnan(rec->recommended()));
+  // The check's order: 2 x 48 dofs, velocity Verlet's family recurrence (family_recurrence_matrix).
   CHECK_THAT(format_recommendation(*rec), Contains("recommended step: none") &&
                                               Contains("outside the 6 of largest magnitude computed"));
 }
@@ -664,10 +665,11 @@ TEST_CASE("non-symmetric damped packings above --amplification-dofs: the -1 cros
   REQUIRE(rec);
   CHECK(rec->h_crit_upper_bound);
   CHECK(std::isnan(rec->recommended()));
+  // The check's order: 2 x 48 dofs, velocity Verlet's family recurrence (family_recurrence_matrix).
   CHECK_THAT(format_recommendation(*rec), Contains("recommended step: none") &&
                                               Contains("known here only as an upper bound") &&
                                               Contains("--crossing-check-dofs") &&
-                                              Contains("order 144 per row") && Contains("about 0 s here"));
+                                              Contains("order 96 per row") && Contains("about 0 s here"));
   CHECK(to_json(*rec)["h_recommended"].is_null());
   CHECK(to_json(*rec)["basis"] == "none");
   // Nor from an estimate: the scalar limit at the top mode's damping ratio (before, 0.8 of it was
@@ -1134,13 +1136,14 @@ TEST_CASE("a complex crossing before the -1 crossing is found by the check below
   CHECK(smallest_singular(theta + 0.3) > 1e-3);
 }
 
-TEST_CASE("the rows of one dashpot family have one spectral radius: their complex-crossing check is shared",
+TEST_CASE("the rows of one dashpot family have one spectral radius: their recurrence's; one check is shared",
           "[packing][nonsymmetric]") {
   // Every scheme whose dashpots see (x_n - x_{n-1}) / h steps M(x+ - 2x + x-) + hC(x - x-) + h^2 K x = 0
   // in x, every one whose dashpots see (x_{n+1} - x_{n-1}) / 2h steps M(x+ - 2x + x-) + (h/2)C(x+ - x-)
   // + h^2 K x = 0 (registry.hpp, DashpotVelocity): their one-step maps have the roots of that quadratic
   // (and zeros for any further stored value), so one spectral radius, which the packing analysis
-  // computes once per family. Checked on each scheme's own amplification matrix, on two damped
+  // computes once per family, on the recurrence's companion matrix (family_recurrence_matrix).
+  // Checked against each scheme's own amplification matrix, on two damped
   // non-symmetric packings (granular torque arms; one wall contact sliding) and on the circulatory
   // system of the test above, below, at and above the steps where each leaves the unit circle.
   const Packing p = sc_block(2, 1e-3);
@@ -1181,6 +1184,8 @@ TEST_CASE("the rows of one dashpot family have one spectral radius: their comple
       for (const double h : {0.3 * h1, 0.9 * h1, 0.99 * h1, h1, 1.02 * h1}) {
         CAPTURE(h);
         const double first = spectral_radius(amplification_matrix(*make_integrator(members[0]), sys, h));
+        // The family's recurrence itself, as the crossing check and the scan evaluate it.
+        CHECK_THAT(spectral_radius(family_recurrence_matrix(family, ls, h)), WithinRel(first, 1e-9));
         for (std::size_t k = 1; k < members.size(); ++k) {
           CAPTURE(members[k]);
           CHECK_THAT(spectral_radius(amplification_matrix(*make_integrator(members[k]), sys, h)), WithinRel(first, 1e-9));

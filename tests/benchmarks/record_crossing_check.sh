@@ -3,9 +3,11 @@
 # of LAMMPS' 100 settled spheres (tests/data/lammps/in.granular: granular hertz/material, Mindlin,
 # rolling, twisting, tsuji damping; 600 dofs, every row's -1 crossing checked below for complex
 # crossings on dense amplification matrices), this build against an older one, alternated ROUNDS
-# times; every number of the two answers compared (compare_packing_json.py).
+# times; every number of the two answers compared (compare_packing_json.py). ARGS replaces the
+# packing command (a shell word list, without --json), WHAT its description in the record.
 #   OLD=/tmp/old/build-rel/dtcrit OLD_COMMIT=3e5b70c tests/benchmarks/record_crossing_check.sh
 #   NEW=build/dtcrit ROUNDS=3 OUT=/tmp/check.md ...
+#   ARGS='packing --lattice fcc --n 4 ...' WHAT='1536 dofs, velocity Verlet' OUT=... ...
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 old="${OLD:?set OLD to the older dtcrit binary}"
@@ -15,6 +17,11 @@ rounds="${ROUNDS:-3}"
 out="${OUT:-results/benchmarks/crossing_check_families.md}"
 new_commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- lib tools ':!*.md' || echo ' (sources modified)')"
 args=(packing --lammps-input tests/data/lammps/in.granular --json)
+what="600 dofs; every default row"
+if [[ -n "${ARGS:-}" ]]; then
+  eval "args=($ARGS --json)"
+  what="${WHAT:?set WHAT to describe ARGS}"
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -41,7 +48,7 @@ same=$(python3 tests/benchmarks/compare_packing_json.py --texts-may-differ "$wor
   echo
   echo "- Date: $(date -u +%Y-%m-%dT%H:%MZ); new: commit $new_commit (\`$new\`); old: commit $old_commit (\`$old\`)"
   echo "- Machine: $(lscpu | sed -n 's/^Model name:[[:space:]]*//p'), $(nproc) cores, shared; load average before / after: $load_before / $load_after"
-  echo "- Command: \`BIN ${args[*]}\` (600 dofs; every default row), $rounds rounds, the order of the two builds swapped every round"
+  echo "- Command: \`BIN ${args[*]}\` ($what), $rounds rounds, the order of the two builds swapped every round"
   echo
   echo "| round | build | wall [s] | integrator limits [s] | load at the end |"
   echo "|---|---|---|---|---|"

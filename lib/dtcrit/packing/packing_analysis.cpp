@@ -148,14 +148,18 @@ PackingIntegratorLimit region_only_row(const std::string& spec, Index dofs, doub
 }
 
 // What dense eigenvalue solves of a scheme's amplification matrix cost on a packing of dofs dofs: the
-// order is the scheme's values per dof times the dofs, growing as the order cubed from what was
+// order is the scheme's values per dof times the dofs (two for a dashpot family's recurrence,
+// family_recurrence_matrix), growing as the order cubed from what was
 // measured on 2 cores (packing/README.md): four solves of velocity Verlet's took 106 s at order 4608
 // (3 values per dof, 1536 dofs); an implicit scheme's matrix takes longer to build (a solve per
 // column), and 22 of gs4_v0's took 78 s at order 1800 (in.granular, 600 dofs).
 std::string dense_solves_cost(const std::string& spec, Index dofs, int solves) {
   LinearSystem one(Vector::Ones(1), Matrix::Constant(1, 1, 1.0), Matrix::Constant(1, 1, 0.1));
   const auto integ = make_integrator(spec);
-  const Index order = amplification_matrix(*integ, one, 1.0).rows() * dofs;
+  const Index per_dof = integrator_info(spec).dashpot_velocity != DashpotVelocity::other
+                            ? 2
+                            : amplification_matrix(*integ, one, 1.0).rows();
+  const Index order = per_dof * dofs;
   const bool implicit = !integrator_info(spec).is_explicit;
   const double each = implicit ? 78.0 / 22.0 : 106.0 / 4.0, at = implicit ? 1800.0 : 4608.0;
   const double seconds = each * solves * std::pow(static_cast<double>(order) / at, 3.0);
@@ -739,12 +743,7 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
       return check_below_crossing(spec, ls, x.h, sigma, {0.5, 0.9, 0.99, 1.0 - 1e-6}, opts.progress);
     };
     const CrossingCheck below = check ? check(spec, x.h, compute) : compute();
-    const std::string matrix_text =
-        below.scheme == spec
-            ? std::string("the integrator's amplification matrix")
-            : fmt::format("the amplification matrix of {}, whose one-step map has the same spectral radius (dashpots at "
-                          "the same velocity: one recurrence in x)",
-                          below.scheme);
+    const std::string& matrix_text = below.matrix;
     if (std::isnan(below.first_unstable)) {
       out.method = fmt::format("{}; no complex crossing found below it: the spectral radius of {} is at most 1 + 1e-6 "
                                "at 0.5, 0.9, 0.99 and 1 - 1e-6 of it (checked at these four steps only; "

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <future>
+#include <memory>
 #include <stdexcept>
 
 #include <Eigen/Eigenvalues>
@@ -264,6 +265,59 @@ constexpr double growth_tolerance = 1e-6;
 
 namespace {
 
+// family_recurrence_matrix with M^-1 K and M^-1 C made dense once, for a check's many steps.
+class FamilyRecurrence {
+ public:
+  FamilyRecurrence(DashpotVelocity family, const LinearSystem& ls)
+      : family_(family),
+        mk_(ls.mass().cwiseInverse().asDiagonal() * Matrix(ls.stiffness())),
+        mc_(ls.mass().cwiseInverse().asDiagonal() * Matrix(ls.damping())) {
+    if (family == DashpotVelocity::other) fail("family_recurrence_matrix: the row has no dashpot family");
+  }
+  Matrix operator()(double h) const {
+    const Index n = mk_.rows();
+    const Matrix I = Matrix::Identity(n, n);
+    Matrix A = Matrix::Zero(2 * n, 2 * n);
+    if (family_ == DashpotVelocity::backward_difference) {
+      A.topLeftCorner(n, n) = 2.0 * I - h * mc_ - h * h * mk_;
+      A.topRightCorner(n, n) = h * mc_ - I;
+    } else {
+      const Eigen::PartialPivLU<Matrix> lead(I + 0.5 * h * mc_);
+      A.topLeftCorner(n, n) = lead.solve(2.0 * I - h * h * mk_);
+      A.topRightCorner(n, n) = -lead.solve(I - 0.5 * h * mc_);
+    }
+    A.bottomLeftCorner(n, n) = I;
+    return A;
+  }
+
+ private:
+  DashpotVelocity family_;
+  Matrix mk_, mc_;
+};
+
+// The matrix whose spectral radius decides a step of spec on the system: its dashpot family's
+// recurrence where it has one (the same spectral radius, order 2n), else its own amplification
+// matrix. Copies share nothing mutable (a system keeps the state of its last step: each copy owns
+// one), so two threads may each use one.
+struct StepMatrix {
+  std::string name;
+  std::function<Matrix(double)> at;
+};
+StepMatrix step_matrix(std::string_view spec, const LinearSystem& system) {
+  const DashpotVelocity family = integrator_info(spec).dashpot_velocity;
+  if (family != DashpotVelocity::other) {
+    auto recurrence = std::make_shared<const FamilyRecurrence>(family, system);
+    return {fmt::format("the companion matrix of the recurrence in x of {}'s dashpot family (order 2n; each "
+                        "member's one-step map has its eigenvalues, and zeros for any further stored value)",
+                        spec),
+            [recurrence](double h) { return (*recurrence)(h); }};
+  }
+  return {fmt::format("{}'s amplification matrix", spec),
+          [spec = std::string(spec), ls = LinearSystem(system)](double h) mutable {
+            return amplification_matrix(*make_integrator(spec), ls, h);
+          }};
+}
+
 // The scheme's amplification matrix at the steps given (ascending), as check_below_crossing and
 // scan_amplification describe; the first unstable one is bisected from the last stable one (0 when
 // the first step is unstable) until the bracket is narrower than width(its upper end).
@@ -271,10 +325,9 @@ CrossingCheck check_steps(std::string_view spec, const LinearSystem& system, con
                           double sigma, const std::function<double(double)>& width,
                           const std::function<void(std::string_view)>& progress) {
   CrossingCheck out;
-  out.scheme = spec;
-  // Integrators and systems keep the state of their last step: one of each per thread.
-  LinearSystem ls = system, second_ls = system;
-  auto integ = make_integrator(std::string(spec)), second_integ = make_integrator(std::string(spec));
+  // One per thread.
+  const StepMatrix matrix = step_matrix(spec, system), second_matrix = step_matrix(spec, system);
+  out.matrix = matrix.name;
   // Eigenvalues only (the condition-aware test of critical_step needs both eigenvector sets, 4-5
   // times the cost at 1200 x 1200); 1e-6 is above the rounding of a Jordan block at +1 (free modes,
   // ~sqrt(eps)) and below any growth that matters (e-folding in 1e6 steps).
@@ -284,16 +337,16 @@ CrossingCheck check_steps(std::string_view spec, const LinearSystem& system, con
   int solves = 0;
   auto report = [&](double h) {
     if (progress)
-      progress(fmt::format("every eigenvalue of {}'s amplification matrix at h = {:.6g} s ({} dofs, dense solve {})",
-                           spec, h, ls.dofs(), ++solves));
+      progress(fmt::format("every eigenvalue of {} at h = {:.6g} s ({} dofs, dense solve {})", matrix.name, h,
+                           system.dofs(), ++solves));
   };
   // rho / exp(2 sigma h) - 1: the scheme's own growth per step beyond the packing's.
-  auto excess_with = [&](Integrator& in, LinearSystem& on, double h) {
-    return spectral_radius(amplification_matrix(in, on, h)) / std::exp(2.0 * rate * h) - 1.0;
+  auto excess_with = [&](const StepMatrix& of, double h) {
+    return spectral_radius(of.at(h)) / std::exp(2.0 * rate * h) - 1.0;
   };
   auto excess = [&](double h) {
     report(h);
-    return excess_with(*integ, ls, h);
+    return excess_with(matrix, h);
   };
   auto unstable = [&](double h) { return excess(h) > growth_tolerance; };
   // The steps two at a time, the second on another thread (the dense solves dominate; with two cores
@@ -305,7 +358,7 @@ CrossingCheck check_steps(std::string_view spec, const LinearSystem& system, con
     std::future<double> next;
     if (paired) {
       report(steps[i + 1]);
-      next = std::async(std::launch::async, [&, h = steps[i + 1]] { return excess_with(*second_integ, second_ls, h); });
+      next = std::async(std::launch::async, [&, h = steps[i + 1]] { return excess_with(second_matrix, h); });
     }
     const double first = excess(steps[i]);
     const double then = paired ? next.get() : 0.0;
@@ -332,7 +385,7 @@ CrossingCheck check_steps(std::string_view spec, const LinearSystem& system, con
     if (rate > 0.0) return out;
     const double below = br.lo * (1.0 - 1e-4);
     const auto det_plus_identity = [&](double step) {
-      const Matrix A = amplification_matrix(*integ, ls, step);
+      const Matrix A = matrix.at(step);
       return signed_log_det(A + Matrix::Identity(A.rows(), A.cols()));
     };
     const SignedLog da = det_plus_identity(below), db = det_plus_identity(br.hi);
@@ -429,6 +482,10 @@ CriticalStep growth_limit(std::string_view spec, MechanicalSystem& ls, double si
   if (hi == 0.0) return {Stability::unconditional, std::numeric_limits<double>::quiet_NaN()};
   lo = bisect(too_fast, lo, hi, [](double a, double b) { return b - a > 1e-12 * b; }).lo;
   return {Stability::conditional, lo / omega_ref};
+}
+
+Matrix family_recurrence_matrix(DashpotVelocity family, const LinearSystem& ls, double h) {
+  return FamilyRecurrence(family, ls)(h);
 }
 
 CriticalStep mode_limit(std::string_view spec, Complex mu) {

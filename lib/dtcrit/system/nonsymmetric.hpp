@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "dtcrit/integrators/registry.hpp"
 #include "dtcrit/system/global_system.hpp"
 #include "dtcrit/stability/amplification.hpp"
 
@@ -95,15 +96,16 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double dashpot_fact
                                     bool force_arnoldi = false, double stiffness = 1.0);
 
 // Complex crossings below the -1 crossing h1 (every kind of crossing, measured on the integrator's own
-// amplification matrix of the whole LinearSystem(M, K, C): unstable when its spectral radius exceeds
+// amplification matrix of the whole LinearSystem(M, K, C), or for a dashpot family's rows on the
+// family's recurrence (family_recurrence_matrix): unstable when its spectral radius exceeds
 // (1 + 1e-6) exp(2 sigma h), sigma > 0 the growth rate of a physically unstable system, as
-// growth_limit): checked at the
-// steps h1 x fractions (ascending, below 1). stable_to: the largest fraction checked below the first
-// unstable one; first_unstable: NaN when every step checked is stable, else the first unstable
-// step found by bisection [s]. progress, when set, hears of each dense eigenvalue solve (a large
+// growth_limit): checked at the steps h1 x fractions (ascending, below 1). first_unstable: NaN when
+// every step checked is stable, else the first unstable step found by bisection [s]. progress, when set, hears of each dense eigenvalue solve (a large
 // packing's take seconds each).
 struct CrossingCheck {
-  std::string scheme;  // the integrator whose amplification matrix was checked
+  // What was checked: the integrator's amplification matrix, or its dashpot family's recurrence
+  // (family_recurrence_matrix: the same spectral radius, a smaller dense solve).
+  std::string matrix;
   std::vector<double> fractions;
   double first_unstable = std::numeric_limits<double>::quiet_NaN();
   // The limit: where a real eigenvalue goes through -1 (sigma = 0), the root of det(A + I) between the
@@ -127,6 +129,15 @@ inline constexpr int scan_first_power = -7, scan_last_power = 14;  // 2^14 > 1e4
 inline constexpr int scan_steps = scan_last_power - scan_first_power + 1;
 CrossingCheck scan_amplification(std::string_view integrator_spec, const LinearSystem& linear_system, double omega_ref,
                                  double sigma, const std::function<void(std::string_view)>& progress = {});
+
+// The recurrence in x that every row of a dashpot family steps (integrators/registry.hpp,
+// DashpotVelocity), as the companion matrix on (x_n, x_{n-1}), of order 2n:
+//   backward_difference  x+ = (2I - h M^-1 C - h^2 M^-1 K) x + (h M^-1 C - I) x-,
+//   central_difference   (M + hC/2) x+ = (2M - h^2 K) x - (M - hC/2) x-.
+// Its eigenvalues are the roots of the family's quadratic, which each member's one-step map has
+// too, with zeros for any further value it stores (velocity Verlet's stores three per dof): the
+// same spectral radius from a dense eigenvalue solve of (2/3)^3 the cost. family: not `other`.
+Matrix family_recurrence_matrix(DashpotVelocity family, const LinearSystem& linear_system, double h);
 
 // One mode mu of M^-1 K (complex, or real and negative) as the real 2-dof system K = [[a, -b],
 // [b, a]] (M = I, eigenvalues a +- i b), undamped: its numerical limit by growth_limit with
