@@ -1195,6 +1195,75 @@ TEST_CASE("the rows of one dashpot family have one spectral radius: their recurr
   }
 }
 
+TEST_CASE("a dashpot family's recurrence is a continuous system with its mass lowered: stable together",
+          "[packing][nonsymmetric]") {
+  // With lambda = (1 + hs/2) / (1 - hs/2) (the unit circle onto the imaginary axis), the family's
+  // quadratic (lambda - 1)^2 M + h (lambda - 1)((2 - d) lambda + 2 + d)/4 C + h^2 lambda K (d = 2: dashpots
+  // at (x_n - x_{n-1}) / h; d = 0: at (x_{n+1} - x_{n-1}) / 2h) times (1 - z)^2 / h^2, z = hs/2, is
+  // s^2 M_h + s C + K with M_h = M - d hC/4 - h^2 K/4. So the one-step map is stable at h exactly when
+  // the continuous system (M_h, C, K) is (packing/README.md, "The -1 crossing"): its -1 crossing is
+  // M_h turning singular (4M - d hC - h^2 K), and a complex pair leaving the circle is (M_h, C, K)
+  // fluttering. Checked on every eigenvalue, on two damped non-symmetric packings and the
+  // circulatory system, at steps below and above each limit.
+  const Packing p = sc_block(2, 1e-3);
+  const GlobalSystem torque_arms(
+      round_assembly(p, find_contacts(p, laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10"))),
+      true);
+  const GlobalSystem sliding = block_with_a_sliding_wall_contact();
+  Matrix Kc = Matrix::Zero(3, 3), Cc = Matrix::Zero(3, 3);
+  Kc << 1.0, -0.08, 0.0, 0.08, 1.0, 0.0, 0.0, 0.0, 1.2;
+  Cc.diagonal() << 0.1, 0.1, 0.0;
+  // Each system with the frequency its scan starts from.
+  const std::vector<std::tuple<std::string, LinearSystem, double>> systems = {
+      {"torque arms", torque_arms.linear_system(), std::sqrt(torque_arms.gershgorin_omega2())},
+      {"sliding", sliding.linear_system(), std::sqrt(sliding.gershgorin_omega2())},
+      {"circulatory", LinearSystem(Vector::Ones(3), Kc, Cc), std::sqrt(1.2)}};
+  for (const auto& [spec, d] : {std::pair{"velocity_verlet", 2.0}, std::pair{"central_difference", 0.0}}) {
+    const DashpotVelocity family = integrator_info(spec).dashpot_velocity;
+    for (const auto& [what, ls, omega_ref] : systems) {
+      CAPTURE(what, spec);
+      // In mass-weighted coordinates, the first-order form on (omega_ref y, y'): unscaled, a
+      // packing's (masses 1e-6 kg beside inertias 1e-13 kg m^2) put its eigenvalues far off.
+      const Vector root = ls.mass().cwiseSqrt().cwiseInverse();
+      const Matrix K = root.asDiagonal() * Matrix(ls.stiffness()) * root.asDiagonal();
+      const Matrix C = root.asDiagonal() * Matrix(ls.damping()) * root.asDiagonal();
+      const Index n = ls.dofs();
+      const Matrix M = Matrix::Identity(n, n);
+      LinearSystem sys = ls;
+      const double limit = critical_step(spec, sys, omega_ref).h_crit;
+      REQUIRE(limit > 0.0);
+      for (const double h : {0.3 * limit, 0.95 * limit, 1.05 * limit}) {
+        CAPTURE(h);
+        const Matrix Mh = M - 0.25 * d * h * C - 0.25 * h * h * K;
+        Matrix first_order = Matrix::Zero(2 * n, 2 * n);
+        first_order.topRightCorner(n, n) = omega_ref * Matrix::Identity(n, n);
+        const Eigen::PartialPivLU<Matrix> lu(Mh);
+        first_order.bottomLeftCorner(n, n) = -lu.solve(K) / omega_ref;
+        first_order.bottomRightCorner(n, n) = -lu.solve(C);
+        const Eigen::VectorXcd s = *linalg::general_eigenvalues(first_order);
+        const Eigen::VectorXcd lambda = *linalg::general_eigenvalues(family_recurrence_matrix(family, ls, h));
+        // Every eigenvalue of the recurrence is the image of one of (M_h, C, K), and back.
+        double worst = 0.0, rho = 0.0, largest_re = -std::numeric_limits<double>::infinity();
+        for (Index i = 0; i < s.size(); ++i) {
+          const std::complex<double> image = (1.0 + 0.5 * h * s[i]) / (1.0 - 0.5 * h * s[i]);
+          worst = std::max(worst, (lambda.array() - image).abs().minCoeff() / std::max(1.0, std::abs(image)));
+          rho = std::max(rho, std::abs(image));
+          largest_re = std::max(largest_re, s[i].real() * h);
+        }
+        for (Index i = 0; i < lambda.size(); ++i) {
+          const std::complex<double> pre = 2.0 / h * (lambda[i] - 1.0) / (lambda[i] + 1.0);
+          worst = std::max(worst, (s.array() - pre).abs().minCoeff() * h / std::max(1.0, std::abs(pre) * h));
+        }
+        CHECK(worst < 1e-6);  // a double root at lambda = 1 (free modes) splits by ~sqrt(eps)
+        CHECK_THAT(rho, WithinRel(lambda.cwiseAbs().maxCoeff(), 1e-9));
+        // Stable together: below the limit no s to the right of the axis beyond rounding, above it one.
+        if (h < limit) CHECK(largest_re < 1e-6);
+        else CHECK(largest_re > 1e-6);
+      }
+    }
+  }
+}
+
 TEST_CASE("zero springs LAMMPS accepts are analysed: rolling sds 0 0, twisting sds 0, linear_history 0",
           "[packing][nonsymmetric]") {
   // LAMMPS 29 Sep 2021 runs `rolling sds 0 0 0.3` (pair_granular.cpp coeff() checks no value): a
