@@ -87,8 +87,9 @@ void add_packing_request_options(CLI::App* cmd, packing::PackingRequest& o) {
                   "damped packings up to this many dofs: amplification matrix for every integrator")
       ->capture_default_str();
   cmd->add_option("--crossing-check-dofs", o.crossing_check_dofs,
-                  "damped non-symmetric packings up to this many dofs: each limit's amplification matrix checked below "
-                  "the -1 crossing for complex crossings (above: the crossing is an upper bound)")
+                  "damped non-symmetric packings up to this many dofs: each limit's one-step map (a dashpot family's "
+                  "recurrence, else the amplification matrix) checked below the -1 crossing for complex crossings "
+                  "(above: the crossing is an upper bound)")
       ->capture_default_str();
   cmd->add_option("--scan-dofs", o.scan_dofs,
                   "damped packings up to this many dofs: the rows no criterion decides (HHT, generalised-alpha, GS4 "

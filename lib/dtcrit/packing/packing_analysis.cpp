@@ -149,24 +149,25 @@ PackingIntegratorLimit region_only_row(const std::string& spec, Index dofs, doub
 
 // What dense eigenvalue solves of a scheme's amplification matrix cost on a packing of dofs dofs: the
 // order is the scheme's values per dof times the dofs (two for a dashpot family's recurrence,
-// family_recurrence_matrix), growing as the order cubed from what was
-// measured on 2 cores (packing/README.md): four solves of velocity Verlet's took 106 s at order 4608
-// (3 values per dof, 1536 dofs); an implicit scheme's matrix takes longer to build (a solve per
-// column), and 22 of gs4_v0's took 78 s at order 1800 (in.granular, 600 dofs).
+// family_recurrence_matrix), growing as the order cubed from what was measured on 2 cores
+// (packing/README.md): four solves of velocity Verlet's recurrence took 55.7 s at order 3072 (1536
+// dofs), four of its amplification matrix 106 s at order 4608; an implicit scheme's matrix takes
+// longer to build (a solve per column), and 22 of gs4_v0's took 78 s at order 1800 (in.granular).
 std::string dense_solves_cost(const std::string& spec, Index dofs, int solves) {
   LinearSystem one(Vector::Ones(1), Matrix::Constant(1, 1, 1.0), Matrix::Constant(1, 1, 0.1));
   const auto integ = make_integrator(spec);
-  const Index per_dof = integrator_info(spec).dashpot_velocity != DashpotVelocity::other
-                            ? 2
-                            : amplification_matrix(*integ, one, 1.0).rows();
-  const Index order = per_dof * dofs;
   const bool implicit = !integrator_info(spec).is_explicit;
-  const double each = implicit ? 78.0 / 22.0 : 106.0 / 4.0, at = implicit ? 1800.0 : 4608.0;
+  const bool family = integrator_info(spec).dashpot_velocity != DashpotVelocity::other;
+  const Index order = (family ? 2 : amplification_matrix(*integ, one, 1.0).rows()) * dofs;
+  const double each = family ? 55.7 / 4.0 : implicit ? 78.0 / 22.0 : 106.0 / 4.0;
+  const double at = family ? 3072.0 : implicit ? 1800.0 : 4608.0;
   const double seconds = each * solves * std::pow(static_cast<double>(order) / at, 3.0);
   return fmt::format("dense: {} eigenvalue solves of order {} per row, growing as the order cubed from {} on 2 cores: "
                      "about {} here",
                      solves, order,
-                     implicit ? "78 s for 22 of an implicit scheme at order 1800" : "106 s for four at order 4608",
+                     family     ? "55.7 s for four at order 3072"
+                     : implicit ? "78 s for 22 of an implicit scheme at order 1800"
+                                : "106 s for four at order 4608",
                      seconds < 90.0     ? fmt::format("{:.0f} s", seconds)
                      : seconds < 3600.0 ? fmt::format("{:.0f} min", seconds / 60.0)
                                         : fmt::format("{:.2g} h", seconds / 3600.0));
