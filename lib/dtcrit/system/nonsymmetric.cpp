@@ -297,8 +297,9 @@ class FamilyRecurrence {
 
 // The matrix whose spectral radius decides a step of spec on the system: its dashpot family's
 // recurrence where it has one (the same spectral radius, order 2n), else its own amplification
-// matrix. Copies share nothing mutable (a system keeps the state of its last step: each copy owns
-// one), so two threads may each use one.
+// matrix. Copies share nothing mutable (a system keeps the state of its last step: each copy of an
+// amplification matrix's owns one; a recurrence's dense matrices are shared, read only), so two
+// threads may each use one.
 struct StepMatrix {
   std::string name;
   std::function<Matrix(double)> at;
@@ -325,8 +326,8 @@ CrossingCheck check_steps(std::string_view spec, const LinearSystem& system, con
                           double sigma, const std::function<double(double)>& width,
                           const std::function<void(std::string_view)>& progress) {
   CrossingCheck out;
-  // One per thread.
-  const StepMatrix matrix = step_matrix(spec, system), second_matrix = step_matrix(spec, system);
+  // A copy for the second thread (a family's recurrence is shared, read only).
+  const StepMatrix matrix = step_matrix(spec, system), second_matrix = matrix;
   out.matrix = matrix.name;
   // Eigenvalues only (the condition-aware test of critical_step needs both eigenvector sets, 4-5
   // times the cost at 1200 x 1200); 1e-6 is above the rounding of a Jordan block at +1 (free modes,
