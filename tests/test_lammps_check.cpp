@@ -256,6 +256,30 @@ TEST_CASE("lammps-check judges each step against the reference step over the sam
   CHECK_FALSE(quiet.confirmed);
   CHECK_THAT(quiet.text, Catch::Matchers::Contains("was not seen") && Catch::Matchers::Contains("--factors") &&
                              !Catch::Matchers::Contains("not at rest"));
+  // A damped packing: both runs' separation decays as exp(-t), t = step x factor x 1e-2. At 1.01 it
+  // rises by 1.03 per step on top and is capped at 50 times its start (contacts sliding, as on the
+  // 500-sphere pour of results/nonsymmetric_larger/): excess 50, under 100, but against the
+  // reference at the same time far more. Seen, CONFIRMED; the step below decays as the reference.
+  auto decaying = [](double factor) { return [factor](long s) { return std::exp(-s * factor * 1e-2); }; };
+  const auto damped_reference = series(2020, 4, decaying(ref));
+  const ProbeStep damped_ref = judge_probe_step(damped_reference, ref, false, damped_reference, ref);
+  const ProbeStep damped_below = judge_probe_step(series(1000, 5, decaying(0.99)), 0.99, false, damped_reference, ref);
+  CHECK(damped_below.course == ProbeCourse::bounded);
+  CHECK(damped_below.same_time_excess < 1.01);
+  const ProbeStep capped = judge_probe_step(
+      series(1000, 5, [&](long s) { return std::min(2500.0, decaying(1.01)(s) * std::pow(1.03, 2.0 * s)); }), 1.01,
+      false, damped_reference, ref);
+  CHECK(capped.excess == Approx(50.0).epsilon(1e-9));
+  // At step 1000 (t = 10.1): sqrt(2500 / exp(-10.1)) against the reference's last frame at or before
+  // step 2020 (t = 10.1 too).
+  CHECK(capped.same_time_excess == Approx(50.0 * std::exp(0.5 * 2020 * ref * 1e-2)).epsilon(1e-6));
+  const auto seen_capped = probe_verdict(damped_ref, damped_below, capped);
+  CHECK(seen_capped.confirmed);
+  CHECK_THAT(seen_capped.text, Catch::Matchers::Contains("at most") && Catch::Matchers::Contains("stopped growing"));
+  // The cases above: the same time changes nothing (1.02 at most, the reference's frame lagging by
+  // up to its 4 steps).
+  CHECK(flat.same_time_excess < 1.05);
+  CHECK(rest_above.same_time_excess == 1.0);
 }
 
 TEST_CASE("lammps-check --lift-caps: every friction coefficient of the probe's law at 1e4, nothing else",

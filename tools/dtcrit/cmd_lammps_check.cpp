@@ -325,7 +325,8 @@ void run(const CheckOptions& c) {
                   {"dump_every", dump_every},
                   {"measure", "separation energy 1/2 sum m |v - v_rest|^2 + 1/2 I |w - w_rest|^2 of the perturbed "
                               "run against the run from rest; growth = sqrt(max / value at step 0); excess = growth / "
-                              "the reference step's growth over the same physical time"},
+                              "the reference step's growth over the same physical time; same_time_excess = the "
+                              "largest sqrt(S(t) / S(0)) / sqrt(S_ref(t) / S_ref(0)) at equal physical times t"},
                   {"reference_factor", packing::probe_reference_factor},
                   {"law_commands", law_commands},
                   {"folder", folder.kept() ? nlohmann::json(folder.path().string()) : nlohmann::json(nullptr)}};
@@ -348,6 +349,7 @@ void run(const CheckOptions& c) {
                            {"growth", finite(st.growth)},
                            {"reference_growth", finite(st.reference_growth)},
                            {"excess", finite(st.excess)},
+                           {"same_time_excess", finite(st.same_time_excess)},
                            {"late_rise", finite(st.late_rise)},
                            {"course", std::string(packing::to_string(st.course))}});
     }
@@ -406,13 +408,16 @@ void run(const CheckOptions& c) {
                    "packing not at rest relaxes alike in both and cancels out; fix halt at KE > {:.3g} {}\n",
                    energy, discs ? "1/2" : "2/5", dump_every, e_halt, energy);
   t += fmt::format("  growth = sqrt(max S / S(0)); excess = growth / the reference step's growth over the same time (what "
-                   "LAMMPS does beyond what the packing does anyway: a flowing packing separates its two runs by itself)\n");
-  t += fmt::format("  {:<6} {:>12} {:>7} {:>12} {:>12} {:>14} {:>10} {:>10}  {}\n", "factor", "h [" + u.time + "]", "steps",
-                   "S(0) [" + energy + "]", "max S", "max KE rest", "growth", "excess", "course");
+                   "LAMMPS does beyond what the packing does anyway: a flowing packing separates its two runs by itself); "
+                   "same time = the largest sqrt(S(t) / S(0)) over the reference's at the same physical time t (a "
+                   "damped packing's reference decays)\n");
+  t += fmt::format("  {:<6} {:>12} {:>7} {:>12} {:>12} {:>14} {:>10} {:>10} {:>10}  {}\n", "factor", "h [" + u.time + "]",
+                   "steps", "S(0) [" + energy + "]", "max S", "max KE rest", "growth", "excess", "same time", "course");
   for (std::size_t k = 0; k < results.size(); ++k)
-    t += fmt::format("  {:<6.2f} {:>12.6g} {:>7} {:>12.4g} {:>12.4g} {:>14.4g} {:>10.4g} {:>10.4g}  {}{}\n",
+    t += fmt::format("  {:<6.2f} {:>12.6g} {:>7} {:>12.4g} {:>12.4g} {:>14.4g} {:>10.4g} {:>10.4g} {:>10.4g}  {}{}\n",
                      results[k].run.factor, results[k].run.h, steps[k].steps_compared, results[k].separation0,
                      results[k].separation_max, results[k].rest_max, steps[k].growth, steps[k].excess,
+                     steps[k].same_time_excess,
                      k == 0 ? "reference" : packing::to_string(steps[k].course), steps[k].halted ? " (halted)" : "");
   if (settled)
     t += fmt::format("  the state LAMMPS settled to (settled_rest_0.50.data): {} pair and {} wall contacts (analysed: {} and {}); "

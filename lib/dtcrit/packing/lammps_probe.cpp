@@ -479,6 +479,17 @@ ProbeStep judge_probe_step(const std::vector<SeparationFrame>& frames, double fa
     if (static_cast<double>(f.step) <= until * (1.0 + 1e-12)) ref_max = std::max(ref_max, f.separation_energy);
   r.reference_growth = std::sqrt(ref_max / reference.front().separation_energy);
   r.excess = r.growth / r.reference_growth;
+  // Against the reference at the same physical time (reference frames ascending in step).
+  const double ref0 = reference.front().separation_energy;
+  std::size_t k = 0;
+  for (const auto& f : frames) {
+    const double at = static_cast<double>(f.step) * factor / reference_factor;
+    if (at > static_cast<double>(reference.back().step) * (1.0 + 1e-12)) break;
+    while (k + 1 < reference.size() && static_cast<double>(reference[k + 1].step) <= at * (1.0 + 1e-12)) ++k;
+    if (reference[k].separation_energy > 0.0)
+      r.same_time_excess =
+          std::max(r.same_time_excess, std::sqrt((f.separation_energy / s0) / (reference[k].separation_energy / ref0)));
+  }
   r.late_rise = late > 0.0 ? std::sqrt(late / early) : 1.0;
   if (halted || !std::isfinite(r.growth)) r.course = ProbeCourse::diverged;
   else if (r.excess <= bounded_growth) r.course = ProbeCourse::bounded;
@@ -489,8 +500,9 @@ ProbeStep judge_probe_step(const std::vector<SeparationFrame>& frames, double fa
 ProbeVerdict probe_verdict(const ProbeStep& reference, const ProbeStep& below, const ProbeStep& above) {
   auto seen = [](const ProbeStep& s) {
     return fmt::format("at {:.2f} h_crit LAMMPS' two runs separated {:.3g}x in {} steps, {:.3g}x what they did at the "
-                       "reference step {:.2f} h_crit over the same time",
-                       s.factor, s.growth, s.steps_compared, s.excess, probe_reference_factor);
+                       "reference step {:.2f} h_crit over the same time (at most {:.3g}x the reference at the same "
+                       "time)",
+                       s.factor, s.growth, s.steps_compared, s.excess, probe_reference_factor, s.same_time_excess);
   };
   auto course = [](const ProbeStep& s) -> std::string {
     switch (s.course) {
@@ -512,7 +524,8 @@ ProbeVerdict probe_verdict(const ProbeStep& reference, const ProbeStep& below, c
     return v;
   }
   const bool below_ok = below.course == ProbeCourse::bounded;
-  const bool above_unstable = above.course == ProbeCourse::diverged || above.excess > probe_unstable_excess;
+  const bool above_unstable = above.course == ProbeCourse::diverged || above.excess > probe_unstable_excess ||
+                              above.same_time_excess > probe_unstable_excess;
   v.confirmed = below_ok && above_unstable;
   if (v.confirmed) {
     v.text = fmt::format("CONFIRMED: {} (<= {:g}); {} (> {:g}), {}", seen(below), bounded_growth, seen(above),
