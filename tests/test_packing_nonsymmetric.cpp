@@ -1136,7 +1136,7 @@ TEST_CASE("a complex crossing before the -1 crossing is found by the check below
   CHECK(smallest_singular(theta + 0.3) > 1e-3);
 }
 
-TEST_CASE("the rows of one dashpot family have one spectral radius: their recurrence's; one check is shared",
+TEST_CASE("the rows of one dashpot family share their recurrence's spectral radius and one check",
           "[packing][nonsymmetric]") {
   // Every scheme whose dashpots see (x_n - x_{n-1}) / h steps M(x+ - 2x + x-) + hC(x - x-) + h^2 K x = 0
   // in x, every one whose dashpots see (x_{n+1} - x_{n-1}) / 2h steps M(x+ - 2x + x-) + (h/2)C(x+ - x-)
