@@ -270,12 +270,19 @@ TEST_CASE("lammps-check judges each step against the reference step over the sam
       series(1000, 5, [&](long s) { return std::min(2500.0, decaying(1.01)(s) * std::pow(1.03, 2.0 * s)); }), 1.01,
       false, damped_reference, ref);
   CHECK(capped.excess == Approx(50.0).epsilon(1e-9));
-  // At step 1000 (t = 10.1): sqrt(2500 / exp(-10.1)) against the reference's last frame at or before
-  // step 2020 (t = 10.1 too).
-  CHECK(capped.same_time_excess == Approx(50.0 * std::exp(0.5 * 2020 * ref * 1e-2)).epsilon(1e-6));
+  // At step 1000, physical time t = 1010 (step x factor): sqrt(2500) against the reference's envelope,
+  // its largest S over the window (t - 50.5, t], the twentieth of the run: its first frame there is
+  // at t = 960 (its frames every 4 steps of 0.5), S_ref = exp(-9.6).
+  CHECK(capped.same_time_excess == Approx(50.0 * std::exp(0.5 * 960 * 1e-2)).epsilon(1e-9));
   const auto seen_capped = probe_verdict(damped_ref, damped_below, capped);
   CHECK(seen_capped.confirmed);
   CHECK_THAT(seen_capped.text, Catch::Matchers::Contains("at most") && Catch::Matchers::Contains("stopped growing"));
+  // A stable run near the limit whose top mode barely decays, against the decaying reference: far
+  // above it at the same time (sqrt(1 / exp(-9.6)) = 122), but it never grew: not seen.
+  const ProbeStep slow = judge_probe_step(series(1000, 5, [](long) { return 1.0; }), 1.01, false, damped_reference, ref);
+  CHECK(slow.same_time_excess > 100.0);
+  CHECK(slow.course == ProbeCourse::bounded);
+  CHECK_FALSE(probe_verdict(damped_ref, damped_below, slow).confirmed);
   // The cases above: the same time changes nothing (1.02 at most, the reference's frame lagging by
   // up to its 4 steps).
   CHECK(flat.same_time_excess < 1.05);

@@ -326,7 +326,8 @@ void run(const CheckOptions& c) {
                   {"measure", "separation energy 1/2 sum m |v - v_rest|^2 + 1/2 I |w - w_rest|^2 of the perturbed "
                               "run against the run from rest; growth = sqrt(max / value at step 0); excess = growth / "
                               "the reference step's growth over the same physical time; same_time_excess = the "
-                              "largest sqrt(S(t) / S(0)) / sqrt(S_ref(t) / S_ref(0)) at equal physical times t"},
+                              "largest sqrt(E(t) / S(0)) / sqrt(E_ref(t) / S_ref(0)) at equal physical times t, E the "
+                              "largest S over the twentieth of the run before t"},
                   {"reference_factor", packing::probe_reference_factor},
                   {"law_commands", law_commands},
                   {"folder", folder.kept() ? nlohmann::json(folder.path().string()) : nlohmann::json(nullptr)}};
@@ -409,8 +410,8 @@ void run(const CheckOptions& c) {
                    energy, discs ? "1/2" : "2/5", dump_every, e_halt, energy);
   t += fmt::format("  growth = sqrt(max S / S(0)); excess = growth / the reference step's growth over the same time (what "
                    "LAMMPS does beyond what the packing does anyway: a flowing packing separates its two runs by itself); "
-                   "same time = the largest sqrt(S(t) / S(0)) over the reference's at the same physical time t (a "
-                   "damped packing's reference decays)\n");
+                   "same time = the largest sqrt(E(t) / S(0)) over the reference's at the same physical time t, E the "
+                   "largest S over the twentieth of the run before t (a damped packing's reference decays)\n");
   t += fmt::format("  {:<6} {:>12} {:>7} {:>12} {:>12} {:>14} {:>10} {:>10} {:>10}  {}\n", "factor", "h [" + u.time + "]",
                    "steps", "S(0) [" + energy + "]", "max S", "max KE rest", "growth", "excess", "same time", "course");
   for (std::size_t k = 0; k < results.size(); ++k)

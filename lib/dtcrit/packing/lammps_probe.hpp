@@ -148,10 +148,11 @@ struct ProbeStep {
   double growth = 0.0;            // sqrt(max S / S(0)) over the run, S the separation energy
   double reference_growth = 1.0;  // the reference step's over the same physical time
   double excess = 0.0;            // growth / reference_growth
-  // The largest sqrt(S(t) / S_ref(t)) over the frames whose physical time t the reference reaches,
-  // S_ref its last frame at or before t: this run against the reference at the same time. A run
-  // that grows while the reference decays (a damped packing) and is then capped by sliding contacts
-  // can stay under probe_unstable_excess in `excess` and be far above it here.
+  // The largest sqrt(E(t) / S(0)) / sqrt(E_ref(t) / S_ref(0)) over the frames whose physical time t
+  // the reference reaches, E the largest S over the twentieth of the run before t (an envelope: S
+  // is a kinetic energy and dips at some phases): this run against the reference at the same time.
+  // A run that grows while the reference decays (a damped packing) and is then capped by sliding
+  // contacts can stay under probe_unstable_excess in `excess` and be far above it here.
   double same_time_excess = 1.0;
   double late_rise = 1.0;         // sqrt(max S over the last fifth of the steps / max S before it)
   ProbeCourse course = ProbeCourse::bounded;
@@ -166,8 +167,8 @@ ProbeStep judge_probe_step(const std::vector<SeparationFrame>& frames, double fa
 
 // CONFIRMED when the reference step stays short of the halt energy, the step below the limit grows
 // no more than bounded_growth (10) times the reference, and the one above grows more than
-// probe_unstable_excess times the reference (excess, or same_time_excess) or diverges; otherwise NOT
-// CONFIRMED, with what was seen and what to do. 100, not the 1e3 of the stepper's confirmations: in a settled frictional packing
+// probe_unstable_excess times the reference (excess; or, having grown beyond bounded_growth,
+// same_time_excess) or diverges; otherwise NOT CONFIRMED, with what was seen and what to do. 100, not the 1e3 of the stepper's confirmations: in a settled frictional packing
 // LAMMPS caps the unstable motion as soon as a contact near its Coulomb limit slides (on the settled
 // 3D pour at 1.01: growth 6.8e4, 985x the reference, then flat), and an order of magnitude still
 // separates it from the bound at 0.99.
