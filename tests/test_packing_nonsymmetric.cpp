@@ -879,7 +879,7 @@ TEST_CASE("HHT and generalised-alpha and GS4 on damped packings: their own ampli
     CHECK(row.exact);
     CHECK(row.computed);
     CHECK(!row.upper_bound);
-    CHECK_THAT(row.method, Contains("its own amplification matrix") && Contains("k = -7 ... 14"));
+    CHECK_THAT(row.method, Contains(row.name + "'s amplification matrix") && Contains("k = -7 ... 14"));
     // (generalised-alpha at rho_inf = 1 has n eigenvalues on the circle, at -1, at every step: on the
     // granular block the fine scan's condition-aware verdict calls it unstable at its smallest step
     // while its powers stay bounded, ||A^N|| flat from N = 1 to 4096 at h omega_ref = 1 and 10.)
@@ -1136,16 +1136,11 @@ TEST_CASE("a complex crossing before the -1 crossing is found by the check below
   CHECK(smallest_singular(theta + 0.3) > 1e-3);
 }
 
-TEST_CASE("the rows of one dashpot family share their recurrence's spectral radius and one check",
-          "[packing][nonsymmetric]") {
-  // Every scheme whose dashpots see (x_n - x_{n-1}) / h steps M(x+ - 2x + x-) + hC(x - x-) + h^2 K x = 0
-  // in x, every one whose dashpots see (x_{n+1} - x_{n-1}) / 2h steps M(x+ - 2x + x-) + (h/2)C(x+ - x-)
-  // + h^2 K x = 0 (registry.hpp, DashpotVelocity): their one-step maps have the roots of that quadratic
-  // (and zeros for any further stored value), so one spectral radius, which the packing analysis
-  // computes once per family, on the recurrence's companion matrix (family_recurrence_matrix).
-  // Checked against each scheme's own amplification matrix, on two damped
-  // non-symmetric packings (granular torque arms; one wall contact sliding) and on the circulatory
-  // system of the test above, below, at and above the steps where each leaves the unit circle.
+namespace {
+// Two damped non-symmetric blocks (granular torque arms; one wall contact sliding) and the
+// circulatory three-dof system of "a complex crossing before the -1 crossing", each with the
+// frequency a scan of it starts from.
+std::vector<std::tuple<std::string, LinearSystem, double>> damped_nonsymmetric_systems() {
   const Packing p = sc_block(2, 1e-3);
   const GlobalSystem torque_arms(
       round_assembly(p, find_contacts(p, laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10"))),
@@ -1158,11 +1153,23 @@ TEST_CASE("the rows of one dashpot family share their recurrence's spectral radi
   Matrix K = Matrix::Zero(3, 3), C = Matrix::Zero(3, 3);
   K << 1.0, -0.08, 0.0, 0.08, 1.0, 0.0, 0.0, 0.0, 1.2;
   C.diagonal() << 0.1, 0.1, 0.0;
-  // Each system with the frequency its scan starts from.
-  const std::vector<std::tuple<std::string, LinearSystem, double>> systems = {
-      {"torque arms", torque_arms.linear_system(), std::sqrt(torque_arms.gershgorin_omega2())},
-      {"sliding", sliding.linear_system(), std::sqrt(sliding.gershgorin_omega2())},
-      {"circulatory", LinearSystem(Vector::Ones(3), K, C), std::sqrt(1.2)}};
+  return {{"torque arms", torque_arms.linear_system(), std::sqrt(torque_arms.gershgorin_omega2())},
+          {"sliding", sliding.linear_system(), std::sqrt(sliding.gershgorin_omega2())},
+          {"circulatory", LinearSystem(Vector::Ones(3), K, C), std::sqrt(1.2)}};
+}
+}  // namespace
+
+TEST_CASE("the rows of one dashpot family share their recurrence's spectral radius and one check",
+          "[packing][nonsymmetric]") {
+  // Every scheme whose dashpots see (x_n - x_{n-1}) / h steps M(x+ - 2x + x-) + hC(x - x-) + h^2 K x = 0
+  // in x, every one whose dashpots see (x_{n+1} - x_{n-1}) / 2h steps M(x+ - 2x + x-) + (h/2)C(x+ - x-)
+  // + h^2 K x = 0 (registry.hpp, DashpotVelocity): their one-step maps have the roots of that quadratic
+  // (and zeros for any further stored value), so one spectral radius, which the packing analysis
+  // computes once per family, on the recurrence's companion matrix (family_recurrence_matrix).
+  // Checked against each scheme's own amplification matrix, on two damped
+  // non-symmetric packings (granular torque arms; one wall contact sliding) and on the circulatory
+  // system of the test above, below, at and above the steps where each leaves the unit circle.
+  const auto systems = damped_nonsymmetric_systems();
   for (const auto family : {DashpotVelocity::backward_difference, DashpotVelocity::central_difference}) {
     std::vector<std::string> members;
     for (const auto& name : default_integrator_specs())
@@ -1205,19 +1212,7 @@ TEST_CASE("a dashpot family's recurrence is a continuous system with its mass lo
   // M_h turning singular (4M - d hC - h^2 K), and a complex pair leaving the circle is (M_h, C, K)
   // fluttering. Checked on every eigenvalue, on two damped non-symmetric packings and the
   // circulatory system, at steps below and above each limit.
-  const Packing p = sc_block(2, 1e-3);
-  const GlobalSystem torque_arms(
-      round_assembly(p, find_contacts(p, laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10"))),
-      true);
-  const GlobalSystem sliding = block_with_a_sliding_wall_contact();
-  Matrix Kc = Matrix::Zero(3, 3), Cc = Matrix::Zero(3, 3);
-  Kc << 1.0, -0.08, 0.0, 0.08, 1.0, 0.0, 0.0, 0.0, 1.2;
-  Cc.diagonal() << 0.1, 0.1, 0.0;
-  // Each system with the frequency its scan starts from.
-  const std::vector<std::tuple<std::string, LinearSystem, double>> systems = {
-      {"torque arms", torque_arms.linear_system(), std::sqrt(torque_arms.gershgorin_omega2())},
-      {"sliding", sliding.linear_system(), std::sqrt(sliding.gershgorin_omega2())},
-      {"circulatory", LinearSystem(Vector::Ones(3), Kc, Cc), std::sqrt(1.2)}};
+  const auto systems = damped_nonsymmetric_systems();
   for (const auto& [spec, d] : {std::pair{"velocity_verlet", 2.0}, std::pair{"central_difference", 0.0}}) {
     const DashpotVelocity family = integrator_info(spec).dashpot_velocity;
     for (const auto& [what, ls, omega_ref] : systems) {

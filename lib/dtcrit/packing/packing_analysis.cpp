@@ -189,7 +189,8 @@ PackingIntegratorLimit undecided_row(const std::string& spec, Index dofs, bool w
   return out;
 }
 
-// The same row from its own amplification matrix on the whole system (scan_amplification): stable at
+// The same row from its own amplification matrix (a dashpot family's row: the family's recurrence)
+// on the whole system (scan_amplification): stable at
 // every step checked, or the first step found unstable, bisected. omega_ref: sqrt of the largest
 // |eigenvalue| of M^-1 K; sigma > 0: the packing's own growth rate.
 PackingIntegratorLimit scanned_row(const std::string& spec, const GlobalSystem& sys, double omega_ref, double sigma,
@@ -205,27 +206,26 @@ PackingIntegratorLimit scanned_row(const std::string& spec, const GlobalSystem& 
   if (std::isnan(scan.first_unstable)) {
     out.stability = Stability::unconditional;
     out.method = fmt::format(
-        "{}: {}; its own amplification matrix on LinearSystem(M, K, C) has spectral radius at most (1 + 1e-6) x {} at "
-        "each of the {} steps {}: stable at every step checked (checked at these steps only; --scan-dofs = {})",
-        context, why, growth, scan_steps, steps, opts.scan_dofs);
+        "{}: {}; {} on LinearSystem(M, K, C) has spectral radius at most (1 + 1e-6) x {} at each of the {} steps {}: "
+        "stable at every step checked (checked at these steps only; --scan-dofs = {})",
+        context, why, scan.matrix, growth, scan_steps, steps, opts.scan_dofs);
     return out;
   }
   // Unstable at the smallest step: bisected towards 0, as critical_step reads "unstable" below its
   // smallest Omega.
   if (scan.first_unstable < checked_omega_min / omega_ref) {
     out.stability = Stability::unstable;
-    out.method = fmt::format("{}: {}; its own amplification matrix on LinearSystem(M, K, C) has spectral radius above "
-                             "(1 + 1e-6) x {} at every step checked, {} and, bisected towards 0, down to {:.3g} s: "
-                             "unstable",
-                             context, why, growth, steps, scan.first_unstable);
+    out.method = fmt::format("{}: {}; {} on LinearSystem(M, K, C) has spectral radius above (1 + 1e-6) x {} at every "
+                             "step checked, {} and, bisected towards 0, down to {:.3g} s: unstable",
+                             context, why, scan.matrix, growth, steps, scan.first_unstable);
     return out;
   }
   out.h_crit = scan.limit;
   out.method = fmt::format(
-      "{}: {}; its own amplification matrix on LinearSystem(M, K, C) is unstable above {:.6g} s (its spectral radius "
-      "passes (1 + 1e-6) x {} at {:.6g} s, scanned at {}, bisected between the last step found stable and the first "
-      "found unstable; the limit is {})",
-      context, why, scan.limit, growth, scan.first_unstable, steps, scan.located);
+      "{}: {}; {} on LinearSystem(M, K, C) is unstable above {:.6g} s (its spectral radius passes (1 + 1e-6) x {} at "
+      "{:.6g} s, scanned at {}, bisected between the last step found stable and the first found unstable; the limit "
+      "is {})",
+      context, why, scan.matrix, scan.limit, growth, scan.first_unstable, steps, scan.located);
   return out;
 }
 
@@ -744,12 +744,11 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
       return check_below_crossing(spec, ls, x.h, sigma, {0.5, 0.9, 0.99, 1.0 - 1e-6}, opts.progress);
     };
     const CrossingCheck below = check ? check(spec, x.h, compute) : compute();
-    const std::string& matrix_text = below.matrix;
     if (std::isnan(below.first_unstable)) {
       out.method = fmt::format("{}; no complex crossing found below it: the spectral radius of {} is at most 1 + 1e-6 "
                                "at 0.5, 0.9, 0.99 and 1 - 1e-6 of it (checked at these four steps only; "
                                "--crossing-check-dofs = {})",
-                               crossing_text, matrix_text, opts.crossing_check_dofs);
+                               crossing_text, below.matrix, opts.crossing_check_dofs);
       return out;
     }
     out.h_crit = below.limit;
@@ -757,7 +756,7 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
         "damped, non-symmetric, {} dofs: a complex pair leaves the unit circle at {:.6g} s, before the -1 crossing at "
         "{:.6g} s ({}: its spectral radius passes 1 + 1e-6 at {:.6g} s, bisected between the last of the checked "
         "steps found stable and the first found unstable; the limit is {})",
-        sys.dofs(), below.limit, x.h, matrix_text, below.first_unstable, below.located);
+        sys.dofs(), below.limit, x.h, below.matrix, below.first_unstable, below.located);
     return out;
   }
   // No criterion: the scheme's own amplification matrix, scanned at steps.
