@@ -508,12 +508,12 @@ ProbeStep judge_probe_step(const std::vector<SeparationFrame>& frames, double fa
 }
 
 ProbeVerdict probe_verdict(const ProbeStep& reference, const ProbeStep& below, const ProbeStep& above) {
-  // The same-time figure only where it is judged: the step above, once it grew.
-  auto seen = [](const ProbeStep& s) {
+  // with_same_time: quote the same-time figure (where it is judged).
+  auto seen = [](const ProbeStep& s, bool with_same_time) {
     return fmt::format("at {:.2f} h_crit LAMMPS' two runs separated {:.3g}x in {} steps, {:.3g}x what they did at the "
                        "reference step {:.2f} h_crit over the same time{}",
                        s.factor, s.growth, s.steps_compared, s.excess, probe_reference_factor,
-                       s.factor > 1.0 && s.course != ProbeCourse::bounded
+                       with_same_time
                            ? fmt::format(" (at most {:.3g}x the reference at the same time)", s.same_time_excess)
                            : std::string());
   };
@@ -540,19 +540,20 @@ ProbeVerdict probe_verdict(const ProbeStep& reference, const ProbeStep& below, c
   // The same-time measure counts only for a run that grew (course not bounded): near the limit the
   // top mode of a stable step decays slowly, and against a faster-decaying reference it would read as
   // growth (at 0.99 on the damped box in.box_hooke: 4.8 in 1000 steps, growth 1).
+  const bool same_time_judged = above.course != ProbeCourse::bounded;
   const bool above_unstable = above.course == ProbeCourse::diverged || above.excess > probe_unstable_excess ||
-                              (above.course != ProbeCourse::bounded && above.same_time_excess > probe_unstable_excess);
+                              (same_time_judged && above.same_time_excess > probe_unstable_excess);
   v.confirmed = below_ok && above_unstable;
   if (v.confirmed) {
-    v.text = fmt::format("CONFIRMED: {} (<= {:g}); {} (> {:g}), {}", seen(below), bounded_growth, seen(above),
+    v.text = fmt::format("CONFIRMED: {} (<= {:g}); {} (> {:g}), {}", seen(below, false), bounded_growth, seen(above, same_time_judged),
                          probe_unstable_excess, course(above));
   } else if (!below_ok) {
     v.text = fmt::format("NOT CONFIRMED: {} (> {:g}), {}: LAMMPS is unstable below the predicted limit; take a smaller "
                          "step than dtcrit's",
-                         seen(below), bounded_growth, course(below));
+                         seen(below, false), bounded_growth, course(below));
   } else {
-    v.text = fmt::format("NOT CONFIRMED: {} (<= {:g}): the instability above the limit was not seen", seen(above),
-                         probe_unstable_excess);
+    v.text = fmt::format("NOT CONFIRMED: {} (<= {:g}): the instability above the limit was not seen",
+                         seen(above, same_time_judged), probe_unstable_excess);
     if (reference.growth > bounded_growth)
       v.text += fmt::format(". The packing is not at rest: at the reference step its two runs separated {:.3g}x by "
                             "themselves (a flowing or rearranging packing), so the contacts the limit was computed for "

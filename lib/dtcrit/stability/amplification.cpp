@@ -183,7 +183,6 @@ Matrix second_compound(const Matrix& A) {
   return B;
 }
 
-
 SignedLog crossing_value(const Matrix& A, Crossing c) {
   switch (c) {
     case Crossing::minus_one: return signed_log_det(A + Matrix::Identity(A.rows(), A.cols()));
