@@ -323,6 +323,7 @@ TEST_CASE("dtcrit packing --lammps-input: is my timestep safe?", "[lammps][cli]"
   CHECK_FALSE(j.at("integrators").at("velocity_verlet").at("upper_bound").get<bool>());
   CHECK_THAT(j.at("integrators").at("velocity_verlet").at("method").get<std::string>(),
              Contains("no complex crossing found below it"));
+  CHECK(j.at("h_exact_upper_bound") == false);
   CHECK(check.at("verdict") == (1e-6 < h_crit ? "SAFE" : "UNSAFE"));
   CHECK(j.at("contact_histories").at("pairs_read").get<long>() == 209);
   CHECK(j.at("contact_histories").at("walls_read").get<long>() == 31);
@@ -414,6 +415,13 @@ TEST_CASE("a LAMMPS script on a non-symmetric damped packing: the -1 crossing, c
   CHECK(j["timestep_check"]["verdict"] == "UNKNOWN");
   CHECK(j["recommended_step"]["h_crit_upper_bound"] == true);
   CHECK(j["recommended_step"]["h_recommended"].is_null());
+  // The bounds table's ratios are to that upper bound, and say so.
+  CHECK(j["h_exact_upper_bound"] == true);
+  const CliRun text = run_cli("packing --lammps-input " + lammps_data_dir + "in.granular --integrator velocity_verlet "
+                              "--crossing-check-dofs 0", false);
+  REQUIRE(text.status == 0);
+  CHECK_THAT(text.out, Contains("ratio to h_crit") && Contains("an upper bound of its limit") &&
+                           !Contains("ratio to exact") && !Contains("step / exact velocity_verlet"));
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -101,6 +101,9 @@ struct PackingReport {
   double top_mode_zeta = 0.0;      // v^T C~ v / (2 omega_max): modal damping ratio of the top mode
   double h_exact = 0.0;            // exact velocity_verlet (LAMMPS) step: the estimates' reference
   bool h_exact_converged = true;   // its root finding converged (else h_exact is NaN)
+  // h_exact is only an upper bound of velocity_verlet's limit (the -1 crossing of a large damped
+  // non-symmetric packing, complex crossings not checked): the ratios are to that bound.
+  bool h_exact_upper_bound = false;
   std::vector<PackingEstimate> estimates;
   std::vector<PackingIntegratorLimit> integrators;
   // Some law keeps springs in contact histories (tangential with kt > 0, rolling, twisting): the
