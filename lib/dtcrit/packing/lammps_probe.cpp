@@ -1,6 +1,7 @@
 #include "dtcrit/packing/lammps_probe.hpp"
 
 #include <cmath>
+#include <deque>
 #include <fstream>
 #include <limits>
 #include <random>
@@ -453,6 +454,36 @@ std::vector<SeparationFrame> read_probe_separation(const std::string& rest_dump,
 
 std::string_view to_string(ProbeCourse c) { return name_of(c, probe_course_names); }
 
+namespace {
+
+// The largest S over the frames at times in [t - window, t] (time = step x factor), for ascending t,
+// in one pass over the frames (a sliding-window maximum: the deque holds the frames that can still
+// be the largest, their S descending).
+class SeparationEnvelope {
+ public:
+  SeparationEnvelope(const std::vector<SeparationFrame>& frames, double factor, double window)
+      : frames_(frames), factor_(factor), window_(window) {}
+  double at(double t) {
+    for (; next_ < frames_.size() && time(next_) <= t * (1.0 + 1e-12); ++next_) {
+      if (std::isnan(frames_[next_].separation_energy)) continue;  // a NaN is never the largest
+      while (!kept_.empty() && frames_[kept_.back()].separation_energy <= frames_[next_].separation_energy)
+        kept_.pop_back();
+      kept_.push_back(next_);
+    }
+    while (!kept_.empty() && time(kept_.front()) < t - window_) kept_.pop_front();
+    return kept_.empty() ? 0.0 : frames_[kept_.front()].separation_energy;
+  }
+
+ private:
+  double time(std::size_t k) const { return static_cast<double>(frames_[k].step) * factor_; }
+  const std::vector<SeparationFrame>& frames_;
+  double factor_, window_;
+  std::size_t next_ = 0;
+  std::deque<std::size_t> kept_;
+};
+
+}  // namespace
+
 ProbeStep judge_probe_step(const std::vector<SeparationFrame>& frames, double factor, bool halted,
                            const std::vector<SeparationFrame>& reference, double reference_factor) {
   for (const auto* f : {&frames, &reference})
@@ -485,19 +516,11 @@ ProbeStep judge_probe_step(const std::vector<SeparationFrame>& frames, double fa
   const double ref0 = reference.front().separation_energy;
   const double window = 0.05 * static_cast<double>(r.steps_compared) * factor;
   const double ref_end = static_cast<double>(reference.back().step) * reference_factor;
-  auto envelope = [&](const std::vector<SeparationFrame>& of, double f_factor, double t) {
-    double e = 0.0;
-    for (const auto& f : of) {
-      const double at = static_cast<double>(f.step) * f_factor;
-      if (at > t * (1.0 + 1e-12)) break;
-      if (at >= t - window) e = std::max(e, f.separation_energy);
-    }
-    return e;
-  };
+  SeparationEnvelope run(frames, factor, window), ref(reference, reference_factor, window);
   for (const auto& f : frames) {
     const double t = static_cast<double>(f.step) * factor;
     if (t > ref_end * (1.0 + 1e-12)) break;
-    const double e = envelope(frames, factor, t), e_ref = envelope(reference, reference_factor, t);
+    const double e = run.at(t), e_ref = ref.at(t);
     if (e_ref > 0.0) r.same_time_excess = std::max(r.same_time_excess, std::sqrt((e / s0) / (e_ref / ref0)));
   }
   r.late_rise = late > 0.0 ? std::sqrt(late / early) : 1.0;
