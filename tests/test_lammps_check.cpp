@@ -1,11 +1,14 @@
 // dtcrit lammps-check without LAMMPS: the errors that stop it before or around the LAMMPS run (the
 // live confirmation by LAMMPS is the CTest `lammps_check_live`, tests/data/lammps/lammps_check.sh).
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <random>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -287,6 +290,44 @@ TEST_CASE("lammps-check judges each step against the reference step over the sam
   // up to its 4 steps).
   CHECK(flat.same_time_excess < 1.05);
   CHECK(rest_above.same_time_excess == 1.0);
+}
+
+TEST_CASE("lammps-check: the same-time excess equals its definition, envelopes taken by brute force",
+          "[lammps_check]") {
+  // Random separation series on different dump grids (a NaN now and then, as a run that blows up
+  // writes): judge_probe_step's one-pass envelopes against the definition, each envelope the largest
+  // S over [t - window, t] found by scanning every frame.
+  using namespace dtcrit::packing;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int trial = 0; trial < 200; ++trial) {
+    const long every = 1 + static_cast<long>(rng() % 7), every_ref = 1 + static_cast<long>(rng() % 7);
+    const int n = 5 + static_cast<int>(rng() % 300), n_ref = 5 + static_cast<int>(rng() % 300);
+    std::vector<SeparationFrame> run, ref;
+    for (int i = 0; i < n; ++i)
+      run.push_back({i * every, i > 0 && u(rng) < 0.02 ? std::nan("") : std::exp(10.0 * u(rng)), 0.0});
+    for (int i = 0; i < n_ref; ++i) ref.push_back({i * every_ref, std::exp(10.0 * u(rng)), 0.0});
+    const double factor = 0.99 + 0.02 * u(rng), ref_factor = 0.1 + 0.4 * u(rng);
+    const double window = 0.05 * static_cast<double>(run.back().step) * factor;
+    auto envelope = [&](const std::vector<SeparationFrame>& frames, double f, double t) {
+      double e = 0.0;
+      for (const auto& x : frames) {
+        const double at = static_cast<double>(x.step) * f;
+        if (at <= t * (1.0 + 1e-12) && at >= t - window && x.separation_energy > e) e = x.separation_energy;
+      }
+      return e;
+    };
+    double expected = 1.0;
+    for (const auto& x : run) {
+      const double t = static_cast<double>(x.step) * factor;
+      if (t > static_cast<double>(ref.back().step) * ref_factor * (1.0 + 1e-12)) break;
+      const double e = envelope(run, factor, t), e_ref = envelope(ref, ref_factor, t);
+      if (e_ref > 0.0)
+        expected = std::max(expected, std::sqrt((e / run.front().separation_energy) / (e_ref / ref.front().separation_energy)));
+    }
+    CAPTURE(trial);
+    CHECK(judge_probe_step(run, factor, false, ref, ref_factor).same_time_excess == expected);
+  }
 }
 
 TEST_CASE("lammps-check --lift-caps: every friction coefficient of the probe's law at 1e4, nothing else",
