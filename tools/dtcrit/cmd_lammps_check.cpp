@@ -295,7 +295,7 @@ void run(const CheckOptions& c) {
   std::string source = problem.script ? "--lammps-input " + problem.script->path : p.source;
   if (c.json) {
     nlohmann::json j;
-    j["inputs"] = packing::inputs_json(p, problem.laws, problem.defaults);
+    j["inputs"] = packing::inputs_json(p, problem.laws, problem.defaults, report.units);
     j["source"] = source;
     j["contact_histories"] = problem.history_line;
     j["prediction"] = {{"integrator", "velocity_verlet"},

@@ -48,6 +48,9 @@ def main():
                 continue
             j = json.loads(run.stdout)
             ok = j["verdict"] == verdict and says in j["message"]
+            if not j["inputs"]["units"].startswith("lj:"):  # every example is `units lj`: the echo must say so
+                print(f"  {example}: the inputs are echoed in {j['inputs']['units']!r}, not the script's lj units")
+                ok = False
             inertia = 0.4  # every example integrates spheres (fix nve/sphere without disc, in.pour.2d too)
             for r in j["runs"]:
                 g = separation_growth(folder, f"{r['factor']:.2f}", inertia)
