@@ -366,3 +366,62 @@ TEST_CASE("lammps-check --lift-caps: every friction coefficient of the probe's l
   CHECK_THROWS_WITH(with_friction_caps_lifted({"pair_coeff * * hooke 1 2 tangential linear_history 3 4"}, 1e4, notes),
                     Catch::Matchers::Contains("tangential linear_history lacks its friction coefficient"));
 }
+
+TEST_CASE("lammps-check: the probe touches jkr contacts held open within their pull-off distance", "[lammps_check]") {
+  // LAMMPS keeps a jkr pair at negative overlap only once it has touched; a data file carries no
+  // touch flag. Three spheres of radius 0.5 in a row: the first two overlap by 0.01, the last two
+  // stand 0.004 apart, inside the pull-off distance (about 0.0073 for this law at R_eff = 0.25).
+  using namespace dtcrit::packing;
+  Packing p;
+  p.add({0.0, 0.0, 0.0}, 0.5, 1.0, BodyModel::sphere);
+  p.add({0.99, 0.0, 0.0}, 0.5, 1.0, BodyModel::sphere);
+  p.add({1.994, 0.0, 0.0}, 0.5, 1.0, BodyModel::sphere);
+  ContactLaws laws;
+  laws.base = dtcrit::contact::parse_lammps_pair("granular jkr 1e5 0.1 0.3 50 tangential linear_history 100 0 0.5");
+  const ContactSet contacts = find_contacts(p, laws);
+  REQUIRE(contacts.pair_contacts == 2);
+  const ProbeContacts seen = probe_contacts(p, contacts);
+  CHECK(seen.smallest_overlap == Approx(0.01).epsilon(1e-12));
+  CHECK(seen.open_cohesive == 1);
+  // Both radii grow: half the gap, with 1 % and 1e-6 r to spare.
+  CHECK(seen.touch_growth == Approx(1.01 * 0.002 + 0.5e-6).epsilon(1e-9));
+
+  ProbeRun run;
+  run.factor = 0.99;
+  run.h = 1e-3;
+  run.steps = 10;
+  run.settle_steps = 20;
+  run.settle_h = 5e-4;
+  run.settled_data = "settled.data";
+  run.touch_growth = seen.touch_growth;
+  const std::vector<std::string> law{"pair_style granular",
+                                     "pair_coeff * * jkr 1e5 0.1 0.3 50 tangential linear_history 100 0 0.5"};
+  const std::string script = probe_script(p, law, "probe.data", "v.dump", run, 1e9, "lj");
+  const auto grow = script.find(fmt::format("variable        dtcrit_touch atom 2.0*(f_dtcrit_radii+{:.17g})",
+                                            seen.touch_growth));
+  const auto touch = script.find("set             group all diameter v_dtcrit_touch\nrun             0\n");
+  const auto back = script.find("set             group all diameter v_dtcrit_back\n");
+  const auto settle = script.find("run             20\n");
+  REQUIRE(grow != std::string::npos);
+  REQUIRE(touch != std::string::npos);
+  REQUIRE(back != std::string::npos);
+  REQUIRE(settle != std::string::npos);
+  CHECK(grow < touch);
+  CHECK(touch < back);
+  CHECK(back < settle);  // touched before anything moves
+  // run 0 is one more initialisation (a tsuji wall's restitution is converted at each): 4 in all.
+  CHECK(probe_initialisations(script) == 4);
+  run.touch_growth = 0.0;
+  const std::string plain = probe_script(p, law, "probe.data", "v.dump", run, 1e9, "lj");
+  CHECK(plain.find("dtcrit_touch") == std::string::npos);
+  CHECK(probe_initialisations(plain) == 3);
+
+  // The same gap under a law without adhesion is no contact LAMMPS would see.
+  ContactLaws hooke;
+  hooke.base = dtcrit::contact::hooke_history(1e5, 5e4, 10.0, 5.0, 0.3);
+  ContactOptions loose;
+  loose.gap_tolerance = 0.005;
+  const ContactSet apart = find_contacts(p, hooke, loose);
+  REQUIRE(apart.pair_contacts == 2);
+  CHECK_THROWS_WITH(probe_contacts(p, apart), Catch::Matchers::Contains("the probe needs every contact closed"));
+}

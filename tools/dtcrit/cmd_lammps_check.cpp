@@ -146,24 +146,9 @@ void run(const CheckOptions& c) {
   const packing::PackingIntegratorLimit& lim = *lim_it;
   if (lim.stability != Stability::conditional || !lim.converged || !std::isfinite(lim.h_crit))
     fail(fmt::format("no finite critical step of velocity_verlet to check ({})", lim.method));
-  // LAMMPS sees a contact from a data file only at positive overlap; a jkr contact held open within
-  // its pull-off distance (analysed as touching) is seen only once it has touched again.
-  double d_min = std::numeric_limits<double>::infinity();
-  Index open_cohesive = 0;
-  for (const auto& contact : sys.contacts().contacts) {
-    if (contact.overlap > 0.0) d_min = std::min(d_min, contact.overlap);
-    else if (contact::cohesive(sys.contacts().laws[static_cast<std::size_t>(contact.law)])) ++open_cohesive;
-    else
-      fail("the probe needs every contact closed (overlap > 0): LAMMPS does not see a contact at zero overlap; "
-           "compress the packing or lower --gap-tolerance");
-  }
-  if (!std::isfinite(d_min)) fail("the probe needs at least one closed contact (overlap > 0)");
-  std::string open_note;
-  if (open_cohesive > 0)
-    open_note = fmt::format("{} jkr contacts analysed as touching lie within their pull-off distance (overlap <= 0): LAMMPS "
-                            "starts every contact of a data file untouched and sees them only once they close again, so "
-                            "the probe's packing may be softer than the one predicted for",
-                            open_cohesive);
+  // The contacts as LAMMPS will see them: every one closed, or a jkr contact the probe touches first.
+  const packing::ProbeContacts seen = packing::probe_contacts(p, sys.contacts());
+  const double d_min = seen.smallest_overlap;
 
   // LAMMPS' commands for the law and the walls: the script's own, or written from the law. A law
   // from --kn has no friction coefficient: the probe's contacts stick, as the analysis assumes, with
@@ -209,6 +194,12 @@ void run(const CheckOptions& c) {
   std::vector<packing::ProbeStep> steps;
   std::vector<RunResult> results;
   std::vector<std::string> probe_notes = lift_notes;  // what the probe writes differently from the script, and why
+  if (seen.open_cohesive > 0)
+    probe_notes.push_back(fmt::format(
+        "{} jkr contacts analysed as touching lie within their pull-off distance (overlap <= 0): LAMMPS starts the "
+        "contacts of a data file untouched and keeps such a pair only once it has touched, so the probe touches them "
+        "first (every radius grown by {:.6g} {} for one force evaluation, run 0, then restored)",
+        seen.open_cohesive, seen.touch_growth, report.units.length));
   std::vector<double> factors{packing::probe_reference_factor, 0.99, 1.01};
   factors.insert(factors.end(), c.factors.begin(), c.factors.end());
   for (double factor : factors) {
@@ -221,6 +212,7 @@ void run(const CheckOptions& c) {
     r.run.dump_every = static_cast<int>(std::ceil(dump_every * time_factor - 1e-9));
     r.run.settle_steps = c.settle_steps;
     r.run.settle_h = packing::probe_reference_factor * lim.h_crit;
+    r.run.touch_growth = seen.touch_growth;
     const std::string tag = fmt::format("{:.2f}", factor);
     if (std::any_of(results.begin(), results.end(), [&](const RunResult& o) { return fmt::format("{:.2f}", o.run.factor) == tag; }))
       fail(fmt::format("--factors {}: two probed steps share the tag {} (give factors that differ by 0.01 or more)", factor, tag));
@@ -365,7 +357,6 @@ void run(const CheckOptions& c) {
     j["message"] = verdict.text;
     j["warnings"] = nlohmann::json::array();
     if (!problem.bound_warning.empty()) j["warnings"].push_back(problem.bound_warning);
-    if (!open_note.empty()) j["warnings"].push_back(open_note);
     j["notes"] = probe_notes;
     std::cout << json_text(j) << "\n";
     return;
@@ -426,7 +417,6 @@ void run(const CheckOptions& c) {
                      settled->pair_contacts, settled->wall_contacts, sys.contacts().pair_contacts,
                      sys.contacts().wall_contacts, settled->h_crit, u.time, settled->h_crit / lim.h_crit);
   if (!problem.bound_warning.empty()) t += "\nwarning: " + problem.bound_warning + "\n";
-  if (!open_note.empty()) t += "\nwarning: " + open_note + "\n";
   for (const auto& n : probe_notes) t += "note: " + n + "\n";
   if (c.lift_caps)
     t += "\nwith --lift-caps: LAMMPS ran every contact sticking (friction coefficients 1e4), as the linearisation "

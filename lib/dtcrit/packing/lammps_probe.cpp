@@ -1,5 +1,6 @@
 #include "dtcrit/packing/lammps_probe.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <fstream>
@@ -173,6 +174,27 @@ bool probe_discs(const Packing& p) {
   return discs > 0;
 }
 
+ProbeContacts probe_contacts(const Packing& p, const ContactSet& contacts) {
+  ProbeContacts out;
+  double smallest = std::numeric_limits<double>::infinity(), gap = 0.0;
+  for (const auto& contact : contacts.contacts) {
+    if (contact.overlap > 0.0) {
+      smallest = std::min(smallest, contact.overlap);
+    } else if (contact::cohesive(contacts.laws[static_cast<std::size_t>(contact.law)])) {
+      ++out.open_cohesive;
+      gap = std::max(gap, contact.j >= 0 ? -0.5 * contact.overlap : -contact.overlap);  // a pair: both radii grow
+    } else {
+      fail("the probe needs every contact closed (overlap > 0): LAMMPS does not see a contact at zero overlap; "
+           "compress the packing or lower --gap-tolerance");
+    }
+  }
+  if (!std::isfinite(smallest)) fail("the probe needs at least one closed contact (overlap > 0)");
+  out.smallest_overlap = smallest;
+  if (out.open_cohesive > 0)
+    out.touch_growth = 1.01 * gap + 1e-6 * *std::min_element(p.radius.begin(), p.radius.end());
+  return out;
+}
+
 int probe_initialisations(const std::string& script) {
   std::istringstream in(script);
   int count = 0;
@@ -316,6 +338,16 @@ std::string probe_script(const Packing& p, const std::vector<std::string>& law_c
       "thermo          0\n"
       "fix             dtcrit_halt all halt 1 v_dtcrit_energy > {:.17g} error soft\n",
       0.2 * r_min, halt_energy);
+  if (run.touch_growth > 0.0)
+    s += fmt::format("# jkr contacts held open within their pull-off distance: touched once with radii grown by {0:.17g}\n"
+                     "fix             dtcrit_radii all store/state 0 radius\n"
+                     "variable        dtcrit_touch atom 2.0*(f_dtcrit_radii+{0:.17g})\n"
+                     "set             group all diameter v_dtcrit_touch\n"
+                     "run             0\n"
+                     "variable        dtcrit_back atom 2.0*f_dtcrit_radii\n"
+                     "set             group all diameter v_dtcrit_back\n"
+                     "unfix           dtcrit_radii\n",
+                     run.touch_growth);
   if (run.settle_steps > 0)
     s += fmt::format("# settle: LAMMPS rebuilds the contact histories the data file does not carry\n"
                      "timestep        {:.17g}\nrun             {}\nreset_timestep  0\n",

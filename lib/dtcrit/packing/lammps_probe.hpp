@@ -76,7 +76,26 @@ struct ProbeRun {
   // When not empty, LAMMPS writes the settled state to this data file (write_data, after settling),
   // so that dtcrit can analyse the packing LAMMPS actually runs.
   std::string settled_data;
+  // > 0: before anything runs, every radius grown by this much [length] for one force evaluation
+  // (run 0), then restored (set diameter leaves the mass alone). LAMMPS keeps a jkr contact at
+  // negative overlap only once it has touched (its touch flag), which a data file does not carry;
+  // grown, the pairs and walls within their pull-off distance touch, as dtcrit analyses them. Pairs
+  // the growth closes beyond their pull-off distance are let go at the next force evaluation.
+  double touch_growth = 0.0;
 };
+
+// The contacts as LAMMPS will see them from the probe's data file, which has positions and no
+// contact flags: LAMMPS sees a contact only at positive overlap, and a jkr contact held open within
+// its pull-off distance (analysed as touching) only once it has touched, which touch_growth makes
+// happen: each radius grown by the largest gap of such a wall contact or half that of such a pair,
+// times 1.01, plus 1e-6 of the smallest radius (at overlap 0 LAMMPS sees no contact). Throws, naming
+// the reason, when a non-cohesive contact is not closed or no contact is.
+struct ProbeContacts {
+  double smallest_overlap = 0.0;  // of the closed contacts [length]
+  Index open_cohesive = 0;        // jkr contacts at overlap <= 0
+  double touch_growth = 0.0;      // for ProbeRun::touch_growth; 0 when open_cohesive is
+};
+ProbeContacts probe_contacts(const Packing& p, const ContactSet& contacts);
 
 // LAMMPS 29 Sep 2021 converts a fix wall/gran `damping tsuji` restitution in place at every
 // initialisation of the system (contact/README.md). The probe's script initialises a number of times

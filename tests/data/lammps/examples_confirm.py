@@ -4,8 +4,10 @@ unchanged with the settled states make_examples.sh wrote: `dtcrit lammps-check` 
 0.99 and 1.01 of the predicted step and at the reference step 0.5, each from rest and perturbed, after
 settling in LAMMPS. The separation growth of each step is recomputed here from LAMMPS' dumps and
 compared with dtcrit's; the verdict must be CONFIRMED on the settled 2D and 3D pours, and on the
-settled drum with --lift-caps (the probe's law with every friction coefficient at 1e4: the unchanged
-drum's Coulomb caps stop LAMMPS' growth above the limit, which is not confirmed without it). On the
+settled drum and the settled flatwall with --lift-caps (the probe's law with every friction coefficient
+at 1e4: the unchanged examples' Coulomb and rolling caps stop LAMMPS' growth above the limit, which is
+not confirmed without it). The flatwall's jkr pairs held open within their pull-off distance must be
+touched by the probe first (a data file carries no touch flag), or LAMMPS runs a softer packing. On the
 flowing 3D pour (the chute, as the example ends) LAMMPS shows nothing beyond what the flow does by
 itself, and dtcrit must say so rather than confirm.
 
@@ -28,7 +30,11 @@ CASES = [
     ("pour/in.pour", "pour.data", [], "NOT CONFIRMED", "The packing is not at rest"),
     ("granular/in.pour.drum", "pour_drum_settled.data", ["--lammps-run", "1", "--lift-caps", "--steps", "3000"],
      "CONFIRMED", "CONFIRMED"),
+    ("granular/in.pour.flatwall", "pour_flatwall_settled.data", ["--lammps-run", "1", "--lift-caps"],
+     "CONFIRMED", "CONFIRMED"),
 ]
+# What the probe must say it did, by example.
+NOTES = {"granular/in.pour.flatwall": "so the probe touches them first"}
 
 
 def main():
@@ -48,6 +54,9 @@ def main():
                 continue
             j = json.loads(run.stdout)
             ok = j["verdict"] == verdict and says in j["message"]
+            if example in NOTES and not any(NOTES[example] in n for n in j["notes"]):
+                print(f"  {example}: no note says {NOTES[example]!r}: {j['notes']}")
+                ok = False
             if not j["inputs"]["units"].startswith("lj:"):  # every example is `units lj`: the echo must say so
                 print(f"  {example}: the inputs are echoed in {j['inputs']['units']!r}, not the script's lj units")
                 ok = False

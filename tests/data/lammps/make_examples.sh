@@ -23,6 +23,7 @@
 #   pour/in.pour                 -> pour_settled.data    (run 1 + 75000 steps: the heap at rest)
 #   pour/in.pour.2d              -> pour_2d_settled.data (run 1 + 100000 steps)
 #   granular/in.pour.drum        -> pour_drum_settled.data (run 1 + 20000 steps: the drum at rest)
+#   granular/in.pour.flatwall    -> pour_flatwall_settled.data (run 1 + 30000 steps: the two piles at rest)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:-$here/examples}"
@@ -87,3 +88,4 @@ fi
 settle pour/in.pour pour_settled.data 75000
 settle pour/in.pour.2d pour_2d_settled.data 100000
 settle granular/in.pour.drum pour_drum_settled.data 20000
+settle granular/in.pour.flatwall pour_flatwall_settled.data 30000
