@@ -259,6 +259,13 @@ TEST_CASE("lammps-check judges each step against the reference step over the sam
   CHECK_FALSE(quiet.confirmed);
   CHECK_THAT(quiet.text, Catch::Matchers::Contains("was not seen") && Catch::Matchers::Contains("--factors") &&
                              !Catch::Matchers::Contains("not at rest"));
+  CHECK_THAT(quiet.text, Catch::Matchers::Contains("(--lift-caps runs every contact sticking"));
+  // With the caps lifted already, no advice to lift them.
+  const auto quiet_lifted = probe_verdict(rest_ref, rest_below, rest_above, true);
+  CHECK_FALSE(quiet_lifted.confirmed);
+  CHECK_THAT(quiet_lifted.text, Catch::Matchers::Contains("--factors") &&
+                                    Catch::Matchers::Contains("every contact ran sticking (--lift-caps)") &&
+                                    !Catch::Matchers::Contains("runs every contact sticking"));
   // A damped packing: both runs' separation decays as exp(-t), t = step x factor x 1e-2. At 1.01 it
   // rises by 1.03 per step on top and is capped at 50 times its start (contacts sliding, as on the
   // 500-sphere pour of results/nonsymmetric_larger/): excess 50, under 100, but against the

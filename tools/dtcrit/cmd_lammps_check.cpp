@@ -262,7 +262,7 @@ void run(const CheckOptions& c) {
     }
     results.push_back(std::move(r));
   }
-  auto verdict = packing::probe_verdict(steps[0], steps[1], steps[2]);
+  auto verdict = packing::probe_verdict(steps[0], steps[1], steps[2], c.lift_caps);
   std::optional<Settled> settled;
   if (reanalyse) {
     packing::PackingRequest again = o;

@@ -562,7 +562,8 @@ ProbeStep judge_probe_step(const std::vector<SeparationFrame>& frames, double fa
   return r;
 }
 
-ProbeVerdict probe_verdict(const ProbeStep& reference, const ProbeStep& below, const ProbeStep& above) {
+ProbeVerdict probe_verdict(const ProbeStep& reference, const ProbeStep& below, const ProbeStep& above,
+                           bool caps_lifted) {
   // with_same_time: quote the same-time figure (where it is judged).
   auto seen = [](const ProbeStep& s, bool with_same_time) {
     return fmt::format("at {:.2f} h_crit LAMMPS' two runs separated {:.3g}x in {} steps, {:.3g}x what they did at the "
@@ -615,6 +616,10 @@ ProbeVerdict probe_verdict(const ProbeStep& reference, const ProbeStep& below, c
                             "may change before the unstable motion grows; write the state once the packing has settled, "
                             "or give more --steps",
                             reference.growth);
+    else if (caps_lifted)
+      v.text += "; give more --steps (an instability near the limit grows slowly), or probe larger steps (--factors "
+                "1.05,1.1,1.2,1.5) to see where LAMMPS starts to grow: every contact ran sticking (--lift-caps), so "
+                "no cap hid the growth";
     else
       v.text += "; give more --steps, or probe larger steps (--factors 1.05,1.1,1.2,1.5) to see where LAMMPS starts "
                 "to grow: contacts that LAMMPS runs sliding, or at their rolling or twisting cap, lack the springs "

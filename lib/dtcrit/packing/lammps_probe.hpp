@@ -196,6 +196,9 @@ struct ProbeVerdict {
   bool confirmed = false;
   std::string text;
 };
-ProbeVerdict probe_verdict(const ProbeStep& reference, const ProbeStep& below, const ProbeStep& above);
+// caps_lifted: the probe ran every contact sticking (--lift-caps), so the caps are not what hid the
+// growth, and the advice says so instead of suggesting --lift-caps.
+ProbeVerdict probe_verdict(const ProbeStep& reference, const ProbeStep& below, const ProbeStep& above,
+                           bool caps_lifted = false);
 
 }  // namespace dtcrit::packing
