@@ -1,6 +1,7 @@
 // packing/matrix_export: the MatrixMarket files read back with Eigen's loadMarket equal the
-// assembled M, K and C to the last bit, their dense generalised eigen-solve gives omega_max, and the
-// top mode satisfies K x = omega^2 M x (dense and Lanczos paths).
+// assembled M, K and C to the last bit, their dense generalised eigen-solve gives omega_max, the
+// top mode satisfies K x = omega^2 M x and the -1 crossing's mode (4M - 2hC - h^2 K) x = 0 (dense
+// and iterative paths).
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +14,8 @@
 #include "dtcrit/linalg/dense_eigenvalues.hpp"
 #include "dtcrit/system/global_system.hpp"
 #include "dtcrit/system/matrix_export.hpp"
+#include "dtcrit/system/nonsymmetric.hpp"
+#include "dtcrit/contact/lammps_syntax.hpp"
 #include "dtcrit/assembly/packing.hpp"
 
 using namespace dtcrit;
@@ -118,6 +121,52 @@ TEST_CASE("matrix export: the top mode satisfies K x = omega^2 M x", "[matrix_ex
   }
 }
 
+TEST_CASE("matrix export: the mode of velocity Verlet's -1 crossing is the null vector of 4M - 2hC - h^2 K",
+          "[matrix_export]") {
+  // Damped, the limit is where 4M - 2hC - h^2 K turns singular, and its mode is that matrix's null
+  // vector, not the top mode: checked on the assembled matrices, symmetric (hooke/history) and not
+  // (granular torque arms r - delta/2), by the dense and the Arnoldi path.
+  Walled w;
+  ContactLaws granular;
+  granular.base = contact::parse_lammps_pair("granular hertz/material 7e10 0.3 0.3 tangential mindlin NULL 1.0 0.5");
+  for (const ContactLaws& laws : {w.laws, granular}) {
+    const GlobalSystem sys(round_assembly(w.p, find_contacts(w.p, laws)), true);
+    REQUIRE(sys.damped());
+    const MinusOneCrossing crossing = minus_one_crossing(sys, 2.0);
+    REQUIRE(crossing.found);
+    const Vector m = sys.mass();
+    const Matrix A = 4.0 * Matrix(m.asDiagonal()) - 2.0 * crossing.h * Matrix(sys.damping()) -
+                     crossing.h * crossing.h * Matrix(sys.stiffness());
+    Vector first;
+    for (auto method : {EigenMethod::dense, EigenMethod::lanczos}) {
+      EigenOptions o;
+      o.method = method;
+      const TopMode mode = minus_one_mode_of_velocity_verlet(sys, o);
+      INFO((sys.symmetric() ? "symmetric" : "non-symmetric") << ", " << mode.method);
+      CHECK(std::isnan(mode.omega2));
+      CHECK(mode.h == Approx(crossing.h).epsilon(1e-9));
+      const double residual = (A * mode.x).norm() / (4.0 * m.cwiseProduct(mode.x).norm());
+      // Arnoldi's tolerance is 1e-8 on the Ritz value, in M^1/2's coordinates; here in M's.
+      const double tolerance = method == EigenMethod::dense ? 1e-10 : 1e-7;
+      CHECK(residual < tolerance);
+      CHECK(mode.residual < tolerance);
+      double t_max = 0.0;
+      for (Index i = 0; i < sys.particles(); ++i) t_max = std::max(t_max, mode.x.segment(i * 6, 3).norm());
+      CHECK(t_max == Approx(1.0).epsilon(1e-14));
+      if (first.size() == 0) first = mode.x;
+      else CHECK(std::abs(first.dot(mode.x)) / (first.norm() * mode.x.norm()) > 1.0 - 1e-6);  // one simple root
+    }
+  }
+  // Undamped and non-symmetric, a fluttering pair rather than -1 can set the limit: refused, by name.
+  ContactLaws undamped;
+  undamped.base = contact::parse_lammps_pair("granular hertz/material 7e10 0 0.3 tangential mindlin NULL 0 0.5");
+  const GlobalSystem flutter(round_assembly(w.p, find_contacts(w.p, undamped)), true);
+  REQUIRE_FALSE(flutter.damped());
+  REQUIRE_FALSE(flutter.symmetric());
+  CHECK_THROWS_WITH(minus_one_mode_of_velocity_verlet(flutter, {}),
+                    Catch::Matchers::Contains("the limiting mode of an undamped non-symmetric packing is not written"));
+}
+
 #include "cli_test_support.hpp"
 
 TEST_CASE("packing --write-matrices/--write-mode: checked before computing, nothing left on error",
@@ -126,16 +175,16 @@ TEST_CASE("packing --write-matrices/--write-mode: checked before computing, noth
                                "/nonexistent/dtcrit-matrices");
   CHECK(missing.status != 0);
   CHECK_THAT(missing.out, Catch::Matchers::Contains("--write-matrices '/nonexistent/dtcrit-matrices' is not an existing folder"));
-  // A granular law with rotations is not symmetric: the mode is refused after the matrices were
-  // staged, and neither they nor the mode are left behind.
+  // An undamped granular law with rotations is not symmetric: the mode is refused after the matrices
+  // were staged, and neither they nor the mode are left behind.
   const auto dir = std::filesystem::temp_directory_path() / "dtcrit-test-matrices-error";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const auto r = run_cli("packing --lattice sc --n 2 --periodic none --box-walls --compression 1e-3 --lammps-pair "
-                         "\"granular hertz/material 7e10 0.3 0.3 tangential mindlin NULL 1.0 0.5\" --integrator none "
+                         "\"granular hertz/material 7e10 0 0.3 tangential mindlin NULL 0 0.5\" --integrator none "
                          "--write-matrices " + dir.string() + " --write-mode " + (dir / "mode.dump").string());
   CHECK(r.status != 0);
-  CHECK_THAT(r.out, Catch::Matchers::Contains("the top mode is written for symmetric K only"));
+  CHECK_THAT(r.out, Catch::Matchers::Contains("the limiting mode of an undamped non-symmetric packing is not written"));
   CHECK(std::filesystem::is_empty(dir));
   std::filesystem::remove_all(dir);
 }

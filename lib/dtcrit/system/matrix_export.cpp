@@ -12,6 +12,7 @@
 #include <unsupported/Eigen/SparseExtra>
 
 #include "dtcrit/core/check.hpp"
+#include "dtcrit/system/nonsymmetric.hpp"
 
 namespace dtcrit::packing {
 
@@ -75,6 +76,25 @@ nlohmann::json dof_description(const Packing& p, const GlobalSystem& sys, double
       {"omega_max_unit", "rad/s"}};
 }
 
+namespace {
+
+// x = M^-1/2 v, normalised as TopMode says.
+Vector physical_mode(const GlobalSystem& sys, const Vector& v) {
+  Vector x = v.cwiseQuotient(sys.mass().cwiseSqrt());
+  const Index dpp = sys.dofs_per_particle();
+  const Index nt = sys.dim();
+  double t_max = 0.0, all_max = 0.0;
+  Index arg = 0;
+  for (Index i = 0; i < sys.particles(); ++i) t_max = std::max(t_max, x.segment(i * dpp, nt).norm());
+  for (Index k = 0; k < x.size(); ++k)
+    if (std::abs(x[k]) > all_max) all_max = std::abs(x[k]), arg = k;
+  double scale = t_max > 0.0 ? t_max : all_max;
+  if (x[arg] < 0.0) scale = -scale;
+  return x / scale;
+}
+
+}  // namespace
+
 TopMode top_mode(const GlobalSystem& sys, const EigenOptions& opts) {
   if (!sys.symmetric())
     fail(fmt::format("the top mode is written for symmetric K only; this packing has {} contacts with "
@@ -87,17 +107,29 @@ TopMode top_mode(const GlobalSystem& sys, const EigenOptions& opts) {
   TopMode m;
   m.omega2 = top.lambda;
   m.method = top.method;
-  m.x = top.vector.cwiseQuotient(sys.mass().cwiseSqrt());  // x = M^{-1/2} v
-  const Index dpp = sys.dofs_per_particle();
-  const Index nt = sys.dim();
-  double t_max = 0.0, all_max = 0.0;
-  Index arg = 0;
-  for (Index i = 0; i < sys.particles(); ++i) t_max = std::max(t_max, m.x.segment(i * dpp, nt).norm());
-  for (Index k = 0; k < m.x.size(); ++k)
-    if (std::abs(m.x[k]) > all_max) all_max = std::abs(m.x[k]), arg = k;
-  double scale = t_max > 0.0 ? t_max : all_max;
-  if (m.x[arg] < 0.0) scale = -scale;
-  m.x /= scale;
+  m.x = physical_mode(sys, top.vector);
+  return m;
+}
+
+TopMode minus_one_mode_of_velocity_verlet(const GlobalSystem& sys, const EigenOptions& opts) {
+  if (!sys.damped() && !sys.symmetric())
+    fail(fmt::format("the limiting mode of an undamped non-symmetric packing is not written: a fluttering pair, "
+                     "not a -1 crossing, can set its limit (this packing has {} contacts with histories, sliding or "
+                     "granular torque arms; packing/README.md, non-symmetric packings)",
+                     sys.nonsymmetric_contacts()));
+  SpectrumOptions so;
+  so.dense_below = opts.method == EigenMethod::dense ? std::numeric_limits<Index>::max() : opts.dense_below;
+  so.tolerance = std::min(opts.tolerance, 1e-8);
+  const bool arnoldi = (opts.method == EigenMethod::lanczos || opts.method == EigenMethod::spectra) &&
+                       sys.dofs() > 2 * so.nev + 2;
+  const MinusOneCrossing crossing = minus_one_crossing(sys, 2.0, so, arnoldi);
+  if (!crossing.found) fail("velocity Verlet's -1 crossing: 4M - 2hC - h^2 K is singular at no step h > 0");
+  const MinusOneMode mode = minus_one_mode(sys, 2.0, crossing.h, so, arnoldi);
+  TopMode m;
+  m.h = crossing.h;
+  m.residual = mode.residual;
+  m.method = fmt::format("the crossing: {}; its null vector: {}", crossing.method, mode.method);
+  m.x = physical_mode(sys, mode.phi);
   return m;
 }
 
