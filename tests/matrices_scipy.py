@@ -2,7 +2,8 @@
 """CTest `packing_matrices_scipy`: the matrices of `dtcrit packing --write-matrices` read back with
 scipy give the omega_max of `dtcrit packing --json` to 1e-9 (a dense generalised eigen-solve of
 K x = w^2 M x, independent of dtcrit's solvers), C is symmetric with the damping's sign, dofs.json
-describes the ordering, and the top mode of `--write-mode` satisfies K x = w^2 M x.
+describes the ordering, and the mode of `--write-mode` (damped: velocity Verlet's -1 crossing)
+satisfies (4M - 2hC - h^2 K) x = 0 at the exact limit h of `--json`.
 Usage: matrices_scipy.py DTCRIT"""
 import json
 import subprocess
@@ -49,8 +50,18 @@ with tempfile.TemporaryDirectory() as work:
     x = np.zeros(n)
     for p in dofs["particles"]:
         x[p["first_dof"]:p["first_dof"] + 6] = rows[p["atom_id"]]
-    lam = report["omega_max"] ** 2
-    residual = np.linalg.norm(K @ x - lam * (M @ x)) / (lam * np.linalg.norm(M @ x))
-    print(f"top mode: |K x - w^2 M x| / |w^2 M x| = {residual:.2e}")
+    # Damped, the limit is where 4M - 2hC - h^2 K turns singular: scipy finds that matrix's smallest
+    # eigenvalue (relative to M) at zero there, and the mode is its null vector.
+    limit = report["integrators"]["velocity_verlet"]
+    assert "4M - 2hC - h^2 K is singular (exact)" in limit["method"], limit["method"]
+    h = limit["h_crit"]
+    assert report["mode"]["kind"] == "-1 crossing of velocity_verlet", report["mode"]
+    assert abs(report["mode"]["h"] - h) <= 1e-9 * h, (report["mode"]["h"], h)
+    A = 4 * M - 2 * h * C - h * h * K
+    smallest = scipy.linalg.eigh(A, M, eigvals_only=True)[0]
+    print(f"4M - 2hC - h^2 K at h_crit = {h!r} s: smallest eigenvalue relative to M {smallest:.2e}")
+    assert abs(smallest) <= 1e-8 * 4, smallest
+    residual = np.linalg.norm(A @ x) / (4 * np.linalg.norm(M @ x))
+    print(f"mode: |(4M - 2hC - h^2 K) x| / |4 M x| = {residual:.2e}")
     assert residual <= 1e-8, residual
     assert abs(max(np.linalg.norm(v[:3]) for v in rows.values()) - 1.0) <= 1e-12  # normalised

@@ -124,14 +124,29 @@ void run(const PackingOptions& o) {
     export_text += fmt::format("matrices: M, K, C ({} dofs, MatrixMarket) and the dof ordering written to {}/ ({})\n",
                                sys->dofs(), o.write_matrices, fmt::join(matrix_files, ", "));
   }
+  nlohmann::json mode_json;
   if (!o.write_mode.empty()) {
-    progress("the top mode");
-    const auto mode = packing::top_mode(*sys, packing::eigen_options(o.request));
+    // Undamped and symmetric, the top mode is the one that limits the step (2/omega_max); damped, the
+    // dashpots move the limit and its mode: the -1 crossing's.
+    const bool top = sys->symmetric() && !sys->damped();
+    progress(top ? "the top mode" : "the mode of velocity Verlet's -1 crossing");
+    const auto eo = packing::eigen_options(o.request);
+    const auto mode = top ? packing::top_mode(*sys, eo) : packing::minus_one_mode_of_velocity_verlet(*sys, eo);
     files.write(o.write_mode, [&](std::ostream& out) { packing::write_mode_dump(out, a.packing, *sys, mode); });
-    export_text += fmt::format("top mode (omega = {:.10g} rad/s, {} solve) written to {} as a LAMMPS dump: translation "
-                               "as vx vy vz (largest particle translation 1), rotation as omegax.. [rad], amplitude = "
-                               "|translation|\n",
-                               std::sqrt(mode.omega2), mode.method, o.write_mode);
+    const std::string which =
+        top ? fmt::format("top mode (omega = {:.10g} rad/{}, {} solve)", std::sqrt(mode.omega2), a.report.units.time,
+                          mode.method)
+            : fmt::format("mode of velocity Verlet's -1 crossing (the null vector of 4M - 2hC - h^2 K at h = {:.10g} {}, "
+                          "relative residual {:.2g}; {})",
+                          mode.h, a.report.units.time, mode.residual, mode.method);
+    mode_json = top ? nlohmann::json{{"kind", "top mode"}, {"omega", std::sqrt(mode.omega2)},
+                                     {"omega_unit", "rad/" + a.report.units.time}, {"method", mode.method}}
+                    : nlohmann::json{{"kind", "-1 crossing of velocity_verlet"}, {"h", mode.h},
+                                     {"h_unit", a.report.units.time}, {"relative_residual", mode.residual},
+                                     {"method", mode.method}};
+    export_text += fmt::format("{} written to {} as a LAMMPS dump: translation as vx vy vz (largest particle "
+                               "translation 1), rotation as omegax.. [rad], amplitude = |translation|\n",
+                               which, o.write_mode);
   }
   if (!a.bound_warning.empty()) std::cerr << "dtcrit: warning: " << a.bound_warning << "\n";
   if (a.histories)
@@ -140,7 +155,10 @@ void run(const PackingOptions& o) {
   if (o.json) {
     auto j = to_json(a);
     if (!o.write_matrices.empty()) j["matrices_folder"] = o.write_matrices;
-    if (!o.write_mode.empty()) j["mode_file"] = o.write_mode;
+    if (!o.write_mode.empty()) {
+      j["mode_file"] = o.write_mode;
+      j["mode"] = mode_json;
+    }
     if (!answered->distributed_json.is_null()) j.update(answered->distributed_json);
     text = json_text(j) + "\n";
   } else {
@@ -197,8 +215,9 @@ void add_packing_command(CLI::App& app) {
                   "write M, K and C of the global system (MatrixMarket: M.mtx, K.mtx, C.mtx) and the dof ordering "
                   "(dofs.json) into this existing folder");
   cmd->add_option("--write-mode", o->write_mode,
-                  "write the top mode (the eigenvector of omega_max) as a LAMMPS dump: translation as vx vy vz, "
-                  "rotation as omegax omegay omegaz, amplitude (for OVITO)");
+                  "write the mode that limits velocity Verlet's step as a LAMMPS dump (undamped: the eigenvector of "
+                  "omega_max; damped: the null vector of 4M - 2hC - h^2 K at its -1 crossing): translation as vx vy "
+                  "vz, rotation as omegax omegay omegaz, amplitude (for OVITO)");
   cmd->footer(
       "Damping: --gamma-n sets the normal dashpot per unit effective mass; without --gamma-t, gamma_t = gamma_n / 2 "
       "(LAMMPS' gran/hooke/history with NULL), also in --type-law and --wall. The report starts with "
