@@ -16,6 +16,8 @@
 #include "dtcrit/contact/law.hpp"
 #include "dtcrit/contact/response.hpp"
 #include "dtcrit/assembly/contacts.hpp"
+#include "dtcrit/packing/packing_analysis.hpp"
+#include "dtcrit/system/global_system.hpp"
 #include "dtcrit/stepper/particle_system.hpp"
 
 using namespace dtcrit;
@@ -397,6 +399,40 @@ TEST_CASE("contacts: a jkr pair counts as touching down to its pull-off overlap"
     CHECK(brute.wall_contacts == grid.wall_contacts);
     if (expected == 1) CHECK_THAT(grid.contacts[0].overlap, WithinRel(-gap, 1e-12));
   }
+}
+
+TEST_CASE("the report counts the jkr contacts held open, which LAMMPS from a data file sees apart", "[cohesive]") {
+  // Two spheres 0.9 of the pair's pull-off distance apart and a wall under both at that gap (the wall's
+  // pull-off, R_eff = r, is larger): three contacts analysed as touching, none closed.
+  const ContactLaw jkr = parse_lammps_pair("granular jkr 1e5 0.1 0.3 50 tangential linear_history 100 0 0.5");
+  const double gap = -0.9 * pulloff_overlap(jkr, 0.25);
+  packing::Packing p;
+  for (double x : {0.0, 1.0 + gap}) p.add(Vec3(x, 0, 0), 0.5, 1.0, packing::BodyModel::sphere);
+  packing::PlaneWall w;
+  w.point = Vec3(0, 0, -0.5 - gap);
+  w.normal = Vec3::UnitZ();
+  p.walls.push_back(w);
+  packing::ContactLaws laws;
+  laws.base = jkr;
+  const packing::GlobalSystem sys(packing::round_assembly(p, packing::find_contacts(p, laws)), true);
+  REQUIRE(sys.contacts().pair_contacts == 1);
+  REQUIRE(sys.contacts().wall_contacts == 2);
+  packing::PackingAnalysisOptions o;
+  o.integrators = {"velocity_verlet"};
+  const packing::PackingReport r = packing::analyse_packing(p, sys, o);
+  CHECK(r.open_cohesive_contacts == 3);
+  CHECK(packing::to_json(r)["packing"]["open_cohesive_contacts"] == 3);
+  CHECK_THAT(packing::format_packing_table(r),
+             Catch::Matchers::Contains("3 jkr contacts held open within their pull-off distance (overlap <= 0) are "
+                                       "analysed as touching") &&
+                 Catch::Matchers::Contains("LAMMPS started from a data file sees them apart"));
+  // Pressed together, nothing is held open and nothing is said.
+  packing::Packing closed;
+  for (double x : {0.0, 0.99}) closed.add(Vec3(x, 0, 0), 0.5, 1.0, packing::BodyModel::sphere);
+  const packing::GlobalSystem pair(packing::round_assembly(closed, packing::find_contacts(closed, laws)), true);
+  const packing::PackingReport none = packing::analyse_packing(closed, pair, o);
+  CHECK(none.open_cohesive_contacts == 0);
+  CHECK_THAT(packing::format_packing_table(none), !Catch::Matchers::Contains("held open"));
 }
 
 TEST_CASE("the reference stepper refuses jkr by name and runs dmt", "[cohesive]") {

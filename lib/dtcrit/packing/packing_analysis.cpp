@@ -929,6 +929,9 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
       if (k < r.dim + 1) ++r.rattlers;
     }
     r.mean_coordination = sum / static_cast<double>(std::max<Index>(1, r.particles));
+    for (const auto& c : sys.contacts().contacts)
+      if (c.overlap <= 0.0 && contact::cohesive(sys.contacts().laws[static_cast<std::size_t>(c.law)]))
+        ++r.open_cohesive_contacts;
   }
   if (r.pair_contacts + r.wall_contacts == 0)
     fail("the packing has no contacts: nothing limits the time step (check radii, compression, --gap-tolerance)");
@@ -1070,6 +1073,7 @@ nlohmann::json to_json(const PackingReport& r) {
                   {"wall_contacts", r.wall_contacts},
                   {"mean_coordination", r.mean_coordination},
                   {"rattlers", r.rattlers},
+                  {"open_cohesive_contacts", r.open_cohesive_contacts},
                   {"rattler_definition", fmt::format("fewer than d + 1 = {} contacts (pairs and walls)", r.dim + 1)}};
   for (const auto& in : r.inputs)
     j["packing"]["inputs"][in.name] = {{"value", in.value}, {"unit", in.unit}, {"default", in.is_default}};
@@ -1138,6 +1142,11 @@ std::string format_packing_table(const PackingReport& r) {
   out += fmt::format("  {} rattlers (particles with fewer than d + 1 = {} contacts, pairs and walls counted: not held "
                      "in every direction by compressive normal forces)\n",
                      r.rattlers, r.dim + 1);
+  if (r.open_cohesive_contacts > 0)
+    out += fmt::format("  {} jkr contacts held open within their pull-off distance (overlap <= 0) are analysed as "
+                       "touching, as they are in the running simulation; LAMMPS started from a data file sees them "
+                       "apart (it keeps no touch flag there) and runs a softer packing\n",
+                       r.open_cohesive_contacts);
   if (r.symmetric) {
     out += fmt::format("  omega_max = {} rad/{} ({}, relative residual {:.2g}{}){}\n", format_number(r.omega_max), time,
                        r.eigen_method, r.eigen_residual, r.eigen_residual_is_true ? "" : " (Lanczos estimate)",

@@ -87,6 +87,9 @@ struct PackingReport {
   PhysicalStability physical;      // assessed on non-symmetric systems: flutter / divergence, growth rate
   Index particles = 0, dofs = 0, pair_contacts = 0, wall_contacts = 0;
   Index rattlers = 0;              // particles with fewer than dim + 1 contacts (pairs and walls)
+  // jkr contacts held open within their pull-off distance (overlap <= 0), analysed as touching
+  // (assembly/contacts.cpp pair_reach()); LAMMPS started from a data file sees them apart.
+  Index open_cohesive_contacts = 0;
   double mean_coordination = 0.0;  // contacts per particle, pairs counted for both
   double omega_max = 0.0;          // [rad/s]; non-symmetric: sqrt of the largest |mu| of M^-1 K
   double eigen_residual = 0.0;     // |K~ v - omega^2 v| / omega^2
