@@ -91,7 +91,7 @@ def main():
         expect(idle >= o.ranks - serial["packing"]["particles"], f"{idle} ranks without particles")
     if o.ranks > 1 and idle < o.ranks - 1 and serial["packing"]["pair_contacts"] > 0:
         expect(sum(r["ghosts"] for r in per) > 0, "no contact crosses ranks: the test does not test the exchange")
-    for key in ("particles", "dofs", "pair_contacts", "wall_contacts", "rattlers", "damped"):
+    for key in ("particles", "dofs", "pair_contacts", "wall_contacts", "rattlers", "open_cohesive_contacts", "damped"):
         expect(dist["packing"][key] == serial["packing"][key], f"packing.{key}: {dist['packing'][key]} != {serial['packing'][key]}")
     expect(close(dist["packing"]["mean_coordination"], serial["packing"]["mean_coordination"]), "mean coordination")
     if o.parallel_read:

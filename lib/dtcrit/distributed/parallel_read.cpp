@@ -430,12 +430,15 @@ std::optional<DistributedAnswer> answer_packing_parallel_read(const packing::Pac
   for (std::size_t k = 0; k < ghosts.size(); ++k)
     if (ghost_slot[k] >= 0) add(ghosts[k]);
   std::int64_t pair_twice = 0;  // every pair contact counted twice over the ranks
+  std::int64_t open_twice = 0;  // likewise the jkr pairs held open within their pull-off distance
   std::vector<std::int32_t> z(static_cast<std::size_t>(n_owned), 0);
   std::size_t kept = 0;
   for (const packing::Contact& found_c : found.contacts) {
     if (!touches_owned(found_c)) continue;
     packing::Contact c = found_c;
-    pair_twice += c.i < n_owned && c.j < n_owned ? 2 : 1;
+    const std::int64_t twice = c.i < n_owned && c.j < n_owned ? 2 : 1;
+    pair_twice += twice;
+    if (c.overlap <= 0.0 && contact::cohesive(found.laws[static_cast<std::size_t>(c.law)])) open_twice += twice;
     for (std::int32_t b : {c.i, c.j})
       if (b < n_owned) ++z[static_cast<std::size_t>(b)];
     c.i = local_of(c.i), c.j = local_of(c.j);
@@ -451,6 +454,7 @@ std::optional<DistributedAnswer> answer_packing_parallel_read(const packing::Pac
   std::int64_t rattlers = 0, z_sum = 0;
   for (auto zi : z) z_sum += zi, rattlers += zi < 4 ? 1 : 0;  // z < dim + 1
   const std::int64_t pair_contacts = sum_over_ranks(pair_twice) / 2;
+  const std::int64_t open_cohesive = sum_over_ranks(open_twice) / 2;
   rattlers = sum_over_ranks(rattlers);
   z_sum = sum_over_ranks(z_sum);
   double r_lo = std::numeric_limits<double>::infinity(), r_hi = -r_lo, m_lo = r_lo, m_hi = -r_lo, i_lo = r_lo, i_hi = -r_lo;
@@ -491,6 +495,7 @@ std::optional<DistributedAnswer> answer_packing_parallel_read(const packing::Pac
   r.wall_contacts = 0;
   r.history_springs = packing::has_history_springs(g.laws);
   r.rattlers = rattlers;
+  r.open_cohesive_contacts = open_cohesive;
   r.mean_coordination = static_cast<double>(z_sum) / static_cast<double>(std::max<std::int64_t>(1, layout.atoms));
   in.estimates.m_min = m_lo;
   in.estimates.smallest_radius = smallest[0];
