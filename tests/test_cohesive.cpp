@@ -67,6 +67,28 @@ PairCoeffLine coeff(const std::string& i, const std::string& j, const std::strin
   return l;
 }
 
+// Two spheres of radius 0.5 (m = 1, I = 0.1) on the x axis `gap` apart and a plane wall below both at
+// the same gap.
+packing::Packing two_spheres_over_a_wall(double gap) {
+  packing::Packing p;
+  p.dim = 3;
+  p.periodic = {false, false, false};
+  p.box_lo = Vec3(-5, -5, -5);
+  p.box_hi = Vec3(5, 5, 5);
+  for (double x : {0.0, 1.0 + gap}) {
+    p.centre.push_back(Vec3(x, 0, 0));
+    p.radius.push_back(0.5);
+    p.mass.push_back(1.0);
+    p.inertia.push_back(0.1);
+    p.type.push_back(1);
+  }
+  packing::PlaneWall w;
+  w.point = Vec3(0, 0, -0.5 - gap);
+  w.normal = Vec3::UnitZ();
+  p.walls.push_back(w);
+  return p;
+}
+
 }  // namespace
 
 TEST_CASE("jkr and dmt: the force of two spheres equals LAMMPS 29 Sep 2021's", "[cohesive]") {
@@ -369,23 +391,7 @@ TEST_CASE("contacts: a jkr pair counts as touching down to its pull-off overlap"
   const double pulloff = pulloff_overlap(jkr, 0.25);  // about -0.00726
   for (const auto& [law, gap, expected] : std::vector<std::tuple<ContactLaw, double, int>>{
            {jkr, 0.9 * -pulloff, 1}, {jkr, 1.1 * -pulloff, 0}, {hertz, 0.9 * -pulloff, 0}, {hertz, -1e-3, 1}}) {
-    packing::Packing p;
-    p.dim = 3;
-    p.periodic = {false, false, false};
-    p.box_lo = Vec3(-5, -5, -5);
-    p.box_hi = Vec3(5, 5, 5);
-    for (double x : {0.0, 1.0 + gap}) {
-      p.centre.push_back(Vec3(x, 0, 0));
-      p.radius.push_back(0.5);
-      p.mass.push_back(1.0);
-      p.inertia.push_back(0.1);
-      p.type.push_back(1);
-    }
-    // A wall below both particles at the same gap.
-    packing::PlaneWall w;
-    w.point = Vec3(0, 0, -0.5 - gap);
-    w.normal = Vec3::UnitZ();
-    p.walls.push_back(w);
+    const packing::Packing p = two_spheres_over_a_wall(gap);
     packing::ContactLaws laws;
     laws.base = law;
     const auto grid = packing::find_contacts(p, laws);
@@ -405,13 +411,7 @@ TEST_CASE("the report counts the jkr contacts held open, which LAMMPS from a dat
   // Two spheres 0.9 of the pair's pull-off distance apart and a wall under both at that gap (the wall's
   // pull-off, R_eff = r, is larger): three contacts analysed as touching, none closed.
   const ContactLaw jkr = parse_lammps_pair("granular jkr 1e5 0.1 0.3 50 tangential linear_history 100 0 0.5");
-  const double gap = -0.9 * pulloff_overlap(jkr, 0.25);
-  packing::Packing p;
-  for (double x : {0.0, 1.0 + gap}) p.add(Vec3(x, 0, 0), 0.5, 1.0, packing::BodyModel::sphere);
-  packing::PlaneWall w;
-  w.point = Vec3(0, 0, -0.5 - gap);
-  w.normal = Vec3::UnitZ();
-  p.walls.push_back(w);
+  const packing::Packing p = two_spheres_over_a_wall(-0.9 * pulloff_overlap(jkr, 0.25));
   packing::ContactLaws laws;
   laws.base = jkr;
   const packing::GlobalSystem sys(packing::round_assembly(p, packing::find_contacts(p, laws)), true);

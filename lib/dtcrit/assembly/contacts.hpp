@@ -78,6 +78,16 @@ struct ContactSet {
   contact::History& history_to_fill(std::size_t k);
   // Contacts per particle (pairs count for both partners; wall contacts once).
   std::vector<std::int32_t> coordination(Index particles) const;
+  // A contact of a law with a pull-off (jkr) held open within it (overlap <= 0): analysed as touching
+  // (pair_reach()), while LAMMPS started from a data file sees it apart (no touch flag there).
+  bool held_open(const Contact& c) const {
+    return c.overlap <= 0.0 && contact::cohesive(laws[static_cast<std::size_t>(c.law)]);
+  }
+  Index held_open_count() const {
+    Index n = 0;
+    for (const Contact& c : contacts) n += held_open(c) ? 1 : 0;
+    return n;
+  }
 };
 
 struct ContactOptions {

@@ -554,9 +554,7 @@ DistributedReport analyse_distributed(const packing::Packing* p, const packing::
           weight[i] = 1.0 + z[i];
         }
         r.mean_coordination = sum / static_cast<double>(std::max<Index>(1, r.particles));
-        for (const auto& c : contacts->contacts)
-          if (c.overlap <= 0.0 && contact::cohesive(contacts->laws[static_cast<std::size_t>(c.law)]))
-            ++r.open_cohesive_contacts;
+        r.open_cohesive_contacts = contacts->held_open_count();
         for (double m : p->mass) estimates.m_min = std::min(estimates.m_min, m);
         std::size_t smallest = 0;
         for (std::size_t i = 1; i < p->radius.size(); ++i)

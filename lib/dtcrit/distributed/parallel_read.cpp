@@ -438,7 +438,7 @@ std::optional<DistributedAnswer> answer_packing_parallel_read(const packing::Pac
     packing::Contact c = found_c;
     const std::int64_t twice = c.i < n_owned && c.j < n_owned ? 2 : 1;
     pair_twice += twice;
-    if (c.overlap <= 0.0 && contact::cohesive(found.laws[static_cast<std::size_t>(c.law)])) open_twice += twice;
+    if (found.held_open(c)) open_twice += twice;
     for (std::int32_t b : {c.i, c.j})
       if (b < n_owned) ++z[static_cast<std::size_t>(b)];
     c.i = local_of(c.i), c.j = local_of(c.j);

@@ -180,7 +180,7 @@ ProbeContacts probe_contacts(const Packing& p, const ContactSet& contacts) {
   for (const auto& contact : contacts.contacts) {
     if (contact.overlap > 0.0) {
       smallest = std::min(smallest, contact.overlap);
-    } else if (contact::cohesive(contacts.laws[static_cast<std::size_t>(contact.law)])) {
+    } else if (contacts.held_open(contact)) {
       ++out.open_cohesive;
       gap = std::max(gap, contact.j >= 0 ? -0.5 * contact.overlap : -contact.overlap);  // a pair: both radii grow
     } else {

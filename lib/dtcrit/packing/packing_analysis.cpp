@@ -929,9 +929,7 @@ PackingReport analyse_system(const std::string& source, const GlobalSystem& sys,
       if (k < r.dim + 1) ++r.rattlers;
     }
     r.mean_coordination = sum / static_cast<double>(std::max<Index>(1, r.particles));
-    for (const auto& c : sys.contacts().contacts)
-      if (c.overlap <= 0.0 && contact::cohesive(sys.contacts().laws[static_cast<std::size_t>(c.law)]))
-        ++r.open_cohesive_contacts;
+    r.open_cohesive_contacts = sys.contacts().held_open_count();
   }
   if (r.pair_contacts + r.wall_contacts == 0)
     fail("the packing has no contacts: nothing limits the time step (check radii, compression, --gap-tolerance)");

@@ -124,12 +124,18 @@ TopMode minus_one_mode_of_velocity_verlet(const GlobalSystem& sys, const EigenOp
                        sys.dofs() > 2 * so.nev + 2;
   const MinusOneCrossing crossing = minus_one_crossing(sys, 2.0, so, arnoldi);
   if (!crossing.found) fail("velocity Verlet's -1 crossing: 4M - 2hC - h^2 K is singular at no step h > 0");
-  const MinusOneMode mode = minus_one_mode(sys, 2.0, crossing.h, so, arnoldi);
   TopMode m;
   m.h = crossing.h;
-  m.residual = mode.residual;
-  m.method = fmt::format("the crossing: {}; its null vector: {}", crossing.method, mode.method);
-  m.x = physical_mode(sys, mode.phi);
+  if (crossing.null_vector.size() == sys.dofs()) {  // Arnoldi: its Ritz vector
+    m.residual = crossing.residual;
+    m.method = fmt::format("the crossing and its null vector: {}", crossing.method);
+    m.x = physical_mode(sys, crossing.null_vector);
+  } else {
+    const MinusOneMode mode = minus_one_mode(sys, 2.0, crossing.h);
+    m.residual = mode.residual;
+    m.method = fmt::format("the crossing: {}; its null vector: {}", crossing.method, mode.method);
+    m.x = physical_mode(sys, mode.phi);
+  }
   return m;
 }
 

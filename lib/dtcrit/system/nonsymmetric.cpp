@@ -132,6 +132,16 @@ std::vector<Complex> arnoldi(Op& op, const SpectrumOptions& o, Index& operations
   return by_magnitude(eigs.eigenvalues());
 }
 
+// |(4I - f hC~ - s h^2 K~) phi~| / 4 of a unit vector phi~: how far it is from the null vector of
+// 4M - f hC - s h^2 K at h, relative to the 4M term.
+double minus_one_residual(const GlobalSystem& sys, double f, double s, double h, const Vector& phi) {
+  const Index n = sys.dofs();
+  Vector kphi(n), cphi(n);
+  sys.apply_scaled(1.0, 0.0, phi.data(), kphi.data());
+  sys.apply_scaled(0.0, 1.0, phi.data(), cphi.data());
+  return (4.0 * phi - f * h * cphi - s * h * h * kphi).norm() / 4.0;
+}
+
 }  // namespace
 
 Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& opts, bool force_arnoldi) {
@@ -253,44 +263,27 @@ MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double f, const Spe
     Vector phi = ritz.col(best_index).tail(n).real();
     if (phi.norm() == 0.0) phi = ritz.col(best_index).tail(n).imag();
     phi /= phi.norm();
-    Vector kphi(n), cphi(n);
-    sys.apply_scaled(1.0, 0.0, phi.data(), kphi.data());
-    sys.apply_scaled(0.0, 1.0, phi.data(), cphi.data());
-    out.residual = (4.0 * best * best * phi - f * best * cphi - stiffness * kphi).norm() / (4.0 * best * best);
+    out.residual = minus_one_residual(sys, f, stiffness, out.h, phi);
+    out.null_vector = std::move(phi);
   }
   return out;
 }
 
-MinusOneMode minus_one_mode(const GlobalSystem& sys, double f, double h, const SpectrumOptions& o, bool force_arnoldi) {
+MinusOneMode minus_one_mode(const GlobalSystem& sys, double f, double h) {
   if (!(h > 0.0) || !std::isfinite(h)) fail(fmt::format("the -1 crossing's mode needs a step h > 0; got {}", h));
   const Index n = sys.dofs();
+  const Matrix A = 4.0 * Matrix::Identity(n, n) - f * h * scaled_dense(sys, sys.damping()) -
+                   h * h * scaled_dense(sys, sys.stiffness());
+  const Eigen::EigenSolver<Matrix> es(A, true);
+  if (es.info() != Eigen::Success) fail("the -1 crossing's mode: the dense eigensolver did not converge");
+  Index k = 0;
+  es.eigenvalues().cwiseAbs().minCoeff(&k);
   MinusOneMode out;
-  if (!force_arnoldi && n <= o.dense_below) {
-    const Matrix A = 4.0 * Matrix::Identity(n, n) - f * h * scaled_dense(sys, sys.damping()) -
-                     h * h * scaled_dense(sys, sys.stiffness());
-    const Eigen::EigenSolver<Matrix> es(A, true);
-    if (es.info() != Eigen::Success) fail("the -1 crossing's mode: the dense eigensolver did not converge");
-    Index k = 0;
-    es.eigenvalues().cwiseAbs().minCoeff(&k);
-    out.phi = es.eigenvectors().col(k).real();
-    if (out.phi.norm() < 1e-8) out.phi = es.eigenvectors().col(k).imag();
-    out.method = "dense (Eigen EigenSolver)";
-  } else {
-    ScaledOp op{&sys, h * h, f * h, {&o.progress}};
-    const Index ncv = std::min<Index>(std::max<Index>(o.ncv, 3), n);
-    Spectra::GenEigsSolver<ScaledOp> eigs(op, 1, ncv);
-    Index operations = 0;
-    run_arnoldi(eigs, Spectra::SortRule::LargestReal, o, 1, ncv, "the -1 crossing's mode: ", "largest real part",
-                operations);
-    out.phi = eigs.eigenvectors().col(0).real();
-    if (out.phi.norm() < 1e-8) out.phi = eigs.eigenvectors().col(0).imag();
-    out.method = fmt::format("Arnoldi (Spectra GenEigsSolver, largest real part, {} applications)", operations);
-  }
+  out.phi = es.eigenvectors().col(k).real();
+  if (out.phi.norm() < 1e-8) out.phi = es.eigenvectors().col(k).imag();
   out.phi /= out.phi.norm();
-  Vector kphi(n), cphi(n);
-  sys.apply_scaled(1.0, 0.0, out.phi.data(), kphi.data());
-  sys.apply_scaled(0.0, 1.0, out.phi.data(), cphi.data());
-  out.residual = (4.0 * out.phi - f * h * cphi - h * h * kphi).norm() / 4.0;
+  out.residual = minus_one_residual(sys, f, 1.0, h, out.phi);
+  out.method = "dense (Eigen EigenSolver)";
   return out;
 }
 

@@ -91,22 +91,23 @@ struct MinusOneCrossing {
   double residual = std::numeric_limits<double>::quiet_NaN();
   Index operations = 0;  // operator applications (Arnoldi)
   std::string method;
+  // Arnoldi: the null vector phi~ (K~'s coordinates, unit norm) whose residual is `residual`; empty
+  // when dense (minus_one_mode gives it).
+  Vector null_vector;
 };
 MinusOneCrossing minus_one_crossing(const GlobalSystem& sys, double dashpot_factor, const SpectrumOptions& opts = {},
                                     bool force_arnoldi = false, double stiffness = 1.0);
 
-// The null vector of 4M - f hC - h^2 K at a root h of minus_one_crossing (stiffness 1), in K~'s
-// coordinates (phi~ = M^1/2 phi), unit norm: the eigenvector of 4I - f hC~ - h^2 K~ whose eigenvalue
-// is nearest 0 - every eigenvector up to dense_below dofs (Eigen), else by Arnoldi the one of
-// largest real part of f hC~ + h^2 K~ (which is 4 at the first root). residual: |(4I - f hC~ -
-// h^2 K~) phi~| / 4.
+// The null vector of 4M - f hC - h^2 K at a root h of a dense minus_one_crossing (stiffness 1; the
+// Arnoldi path keeps its own, MinusOneCrossing::null_vector), in K~'s coordinates (phi~ = M^1/2 phi),
+// unit norm: the eigenvector of 4I - f hC~ - h^2 K~ whose eigenvalue is nearest 0 (Eigen, every
+// eigenvector). residual: |(4I - f hC~ - h^2 K~) phi~| / 4.
 struct MinusOneMode {
   Vector phi;
   double residual = std::numeric_limits<double>::quiet_NaN();
   std::string method;
 };
-MinusOneMode minus_one_mode(const GlobalSystem& sys, double dashpot_factor, double h, const SpectrumOptions& opts = {},
-                            bool force_arnoldi = false);
+MinusOneMode minus_one_mode(const GlobalSystem& sys, double dashpot_factor, double h);
 
 // Complex crossings below the -1 crossing h1 (every kind of crossing, measured on the integrator's own
 // amplification matrix of the whole LinearSystem(M, K, C), or for a dashpot family's rows on the
