@@ -155,7 +155,8 @@ TEST_CASE("non-symmetric eigenvalues: Arnoldi and dense against Eigen", "[packin
   }
   CHECK(runs == (damped ? 2 : 1));
   CHECK(!arnoldi.complete);
-  REQUIRE(arnoldi.mu.size() == 6);
+  // Damped, only the largest |mu| is read: two are computed.
+  REQUIRE(arnoldi.mu.size() == (damped ? 2u : 6u));
   CHECK(std::abs(std::abs(arnoldi.mu.front()) - scale) < 1e-9 * scale);
   for (auto a : arnoldi.mu) {
     double nearest = std::numeric_limits<double>::infinity();
