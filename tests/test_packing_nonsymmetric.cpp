@@ -155,8 +155,8 @@ TEST_CASE("non-symmetric eigenvalues: Arnoldi and dense against Eigen", "[packin
   }
   CHECK(runs == (damped ? 2 : 1));
   CHECK(!arnoldi.complete);
-  // Damped, only the largest |mu| is read: two are computed.
-  REQUIRE(arnoldi.mu.size() == (damped ? 2u : 6u));
+  // Damped, only the largest |mu| is read: it alone is computed.
+  REQUIRE(arnoldi.mu.size() == (damped ? 1u : 6u));
   CHECK(std::abs(std::abs(arnoldi.mu.front()) - scale) < 1e-9 * scale);
   for (auto a : arnoldi.mu) {
     double nearest = std::numeric_limits<double>::infinity();
@@ -553,6 +553,45 @@ TEST_CASE("undamped non-symmetric packings with the largest modes only: an upper
   // The check's order: 2 x 48 dofs, velocity Verlet's family recurrence (family_recurrence_matrix).
   CHECK_THAT(format_recommendation(*rec), Contains("recommended step: none") &&
                                               Contains("outside the 6 of largest magnitude computed"));
+}
+
+TEST_CASE("a damped non-symmetric packing whose first-order Arnoldi does not converge keeps its -1 crossing",
+          "[packing][nonsymmetric]") {
+  // The six largest eigenvalues of the first-order system (physical stability, the Runge-Kutta rows)
+  // cut to one restart, so that they do not converge: the command goes on. Velocity Verlet's limit
+  // (the -1 crossing and the check below it) does not read them and is the same as with them;
+  // physical stability is said not to be judged; RK4 gets no limit.
+  const Packing p = sc_block(3, 1e-3);
+  const ContactLaws laws = laws_of("granular hertz/material 7e10 0.4 0.3 tangential mindlin NULL 1 10");
+  const GlobalSystem g(round_assembly(p, find_contacts(p, laws)), true);
+  REQUIRE(!g.symmetric());
+  REQUIRE(g.damped());
+  PackingAnalysisOptions o;
+  o.integrators = {"velocity_verlet", "rk4"};
+  o.eigen.method = EigenMethod::lanczos;
+  o.eigen.dense_below = 0;
+  const PackingReport converged = analyse_packing(p, g, o);
+  REQUIRE(converged.physical.not_judged.empty());
+  REQUIRE(std::isfinite(converged.integrators[0].h_crit));
+  o.first_order_max_restarts = 1;
+  const PackingReport cut = analyse_packing(p, g, o);
+  CAPTURE(cut.eigen_method);
+  REQUIRE(!cut.physical.not_judged.empty());
+  CHECK_THAT(cut.physical.not_judged, Contains("did not converge in 1 restarts"));
+  CHECK(!cut.physical.unstable);
+  CHECK(!cut.physical.complete);
+  CHECK(cut.h_exact == converged.h_exact);
+  CHECK(cut.integrators[0].h_crit == converged.integrators[0].h_crit);
+  CHECK(cut.integrators[0].method == converged.integrators[0].method);
+  CHECK_THAT(cut.integrators[1].method, Contains("did not converge"));
+  CHECK(std::isnan(cut.integrators[1].h_crit));
+  CHECK(std::isfinite(converged.integrators[1].h_crit));
+  CHECK_THAT(format_packing_table(cut), Contains("physical stability not judged: the eigenvalues of the first-order "
+                                                 "system were not computed"));
+  CHECK(to_json(cut)["physical_stability"]["not_judged"] == cut.physical.not_judged);
+  CHECK(to_json(converged)["physical_stability"]["not_judged"].is_null());
+  // The applications of the run that failed are counted too.
+  CHECK(cut.eigen_operations > 0);
 }
 
 TEST_CASE("the -1 crossing by Arnoldi when the rightmost root is complex: the six rightmost searched",

@@ -28,13 +28,14 @@ trap 'rm -rf "$tmp"' EXIT
   echo "load average at the start $(cut -d' ' -f1-3 /proc/loadavg). Each case: \`$dtcrit packing --lattice fcc --n N"
   echo "--compression 2e-3 --radius-spread 1e-3 --lammps-pair LAW --integrator velocity_verlet --json\`, the two laws"
   echo "alternated; wall time and peak memory from /usr/bin/time; applications: the operator applications of the"
-  echo "eigenvalue phase and the limits (symmetric: Lanczos for omega_max; granular: Arnoldi on M^-1 K, on the first-order system and for the -1 crossing)."
+  echo "eigenvalue phase and the limits (symmetric: Lanczos for omega_max; granular: Arnoldi on M^-1 K, on the first-order system and for the -1 crossing,"
+  echo "by run in that order: JSON eigen.operator_applications_by_run)."
   echo
   echo "- symmetric: \`${laws[symmetric]}\` (torque arm r)"
   echo "- granular: \`${laws[granular]}\` (torque arm r - delta/2)"
   echo
-  echo "| N | spheres | law | round | h_crit [s] | upper bound | wall [s] | eigenvalues [s] | applications | limits [s] | peak [MB] |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| N | spheres | law | round | h_crit [s] | upper bound | wall [s] | eigenvalues [s] | applications | by run | limits [s] | peak [MB] |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
   for n in "${sizes[@]}"; do
     for round in $(seq 1 "$rounds"); do
       for law in symmetric granular; do
@@ -47,8 +48,9 @@ j = json.load(open(sys.argv[1]))
 v = j["integrators"]["velocity_verlet"]
 t = j.get("timings_s", {})
 ev = t.get("omega_max", t.get("eigenvalues", float("nan")))
+runs = " / ".join(str(r["applications"]) for r in j["eigen"].get("operator_applications_by_run", [])) or "-"
 print(f"| {sys.argv[2]} | {j['packing']['particles']} | {sys.argv[3]} | {sys.argv[4]} | {v['h_crit']:.9g} | "
-      f"{'yes' if v.get('upper_bound') else 'no'} | {float(sys.argv[5]):.2f} | {ev:.2f} | {j['eigen']['operator_applications']} | "
+      f"{'yes' if v.get('upper_bound') else 'no'} | {float(sys.argv[5]):.2f} | {ev:.2f} | {j['eigen']['operator_applications']} | {runs} | "
       f"{t.get('integrator limits', float('nan')):.2f} | "
       f"{int(sys.argv[6]) / 1024:.0f} |")
 PY

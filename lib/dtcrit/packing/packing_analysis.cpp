@@ -695,6 +695,8 @@ PackingIntegratorLimit nonsymmetric_integrator_limit(const std::string& spec, co
   // computed.
   if ((info.first_order_system || (info.trapezoidal_rule && phys.unstable)) && !sp.s.empty())
     return first_order_row(spec, sys, sp, phys);
+  if (info.first_order_system && !sp.first_order_failure.empty())
+    return first_order_row_not_converged(spec, sys, sp.first_order_failure);
   if (info.trapezoidal_rule) {
     out.stability = Stability::unconditional;
     out.method = fmt::format(
@@ -782,6 +784,7 @@ void analyse_nonsymmetric(const GlobalSystem& sys, const PackingAnalysisOptions&
   // The non-symmetric rows carry no bracket (rtol does not reach them): Arnoldi keeps the residual
   // tolerance of before rtol, 1e-8, or a tighter one asked for.
   so.tolerance = std::min(opts.eigen.tolerance, 1e-8);
+  so.first_order_max_restarts = opts.first_order_max_restarts;
   const bool arnoldi = opts.eigen.method == EigenMethod::lanczos || opts.eigen.method == EigenMethod::spectra;
   auto last_report = std::chrono::steady_clock::now();
   if (opts.progress)
@@ -799,6 +802,10 @@ void analyse_nonsymmetric(const GlobalSystem& sys, const PackingAnalysisOptions&
   r.omega_max = std::sqrt(std::abs(sp.mu.front()));
   r.eigen_method = sp.method;
   r.eigen_operations = sp.operations;
+  if (sp.operations > 0) {
+    r.eigen_operations_by_run.emplace_back("M^-1 K", sp.operations - sp.first_order_operations);
+    if (r.damped) r.eigen_operations_by_run.emplace_back("first-order system", sp.first_order_operations);
+  }
   r.eigen_tolerance = so.tolerance;
   r.eigen_residual = kNaN;  // not a Lanczos residual: the solvers' own convergence test holds (they throw otherwise)
   if (r.damped && !sp.s.empty()) r.top_mode_zeta = std::max(0.0, -sp.s.front().real() / std::abs(sp.s.front()));
@@ -817,6 +824,8 @@ void analyse_nonsymmetric(const GlobalSystem& sys, const PackingAnalysisOptions&
                                                 line.stiffness))
                .first;
       r.eigen_operations += it->second.operations;
+      if (it->second.operations > 0)
+        r.eigen_operations_by_run.emplace_back("-1 crossing: " + minus_one_line_text(line), it->second.operations);
     }
     return it->second;
   };
@@ -1076,6 +1085,9 @@ nlohmann::json to_json(const PackingReport& r) {
   for (const auto& in : r.inputs)
     j["packing"]["inputs"][in.name] = {{"value", in.value}, {"unit", in.unit}, {"default", in.is_default}};
   j["omega_max"] = r.omega_max;
+  nlohmann::json by_run = nlohmann::json::array();
+  for (const auto& [run, applications] : r.eigen_operations_by_run)
+    by_run.push_back({{"run", run}, {"applications", applications}});
   j["eigen"] = {{"method", r.eigen_method},
                 {"relative_residual", r.eigen_residual},
                 {"residual_is_true", r.eigen_residual_is_true},
@@ -1085,6 +1097,7 @@ nlohmann::json to_json(const PackingReport& r) {
                 {"damped_operator_applications", r.damped_operations},
                 {"converged", r.eigen_converged},
                 {"operator_applications", r.eigen_operations},
+                {"operator_applications_by_run", by_run},
                 {"top_mode_zeta", r.top_mode_zeta}};
   j["symmetric"] = r.symmetric;
   if (r.physical.assessed)
@@ -1096,6 +1109,8 @@ nlohmann::json to_json(const PackingReport& r) {
                                {"min_real_mu_relative", r.physical.min_real_relative},
                                {"rounding_tolerance_relative", r.physical.tolerance},
                                {"all_eigenvalues_checked", r.physical.complete},
+                               {"not_judged", r.physical.not_judged.empty() ? nlohmann::json(nullptr)
+                                                                            : nlohmann::json(r.physical.not_judged)},
                                {"contacts_with_full_blocks", r.general_contacts},
                                {"contacts_with_torque_arms", r.torque_arm_contacts}};
   j["h_exact_velocity_verlet"] = number_or_null(r.h_exact);
@@ -1154,7 +1169,11 @@ std::string format_packing_table(const PackingReport& r) {
                        "omega_max = sqrt(max |mu|) = {} rad/{}, mu the eigenvalues of M^-1 K ({})\n",
                        r.general_contacts + r.torque_arm_contacts, format_number(r.omega_max), time, r.eigen_method);
     const auto& ph = r.physical;
-    if (ph.unstable)
+    if (!ph.not_judged.empty())
+      out += fmt::format("  physical stability not judged: the eigenvalues of the first-order system were not "
+                         "computed ({}); a growing mode is not excluded\n",
+                         ph.not_judged);
+    else if (ph.unstable)
       out += fmt::format("  PHYSICALLY UNSTABLE: {}, growth rate sigma = max Re s = {} 1/{} (e-folding time {} {}): the "
                          "packing grows at any time step; the limits below are numerical\n",
                          ph.kind, format_number(ph.growth_rate), time, format_number(ph.efolding_time), time);

@@ -98,6 +98,9 @@ struct PackingReport {
   bool eigen_converged = true;     // the residual is within eigen_tolerance (a true residual above it: false)
   std::string eigen_method;
   Index eigen_operations = 0;
+  // Non-symmetric packings: eigen_operations run by run (M^-1 K, the first-order system, each -1
+  // crossing), in the order run; empty elsewhere.
+  std::vector<std::pair<std::string, Index>> eigen_operations_by_run;
   int damped_solves = 0;           // eigenvalue solves of the damped backward-difference root (0: none)
   Index damped_operations = 0;     // and their operator applications
   double rtol = 0.0;               // the precision asked of the limits (PackingAnalysisOptions::rtol)
@@ -160,7 +163,9 @@ struct PackingAnalysisOptions {
   // The most restarts of the Arnoldi runs that find the largest eigenvalues of the first-order system
   // (explicit Euler and RK4 above the dense size): the pair of largest magnitude gets at most 200 of
   // them, the six of largest magnitude after it this many. A row whose eigenvalues do not converge
-  // keeps only what holds without them (the eigenvalue region's safe step, where it applies).
+  // keeps only what holds without them (the eigenvalue region's safe step, where it applies). On a
+  // non-symmetric damped packing the six's run (SpectrumOptions::first_order_max_restarts) likewise:
+  // without it physical stability is not judged and the Runge-Kutta rows get no limit.
   Index first_order_max_restarts = 5000;
   std::function<void(std::string_view)> progress;  // stage messages (may be empty)
 };

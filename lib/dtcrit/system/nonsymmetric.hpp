@@ -25,6 +25,9 @@ struct SpectrumOptions {
   Index nev = 6;            // Arnoldi (Spectra GenEigsSolver): eigenvalues of largest magnitude wanted
   Index ncv = 30;           // its basis size
   Index max_restarts = 5000;
+  // nonsymmetric_spectrum's first-order run (damped, Arnoldi): its restarts; where it does not
+  // converge the spectrum carries no s and says why (Spectrum::first_order_failure).
+  Index first_order_max_restarts = 5000;
   double tolerance = 1e-10;  // Spectra's relative tolerance on the Ritz values
   // Called after every operator application of an Arnoldi run with the run's applications so far
   // (Spectra says nothing until it has converged: this is the only sign of life on long runs).
@@ -37,6 +40,10 @@ struct Spectrum {
   bool complete = true;  // every eigenvalue (dense); false: the nev largest in magnitude only (Arnoldi)
   std::string method;    // "dense (LAPACK dgeev)" or "Arnoldi (Spectra GenEigsSolver), ..."
   Index operations = 0;  // operator applications (Arnoldi)
+  Index first_order_operations = 0;  // those of them on the first-order system (nonsymmetric_spectrum)
+  // Damped, Arnoldi: why the first-order system's eigenvalues are missing (its run did not converge;
+  // s is then empty); empty when they were computed.
+  std::string first_order_failure;
 };
 // dense when dofs <= dense_below (or force_dense), else Arnoldi on the matrix-free operators.
 Spectrum nonsymmetric_spectrum(const GlobalSystem& sys, const SpectrumOptions& opts = {}, bool force_arnoldi = false);
@@ -56,9 +63,11 @@ struct PhysicalStability {
   double min_real_relative = 0.0;   // min Re mu / max |mu|
   double tolerance = 0.0;           // relative threshold below which an Im or a negative Re is rounding
   bool complete = true;             // judged on every eigenvalue (else on the largest in magnitude only)
+  std::string not_judged;           // damped: why no s was judged (Spectrum::first_order_failure); else empty
 };
 // Undamped: unstable when some mu has |Im mu| (flutter) or -Re mu (divergence, mu real) above
-// 1e-9 max |mu|; sigma = max Re sqrt(-mu). Damped: from s, unstable when max Re s > 1e-8 max |s|.
+// 1e-9 max |mu|; sigma = max Re sqrt(-mu). Damped: from s, unstable when max Re s > 1e-8 max |s|;
+// without s (its Arnoldi run did not converge) neither stable nor unstable: not_judged says why.
 PhysicalStability physical_stability(const Spectrum& spectrum, bool damped);
 
 // The numerical limit of one integrator on a linear system whose exact flow grows at most like
